@@ -1,0 +1,301 @@
+"""The live game: one record, kept on disk atomically, audited after every change.
+
+:class:`LiveGame` is where the table pipeline and the page meet. The pipeline calls
+:meth:`LiveGame.play` when a play settles; the page calls :meth:`LiveGame.correct`
+when a person fixes or confirms a card. After every change the record is written
+atomically (a crash loses nothing: :meth:`LiveGame.resume` continues from the file),
+re-audited by the scorer, and the differences are published as events.
+
+Two record keys beyond RECORD.md are used (unknown keys survive round trips):
+``tricks[i].unconfirmed`` — ``[[seat, index], ...]`` cards a person must confirm —
+and ``tricks[i].corrections`` — every change a person made.
+
+>>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck",
+...           "players": ["东", "南", "西", "北"],
+...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+>>> game = LiveGame(record)
+>>> game.expected_seat()
+0
+>>> game.play(0, ["AH"]).trick
+0
+>>> game.expected_seat()
+1
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import scorer
+from scorer.errors import InputError
+
+from .events import (
+    CorrectionApplied,
+    DealComplete,
+    EventBus,
+    PlaySettled,
+    StateChanged,
+    TrickComplete,
+    ViolationFound,
+)
+
+
+class OutOfTurnError(InputError):
+    """A play arrived for a seat whose turn it is not (mid-trick)."""
+
+
+class NoSuchCardError(InputError):
+    """A correction names a trick, seat or card position that the record does not have."""
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` so that a crash leaves the old or the new file, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False, indent=1)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        if os.path.exists(tmp_name):
+            os.unlink(tmp_name)
+        raise
+
+
+def _violation_key(violation: dict[str, Any]) -> tuple[int, int, str]:
+    return (violation["trick"], violation["seat"], violation["rule"])
+
+
+class LiveGame:
+    """A game in progress: its record, the record's audit, and the events of each change."""
+
+    def __init__(self, record: dict[str, Any], *, path: Path | None = None, bus: EventBus | None = None) -> None:
+        scorer.validate_record(record)
+        self._record = copy.deepcopy(record)
+        self.path = Path(path) if path is not None else None
+        self.bus = bus if bus is not None else EventBus()
+        self._lock = threading.RLock()
+        self._audit: dict[str, Any] | None = None
+        audit = self.audit()
+        self._known_violations = {
+            (deal_index, *_violation_key(v)): v["proven"]
+            for deal_index, deal in enumerate(audit["deals"])
+            for v in deal["violations"]
+        }
+        self._completed_deals = {
+            deal_index for deal_index, deal in enumerate(audit["deals"]) if deal.get("outcome") is not None
+        }
+
+    @classmethod
+    def resume(cls, path: Path, *, bus: EventBus | None = None) -> LiveGame:
+        """Continue the game stored at ``path`` (written by an earlier session, perhaps one that crashed)."""
+        path = Path(path)
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+        return cls(record, path=path, bus=bus)
+
+    # --- reading -----------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self._record["players"])
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of the current record."""
+        with self._lock:
+            return copy.deepcopy(self._record)
+
+    def audit(self) -> dict[str, Any]:
+        """The scorer's audit of the current record (cached until the next change)."""
+        with self._lock:
+            if self._audit is None:
+                self._audit = scorer.audit_record(self._record)
+            return self._audit
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Cards a person must still confirm, oldest first."""
+        with self._lock:
+            result = []
+            for deal_index, deal in enumerate(self._record["deals"]):
+                for trick_index, trick in enumerate(deal.get("tricks", [])):
+                    for seat, index in trick.get("unconfirmed", []):
+                        play = self._play_of(trick, seat)
+                        result.append(
+                            {"deal": deal_index, "trick": trick_index, "seat": seat, "index": index,
+                             "card": play[index] if play is not None and index < len(play) else None}
+                        )
+            return result
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page shows: the record, its audit, pending confirmations and whose turn it is."""
+        with self._lock:
+            return {
+                "record": self.snapshot(),
+                "audit": copy.deepcopy(self.audit()),
+                "pending": self.pending(),
+                "expected_seat": self.expected_seat(),
+            }
+
+    def expected_seat(self) -> int | None:
+        """The seat that plays next in the current deal (None when there is no deal)."""
+        with self._lock:
+            deals = self._record["deals"]
+            if not deals:
+                return None
+            tricks = deals[-1].get("tricks", [])
+            if tricks and len(tricks[-1]["plays"]) < self.players:
+                trick = tricks[-1]
+                return (trick["leader"] + len(trick["plays"])) % self.players
+            return scorer.next_leader(self._record, len(deals) - 1)
+
+    # --- changing ----------------------------------------------------------------
+
+    def play(
+        self,
+        seat: int,
+        cards: list[str],
+        *,
+        confidence: list[float] | tuple[float, ...] = (),
+        unconfirmed: list[int] | tuple[int, ...] = (),
+        attempt: list[str] | None = None,
+        frame: int | None = None,
+        time_s: float | None = None,
+    ) -> PlaySettled:
+        """Add a settled play by ``seat`` to the current trick of the current deal.
+
+        A play that starts a trick may come from any seat (a wrong leader is the
+        audit's business); in the middle of a trick only the expected seat may play.
+        """
+        with self._lock:
+            if not self._record["deals"]:
+                raise InputError("record has no deal to play in")
+            canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+            deal_index = len(self._record["deals"]) - 1
+            tricks = self._record["deals"][deal_index].setdefault("tricks", [])
+            if not tricks or len(tricks[-1]["plays"]) >= self.players:
+                tricks.append({"leader": seat, "plays": []})
+            trick = tricks[-1]
+            expected = (trick["leader"] + len(trick["plays"])) % self.players
+            if trick["plays"] and seat != expected:
+                raise OutOfTurnError(
+                    f"deals[{deal_index}].tricks[{len(tricks) - 1}]: seat {seat} played but seat {expected} is to play"
+                )
+            trick["plays"].append(canonical)
+            if attempt:
+                trick["attempt"] = [scorer.format_card(scorer.parse_card(card)) for card in attempt]
+            for index in unconfirmed:
+                trick.setdefault("unconfirmed", []).append([seat, int(index)])
+            event = PlaySettled(
+                deal=deal_index,
+                trick=len(tricks) - 1,
+                seat=seat,
+                cards=tuple(canonical),
+                confidence=tuple(float(c) for c in confidence),
+                unconfirmed=tuple(int(i) for i in unconfirmed),
+                attempt=tuple(trick["attempt"]) if attempt else None,
+                frame=frame,
+                time_s=time_s,
+            )
+            self._changed()
+        self.bus.publish(event)
+        self._publish_consequences(deal_index, len(tricks) - 1)
+        return event
+
+    def correct(self, deal: int, trick: int, seat: int, index: int, card: str, *, source: str = "page") -> CorrectionApplied:
+        """Set card ``index`` of ``seat``'s play in a trick to ``card`` (a fix, or a confirmation if unchanged)."""
+        with self._lock:
+            try:
+                trick_data = self._record["deals"][deal]["tricks"][trick]
+            except (IndexError, KeyError) as exc:
+                raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: no such trick") from exc
+            play = self._play_of(trick_data, seat)
+            if play is None or not 0 <= index < len(play):
+                raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}")
+            new = scorer.format_card(scorer.parse_card(card))
+            old = play[index]
+            play[index] = new
+            unconfirmed = [entry for entry in trick_data.get("unconfirmed", []) if entry != [seat, index]]
+            if unconfirmed:
+                trick_data["unconfirmed"] = unconfirmed
+            else:
+                trick_data.pop("unconfirmed", None)
+            trick_data.setdefault("corrections", []).append(
+                {"seat": seat, "index": index, "old": old, "new": new, "source": source}
+            )
+            event = CorrectionApplied(deal=deal, trick=trick, seat=seat, index=index, old=old, new=new, source=source)
+            self._changed()
+        self.bus.publish(event)
+        self._publish_consequences(deal, trick)
+        return event
+
+    def new_deal(self, deal: dict[str, Any]) -> int:
+        """Start a new deal (level, trump, dealer, …, no tricks yet); returns its index."""
+        with self._lock:
+            candidate = copy.deepcopy(self._record)
+            candidate["deals"].append(copy.deepcopy(deal))
+            scorer.validate_record(candidate)
+            self._record = candidate
+            self._changed()
+            index = len(self._record["deals"]) - 1
+        self.bus.publish(StateChanged(reason="new-deal"))
+        return index
+
+    def replace_record(self, record: dict[str, Any], *, reason: str = "import") -> None:
+        """Replace the whole record (set-up edited on the page, an imported record)."""
+        scorer.validate_record(record)
+        with self._lock:
+            self._record = copy.deepcopy(record)
+            self._changed()
+        self.bus.publish(StateChanged(reason=reason))
+        for deal_index, deal in enumerate(self._record["deals"]):
+            if deal.get("tricks"):
+                self._publish_consequences(deal_index, len(deal["tricks"]) - 1, announce_trick=False)
+
+    # --- internals -----------------------------------------------------------------
+
+    def _play_of(self, trick: dict[str, Any], seat: int) -> list[str] | None:
+        position = (seat - trick["leader"]) % self.players
+        return trick["plays"][position] if position < len(trick["plays"]) else None
+
+    def _changed(self) -> None:
+        self._audit = None
+        if self.path is not None:
+            write_json_atomic(self.path, self._record)
+
+    def _publish_consequences(self, deal_index: int, trick_index: int, *, announce_trick: bool = True) -> None:
+        with self._lock:
+            audit = self.audit()
+            deal_audit = audit["deals"][deal_index]
+            events: list[Any] = []
+            trick_audit = deal_audit["tricks"][trick_index] if trick_index < len(deal_audit["tricks"]) else None
+            trick = self._record["deals"][deal_index]["tricks"][trick_index]
+            if announce_trick and trick_audit is not None and len(trick["plays"]) == self.players:
+                if trick_audit.get("winner") is not None:
+                    events.append(
+                        TrickComplete(deal=deal_index, trick=trick_index, winner=trick_audit["winner"],
+                                      points=trick_audit.get("points", 0))
+                    )
+            for violation in deal_audit["violations"]:
+                key = (deal_index, *_violation_key(violation))
+                if key not in self._known_violations or (violation["proven"] and not self._known_violations[key]):
+                    events.append(ViolationFound(deal=deal_index, trick=violation["trick"], seat=violation["seat"],
+                                                 rule=violation["rule"], proven=violation["proven"],
+                                                 detail=violation["detail"]))
+                self._known_violations[key] = violation["proven"]
+            if deal_audit.get("outcome") is not None and deal_index not in self._completed_deals:
+                self._completed_deals.add(deal_index)
+                events.append(DealComplete(deal=deal_index, summary=copy.deepcopy(deal_audit)))
+        for event in events:
+            self.bus.publish(event)
