@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up everything tuolaji needs on a fresh machine: Debian packages (fonts for the
+# card generator, Chromium for the browser tests), a virtual environment in .venv,
+# and the project installed into it. Safe to run again: it skips what is done.
+#   scripts/setup.sh            runtime only (serve, audit, detect, replay)
+#   scripts/setup.sh dev        + training (torch, ultralytics) and test tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-runtime}"
+
+if [ "$mode" = dev ] && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  while read -r pkg; do
+    [ -n "$pkg" ] || continue
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done < scripts/apt-packages.txt
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+PY="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+stamp=".venv/.tuolaji-$mode-$(sha1sum pyproject.toml | cut -c1-12)"
+if [ ! -f "$stamp" ]; then
+  .venv/bin/pip install -q --upgrade pip
+  if [ "$mode" = dev ]; then
+    .venv/bin/pip install -q -e ".[train,test]"
+  else
+    .venv/bin/pip install -q -e .
+  fi
+  # ultralytics pulls in the GUI build of OpenCV; keep only the headless one.
+  if .venv/bin/pip show opencv-python >/dev/null 2>&1; then
+    .venv/bin/pip uninstall -y -q opencv-python
+    .venv/bin/pip install -q --force-reinstall --no-deps "$(.venv/bin/pip freeze | grep -i '^opencv-python-headless' || echo opencv-python-headless)"
+  fi
+  touch "$stamp"
+fi

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (Debian packages, .venv with the dev extras) and run every check: ruff, then pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh dev
+.venv/bin/ruff check .
+.venv/bin/python -m pytest -q "$@"
