@@ -1,0 +1,61 @@
+"""tuolaji's rules core: a pure-Python engine for 拖拉机 / 升级 (Tractor).
+
+Cards and notation, trump order, units and formats, follow legality, trick winners,
+points, levels, bidding, 找朋友, a deal state with push/pop and a legal-play generator,
+game records and their audit (see RULES.md and RECORD.md).
+
+>>> from scorer import parse_card, format_card, random_record, audit_record
+>>> format_card(parse_card("♥T"))
+'10H'
+>>> rec = random_record("standard-2deck", seed=0)
+>>> audit_record(rec)["deals"][0]["violations"]
+[]
+"""
+
+from scorer.audit import audit_record
+from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
+from scorer.formats import Lead, Unit, read_format, throw_ladder, unit_ladder
+from scorer.order import TRUMP, TrumpOrder
+from scorer.profiles import PROFILES, Options, RulesError, resolve_rules
+from scorer.record import (
+    RecordError,
+    build_state,
+    legal_plays,
+    next_leader,
+    parse_record,
+    random_record,
+    trick_winner,
+    validate_record,
+)
+from scorer.state import DealState
+
+__all__ = [
+    "CARD_NAMES",
+    "PROFILES",
+    "TRUMP",
+    "Card",
+    "CardError",
+    "DealState",
+    "Lead",
+    "Options",
+    "RecordError",
+    "RulesError",
+    "TrumpOrder",
+    "Unit",
+    "audit_record",
+    "build_state",
+    "format_card",
+    "format_cards",
+    "legal_plays",
+    "next_leader",
+    "parse_card",
+    "parse_cards",
+    "parse_record",
+    "random_record",
+    "read_format",
+    "resolve_rules",
+    "throw_ladder",
+    "trick_winner",
+    "unit_ladder",
+    "validate_record",
+]

@@ -1,0 +1,481 @@
+"""The audit (RECORD.md "Audit output", RULES §11): every violation, proven or not,
+points, kitty, penalties and the deal's outcome.
+
+Hands: the record's ``hands`` when given (exact, everything proven at once); otherwise
+a seat's hand at trick t is every card it plays from trick t on (plus the cards of its
+own ``attempt`` at t) — a lower bound during the deal, exact once it is complete.
+Evidence names the later play that proves a card was held.
+
+>>> from scorer.record import random_record
+>>> out = audit_record(random_record("standard-2deck", seed=2))
+>>> out["deals"][0]["violations"], out["deals"][0]["outcome"]["side"] in ("dealer", "defenders")
+([], True)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from scorer.bidding import check_bids
+from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
+from scorer.follow import check_follow, hand_counts, suit_holding
+from scorer.formats import Lead, Unit, beating_unit, beats, read_format, strength
+from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
+from scorer.profiles import Options
+from scorer.record import ParsedDeal, ParsedRecord, parse_record
+
+
+def _cards_text(cards: list[int]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _unit_text(u: Unit) -> str:
+    return "".join(pretty_card(c) for c in u.cards())
+
+
+class _DealAudit:
+    """One pass over a deal: evidence tables, then trick by trick."""
+
+    def __init__(self, parsed: ParsedRecord, index: int, levels_before: list[int]):
+        self.opts: Options = parsed.options
+        self.n = parsed.players
+        self.d: ParsedDeal = parsed.deals[index]
+        self.index = index
+        self.levels_before = levels_before
+        self.order = TrumpOrder.of(self.d.level, self.d.trump, self.opts.twos_trump)
+        self.violations: list[dict[str, Any]] = []
+        self.penalties: list[dict[str, Any]] = []
+        self.level_penalty_seats: list[int] = []
+
+    # ---------------------------------------------------------------- helpers
+    def seat_of(self, t: int, j: int) -> int:
+        return (self.d.tricks[t].leader + j) % self.n
+
+    def later_tricks(self, seat: int, card: int, after: int, copies: int) -> list[int]:
+        """The first ``copies`` tricks after ``after`` in which ``seat`` played ``card``."""
+        found = [t for t in self.played_at[seat].get(card, ()) if t > after]
+        return found[:copies]
+
+    def evidence(self, seat: int, cards: list[int], trick: int) -> str:
+        """Where each of ``cards`` (held by ``seat`` at ``trick``) shows up later."""
+        need: dict[int, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        where: set[int] = set()
+        attempt_seen = False
+        unplayed = False
+        for c, k in need.items():
+            ts = self.later_tricks(seat, c, trick, k)
+            where.update(ts)
+            if len(ts) < k:
+                t_attempt = self.d.tricks[trick].attempt
+                if t_attempt is not None and self.seat_of(trick, 0) == seat and c in t_attempt:
+                    attempt_seen = True
+                else:
+                    unplayed = True
+        parts = []
+        if where:
+            ts = sorted(where)
+            parts.append(("played in trick " if len(ts) == 1 else "played in tricks ") + ", ".join(map(str, ts)))
+        if attempt_seen:
+            parts.append(f"shown in the attempt of trick {trick}")
+        if unplayed and self.d.hands is not None:
+            parts.append("in the recorded hand")
+        return "; ".join(parts) if parts else "in the recorded hand"
+
+    def add(self, trick: int | None, seat: int, rule: str, proven: bool, detail: str,
+            play: dict[str, Any] | None = None) -> None:
+        v = {"trick": trick, "seat": seat, "rule": rule, "proven": proven, "detail": detail}
+        self.violations.append(v)
+        if play is not None:
+            play["violations"].append(v)
+            play["legal"] = False
+
+    # ---------------------------------------------------------------- main
+    def run(self) -> dict[str, Any]:
+        d, n, opts, order = self.d, self.n, self.opts, self.order
+        tricks = d.tricks
+        # evidence tables
+        self.played_at: list[dict[int, list[int]]] = [{} for _ in range(n)]
+        played_total = [0] * n
+        for t, tr in enumerate(tricks):
+            for j, p in enumerate(tr.plays):
+                s = (tr.leader + j) % n
+                played_total[s] += len(p)
+                for c in p:
+                    self.played_at[s].setdefault(c, []).append(t)
+        last_full = bool(tricks) and len(tricks[-1].plays) == n
+        full = opts.hand_size_for(n)
+        self.complete = bool(
+            d.complete_flag
+            or (d.hands is not None and tricks and last_full
+                and all(played_total[s] == len(d.hands[s]) for s in range(n)))
+            or (tricks and last_full and all(played_total[s] == full for s in range(n)))
+        )
+        self.exact = self.complete or d.hands is not None
+        if d.hands is not None:
+            known = [hand_counts(h) for h in d.hands]
+        else:
+            known = [[0] * 54 for _ in range(n)]
+            for tr in tricks:
+                for j, p in enumerate(tr.plays):
+                    k = known[(tr.leader + j) % n]
+                    for c in p:
+                        k[c] += 1
+        pre: list[dict[str, Any]] = []
+        if d.bids is not None:
+            for v in check_bids(opts, d.bids, d.level, d.trump, d.dealer, self.index == 0):
+                pre.append({"trick": None, "seat": v["seat"], "rule": "bad-bid", "proven": True, "detail": v["detail"]})
+        kitty_size = opts.kitty_size_for(n)
+        if d.kitty is not None and len(d.kitty) != kitty_size:
+            pre.append({"trick": None, "seat": d.dealer, "rule": "bad-kitty", "proven": True,
+                        "detail": f"the kitty holds {len(d.kitty)} cards; these rules bury {kitty_size}"})
+        self.violations.extend(pre)
+
+        # friends
+        friend_calls = [[c, nth, 0, None] for c, nth in d.friends]  # card, nth, seen, seat
+        if opts.friends:
+            dealer_side = {d.dealer}
+        else:
+            dealer_side = {s for s in range(n) if s % 2 == d.dealer % 2}
+        self.dealer_side = dealer_side
+        points = [0] * n
+        seen_copies = [0] * 54
+        out_tricks: list[dict[str, Any]] = []
+        prev_winner: int | None = None
+        last_winner_play: tuple[Lead, list[int]] | None = None
+        decks = opts.decks
+        for t, tr in enumerate(tricks):
+            leader = tr.leader
+            expected = d.dealer if t == 0 else prev_winner
+            plays_out = [{"seat": (leader + j) % n, "cards": [CARDS[c].name for c in p], "legal": True,
+                          "violations": []} for j, p in enumerate(tr.plays)]
+            trick_out: dict[str, Any] = {"leader": leader, "winner": None,
+                                         "points": sum(CARD_POINTS[c] for p in tr.plays for c in p),
+                                         "plays": plays_out}
+            out_tricks.append(trick_out)
+            if expected is not None and leader != expected and tr.plays:
+                why = "the dealer leads the first trick" if t == 0 else f"seat {expected} won trick {t - 1}"
+                self.add(t, leader, "wrong-leader", True, f"seat {leader} led; {why}", plays_out[0])
+            # availability: copies in the decks, and (with hands) the hand itself
+            for j, p in enumerate(tr.plays):
+                s = (leader + j) % n
+                counted: dict[int, int] = {}
+                for c in p:
+                    counted[c] = counted.get(c, 0) + 1
+                for c, k in counted.items():
+                    seen_copies[c] += k
+                    if seen_copies[c] > decks:
+                        self.add(t, s, "card-not-available", True,
+                                 f"{pretty_card(c)}: {seen_copies[c]} copies played, {decks} "
+                                 f"deck{'s' if decks > 1 else ''} hold {decks}", plays_out[j])
+                    elif d.hands is not None and known[s][c] < k:
+                        self.add(t, s, "card-not-available", True,
+                                 f"seat {s} played {pretty_card(c)} not in the recorded hand", plays_out[j])
+            if not tr.plays:
+                continue
+            lead_cards = tr.plays[0]
+            if not lead_cards:
+                self.add(t, leader, "wrong-card-count", True, f"seat {leader} led no cards", plays_out[0])
+                self._consume(known, t)
+                continue
+            lead = Lead.of(order, lead_cards, opts)
+            if lead.mixed:
+                suits = sorted({SUIT_LABELS[order.suit[c]] for c in lead_cards})
+                self.add(t, leader, "lead-mixed-suits", True,
+                         f"seat {leader} led {_cards_text(lead_cards)} mixing {', '.join(suits)}", plays_out[0])
+            else:
+                self._check_throw(t, tr, lead, known, plays_out[0])
+            # follows
+            for j in range(1, len(tr.plays)):
+                s = (leader + j) % n
+                p = tr.plays[j]
+                if len(p) != lead.size:
+                    self.add(t, s, "wrong-card-count", True,
+                             f"seat {s} played {len(p)} card{'s' if len(p) != 1 else ''} to a lead of {lead.size}",
+                             plays_out[j])
+                    continue
+                if lead.mixed:
+                    continue
+                hand = [max(x, 0) for x in known[s]]
+                fault = check_follow(order, lead, hand, p, opts)
+                if fault is None:
+                    continue
+                suit_label = SUIT_LABELS[lead.suit]
+                if fault.rule == "must-follow-suit":
+                    shown = fault.missing[:4]
+                    self.add(t, s, "must-follow-suit", True,
+                             f"led {suit_label}; seat {s} played {_cards_text(p)} while holding "
+                             f"{_cards_text(shown)} ({self.evidence(s, shown, t)})", plays_out[j])
+                else:
+                    from scorer.profiles import requirement_name
+
+                    assert fault.requirement is not None
+                    unit_cards = [c for u in fault.units for c in u.cards()]
+                    proven = self.exact or not opts.protect_longer_tuples
+                    self.add(t, s, "must-follow-format", proven,
+                             f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
+                             f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
+                             f" ({self.evidence(s, unit_cards, t)})", plays_out[j])
+            # friends: reveal by the nth copy played
+            for j, p in enumerate(tr.plays):
+                s = (leader + j) % n
+                for call in friend_calls:
+                    if call[3] is not None:
+                        continue
+                    call[2] += sum(1 for c in p if c == call[0])
+                    if call[2] >= call[1]:
+                        call[3] = s
+                        dealer_side.add(s)
+            # winner
+            if len(tr.plays) == n:
+                w = self._winner(lead, tr.plays)
+                winner = (leader + w) % n
+                trick_out["winner"] = winner
+                points[winner] += trick_out["points"]
+                prev_winner = winner
+                last_winner_play = (lead, tr.plays[w])
+            self._consume(known, t)
+
+        defenders = [s for s in range(n) if s not in dealer_side]
+        defender_points = sum(points[s] for s in defenders)
+        penalty_points = 0
+        for pen in self.penalties:
+            sign = 1 if pen["seat"] in dealer_side else -1
+            pen["points"] = sign * pen.pop("_points")
+            penalty_points += pen["points"]
+        result: dict[str, Any] = {
+            "tricks": out_tricks,
+            "violations": self.violations,
+            "penalties": self.penalties,
+            "defender_points": defender_points,
+            "kitty_points": None,
+            "kitty_multiplier": None,
+            "kitty_won_by": None,
+            "penalty_points": penalty_points,
+            "total_defender_points": None,
+            "outcome": None,
+            "next_dealer": None,
+            "levels_after": None,
+            "game_winner": None,
+        }
+        self.levels_after: list[int] | None = None
+        if self.complete and last_winner_play is not None and prev_winner is not None:
+            self._outcome(result, last_winner_play, prev_winner, defender_points, penalty_points, defenders)
+        return result
+
+    def _consume(self, known: list[list[int]], t: int) -> None:
+        tr = self.d.tricks[t]
+        for j, p in enumerate(tr.plays):
+            k = known[(tr.leader + j) % self.n]
+            for c in p:
+                k[c] -= 1
+
+    def _winner(self, lead: Lead, plays: list[list[int]]) -> int:
+        if lead.mixed:
+            return 0
+        compare = self.opts.throw_compare
+        best = 0
+        best_s = strength(self.order, lead, plays[0], compare, is_lead=True)
+        for i in range(1, len(plays)):
+            s = strength(self.order, lead, plays[i], compare)
+            if s is not None and best_s is not None and beats(s, best_s, compare):
+                best, best_s = i, s
+        return best
+
+    # ---------------------------------------------------------------- throws
+    def _beaten(self, t: int, leader: int, units: list[Unit], known: list[list[int]]
+                ) -> list[tuple[Unit, int, Unit]]:
+        order = self.order
+        suit = order.suit[units[0].kinds[0]]
+        out = []
+        others = []
+        for k in range(1, self.n):
+            s = (leader + k) % self.n
+            hand = [max(x, 0) for x in known[s]]
+            others.append((s, suit_holding(order, hand, suit)))
+        for u in units:
+            for s, holding in others:
+                b = beating_unit(u, holding, order.value)
+                if b is not None:
+                    out.append((u, s, b))
+                    break
+        return out
+
+    def _forced(self, beaten: list[tuple[Unit, int, Unit]]) -> Unit:
+        units = [u for u, _, _ in beaten]
+        if self.opts.forced_unit == "smallest-beaten":
+            return min(units, key=lambda u: (u.size, u.top))
+        return min(units, key=lambda u: (-u.size, u.top))
+
+    def _penalize(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
+        mode = self.opts.throw_penalty
+        if mode == "none":
+            return
+        stuck = sum(u.size for u, _, _ in beaten)
+        if mode == "points":
+            pts = stuck * self.opts.throw_penalty_points
+            self.penalties.append({"trick": t, "seat": seat, "_points": pts,
+                                   "detail": f"{what}: {stuck} stuck card{'s' if stuck != 1 else ''} × "
+                                             f"{self.opts.throw_penalty_points}"})
+        else:
+            self.penalties.append({"trick": t, "seat": seat, "_points": 0,
+                                   "detail": f"{what}: the thrower's side loses one level"})
+            self.level_penalty_seats.append(seat)
+
+    def _beaten_text(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> str:
+        parts = []
+        for u, s, b in beaten:
+            parts.append(f"{_unit_text(u)} beaten by seat {s}'s {_unit_text(b)} ({self.evidence(s, b.cards(), t)})")
+        return "; ".join(parts)
+
+    def _check_throw(self, t: int, tr: Any, lead: Lead, known: list[list[int]], play_out: dict[str, Any]) -> None:
+        order = self.order
+        leader = tr.leader
+        if tr.attempt is not None:
+            attempt = tr.attempt
+            suits = {order.suit[c] for c in attempt}
+            if not attempt:
+                return
+            if len(suits) != 1:
+                self.add(t, leader, "lead-mixed-suits", True,
+                         f"seat {leader} attempted {_cards_text(attempt)} mixing suits", play_out)
+                return
+            units = read_format(order, attempt)
+            if len(units) < 2:
+                self.add(t, leader, "wrong-forced-unit", True,
+                         f"the attempt {_cards_text(attempt)} is a single unit, not a throw", play_out)
+                return
+            beaten = self._beaten(t, leader, units, known)
+            if not beaten:
+                self.add(t, leader, "wrong-forced-unit", self.exact,
+                         f"the attempted throw {_cards_text(attempt)} "
+                         + ("stands: nobody could beat any of its units" if self.exact
+                            else "is not yet shown to fail"), play_out)
+                return
+            forced = self._forced(beaten)
+            text = self._beaten_text(beaten, t)
+            self._penalize(t, leader, beaten, f"failed throw {_cards_text(attempt)}")
+            played = sorted(tr.plays[0])
+            if played != sorted(forced.cards()):
+                is_unit = any(sorted(u.cards()) == played for u in units)
+                proven = self.exact or not is_unit
+                self.add(t, leader, "wrong-forced-unit", proven,
+                         f"failed throw {_cards_text(attempt)} ({text}): the forced unit is "
+                         f"{_unit_text(forced)} ({self.opts.forced_unit}), seat {leader} played "
+                         f"{_cards_text(tr.plays[0])}", play_out)
+            return
+        if not lead.is_throw:
+            return
+        beaten = self._beaten(t, leader, lead.units, known)
+        if beaten:
+            self._penalize(t, leader, beaten, f"failed throw {_cards_text(lead.cards)}")
+            forced = self._forced(beaten)
+            self.add(t, leader, "failed-throw", True,
+                     f"throw {_cards_text(lead.cards)} stood but {self._beaten_text(beaten, t)}; "
+                     f"the leader should have played {_unit_text(forced)}", play_out)
+
+    # ---------------------------------------------------------------- outcome
+    def _outcome(self, result: dict[str, Any], last: tuple[Lead, list[int]], last_winner: int,
+                 defender_points: int, penalty_points: int, defenders: list[int]) -> None:
+        opts, n, d = self.opts, self.n, self.d
+        lead, play = last
+        kitty_points = sum(CARD_POINTS[c] for c in (d.kitty or []))
+        m = lead.largest if not lead.mixed else 1
+        mode = opts.kitty_multiplier
+        if mode == "unit":
+            mult = 2 * m
+        elif mode == "power":
+            mult = 2 ** m
+        else:
+            mult = int(mode.split(":", 1)[1])
+        if opts.kitty_needs_trump and not all(self.order.suit[c] == TRUMP for c in play):
+            mult = 1
+        won_by = "dealer" if last_winner in self.dealer_side else "defenders"
+        total = defender_points + (kitty_points * mult if won_by == "defenders" else 0) + penalty_points
+        T = opts.threshold_for(n)
+        step = opts.step_for(n)
+        if total >= T:
+            side, levels = "defenders", (total - T) // step
+        elif total > 0:
+            side, levels = "dealer", math.ceil((T - total) / step)
+        else:
+            side, levels = "dealer", math.ceil(T / step) + 1
+        if opts.max_levels is not None:
+            levels = min(levels, opts.max_levels)
+        winners = sorted(self.dealer_side) if side == "dealer" else defenders
+        after = list(self.levels_before)
+        game_winner = None
+        must = sorted(RANKS.index(r) for r in opts.must_defend)
+        for s in winners:
+            new, passed = _advance(self.levels_before[s], levels, side == "dealer", must)
+            after[s] = new
+            if passed:
+                game_winner = side
+        for seat in self.level_penalty_seats:
+            side_seats = self.dealer_side if seat in self.dealer_side else set(defenders)
+            for s in side_seats:
+                after[s] = max(0, after[s] - 1)
+        if side == "dealer":
+            if opts.dealer_stays:
+                next_dealer = d.dealer
+            else:
+                next_dealer = next((d.dealer + k) % n for k in range(1, n + 1)
+                                    if (d.dealer + k) % n in self.dealer_side)
+        else:
+            next_dealer = next((d.dealer + k) % n for k in range(1, n + 1) if (d.dealer + k) % n in defenders)
+        result.update({
+            "kitty_points": kitty_points,
+            "kitty_multiplier": mult,
+            "kitty_won_by": won_by,
+            "total_defender_points": total,
+            "outcome": {"side": side, "levels": levels},
+            "next_dealer": next_dealer,
+            "levels_after": [RANKS[x] for x in after],
+            "game_winner": game_winner,
+        })
+        self.levels_after = after
+
+
+def _advance(level: int, steps: int, as_dealer: bool, must_defend: list[int]) -> tuple[int, bool]:
+    """New level after going up ``steps``; True when the side passed A (wins the game).
+
+    >>> _advance(3, 2, False, [])
+    (5, False)
+    >>> _advance(2, 3, False, [3])  # 5 must be defended: stop on it
+    (3, False)
+    >>> _advance(12, 1, True, [])
+    (12, True)
+    """
+    if steps <= 0:
+        return level, False
+    target = level + steps
+    for r in must_defend:
+        if r == level and not as_dealer:
+            return level, False
+        if level < r < target:
+            return r, False
+    if target > 12:
+        return 12, True
+    return target, False
+
+
+def audit_record(record: dict) -> dict:
+    """Audit every deal of a record: exactly RECORD.md's audit output.
+
+    Raises :class:`scorer.record.RecordError` for a malformed record. Levels carry
+    from deal to deal (``start_levels``, then each complete deal's ``levels_after``).
+    """
+    parsed = parse_record(record)
+    levels = list(parsed.start_levels)
+    deals = []
+    for i in range(len(parsed.deals)):
+        audit = _DealAudit(parsed, i, levels)
+        deals.append(audit.run())
+        if audit.levels_after is not None:
+            levels = audit.levels_after
+    return {"deals": deals}
+
+
+__all__ = ["audit_record"]

@@ -1,0 +1,176 @@
+"""Cards and their notation.
+
+A card is one of 54 kinds; copies of a kind (from several decks) are identical, so a
+card is just its kind. Internally a card is a small int (its index in
+:data:`CARD_NAMES`); :class:`Card` is an ``int`` subclass that prints its name.
+
+>>> parse_card("♥10"), parse_card("th"), parse_card("BJ")
+(Card('10H'), Card('10H'), Card('BJ'))
+>>> format_card(parse_card("as"))
+'AS'
+"""
+
+from __future__ import annotations
+
+from scorer.errors import InputError
+
+SUITS: tuple[str, ...] = ("S", "H", "C", "D")
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SMALL_JOKER = 52
+BIG_JOKER = 53
+NUM_KINDS = 54
+
+CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + ("SJ", "BJ")
+"""The 54 canonical card names: ``2S``…``AS``, ``2H``…, ``2C``…, ``2D``…``AD``, ``SJ``, ``BJ``."""
+
+_SYMBOL_TO_SUIT = {sym: s for s, sym in SUIT_SYMBOLS.items()}
+_NAME_TO_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+_RANK_POINTS = {"5": 5, "10": 10, "K": 10}
+CARD_POINTS: tuple[int, ...] = tuple(
+    _RANK_POINTS.get(RANKS[i % 13], 0) if i < 52 else 0 for i in range(NUM_KINDS)
+)
+"""Point value of each card kind (5 → 5, 10 → 10, K → 10)."""
+
+
+class CardError(InputError):
+    """A string that is not a card."""
+
+
+class Card(int):
+    """One card kind, an ``int`` in ``0..53`` that prints as its canonical name.
+
+    >>> c = Card(12)
+    >>> c, c.name, c.suit, c.rank, c.points
+    (Card('AS'), 'AS', 'S', 'A', 0)
+    >>> Card(53).suit is None
+    True
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= int(value) < NUM_KINDS:
+            raise CardError(f"card index out of range: {value}")
+        return super().__new__(cls, value)
+
+    @property
+    def name(self) -> str:
+        return CARD_NAMES[self]
+
+    @property
+    def suit(self) -> str | None:
+        """Printed suit letter, ``None`` for jokers."""
+        return SUITS[self // 13] if self < 52 else None
+
+    @property
+    def rank(self) -> str | None:
+        """Printed rank, ``None`` for jokers."""
+        return RANKS[self % 13] if self < 52 else None
+
+    @property
+    def is_joker(self) -> bool:
+        return self >= 52
+
+    @property
+    def points(self) -> int:
+        return CARD_POINTS[self]
+
+    def __str__(self) -> str:
+        return CARD_NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Card({CARD_NAMES[self]!r})"
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(NUM_KINDS))
+
+
+def parse_card(text: str) -> Card:
+    """Parse a card name: canonical (``10H``), ``T`` for 10, lower case, suit symbols.
+
+    >>> [format_card(parse_card(t)) for t in ("10h", "♠A", "A♠", "tc", "sj", "大王")]
+    ['10H', 'AS', 'AS', '10C', 'SJ', 'BJ']
+    >>> parse_card("1H")
+    Traceback (most recent call last):
+    ...
+    scorer.cards.CardError: unknown card "1H"
+    """
+    if not isinstance(text, str):
+        raise CardError(f"not a card: {text!r}")
+    raw = text.strip()
+    found = _NAME_TO_INDEX.get(raw)
+    if found is not None:
+        return CARDS[found]
+    if raw in ("小王", "小鬼"):
+        return CARDS[SMALL_JOKER]
+    if raw in ("大王", "大鬼"):
+        return CARDS[BIG_JOKER]
+    s = raw.upper()
+    if s in ("SJ", "BJ"):
+        return CARDS[_NAME_TO_INDEX[s]]
+    suit = None
+    rank = None
+    if s and (s[0] in _SYMBOL_TO_SUIT):
+        suit, rank = _SYMBOL_TO_SUIT[s[0]], s[1:]
+    elif s and (s[-1] in _SYMBOL_TO_SUIT):
+        suit, rank = _SYMBOL_TO_SUIT[s[-1]], s[:-1]
+    elif s and s[-1] in SUITS:
+        suit, rank = s[-1], s[:-1]
+    if rank == "T":
+        rank = "10"
+    if suit is None or rank not in RANKS:
+        raise CardError(f'unknown card "{text}"')
+    return CARDS[SUITS.index(suit) * 13 + RANKS.index(rank)]
+
+
+def format_card(card: int) -> str:
+    """Canonical name of a card.
+
+    >>> format_card(0), format_card(52)
+    ('2S', 'SJ')
+    """
+    return CARD_NAMES[card]
+
+
+def pretty_card(card: int) -> str:
+    """Human-readable name with a suit symbol (``♥10``, ``小王``/``大王`` as SJ/BJ).
+
+    >>> pretty_card(parse_card("10H")), pretty_card(52)
+    ('♥10', 'SJ')
+    """
+    if card >= 52:
+        return CARD_NAMES[card]
+    return SUIT_SYMBOLS[SUITS[card // 13]] + RANKS[card % 13]
+
+
+def parse_cards(texts: list[str]) -> list[Card]:
+    """Parse a list of card names.
+
+    >>> parse_cards(["AS", "♥10"])
+    [Card('AS'), Card('10H')]
+    """
+    return [parse_card(t) for t in texts]
+
+
+def format_cards(cards: list[int]) -> list[str]:
+    """Canonical names of a list of cards.
+
+    >>> format_cards([0, 53])
+    ['2S', 'BJ']
+    """
+    return [CARD_NAMES[c] for c in cards]
+
+
+def rank_index(rank: str) -> int:
+    """Index of a rank name in :data:`RANKS` (``T`` and lower case accepted).
+
+    >>> rank_index("10"), rank_index("a"), rank_index("T")
+    (8, 12, 8)
+    """
+    r = str(rank).strip().upper()
+    if r == "T":
+        r = "10"
+    if r not in RANKS:
+        raise CardError(f'unknown rank "{rank}"')
+    return RANKS.index(r)

@@ -1,0 +1,89 @@
+"""``tuolaji audit RECORD [--json]``: audit a game record.
+
+A readable table by default; ``--json`` prints exactly RECORD.md's audit output. A
+malformed record is one line naming the place and exit status 2 (the dispatcher turns
+the :class:`~scorer.record.RecordError` into that line); the file is only read.
+The exit status is 0 whether or not violations were found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scorer.audit import audit_record
+from scorer.record import RecordError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="RECORD", help="a game record (JSON, RECORD.md)")
+    parser.add_argument("--json", action="store_true", help="print RECORD.md's audit output as JSON")
+
+
+def load_record(path: str) -> Any:
+    """Read and decode a record file; bad JSON raises RecordError naming line and column."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def format_table(record: dict, audit: dict) -> str:
+    """The audit as a readable text table."""
+    names = record.get("players") or []
+    lines: list[str] = []
+
+    def who(seat: int | None) -> str:
+        if seat is None:
+            return "-"
+        return f"{seat}:{names[seat]}" if seat < len(names) else str(seat)
+
+    for i, deal in enumerate(audit["deals"]):
+        src = record["deals"][i]
+        lines.append(f"deal {i}: level {src.get('level')} trump {src.get('trump')} dealer {who(src.get('dealer'))}")
+        lines.append(f"  {'trick':>5}  {'leader':<10} {'winner':<10} {'points':>6}  plays")
+        for t, trick in enumerate(deal["tricks"]):
+            plays = " | ".join(
+                ("*" if not p["legal"] else "") + " ".join(p["cards"]) for p in trick["plays"]
+            )
+            lines.append(f"  {t:>5}  {who(trick['leader']):<10} {who(trick['winner']):<10} {trick['points']:>6}  {plays}")
+        if deal["violations"]:
+            lines.append(f"  violations ({len(deal['violations'])}):")
+            for v in deal["violations"]:
+                where = "bids/kitty" if v["trick"] is None else f"trick {v['trick']}"
+                status = "proven" if v["proven"] else "not yet proven"
+                lines.append(f"    {where:<10} seat {who(v['seat']):<8} {v['rule']:<19} {status:<15} {v['detail']}")
+        else:
+            lines.append("  violations: none")
+        for p in deal["penalties"]:
+            lines.append(f"  penalty: trick {p['trick']} seat {who(p['seat'])} {p['points']:+d} points  {p['detail']}")
+        lines.append(f"  defender points: {deal['defender_points']}  penalty points: {deal['penalty_points']}")
+        if deal["outcome"] is None:
+            lines.append("  deal in progress: no outcome yet")
+        else:
+            lines.append(
+                f"  kitty: {deal['kitty_points']} points × {deal['kitty_multiplier']}, won by {deal['kitty_won_by']}"
+            )
+            out = deal["outcome"]
+            lines.append(
+                f"  total defender points: {deal['total_defender_points']}  →  {out['side']} +{out['levels']} "
+                f"level{'s' if out['levels'] != 1 else ''}; next dealer {who(deal['next_dealer'])}; "
+                f"levels after: {' '.join(deal['levels_after'])}"
+                + (f"; game won by the {deal['game_winner']}" if deal["game_winner"] else "")
+            )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    audit = audit_record(record)
+    if args.json:
+        json.dump(audit, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(format_table(record, audit))
+    return 0

@@ -1,0 +1,327 @@
+"""Rule options and the named profiles of RULES.md §13.
+
+A profile is a named set of options; a record's ``rules`` is a profile name or an
+object ``{"profile": NAME, option: value, ...}`` overriding some of them.
+
+>>> opts = resolve_rules({"profile": "guangzhou-3deck", "kitty_multiplier": "power"})
+>>> opts.decks, opts.kitty_multiplier, opts.throw_penalty, opts.threshold_for(4)
+(3, 'power', 'points', 120)
+>>> resolve_rules("standard-2deck").kitty_size_for(4)
+8
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from scorer.cards import RANKS
+from scorer.errors import InputError
+
+
+class RulesError(InputError):
+    """An unknown profile or a bad option value."""
+
+
+Shape = tuple[int, int]  # (width, length): (1, 1) single, (2, 1) pair, (2, 2) pair-tractor, (3, 2) 泰坦尼克
+Requirement = tuple[Shape, ...]
+
+# The 泰坦尼克 ladder of seed 004 and the seed 001 (guangzhou) ladder for [3,3].
+TITANIC_LADDER: tuple[Requirement, ...] = (
+    ((3, 2),),
+    ((3, 1), (3, 1)),
+    ((2, 2), (1, 1), (1, 1)),
+    ((3, 1), (2, 1), (1, 1)),
+    ((3, 1), (1, 1), (1, 1), (1, 1)),
+    ((2, 1), (2, 1), (1, 1), (1, 1)),
+    ((2, 1),) + ((1, 1),) * 4,
+    ((1, 1),) * 6,
+)
+GUANGZHOU_TITANIC_LADDER: tuple[Requirement, ...] = (
+    ((3, 2),),
+    ((2, 2), (1, 1), (1, 1)),
+    ((3, 1), (2, 1), (1, 1)),
+    ((2, 1), (2, 1), (1, 1), (1, 1)),
+    ((2, 1),) + ((1, 1),) * 4,
+    ((1, 1),) * 6,
+)
+
+BID_ORDERS = ("two-deck", "titanic", "count", "chaodipi")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every rule option of RULES.md. ``None`` for a size means "derived" (see methods).
+
+    >>> Options().throw_compare
+    'largest-unit'
+    """
+
+    decks: int = 2
+    players: tuple[int, ...] = (4,)
+    twos_trump: bool = False
+    protect_longer_tuples: bool = False
+    throw_compare: str = "largest-unit"  # or "all"
+    forced_unit: str = "largest-beaten"  # or "smallest-beaten"
+    throw_penalty: str = "none"  # "points" or "level"
+    throw_penalty_points: int = 10  # per card of the beaten units (seed 001)
+    kitty_multiplier: str = "unit"  # "power" or "fixed:K"
+    kitty_needs_trump: bool = False
+    dealer_stays: bool = False
+    must_defend: tuple[str, ...] = ()
+    max_levels: int | None = None
+    first_dealer: str = "winning-bidder"  # or "first-bidder"
+    threshold: int | None = None  # None: 40·decks (friends: RULES §10)
+    step: int | None = None  # None: 20·decks (friends: RULES §10)
+    kitty_size: int | None = None  # None: smallest k ≥ 6 leaving an even deal
+    bid_order: str = "two-deck"
+    reinforce: bool = True  # 自保 allowed
+    self_overcall: bool = True  # 自反 allowed
+    rebid_after_kitty: bool = False  # 炒地皮
+    friends: bool = False  # 找朋友
+    ladders: dict[Shape, tuple[Requirement, ...]] = field(default_factory=dict, compare=False, hash=False)
+
+    def threshold_for(self, players: int) -> int:
+        """Defenders' threshold T for this many players.
+
+        >>> PROFILES["friends-3deck"].threshold_for(6), PROFILES["friends-3deck"].threshold_for(5)
+        (100, 120)
+        """
+        if self.threshold is not None:
+            return self.threshold
+        if self.friends and self.decks in (3, 4):
+            base = 40 * self.decks
+            if players == 6:
+                return 100 if self.decks == 3 else 120
+            return base
+        return 40 * self.decks
+
+    def step_for(self, players: int) -> int:
+        """Points per level s.
+
+        >>> PROFILES["titanic-3deck"].step_for(4), PROFILES["friends-3deck"].step_for(5)
+        (60, 40)
+        """
+        if self.step is not None:
+            return self.step
+        if self.friends and self.decks in (3, 4):
+            return 40 if self.decks == 3 else 60
+        return 20 * self.decks
+
+    def kitty_size_for(self, players: int) -> int:
+        """Kitty size for a full deal with this many players.
+
+        >>> [PROFILES[p].kitty_size_for(4) for p in ("single-deck", "standard-2deck", "titanic-3deck", "four-deck")]
+        [6, 8, 6, 0]
+        >>> [PROFILES["friends-3deck"].kitty_size_for(n) for n in (5, 6, 7)]
+        [7, 6, 8]
+        """
+        if self.kitty_size is not None:
+            return self.kitty_size
+        total = 54 * self.decks
+        k = 6
+        while (total - k) % players:
+            k += 1
+        return k
+
+    def hand_size_for(self, players: int) -> int:
+        """Cards per hand in a full deal.
+
+        >>> PROFILES["titanic-3deck"].hand_size_for(4)
+        39
+        """
+        return (54 * self.decks - self.kitty_size_for(players)) // players
+
+    def friends_count(self, players: int) -> int:
+        """Number of friends the dealer calls (找朋友: 5 → 1, 6 → 2, 7 → 2).
+
+        >>> [PROFILES["friends-3deck"].friends_count(n) for n in (5, 6, 7)]
+        [1, 2, 2]
+        """
+        if not self.friends:
+            return 0
+        return 1 if players <= 5 else 2
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a JSON-friendly dict (for ``tuolaji rules``)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "ladders":
+                value = {shape_name((s,)): [requirement_name(r) for r in lad] for s, lad in value.items()}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+def shape_name(shapes: tuple[Shape, ...]) -> str:
+    """Bracket notation of shapes: ``[2,2][1][1]``.
+
+    >>> shape_name(((2, 2), (1, 1), (1, 1)))
+    '[2,2][1][1]'
+    """
+    return "".join("[" + ",".join([str(w)] * length) + "]" for w, length in shapes)
+
+
+def requirement_name(req: tuple[Shape, ...]) -> str:
+    """Like :func:`shape_name`, collapsing trailing singles (``[2][1]×4``).
+
+    >>> requirement_name(((2, 1), (1, 1), (1, 1), (1, 1), (1, 1)))
+    '[2][1]×4'
+    >>> requirement_name(((2, 2), (1, 1), (1, 1)))
+    '[2,2][1][1]'
+    """
+    singles = sum(1 for s in req if s == (1, 1))
+    head = shape_name(tuple(s for s in req if s != (1, 1)))
+    if singles >= 3:
+        return head + f"[1]×{singles}"
+    return head + "[1]" * singles
+
+
+PROFILES: dict[str, Options] = {
+    "standard-2deck": Options(decks=2, bid_order="two-deck"),
+    "titanic-3deck": Options(decks=3, bid_order="titanic", ladders={(3, 2): TITANIC_LADDER}),
+    "guangzhou-3deck": Options(
+        decks=3,
+        threshold=120,
+        step=40,
+        kitty_needs_trump=True,
+        throw_penalty="points",
+        bid_order="count",
+        reinforce=False,
+        ladders={(3, 2): GUANGZHOU_TITANIC_LADDER},
+    ),
+    "competition-3deck": Options(decks=3, bid_order="count", reinforce=False),
+    "single-deck": Options(decks=1, bid_order="two-deck"),
+    "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic"),
+    "friends-3deck": Options(decks=3, players=(5, 6, 7), friends=True, bid_order="count", reinforce=False),
+    "chaodipi-2deck": Options(
+        decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False, reinforce=False
+    ),
+}
+"""The eight profiles of RULES.md §13 by name."""
+
+PROFILE_NOTES: dict[str, str] = {
+    "standard-2deck": "seed 004: 2 decks, 4 players, T 80 / s 40, kitty 8",
+    "titanic-3deck": "seed 004 泰坦尼克: 3 decks, T 120 / s 60, kitty 6, 泰坦尼克 ladder, 3-deck bid order",
+    "guangzhou-3deck": "seed 001: 3 decks, T 120 / s 40 (0 → +4), seed 001 ladders, 须用主牌扣底, 10 points per stuck card",
+    "competition-3deck": "seed 000: 3 decks (162 cards), kitty 6, units of 表一",
+    "single-deck": "seed 004: 1 deck, T 40 / s 20",
+    "four-deck": "seed 004: 4 decks, all 216 cards dealt (no kitty), T 160 / s 80",
+    "friends-3deck": "seed 001 找朋友: 3 decks, 5-7 players, friends called by nth copy",
+    "chaodipi-2deck": "seed 001 炒地皮: 2 decks, suit-ranked overcalls, re-bidding after the kitty",
+}
+
+_OPTION_NAMES = {f.name for f in fields(Options)}
+
+
+def _check_option(name: str, value: Any, where: str) -> Any:
+    def bad(expected: str) -> RulesError:
+        return RulesError(f"{where}.{name}: expected {expected}, got {value!r}")
+
+    if name in ("twos_trump", "protect_longer_tuples", "kitty_needs_trump", "dealer_stays", "reinforce",
+                "self_overcall", "rebid_after_kitty", "friends"):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if name == "throw_compare":
+        if value not in ("largest-unit", "all"):
+            raise bad('"largest-unit" or "all"')
+        return value
+    if name == "forced_unit":
+        if value not in ("largest-beaten", "smallest-beaten"):
+            raise bad('"largest-beaten" or "smallest-beaten"')
+        return value
+    if name == "throw_penalty":
+        if value not in ("none", "points", "level"):
+            raise bad('"none", "points" or "level"')
+        return value
+    if name == "kitty_multiplier":
+        if value in ("unit", "power"):
+            return value
+        if isinstance(value, str) and value.startswith("fixed:"):
+            try:
+                k = int(value[6:])
+            except ValueError:
+                raise bad('"unit", "power" or "fixed:K"') from None
+            if k >= 0:
+                return value
+        raise bad('"unit", "power" or "fixed:K"')
+    if name == "first_dealer":
+        if value not in ("first-bidder", "winning-bidder"):
+            raise bad('"first-bidder" or "winning-bidder"')
+        return value
+    if name == "bid_order":
+        if value not in BID_ORDERS:
+            raise bad(" or ".join(f'"{b}"' for b in BID_ORDERS))
+        return value
+    if name == "must_defend":
+        if value is False or value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(r, str) and r.upper() in RANKS for r in value):
+            raise bad("a list of ranks")
+        return tuple(r.upper() for r in value)
+    if name in ("max_levels", "threshold", "step", "kitty_size"):
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if name != "kitty_size" else 0):
+            raise bad("a positive integer" if name != "kitty_size" else "a count")
+        return value
+    if name == "throw_penalty_points":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise bad("a count")
+        return value
+    if name == "decks":
+        if value not in (1, 2, 3, 4) or isinstance(value, bool):
+            raise bad("1, 2, 3 or 4")
+        return value
+    if name == "players":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(
+            isinstance(p, int) and not isinstance(p, bool) and 2 <= p <= 12 for p in value
+        ):
+            raise bad("a player count or a list of them")
+        return tuple(value)
+    raise RulesError(f"{where}: unknown option {name!r}")
+
+
+def resolve_rules(rules: Any, where: str = "rules") -> Options:
+    """Options for a record's ``rules`` value (a profile name or an override object).
+
+    >>> resolve_rules("single-deck").decks
+    1
+    >>> resolve_rules({"profile": "standard-2deck", "twos_trump": True}).twos_trump
+    True
+    >>> resolve_rules("bridge")
+    Traceback (most recent call last):
+    ...
+    scorer.profiles.RulesError: rules: unknown profile "bridge"
+    """
+    if isinstance(rules, str):
+        if rules not in PROFILES:
+            raise RulesError(f'{where}: unknown profile "{rules}"')
+        return PROFILES[rules]
+    if not isinstance(rules, dict):
+        raise RulesError(f"{where}: expected a profile name or an object")
+    name = rules.get("profile")
+    if not isinstance(name, str) or name not in PROFILES:
+        raise RulesError(f'{where}.profile: unknown profile "{name}"')
+    changes: dict[str, Any] = {}
+    for key, value in rules.items():
+        if key == "profile":
+            continue
+        if key not in _OPTION_NAMES or key == "ladders":
+            raise RulesError(f"{where}: unknown option {key!r}")
+        changes[key] = _check_option(key, value, where)
+    return replace(PROFILES[name], **changes)
+
+
+def profile_name(rules: Any) -> str:
+    """The profile name of a ``rules`` value.
+
+    >>> profile_name({"profile": "four-deck", "twos_trump": True})
+    'four-deck'
+    """
+    return rules if isinstance(rules, str) else str(rules.get("profile"))

@@ -1,0 +1,396 @@
+"""Game records (RECORD.md): validation, parsing, and the record-level API.
+
+A record is plain JSON data (``dict``); this module never changes it. Parsing gives
+:class:`ParsedRecord` with cards as ints; unknown keys are simply ignored here and
+kept by whoever holds the dict.
+
+>>> rec = random_record("standard-2deck", seed=1, hand_size=5)
+>>> validate_record(rec)
+>>> next_leader(rec) in range(4), len(rec["deals"][0]["tricks"])
+(True, 5)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.cards import RANKS, SUITS, CardError, parse_card
+from scorer.errors import InputError
+from scorer.profiles import Options, RulesError, resolve_rules
+from scorer.state import DealState
+
+RECORD_FORMAT = "tuolaji-record/1"
+
+
+class RecordError(InputError):
+    """A malformed record; the message names the place, e.g.
+    ``deals[0].tricks[4].plays[2]: unknown card "1H"``."""
+
+
+@dataclass
+class ParsedTrick:
+    leader: int
+    plays: list[list[int]]
+    attempt: list[int] | None
+
+
+@dataclass
+class ParsedDeal:
+    level: int
+    trump: str  # "S" "H" "C" "D" or "NT"
+    dealer: int
+    hands: list[list[int]] | None
+    kitty: list[int] | None
+    bids: list[dict[str, Any]] | None  # {"seat", "cards" (ints), "after_kitty"}
+    friends: list[tuple[int, int]]  # (card, nth)
+    tricks: list[ParsedTrick]
+    complete_flag: bool | None
+
+
+@dataclass
+class ParsedRecord:
+    options: Options
+    players: int
+    start_levels: list[int]
+    deals: list[ParsedDeal]
+
+
+def _int(value: Any, where: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value < hi:
+        raise RecordError(f"{where}: expected a seat number 0..{hi - 1}, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: expected a list of cards")
+    out = []
+    for i, text in enumerate(value):
+        try:
+            out.append(int(parse_card(text)))
+        except CardError as exc:
+            raise RecordError(f"{where}[{i}]: {exc}") from None
+    return out
+
+
+def _rank(value: Any, where: str) -> int:
+    r = str(value).strip().upper() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if r == "T":
+        r = "10"
+    if r not in RANKS:
+        raise RecordError(f'{where}: unknown level "{value}"')
+    return RANKS.index(r)
+
+
+def parse_record(record: Any) -> ParsedRecord:
+    """Check a record's structure and parse it; raises :class:`RecordError` naming the place."""
+    if not isinstance(record, dict):
+        raise RecordError("record: expected a JSON object")
+    fmt = record.get("format", RECORD_FORMAT)
+    if fmt != RECORD_FORMAT:
+        raise RecordError(f'format: expected "{RECORD_FORMAT}", got {json.dumps(fmt, ensure_ascii=False)}')
+    if "rules" not in record:
+        raise RecordError("rules: missing")
+    try:
+        options = resolve_rules(record["rules"])
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals: expected a list")
+    players = record.get("players")
+    if players is not None:
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players: expected a list of names")
+        n = len(players)
+    else:
+        n = 0
+        for _i, d in enumerate(deals):
+            if isinstance(d, dict) and isinstance(d.get("hands"), list):
+                n = len(d["hands"])
+                break
+        else:
+            n = options.players[0]
+    if n not in options.players:
+        allowed = ", ".join(str(p) for p in options.players)
+        raise RecordError(f"players: the rules allow {allowed} players, the record has {n}")
+    start = record.get("start_levels")
+    if start is None:
+        start_levels = [0] * n
+    else:
+        if not isinstance(start, list) or len(start) != n:
+            raise RecordError(f"start_levels: expected {n} levels")
+        start_levels = [_rank(v, f"start_levels[{i}]") for i, v in enumerate(start)]
+    parsed = [_parse_deal(d, f"deals[{i}]", n) for i, d in enumerate(deals)]
+    return ParsedRecord(options, n, start_levels, parsed)
+
+
+def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
+    if not isinstance(d, dict):
+        raise RecordError(f"{where}: expected an object")
+    if "level" not in d:
+        raise RecordError(f"{where}.level: missing")
+    level = _rank(d["level"], f"{where}.level")
+    trump = d.get("trump")
+    if trump not in ("S", "H", "C", "D", "NT"):
+        raise RecordError(f'{where}.trump: expected S, H, C, D or NT, got {json.dumps(trump, ensure_ascii=False)}')
+    dealer = _int(d.get("dealer"), f"{where}.dealer", 0, n)
+    hands = None
+    if d.get("hands") is not None:
+        if not isinstance(d["hands"], list) or len(d["hands"]) != n:
+            raise RecordError(f"{where}.hands: expected {n} hands")
+        hands = [_cards(h, f"{where}.hands[{i}]") for i, h in enumerate(d["hands"])]
+    kitty = _cards(d["kitty"], f"{where}.kitty") if d.get("kitty") is not None else None
+    bids = None
+    if d.get("bids") is not None:
+        if not isinstance(d["bids"], list):
+            raise RecordError(f"{where}.bids: expected a list")
+        bids = []
+        for i, b in enumerate(d["bids"]):
+            bw = f"{where}.bids[{i}]"
+            if not isinstance(b, dict):
+                raise RecordError(f"{bw}: expected an object")
+            cards = _cards(b.get("cards"), f"{bw}.cards")
+            if not cards:
+                raise RecordError(f"{bw}.cards: empty bid")
+            bids.append({"seat": _int(b.get("seat"), f"{bw}.seat", 0, n), "cards": cards,
+                         "after_kitty": bool(b.get("after_kitty", False))})
+    friends: list[tuple[int, int]] = []
+    if d.get("friends") is not None:
+        if not isinstance(d["friends"], list):
+            raise RecordError(f"{where}.friends: expected a list")
+        for i, f in enumerate(d["friends"]):
+            fw = f"{where}.friends[{i}]"
+            if not isinstance(f, dict):
+                raise RecordError(f"{fw}: expected an object")
+            try:
+                card = int(parse_card(f.get("card")))
+            except CardError as exc:
+                raise RecordError(f"{fw}.card: {exc}") from None
+            nth = f.get("nth", 1)
+            if not isinstance(nth, int) or isinstance(nth, bool) or nth < 1:
+                raise RecordError(f"{fw}.nth: expected a positive number")
+            friends.append((card, nth))
+    tricks_raw = d.get("tricks", [])
+    if not isinstance(tricks_raw, list):
+        raise RecordError(f"{where}.tricks: expected a list")
+    tricks = []
+    for i, t in enumerate(tricks_raw):
+        tw = f"{where}.tricks[{i}]"
+        if not isinstance(t, dict):
+            raise RecordError(f"{tw}: expected an object")
+        leader = _int(t.get("leader"), f"{tw}.leader", 0, n)
+        plays_raw = t.get("plays")
+        if not isinstance(plays_raw, list):
+            raise RecordError(f"{tw}.plays: expected a list")
+        if len(plays_raw) > n:
+            raise RecordError(f"{tw}.plays: {len(plays_raw)} plays for {n} players")
+        if len(plays_raw) < n and i != len(tricks_raw) - 1:
+            raise RecordError(f"{tw}.plays: only the last trick may be incomplete ({len(plays_raw)} of {n} plays)")
+        plays = [_cards(p, f"{tw}.plays[{j}]") for j, p in enumerate(plays_raw)]
+        attempt = _cards(t["attempt"], f"{tw}.attempt") if t.get("attempt") is not None else None
+        tricks.append(ParsedTrick(leader, plays, attempt))
+    complete = d.get("complete")
+    if complete is not None and not isinstance(complete, bool):
+        raise RecordError(f"{where}.complete: expected true or false")
+    return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete)
+
+
+def validate_record(record: dict) -> None:
+    """Raise :class:`RecordError` (naming the place) if ``record`` is not a valid record.
+
+    >>> validate_record({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
+    ...     "tricks": [{"leader": 0, "plays": [["1H"]]}]}]})
+    Traceback (most recent call last):
+    ...
+    scorer.record.RecordError: deals[0].tricks[0].plays[0][0]: unknown card "1H"
+    """
+    parse_record(record)
+
+
+def _deal_index(parsed: ParsedRecord, deal: int) -> int:
+    n = len(parsed.deals)
+    if not -n <= deal < n:
+        raise RecordError(f"deals[{deal}]: no such deal")
+    return deal % n
+
+
+def next_leader(record: dict, deal: int = -1) -> int:
+    """The seat that must lead the next trick (or is leading the current incomplete one).
+
+    >>> rec = {"rules": "single-deck", "deals": [{"level": "2", "trump": "S", "dealer": 3, "tricks": []}]}
+    >>> next_leader(rec)
+    3
+    """
+    parsed = parse_record(record)
+    i = _deal_index(parsed, deal)
+    d = parsed.deals[i]
+    if not d.tricks:
+        return d.dealer
+    last = d.tricks[-1]
+    if len(last.plays) < parsed.players:
+        return last.leader
+    w = trick_winner(record, i, len(d.tricks) - 1, _parsed=parsed)
+    assert w is not None
+    return w
+
+
+def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
+    """Winning seat of a complete trick, None for an incomplete one.
+
+    >>> rec = random_record("single-deck", seed=3, hand_size=2)
+    >>> trick_winner(rec, 0, 0) in range(4)
+    True
+    """
+    from scorer.formats import Lead
+    from scorer.order import TrumpOrder
+    from scorer.state import trick_resolution
+
+    parsed = _parsed or parse_record(record)
+    i = _deal_index(parsed, deal)
+    d = parsed.deals[i]
+    if not -len(d.tricks) <= trick < len(d.tricks):
+        raise RecordError(f"deals[{i}].tricks[{trick}]: no such trick")
+    t = d.tricks[trick]
+    if len(t.plays) < parsed.players or not t.plays[0]:
+        return None
+    order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
+    lead = Lead.of(order, t.plays[0], parsed.options)
+    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare)) % parsed.players
+
+
+def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
+    """Every legal play for ``seat`` now, from its hand as the record knows it.
+
+    The hand is the record's ``hands`` minus what the seat has played (without
+    ``hands``: the cards it plays later, exact once the deal is complete). Empty when
+    it is not the seat's turn. ``limit`` caps the list (discards can be numerous).
+
+    >>> rec = random_record("standard-2deck", seed=5, hand_size=3, tricks=0)
+    >>> seat = next_leader(rec)
+    >>> all(isinstance(c, str) for play in legal_plays(rec, seat) for c in play)
+    True
+    """
+    from scorer.cards import format_cards
+
+    parsed = parse_record(record)
+    i = _deal_index(parsed, deal)
+    if not 0 <= seat < parsed.players:
+        raise RecordError(f"seat: no seat {seat}")
+    state = build_state(parsed, i)
+    if state.turn != seat:
+        return []
+    return [format_cards(p) for p in state.legal_plays(limit)]
+
+
+def build_state(parsed: ParsedRecord, deal: int) -> DealState:
+    """A :class:`DealState` after the deal's recorded plays (recorded leaders respected)."""
+    d = parsed.deals[deal]
+    n = parsed.players
+    if d.hands is not None:
+        hands = [list(h) for h in d.hands]
+    else:
+        hands = [[] for _ in range(n)]
+        for t in d.tricks:
+            for j, p in enumerate(t.plays):
+                hands[(t.leader + j) % n].extend(p)
+    state = DealState(parsed.options, d.level, d.trump, d.dealer, hands, n)
+    for t in d.tricks:
+        for j, p in enumerate(t.plays):
+            state.push(list(p), leader=t.leader if j == 0 else None)
+    return state
+
+
+def random_record(profile: str, seed: int, *, players: int | None = None, tricks: int | None = None,
+                  hand_size: int | None = None, rules: Any = None) -> dict:
+    """A random deal played with the legal-play generator, as a record.
+
+    ``tricks`` keeps only the first N tricks (``"complete": false`` unless all were
+    played); ``hand_size`` deals smaller hands. ``rules`` may override options.
+
+    >>> rec = random_record("titanic-3deck", seed=7)
+    >>> [len(h) for h in rec["deals"][0]["hands"]], len(rec["deals"][0]["kitty"])
+    ([39, 39, 39, 39], 6)
+    """
+    rules_value: Any = rules if rules is not None else profile
+    options = resolve_rules(rules_value)
+    rng = random.Random(seed)
+    n = players if players is not None else rng.choice(options.players)
+    if n not in options.players:
+        options = resolve_rules({**(rules_value if isinstance(rules_value, dict) else {"profile": profile}),
+                                 "players": [n]})
+        rules_value = {**(rules_value if isinstance(rules_value, dict) else {"profile": profile}), "players": [n]}
+    deck = [c for c in range(54) for _ in range(options.decks)]
+    rng.shuffle(deck)
+    size = hand_size if hand_size is not None else options.hand_size_for(n)
+    kitty_size = options.kitty_size_for(n)
+    if size * n + kitty_size > len(deck):
+        raise RulesError(f"hand_size: {size} cards for {n} players do not fit in {options.decks} decks")
+    hands = [deck[i * size:(i + 1) * size] for i in range(n)]
+    kitty = deck[n * size:n * size + kitty_size]
+    level = rng.randrange(13)
+    trump = rng.choice(["S", "H", "C", "D", "NT"])
+    dealer = rng.randrange(n)
+    state = DealState(options, level, trump, dealer, hands, n)
+    deal: dict[str, Any] = {
+        "level": RANKS[level],
+        "trump": trump,
+        "dealer": dealer,
+        "hands": [sorted_names(state, h) for h in hands],
+        "kitty": sorted_names(state, kitty),
+    }
+    if options.friends:
+        deal["friends"] = _random_friends(rng, options, n, state)
+    played: list[dict[str, Any]] = []
+    while not state.is_over():
+        if tricks is not None and len(played) >= tricks:
+            break
+        leader = state.turn
+        plays = []
+        for _ in range(n):
+            play = state.random_play(rng)
+            state.push(play)
+            plays.append(sorted_names(state, play))
+        played.append({"leader": leader, "plays": plays})
+    deal["tricks"] = played
+    deal["complete"] = state.is_over()
+    return {
+        "format": RECORD_FORMAT,
+        "rules": rules_value,
+        "players": [f"P{i + 1}" for i in range(n)],
+        "start_levels": [RANKS[level]] * n,
+        "deals": [deal],
+    }
+
+
+def _random_friends(rng: random.Random, options: Options, n: int, state: DealState) -> list[dict[str, Any]]:
+    plain = [c for c in range(52) if state.order.suit[c] != 4]
+    calls = []
+    for _ in range(options.friends_count(n)):
+        card = rng.choice(plain)
+        calls.append({"card": _name(card), "nth": rng.randint(1, options.decks)})
+    return calls
+
+
+def _name(card: int) -> str:
+    from scorer.cards import CARD_NAMES
+
+    return CARD_NAMES[card]
+
+
+def sorted_names(state: DealState, cards: list[int]) -> list[str]:
+    """Card names sorted high to low in the deal's order (trumps first)."""
+    from scorer.cards import CARD_NAMES
+
+    order = state.order
+    return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (order.suit[c] == 4, -order.suit[c],
+                                                                order.value[c], c), reverse=True)]
+
+
+__all__ = [
+    "RecordError", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
+    "next_leader", "trick_winner", "legal_plays", "random_record", "build_state", "SUITS",
+]
