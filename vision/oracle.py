@@ -1,0 +1,86 @@
+"""A card reader that knows the answer: the ground truth of a rendered table video.
+
+:class:`OracleReader` has the card reader's interface (``read(image) -> list of card
+instances``) but answers from :class:`datasets.video.VideoTruth`: every card whose
+corner index is visible in that frame (not under a hand), with its image box. It lets
+the table pipeline be built and tested before a trained card model exists, and it
+separates pipeline errors from reader errors when measuring.
+
+The pipeline tells a frame-aware reader which frame it is about to read through
+``read_frame(frame)``; a plain ``read(image)`` reads the frame after the last one read.
+
+Optional ``cost_ms`` burns that much CPU per read, to stand in for a real model's cost
+in benchmarks; ``flip`` makes chosen reads wrong, to test how the pipeline copes.
+
+>>> from datasets.video import VideoTruth
+>>> truth = VideoTruth(record={}, setup={}, fps=15.0, frame_size=(640, 480), table_corners=[],
+...                    cards=[{"card": "AS", "box": [10, 10, 70, 100], "indices": [[12, 12, 20, 30]]}],
+...                    frames=[[], [0]])
+>>> reader = OracleReader(truth)
+>>> [i.card for i in reader.read_index(1)]
+['AS']
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from datasets.video import VideoTruth
+from vision.sources import Frame
+
+
+@dataclass(frozen=True)
+class CardInstance:
+    """One physical card seen in a frame: its name, image box (x1, y1, x2, y2), confidence, index boxes."""
+
+    card: str
+    box: tuple[float, float, float, float]
+    confidence: float = 1.0
+    indices: tuple[tuple[float, float, float, float], ...] = field(default=())
+
+
+class OracleReader:
+    """Reads a rendered video's frames from its ground truth (see the module docstring)."""
+
+    def __init__(self, truth: VideoTruth, *, cost_ms: float = 0.0, confidence: float = 0.99) -> None:
+        self.truth = truth
+        self.cost_ms = cost_ms
+        self.confidence = confidence
+        self.reads = 0
+        self._next_index = 0
+
+    @classmethod
+    def from_file(cls, path: Path, **kwargs: float) -> OracleReader:
+        return cls(VideoTruth.load(Path(path)), **kwargs)
+
+    def read_frame(self, frame: Frame) -> list[CardInstance]:
+        """The cards visible in ``frame`` (by its index in the video)."""
+        return self.read_index(frame.index)
+
+    def read(self, image: np.ndarray) -> list[CardInstance]:
+        """Same interface as the card reader; reads the frame after the last one read."""
+        return self.read_index(self._next_index)
+
+    def read_index(self, index: int) -> list[CardInstance]:
+        self.reads += 1
+        self._next_index = index + 1
+        if self.cost_ms > 0:
+            deadline = time.perf_counter() + self.cost_ms / 1000.0
+            while time.perf_counter() < deadline:
+                pass
+        if not 0 <= index < len(self.truth.frames):
+            return []
+        out = []
+        for pid in self.truth.frames[index]:
+            card = self.truth.cards[pid]
+            out.append(CardInstance(
+                card=card["card"],
+                box=tuple(card["box"]),
+                confidence=self.confidence,
+                indices=tuple(tuple(b) for b in card.get("indices", ())),
+            ))
+        return out

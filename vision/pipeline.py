@@ -1,0 +1,501 @@
+"""From frames to the game record: the table pipeline.
+
+Data flows one way::
+
+    frames -> motion / arms (every frame, cheap) -> card reads (only when a zone settles)
+           -> tracked zone contents -> plays in turn order -> LiveGame (record, audit, events)
+
+:class:`TablePipeline` watches every seat zone (``TABLE.md``). A zone is *busy* while
+something moves in it or an arm reaches over it; once it has been quiet for
+``settle_s`` (0.7 s) the card reader reads the frame, and a second read ``confirm_s``
+later must agree (:mod:`vision.tracking`). What the zone then holds is its settled
+content, and the rules decide what it means:
+
+* the seat whose turn it is (``LiveGame.expected_seat``) has played when its zone
+  settles with new cards; a lead may come from any seat (a wrong leader is the audit's
+  business), a follow must have as many cards as the lead — fewer means the player is
+  still laying cards, so it waits (after ``short_play_wait_s`` it is taken with the
+  missing cards marked for a person to confirm);
+* the last play of the trick can still change until the next one settles: cards taken
+  back from a lead are a failed throw (the record keeps the ``attempt``), cards added
+  or changed revise the play;
+* after the last play the trick is complete; the next trick starts once the sweep has
+  cleared the table.
+
+Every settled play goes to :meth:`LiveGame.play` at once (saved atomically, audited,
+published on ``game.bus``). Cards read with low confidence are marked unconfirmed.
+
+>>> from vision.live import LiveGame
+>>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
+...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+>>> pipeline = TablePipeline(LiveGame(record))
+>>> pipeline.settle_s
+0.7
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+from vision.live import LiveGame, OutOfTurnError
+from vision.motion import MotionMonitor
+from vision.sources import Frame, FrameSource, SourceError, open_source
+from vision.tracking import ZoneContent, ZoneTracker
+
+__all__ = [
+    "Frame",
+    "FrameSource",
+    "PipelineStats",
+    "SourceError",
+    "TablePipeline",
+    "open_source",
+]
+
+
+class CardReaderLike(Protocol):
+    """What the pipeline needs of a card reader: instances with ``card``, ``box``, ``confidence``."""
+
+    def read(self, frame_bgr: np.ndarray) -> list[Any]: ...
+
+
+@dataclass
+class PipelineStats:
+    """Counters of one run (frames seen, frames skipped as unusable, card reads, plays)."""
+
+    frames: int = 0
+    invalid_frames: int = 0
+    reads: int = 0
+    plays: int = 0
+    revisions: int = 0
+    read_seconds: float = 0.0
+    frame_seconds: float = 0.0
+
+
+@dataclass
+class _Zone:
+    seat: int
+    tracker: ZoneTracker
+    last_busy: float = -1e9
+    dirty: bool = True
+    first_read_at: float | None = None
+    content: ZoneContent | None = None
+    content_at: float = -1e9
+    content_frame: int = -1
+    version: int = 0
+    used_version: int = 0
+    short_since: float | None = None
+
+
+@dataclass
+class _Trick:
+    """The pipeline's view of the current trick (mirrors the record's last trick)."""
+
+    leader: int | None = None
+    plays: list[list[str]] = field(default_factory=list)
+    complete_at: float | None = None
+
+
+def _box_centre(box: Sequence[float]) -> tuple[float, float]:
+    x1, y1, x2, y2 = (float(v) for v in box[:4])
+    return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+
+class TablePipeline:
+    """Turns frames of the table into plays in ``game`` (see the module docstring).
+
+    ``reader``: anything with ``read(frame_bgr) -> [instance(card, box, confidence, ...)]``;
+    a reader with ``read_frame(frame)`` is given the whole :class:`Frame` instead (the
+    oracle reader of rendered videos). Without one, :meth:`vision.detector.CardReader.load`
+    is used. ``calibration``: a :class:`TableCalibration`, four corners, or None to find the
+    table in the first frame. ``replay_from_start``: the source starts at the beginning of
+    the deal although ``game`` already holds some of its plays (a crashed replay resumed):
+    those plays are watched again without being recorded twice.
+    """
+
+    def __init__(
+        self,
+        game: LiveGame,
+        *,
+        reader: CardReaderLike | None = None,
+        calibration: TableCalibration | Sequence[Sequence[float]] | None = None,
+        settle_s: float = 0.7,
+        confirm_s: float = 0.1,
+        short_play_wait_s: float = 3.0,
+        min_confidence: float = 0.6,
+        replay_from_start: bool = False,
+        motion_width: int = 160,
+    ) -> None:
+        self.game = game
+        self.settle_s = settle_s
+        self.confirm_s = confirm_s
+        self.short_play_wait_s = short_play_wait_s
+        self.min_confidence = min_confidence
+        self.motion_width = motion_width
+        self._reader = reader
+        self._given_calibration = calibration
+        self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
+        self.players = game.players
+        self.seat_zones = SeatZones(self.players)
+        self.stats = PipelineStats()
+        self.monitor: MotionMonitor | None = None
+        self.zones = [
+            _Zone(seat, ZoneTracker(self._fan_direction(seat), min_confidence=min_confidence))
+            for seat in range(self.players)
+        ]
+        self._target_game: LiveGame | None = None
+        if replay_from_start and self._plays_in_deal(game) > 0:
+            self._target_game = game
+            self.game = LiveGame(self._without_current_tricks(game.snapshot()), bus=None)
+        self._trick = _Trick()
+        self._swept = True
+        self._sync_from_record(now=0.0)
+
+    # --- public -------------------------------------------------------------------
+
+    @property
+    def reader(self) -> CardReaderLike:
+        if self._reader is None:
+            from vision.detector import CardReader  # the trained model; imported only when needed
+
+            self._reader = CardReader.load()
+        return self._reader
+
+    def run(
+        self,
+        source: FrameSource,
+        *,
+        realtime: bool = False,
+        stop: threading.Event | None = None,
+        progress: Callable[[int, int | None], None] | None = None,
+    ) -> None:
+        """Process ``source`` to its end (or until ``stop`` is set), feeding settled plays to the game.
+
+        ``realtime`` paces a file source at its frame rate (what a camera would give);
+        otherwise frames are processed as fast as they decode. ``progress(index, count)``
+        is called after every frame.
+        """
+        start = time.monotonic()
+        for frame in source:
+            if stop is not None and stop.is_set():
+                break
+            if realtime and not source.live:
+                delay = start + frame.time_s - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            self.process(frame)
+            if progress is not None:
+                progress(frame.index, source.frame_count)
+
+    def process(self, frame: Frame) -> None:
+        """Take one frame: motion, reads when zones settle, plays when contents settle."""
+        begun = time.perf_counter()
+        self.stats.frames += 1
+        if self.monitor is None:
+            self._calibrate(frame.image)
+        assert self.monitor is not None
+        activity = self.monitor.update(frame.image)
+        if activity is None:
+            self.stats.invalid_frames += 1
+            self.stats.frame_seconds += time.perf_counter() - begun
+            return
+        now = frame.time_s
+        for zone in self.zones:
+            if activity.moving[zone.seat] or activity.occluded[zone.seat]:
+                zone.last_busy = now
+                zone.dirty = True
+                zone.first_read_at = None
+                zone.tracker.reset()
+        ready = [z for z in self.zones if z.dirty and now - z.last_busy >= self.settle_s]
+        due = [z for z in ready if z.first_read_at is None or now - z.first_read_at >= self.confirm_s - 1e-6]
+        if due:
+            by_seat = self._read(frame)
+            for zone in due:
+                settled = zone.tracker.observe(by_seat.get(zone.seat, []))
+                if zone.first_read_at is None:
+                    zone.first_read_at = now
+                if settled is not None:
+                    zone.dirty = False
+                    zone.first_read_at = None
+                    changed = zone.content is None or zone.content.cards != settled.cards
+                    zone.content = settled
+                    zone.content_at = now
+                    zone.content_frame = frame.index
+                    if changed:
+                        zone.version += 1
+                else:
+                    zone.first_read_at = now
+        self._advance(frame)
+        self.stats.frame_seconds += time.perf_counter() - begun
+
+    # --- reading ------------------------------------------------------------------
+
+    def _calibrate(self, image: np.ndarray) -> None:
+        size = (image.shape[1], image.shape[0])
+        given = self._given_calibration
+        if isinstance(given, TableCalibration):
+            calibration = given
+            if calibration.image_size != size:
+                factor = size[0] / calibration.image_size[0]
+                calibration = calibration.scaled(factor)
+        elif given is not None:
+            calibration = TableCalibration.from_corners(given, size)
+        else:
+            try:
+                calibration = calibrate(image)
+            except CalibrationError as exc:
+                raise CalibrationError(f"{exc} (first frame)") from exc
+        self.calibration = calibration
+        self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
+
+    def _read(self, frame: Frame) -> dict[int, list[tuple[str, float, float, float]]]:
+        begun = time.perf_counter()
+        reader = self.reader
+        read_frame = getattr(reader, "read_frame", None)
+        instances = read_frame(frame) if callable(read_frame) else reader.read(frame.image)
+        self.stats.reads += 1
+        self.stats.read_seconds += time.perf_counter() - begun
+        assert self.calibration is not None
+        by_seat: dict[int, list[tuple[str, float, float, float]]] = {}
+        if not instances:
+            return by_seat
+        centres = [_box_centre(instance.box) for instance in instances]
+        table_points = self.calibration.to_table(centres)
+        for instance, (u, v) in zip(instances, table_points, strict=True):
+            seat = self.seat_zones.seat_at(float(u), float(v))
+            if seat is None:
+                continue
+            confidence = float(getattr(instance, "confidence", 1.0))
+            by_seat.setdefault(seat, []).append((str(instance.card), float(u), float(v), confidence))
+        return by_seat
+
+    def _fan_direction(self, seat: int) -> tuple[float, float]:
+        dx, dy = self.seat_zones.seat_direction(seat)
+        return (dy, -dx)  # the player's right, on the table
+
+    # --- the rules of the table -----------------------------------------------------
+
+    @staticmethod
+    def _plays_in_deal(game: LiveGame) -> int:
+        record = game.snapshot()
+        if not record["deals"]:
+            return 0
+        return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", []))
+
+    @staticmethod
+    def _without_current_tricks(record: dict[str, Any]) -> dict[str, Any]:
+        record = copy.deepcopy(record)
+        if record["deals"]:
+            record["deals"][-1]["tricks"] = []
+        return record
+
+    def _sync_from_record(self, now: float) -> None:
+        """Mirror the record's current trick (after a resume, a revision, or a page edit)."""
+        record = self.game.snapshot()
+        tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
+        if not tricks:
+            self._trick = _Trick()
+            return
+        last = tricks[-1]
+        self._trick = _Trick(leader=last["leader"], plays=[list(p) for p in last["plays"]])
+        if len(last["plays"]) >= self.players:
+            self._trick.complete_at = now
+            self._swept = False
+
+    def _seat_of_position(self, position: int) -> int:
+        assert self._trick.leader is not None
+        return (self._trick.leader + position) % self.players
+
+    def _committed(self, seat: int) -> list[str] | None:
+        if self._trick.leader is None:
+            return None
+        position = (seat - self._trick.leader) % self.players
+        return self._trick.plays[position] if position < len(self._trick.plays) else None
+
+    def _advance(self, frame: Frame) -> None:
+        now = frame.time_s
+        trick = self._trick
+        n = self.players
+        if trick.leader is not None and len(trick.plays) >= n:
+            if not self._swept:
+                if not self._sweep_done(trick):
+                    return
+                self._swept = True
+            self._trick = trick = _Trick()
+        if trick.leader is None:
+            self._try_lead(frame)
+            return
+        # Mid-trick: first let the last play change (a throw taken back, a card added).
+        self._try_revise(frame)
+        if self._trick.leader is None or len(self._trick.plays) >= n:
+            return
+        expected = self._seat_of_position(len(self._trick.plays))
+        zone = self.zones[expected]
+        if zone.content is None or zone.version == zone.used_version or not len(zone.content):
+            return
+        lead_size = len(self._trick.plays[0])
+        content = zone.content
+        if len(content) == lead_size:
+            self._commit(zone, content, frame)
+            return
+        # A follow with a different size than the lead: the player may still be laying
+        # cards. Wait, unless the next seat has already played or the zone stays so.
+        if zone.short_since is None:
+            zone.short_since = now
+        next_zone = self.zones[(expected + 1) % n]
+        next_played = (
+            len(self._trick.plays) + 1 < n
+            and next_zone.content is not None
+            and len(next_zone.content) > 0
+            and next_zone.version != next_zone.used_version
+        )
+        if now - zone.short_since >= self.short_play_wait_s or next_played:
+            self._commit(zone, self._fit_to_size(content, lead_size), frame)
+
+    def _sweep_done(self, trick: _Trick) -> bool:
+        """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead)."""
+        assert trick.complete_at is not None
+        next_leader = self.game.expected_seat()
+        for zone in self.zones:
+            if zone.content_at <= trick.complete_at:
+                return False
+            content = zone.content
+            if content is None or not len(content):
+                continue
+            committed = self._committed(zone.seat)
+            if zone.seat == next_leader and content.counts() != Counter(committed or []):
+                continue
+            return False
+        return True
+
+    def _try_lead(self, frame: Frame) -> None:
+        expected = self.game.expected_seat()
+        candidates = [
+            z for z in self.zones
+            if z.content is not None and len(z.content) and z.version != z.used_version and not z.dirty
+        ]
+        if not candidates:
+            return
+        candidates.sort(key=lambda z: (z.seat != expected, z.content_at))
+        self._commit(candidates[0], candidates[0].content, frame)  # type: ignore[arg-type]
+
+    def _fit_to_size(self, content: ZoneContent, size: int) -> ZoneContent:
+        """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.
+
+        Extra cards stay (the audit reports a wrong card count); missing ones are filled
+        with the zone's most likely card and marked unconfirmed, never silently guessed.
+        """
+        if len(content) >= size or not len(content):
+            return content
+        cards = list(content.cards)
+        confidence = list(content.confidence)
+        unconfirmed = list(content.unconfirmed)
+        filler = cards[int(np.argmax(confidence))]
+        while len(cards) < size:
+            unconfirmed.append(len(cards))
+            cards.append(filler)
+            confidence.append(0.0)
+        return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
+
+    def _commit(self, zone: _Zone, content: ZoneContent, frame: Frame) -> None:
+        zone.used_version = zone.version
+        zone.short_since = None
+        try:
+            self.game.play(
+                zone.seat,
+                list(content.cards),
+                confidence=list(content.confidence),
+                unconfirmed=list(content.unconfirmed),
+                frame=frame.index,
+                time_s=frame.time_s,
+            )
+        except OutOfTurnError:
+            self._sync_from_record(frame.time_s)  # the page changed the record under us
+            return
+        self.stats.plays += 1
+        if self._trick.leader is None:
+            self._trick.leader = zone.seat
+        self._trick.plays.append(list(content.cards))
+        if len(self._trick.plays) >= self.players:
+            self._trick.complete_at = frame.time_s
+            self._swept = False
+        self._after_commit()
+
+    def _after_commit(self) -> None:
+        """A replay resumed from a partial record: once it has seen the recorded plays, record for real."""
+        if self._target_game is None:
+            return
+        if self._plays_in_deal(self.game) >= self._plays_in_deal(self._target_game):
+            self.game = self._target_game
+            self._target_game = None
+            self._sync_from_record(now=self._trick.complete_at or 0.0)
+            if self._trick.complete_at is not None:
+                self._swept = False
+
+    def _try_revise(self, frame: Frame) -> None:
+        """The last play may still change before the next seat plays (see the module docstring)."""
+        trick = self._trick
+        if trick.leader is None or not trick.plays or len(trick.plays) >= self.players:
+            return
+        position = len(trick.plays) - 1
+        seat = self._seat_of_position(position)
+        zone = self.zones[seat]
+        if zone.content is None or zone.version == zone.used_version or zone.dirty:
+            return
+        committed = Counter(trick.plays[position])
+        now_lying = zone.content.counts()
+        if now_lying == committed:
+            zone.used_version = zone.version
+            return
+        if position > 0 and len(zone.content) != len(trick.plays[0]):
+            return  # a follow being rearranged; wait for it to settle at the lead's size
+        record = self.game.snapshot()
+        deal = record["deals"][-1]
+        last = deal["tricks"][-1]
+        reason = "play-revised"
+        if not len(zone.content):
+            last["plays"].pop()
+            if not last["plays"]:
+                deal["tricks"].pop()
+            reason = "play-withdrawn"
+        else:
+            if position == 0 and not (now_lying - committed) and (committed - now_lying):
+                last.setdefault("attempt", list(trick.plays[0]))
+                reason = "failed-throw"
+            last["plays"][position] = list(zone.content.cards)
+            unconfirmed = [entry for entry in last.get("unconfirmed", []) if entry[0] != seat]
+            unconfirmed += [[seat, index] for index in zone.content.unconfirmed]
+            if unconfirmed:
+                last["unconfirmed"] = unconfirmed
+            else:
+                last.pop("unconfirmed", None)
+        zone.used_version = zone.version
+        self.game.replace_record(record, reason=reason)
+        self.stats.revisions += 1
+        self._sync_from_record(frame.time_s)
+
+
+def run_pipeline(
+    game: LiveGame,
+    source_spec: str | int,
+    *,
+    reader: CardReaderLike | None = None,
+    corners: Iterable[Sequence[float]] | None = None,
+    settle_s: float = 0.7,
+    realtime: bool = False,
+    stop: threading.Event | None = None,
+) -> TablePipeline:
+    """Open ``source_spec`` and run a :class:`TablePipeline` on it to the end; returns the pipeline."""
+    pipeline = TablePipeline(game, reader=reader, calibration=list(corners) if corners else None, settle_s=settle_s)
+    with open_source(source_spec) as source:
+        pipeline.run(source, realtime=realtime, stop=stop)
+    return pipeline
+

@@ -1,0 +1,190 @@
+"""Frame sources: a webcam, a video file or a folder of still frames, all read the same way.
+
+:func:`open_source` takes what a user types (``0`` for the first webcam, a path to a
+video, a path to a folder of images) and returns a :class:`FrameSource` that yields
+:class:`Frame` objects in order. Whatever cannot be opened raises one
+:class:`SourceError` naming the source and the reason; a missing file raises
+:class:`FileNotFoundError`.
+
+>>> import numpy as np, tempfile, cv2, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> for i in range(3):
+...     _ = cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((4, 6, 3), i, np.uint8))
+>>> with open_source(str(folder), fps=10) as source:
+...     [(frame.index, frame.time_s, frame.image.shape) for frame in source]
+[(0, 0.0, (4, 6, 3)), (1, 0.1, (4, 6, 3)), (2, 0.2, (4, 6, 3))]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.errors import InputError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class SourceError(InputError):
+    """A camera that is missing or busy, a video that cannot be decoded, an empty folder."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture from a source: its position in the stream, its time in seconds, BGR pixels."""
+
+    index: int
+    time_s: float
+    image: np.ndarray
+
+
+class FrameSource:
+    """Base class: iterate to get frames; ``fps`` is the nominal rate; ``frame_count`` may be None (live)."""
+
+    name: str = "source"
+    fps: float = 30.0
+    frame_count: int | None = None
+    live: bool = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the device or file."""
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class VideoFileSource(FrameSource):
+    """A video file decoded by OpenCV (FFmpeg). A frame that cannot be decoded mid-file raises SourceError."""
+
+    def __init__(self, path: Path, *, fps: float | None = None) -> None:
+        self.path = Path(path)
+        self.name = str(self.path)
+        if not self.path.exists():
+            raise FileNotFoundError(2, "no such file", str(self.path))
+        if self.path.is_dir():
+            raise SourceError(f"{self.path}: is a folder, not a video")
+        self._capture = cv2.VideoCapture(str(self.path))
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise SourceError(f"{self.path}: not a readable video (cannot open it)")
+        ok, first = self._capture.read()
+        if not ok or first is None:
+            self._capture.release()
+            raise SourceError(f"{self.path}: not a readable video (cannot decode frame 0)")
+        self._first: np.ndarray | None = first
+        reported_fps = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = float(fps or (reported_fps if reported_fps and 1.0 <= reported_fps <= 240.0 else 30.0))
+        count = int(self._capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.frame_count = count if count > 0 else None
+
+    def __iter__(self) -> Iterator[Frame]:
+        index = 0
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield Frame(0, 0.0, first)
+            index = 1
+        while True:
+            ok, image = self._capture.read()
+            if not ok or image is None:
+                if self.frame_count is not None and index < self.frame_count - 1:
+                    # The container promises more frames than the decoder gives: a cut or
+                    # corrupt file. One or two missing at the very end is normal for mp4v.
+                    raise SourceError(f"{self.path}: cannot decode frame {index} of {self.frame_count}")
+                return
+            yield Frame(index, index / self.fps, image)
+            index += 1
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class CameraSource(FrameSource):
+    """A live webcam by index. Frames carry wall-clock time since the source opened."""
+
+    live = True
+
+    def __init__(self, index: int, *, width: int = 640, height: int = 480, fps: float | None = None) -> None:
+        self.name = f"camera {index}"
+        self._capture = cv2.VideoCapture(index)
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise SourceError(f"camera {index}: no such camera (or it is busy)")
+        self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        ok, first = self._capture.read()
+        if not ok or first is None:
+            self._capture.release()
+            raise SourceError(f"camera {index}: opened but gives no picture")
+        self._first: np.ndarray | None = first
+        reported = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = float(fps or (reported if reported and reported > 1 else 30.0))
+
+    def __iter__(self) -> Iterator[Frame]:
+        start = time.monotonic()
+        index = 0
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield Frame(0, 0.0, first)
+            index = 1
+        failures = 0
+        while True:
+            ok, image = self._capture.read()
+            if not ok or image is None:
+                failures += 1
+                if failures > 30:
+                    raise SourceError(f"{self.name}: stopped giving pictures")
+                time.sleep(0.01)
+                continue
+            failures = 0
+            yield Frame(index, time.monotonic() - start, image)
+            index += 1
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class FolderSource(FrameSource):
+    """Still images in a folder, taken in name order, at a nominal ``fps``."""
+
+    def __init__(self, folder: Path, *, fps: float | None = None) -> None:
+        self.path = Path(folder)
+        self.name = str(self.path)
+        self.fps = float(fps or 30.0)
+        self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self._files:
+            raise SourceError(f"{self.path}: folder holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        self.frame_count = len(self._files)
+
+    def __iter__(self) -> Iterator[Frame]:
+        for index, path in enumerate(self._files):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SourceError(f"{path}: cannot decode image (frame {index})")
+            yield Frame(index, index / self.fps, image)
+
+
+def open_source(spec: str | int | Path, *, fps: float | None = None) -> FrameSource:
+    """Open a webcam (an int, or a string of digits), a video file or a folder of frames.
+
+    ``fps`` overrides the rate (for folders, and videos whose header lies).
+    Raises :class:`SourceError` (an InputError) or FileNotFoundError with one clear line.
+    """
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+        return CameraSource(int(spec), fps=fps)
+    path = Path(spec)
+    if not path.exists():
+        raise FileNotFoundError(2, "no such file or folder", str(path))
+    if path.is_dir():
+        return FolderSource(path, fps=fps)
+    return VideoFileSource(path, fps=fps)

@@ -1,0 +1,157 @@
+"""Card instances tracked across reads of one seat zone, and when a zone's content is settled.
+
+Each read of a zone gives card instances (name, position on the table, confidence).
+:class:`ZoneTracker` matches them to the tracks of earlier reads by position, so each
+physical card keeps one track even when the reader hesitates between two names; a
+track's name is the confidence-weighted vote of its reads. Three identical cards of a
+3-deck game are three tracks: instances are counted, never merged by name.
+
+A zone's content is *settled* when two reads in a row agree card for card; if the reader
+keeps hesitating, after ``max_reads`` reads with an unchanged card count the votes
+decide and the hesitant cards are marked for a person to confirm.
+
+>>> tracker = ZoneTracker(fan_direction=(1.0, 0.0))
+>>> tracker.observe([("AS", 0.50, 0.8, 0.97), ("AS", 0.55, 0.8, 0.95)]) is None
+True
+>>> content = tracker.observe([("AS", 0.55, 0.8, 0.96), ("AS", 0.50, 0.8, 0.99)])
+>>> content.cards, content.unconfirmed
+(('AS', 'AS'), ())
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+Observation = tuple[str, float, float, float]  # card, u, v, confidence
+
+
+@dataclass
+class Track:
+    """One physical card in a zone, followed across reads."""
+
+    track_id: int
+    u: float
+    v: float
+    votes: Counter[str] = field(default_factory=Counter)
+    reads: int = 0
+    missed: int = 0
+    last_card: str = ""
+    last_confidence: float = 0.0
+
+    @property
+    def card(self) -> str:
+        return self.votes.most_common(1)[0][0] if self.votes else self.last_card
+
+    @property
+    def agreement(self) -> float:
+        total = sum(self.votes.values())
+        return self.votes[self.card] / total if total else 0.0
+
+
+@dataclass(frozen=True)
+class ZoneContent:
+    """What lies settled in a zone, in fan order (left to right as its player sees it)."""
+
+    cards: tuple[str, ...]
+    confidence: tuple[float, ...]
+    unconfirmed: tuple[int, ...] = ()
+
+    def counts(self) -> Counter[str]:
+        return Counter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+class ZoneTracker:
+    """Tracks of one zone; ``observe`` returns the settled content when two reads agree."""
+
+    def __init__(
+        self,
+        fan_direction: tuple[float, float] = (1.0, 0.0),
+        *,
+        match_distance: float = 0.035,
+        min_confidence: float = 0.6,
+        max_reads: int = 6,
+    ) -> None:
+        self.fan_direction = fan_direction
+        self.match_distance = match_distance
+        self.min_confidence = min_confidence
+        self.max_reads = max_reads
+        self.tracks: list[Track] = []
+        self._next_id = 0
+        self._last_signature: tuple[str, ...] | None = None
+        self._reads_since_change = 0
+        self._count_history: list[int] = []
+
+    def reset(self) -> None:
+        """Forget the read history (something moved in the zone); tracks stay to carry the votes."""
+        self._last_signature = None
+        self._reads_since_change = 0
+        self._count_history = []
+
+    def observe(self, observations: list[Observation]) -> ZoneContent | None:
+        """Add one read of the zone; the settled content, or None while reads disagree."""
+        matched = self._match(observations)
+        signature = tuple(sorted(card for card, *_ in observations))
+        agreed = signature == self._last_signature
+        self._last_signature = signature
+        self._count_history.append(len(observations))
+        for track in self.tracks:
+            if track.track_id not in matched:
+                track.missed += 1
+        self.tracks = [t for t in self.tracks if t.track_id in matched or t.missed < 2]
+        current = [t for t in self.tracks if t.track_id in matched]
+        if agreed:
+            return self._content(current, hesitant=set())
+        stable_count = len(self._count_history) >= self.max_reads and len(set(self._count_history[-3:])) == 1
+        if stable_count:
+            hesitant = {t.track_id for t in current if t.agreement < 0.75}
+            return self._content(current, hesitant=hesitant)
+        return None
+
+    def _match(self, observations: list[Observation]) -> set[int]:
+        matched: set[int] = set()
+        pairs = []
+        for index, (card, u, v, _conf) in enumerate(observations):
+            for track in self.tracks:
+                distance = ((track.u - u) ** 2 + (track.v - v) ** 2) ** 0.5
+                if distance <= self.match_distance:
+                    pairs.append((distance - (0.01 if track.last_card == card else 0.0), index, track))
+        pairs.sort(key=lambda item: item[0])
+        used: set[int] = set()
+        for _, index, track in pairs:
+            if index in used or track.track_id in matched:
+                continue
+            used.add(index)
+            matched.add(track.track_id)
+            self._apply(track, observations[index])
+        for index, observation in enumerate(observations):
+            if index not in used:
+                track = Track(self._next_id, observation[1], observation[2])
+                self._next_id += 1
+                self._apply(track, observation)
+                self.tracks.append(track)
+                matched.add(track.track_id)
+        return matched
+
+    @staticmethod
+    def _apply(track: Track, observation: Observation) -> None:
+        card, u, v, confidence = observation
+        track.u, track.v = u, v
+        track.votes[card] += max(0.05, confidence)
+        track.reads += 1
+        track.missed = 0
+        track.last_card = card
+        track.last_confidence = confidence
+
+    def _content(self, tracks: list[Track], hesitant: set[int]) -> ZoneContent:
+        fx, fy = self.fan_direction
+        ordered = sorted(tracks, key=lambda t: t.u * fx + t.v * fy)
+        cards = tuple(t.card if t.track_id in hesitant else t.last_card for t in ordered)
+        confidence = tuple(round(t.last_confidence, 3) for t in ordered)
+        unconfirmed = tuple(
+            i for i, t in enumerate(ordered) if t.track_id in hesitant or t.last_confidence < self.min_confidence
+        )
+        return ZoneContent(cards, confidence, unconfirmed)
