@@ -1,0 +1,93 @@
+"""The live table page: a Flask application that follows the game at the table.
+
+:func:`create_app` builds the application: the page (``/``), the sessions list
+(``/sessions``), the replay viewer (``/replay/<id>``), card images (``/cards/``), the
+JSON API and its server-sent event stream (``/api/``), and the 嘴和 scorer page
+(``/zuihe/``) when :mod:`web.zuihe` is present.
+
+>>> import tempfile
+>>> app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True})
+>>> app.test_client().get("/api/state").get_json()["session"] is None
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+
+from .i18n import STRINGS, normalise_language, translate
+from .store import DATABASE_NAME, NoSuchSessionError, SessionStore, default_data_dir
+from .table import Table
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    "DATA_DIR": None,  # None: $TUOLAJI_DATA or ./data
+    "SSE_KEEPALIVE_S": 15.0,
+    "SSE_LIFETIME_S": None,  # None: a stream lasts as long as its client
+    "RESUME_LATEST": True,  # open the most recent stored session at start
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the application. ``config`` overrides :data:`DEFAULT_CONFIG` (and Flask's own keys)."""
+    app = Flask(__name__)
+    app.config.update(DEFAULT_CONFIG)
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    data_dir = Path(app.config["DATA_DIR"]) if app.config["DATA_DIR"] else default_data_dir()
+    app.config["DATA_DIR"] = str(data_dir)
+    table = Table(SessionStore(data_dir / DATABASE_NAME))
+    app.extensions["tuolaji.table"] = table
+    if app.config["RESUME_LATEST"]:
+        latest = table.store.latest()
+        if latest is not None:
+            table.open(latest.id)
+
+    from .api import api_bp
+    from .pages import cards_bp, pages_bp
+
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(cards_bp)
+    app.register_blueprint(api_bp)
+    app.config["ZUIHE"] = _register_zuihe(app)
+
+    @app.context_processor
+    def _i18n() -> dict[str, Any]:
+        lang = normalise_language(request.args.get("lang") or request.cookies.get("lang"))
+        return {"t": lambda key, **values: translate(key, lang, **values), "zuihe": app.config["ZUIHE"]}
+
+    @app.errorhandler(NoSuchSessionError)
+    def _no_session(error: NoSuchSessionError) -> tuple[Response | str, int]:
+        if request.path.startswith("/api/"):
+            return jsonify({"error": str(error)}), 404
+        return f"<!doctype html><title>404</title><p>{error}</p><p><a href='/sessions'>sessions</a>", 404
+
+    app.config["I18N"] = STRINGS
+    return app
+
+
+def _register_zuihe(app: Flask) -> bool:
+    """Register the 嘴和 scorer's blueprint if its module is there; True when it is."""
+    try:
+        module = importlib.import_module("web.zuihe")
+    except ModuleNotFoundError as exc:
+        if exc.name == "web.zuihe":
+            return False
+        raise
+    blueprint = getattr(module, "zuihe_bp", None)
+    if blueprint is None:
+        return False
+    app.register_blueprint(blueprint)
+    return True
+
+
+def get_table(app: Flask) -> Table:
+    """The application's :class:`~web.table.Table` (current session, feed, event bus)."""
+    return app.extensions["tuolaji.table"]

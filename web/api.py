@@ -1,0 +1,419 @@
+"""The JSON API and the server-sent event stream behind the page (blueprint ``api``, ``/api``).
+
+Every change goes through the live game (:class:`vision.live.LiveGame`), which saves,
+re-audits and publishes events; ``GET /api/events`` streams those events to each
+page (one queue per client, keep-alive comments, ``retry`` for reconnects), and the
+page reloads ``GET /api/state`` whenever it (re)connects or something changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import queue
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+import scorer
+from scorer.errors import InputError
+from vision.events import event_to_json
+from vision.live import NoSuchCardError, OutOfTurnError
+
+from . import view
+from .replay import NoSuchStepError, record_at, timeline
+from .store import NoSuchSessionError
+from .table import NoGameError, Table
+
+api_bp = Blueprint("api", __name__, url_prefix="/api")
+
+TRUMPS = ("S", "H", "C", "D", "NT")
+
+
+class BadRequestError(InputError):
+    """A request body that is missing a field or has one of the wrong kind."""
+
+
+def get_table() -> Table:
+    return current_app.extensions["tuolaji.table"]
+
+
+@api_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    status = 400
+    if isinstance(error, NoSuchSessionError | NoSuchStepError | NoSuchCardError):
+        status = 404
+    elif isinstance(error, NoGameError | OutOfTurnError):
+        status = 409
+    return jsonify({"error": str(error)}), status
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequestError("request body: expected a JSON object")
+    return data
+
+
+def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | None = None) -> int:
+    value = data.get(name)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise BadRequestError(f"{name}: expected a whole number")
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise BadRequestError(f"{name}: expected a whole number, got {value!r}") from exc
+    if number < low or (high is not None and number > high):
+        raise BadRequestError(f"{name}: {number} is out of range")
+    return number
+
+
+def _cards_field(data: dict[str, Any], name: str) -> list[str]:
+    value = data.get(name)
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
+        raise BadRequestError(f"{name}: expected a list of cards")
+    cards = []
+    for position, card in enumerate(value):
+        try:
+            cards.append(scorer.format_card(scorer.parse_card(card)))
+        except (InputError, ValueError) as exc:
+            raise BadRequestError(f"{name}[{position}]: unknown card {card!r}") from exc
+    return cards
+
+
+def state_payload(table: Table) -> dict[str, Any]:
+    """Everything the live page draws: session, record, audit, pending cards and derived figures."""
+    feed = table.feed.status() if table.feed is not None else None
+    if not table.has_game:
+        return {"session": None, "feed": feed, "profiles": view.PROFILES}
+    state = table.game.state()
+    session = table.session
+    return {
+        "session": session.summary() | {"id": session.id} if session is not None else None,
+        "state": state,
+        "view": view.table_view(state["record"], state["audit"]),
+        "feed": feed,
+        "profiles": view.PROFILES,
+    }
+
+
+@api_bp.get("/state")
+def state() -> Response:
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.get("/events")
+def events() -> Response:
+    """Server-sent events: one JSON object per game event; a comment line as keep-alive."""
+    table = get_table()
+    keepalive_s = float(current_app.config["SSE_KEEPALIVE_S"])
+    lifetime_s = current_app.config.get("SSE_LIFETIME_S")
+    events_queue, unsubscribe = table.bus.subscribe_queue()
+
+    def stream() -> Iterator[str]:
+        started = time.monotonic()
+        number = 0
+        try:
+            yield "retry: 1500\n\n"
+            yield f"event: hello\ndata: {json.dumps({'session': table.session_id})}\n\n"
+            while lifetime_s is None or time.monotonic() - started < float(lifetime_s):
+                try:
+                    event = events_queue.get(timeout=keepalive_s)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                number += 1
+                yield f"id: {number}\ndata: {json.dumps(event_to_json(event), ensure_ascii=False)}\n\n"
+        finally:
+            unsubscribe()
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- set-up ------------------------------------------------------------------------
+
+
+def build_record(data: dict[str, Any]) -> dict[str, Any]:
+    """A new record from the set-up form: players, profile, starting levels, first deal."""
+    profile = data.get("profile", "standard-2deck")
+    if profile not in view.PROFILES:
+        raise BadRequestError(f"profile: unknown profile {profile!r}")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(name, str) and name.strip() for name in players):
+        raise BadRequestError("players: expected a list of names")
+    players = [name.strip() for name in players]
+    if len(players) not in view.PROFILES[profile]["players"]:
+        raise BadRequestError(f"players: {profile} is played by {view.PROFILES[profile]['players']} players, "
+                              f"got {len(players)}")
+    levels = data.get("levels") or ["2"] * len(players)
+    if not isinstance(levels, list) or len(levels) != len(players) or any(lv not in view.LEVELS for lv in levels):
+        raise BadRequestError("levels: expected one level (2 … A) per player")
+    if len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
+        raise BadRequestError("levels: partners (seats 0/2 and 1/3) share one level")
+    dealer = _int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
+    trump = data.get("trump", "NT")
+    if trump not in TRUMPS:
+        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+    deal: dict[str, Any] = {"level": levels[dealer], "trump": trump, "dealer": dealer, "tricks": []}
+    friends = data.get("friends")
+    if friends:
+        if not isinstance(friends, list):
+            raise BadRequestError("friends: expected a list of {card, nth}")
+        deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
+                            "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
+    record = {"format": "tuolaji-record/1", "rules": profile, "players": players,
+              "start_levels": [str(level) for level in levels], "deals": [deal]}
+    scorer.validate_record(record)
+    return record
+
+
+def _has_plays(record: dict[str, Any]) -> bool:
+    return any(deal.get("tricks") for deal in record.get("deals", []))
+
+
+@api_bp.post("/setup")
+def setup() -> tuple[Response, int]:
+    """Set up the table: a new session, or the current one when nothing has been played in it."""
+    data = _body()
+    table = get_table()
+    record = build_record(data)
+    name = str(data.get("name") or "").strip() or time.strftime("%Y-%m-%d %H:%M")
+    if table.has_game and not _has_plays(table.game.snapshot()) and not data.get("new"):
+        table.store.rename(table.session_id, name)
+        table.game.replace_record(record, reason="setup")
+        table.open(table.session_id)
+        return jsonify(state_payload(table)), 200
+    table.start(record, name=name, source="page")
+    return jsonify(state_payload(table)), 201
+
+
+@api_bp.post("/deal")
+def edit_deal() -> Response:
+    """Change the current deal's trump, dealer or level (before its first trick)."""
+    data = _body()
+    game = get_table().game
+    record = game.snapshot()
+    deal = record["deals"][-1]
+    if deal.get("tricks"):
+        raise BadRequestError("deal: the deal has started; correct single cards instead")
+    if "trump" in data:
+        if data["trump"] not in TRUMPS:
+            raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+        deal["trump"] = data["trump"]
+    if "dealer" in data:
+        deal["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
+    if "level" in data:
+        if data["level"] not in view.LEVELS:
+            raise BadRequestError("level: expected 2 … A")
+        deal["level"] = data["level"]
+    game.replace_record(record, reason="setup")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/next-deal")
+def next_deal() -> tuple[Response, int]:
+    """Start the next deal: the audit's next dealer, at his side's new level."""
+    data = request.get_json(silent=True) or {}
+    game = get_table().game
+    audit = game.audit()
+    last = audit["deals"][-1] if audit["deals"] else None
+    if last is None or last.get("outcome") is None:
+        raise BadRequestError("next deal: the current deal is not complete")
+    if last.get("game_winner"):
+        raise BadRequestError("next deal: the game is over")
+    trump = data.get("trump", "NT")
+    if trump not in TRUMPS:
+        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+    dealer = int(last["next_dealer"])
+    index = game.new_deal({"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []})
+    return jsonify({"deal": index} | state_payload(get_table())), 201
+
+
+@api_bp.post("/bid")
+def bid() -> Response:
+    """A bid entered by click: the seat and the cards shown. Sets trump (and the first dealer)."""
+    data = _body()
+    game = get_table().game
+    record = game.snapshot()
+    seat = _int_field(data, "seat", high=len(record["players"]) - 1)
+    cards = _cards_field(data, "cards")
+    if not cards:
+        raise BadRequestError("cards: a bid shows at least one card")
+    deal = record["deals"][-1]
+    if deal.get("tricks"):
+        raise BadRequestError("bid: the deal has started")
+    deal.setdefault("bids", []).append({"seat": seat, "cards": cards})
+    if all(card in ("SJ", "BJ") for card in cards):
+        deal["trump"] = "NT"
+    else:
+        deal["trump"] = next(card[-1] for card in cards if card not in ("SJ", "BJ"))
+    if len(record["deals"]) == 1:
+        deal["dealer"] = seat  # the first deal goes to the winning bidder (反主反庄)
+        deal["level"] = view.start_levels(record)[seat]
+    game.replace_record(record, reason="bid")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/play")
+def play() -> tuple[Response, int]:
+    """A play entered by hand (a card the camera missed, or a table without a camera)."""
+    data = _body()
+    game = get_table().game
+    seat = _int_field(data, "seat", high=game.players - 1)
+    cards = _cards_field(data, "cards")
+    if not cards:
+        raise BadRequestError("cards: a play has at least one card")
+    event = game.play(seat, cards)
+    return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
+
+
+def _card_position(data: dict[str, Any], game: Any) -> tuple[int, int, int, int]:
+    return (_int_field(data, "deal"), _int_field(data, "trick"),
+            _int_field(data, "seat", high=game.players - 1), _int_field(data, "index"))
+
+
+@api_bp.post("/correct")
+def correct() -> Response:
+    """Replace one card the camera read; the record keeps the correction; re-audited at once."""
+    data = _body()
+    game = get_table().game
+    deal, trick, seat, index = _card_position(data, game)
+    card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
+    if card is None:
+        raise BadRequestError("card: expected a card such as 10H")
+    event = game.correct(deal, trick, seat, index, card, source="page")
+    return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
+
+
+@api_bp.post("/confirm")
+def confirm() -> Response:
+    """Confirm a card the camera could not settle, as read."""
+    data = _body()
+    game = get_table().game
+    deal, trick, seat, index = _card_position(data, game)
+    record = game.snapshot()
+    try:
+        trick_data = record["deals"][deal]["tricks"][trick]
+        play_cards = trick_data["plays"][(seat - trick_data["leader"]) % game.players]
+        card = play_cards[index]
+    except (IndexError, KeyError) as exc:
+        raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
+    event = game.correct(deal, trick, seat, index, card, source="page-confirm")
+    return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
+
+
+@api_bp.post("/kitty")
+def kitty() -> Response:
+    """Record the kitty (the buried cards) once it is turned up."""
+    data = _body()
+    game = get_table().game
+    record = game.snapshot()
+    deal_index = _int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
+    record["deals"][deal_index]["kitty"] = _cards_field(data, "cards")
+    game.replace_record(record, reason="kitty")
+    return jsonify(state_payload(get_table()))
+
+
+# --- sessions ----------------------------------------------------------------------
+
+
+@api_bp.get("/sessions")
+def sessions() -> Response:
+    table = get_table()
+    return jsonify({"current": table.session_id, "sessions": [s.summary() for s in table.store.list()]})
+
+
+@api_bp.post("/sessions/<int:session_id>/resume")
+def resume(session_id: int) -> Response:
+    table = get_table()
+    table.open(session_id)
+    return jsonify(state_payload(table))
+
+
+@api_bp.post("/sessions/<int:session_id>/rename")
+def rename(session_id: int) -> Response:
+    name = str(_body().get("name") or "").strip()
+    if not name:
+        raise BadRequestError("name: expected a non-empty name")
+    get_table().store.rename(session_id, name)
+    return jsonify({"id": session_id, "name": name})
+
+
+@api_bp.post("/sessions/<int:session_id>/delete")
+def delete(session_id: int) -> Response:
+    table = get_table()
+    if table.session_id == session_id:
+        table.close()
+    table.store.delete(session_id)
+    return jsonify({"deleted": session_id})
+
+
+@api_bp.get("/sessions/<int:session_id>/export")
+def export(session_id: int) -> Response:
+    """The session's record as a JSON file download (what ``tuolaji audit`` reads)."""
+    session = get_table().store.get(session_id)
+    body = json.dumps(session.record, ensure_ascii=False, indent=1) + "\n"
+    filename = f"tuolaji-session-{session_id}.json"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def read_uploaded_record() -> tuple[dict[str, Any], str]:
+    """The record in an upload (form field ``file``) or the JSON body; and a name for it."""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        name = upload.filename
+        text = upload.read().decode("utf-8", errors="replace")
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BadRequestError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+    else:
+        record = request.get_json(silent=True)
+        name = "import"
+        if isinstance(record, dict) and isinstance(record.get("record"), dict):
+            name = str(record.get("name") or name)
+            record = record["record"]
+    if not isinstance(record, dict):
+        raise BadRequestError("import: expected a game record (a JSON object)")
+    if isinstance(record.get("record"), dict) and "format" not in record:
+        record = record["record"]  # a replay output that wraps the record with its own metadata
+    scorer.validate_record(record)
+    return copy.deepcopy(record), name
+
+
+@api_bp.post("/sessions/import")
+def import_session() -> tuple[Response, int]:
+    record, name = read_uploaded_record()
+    session_id = get_table().store.create(record, name=name, source="import")
+    return jsonify({"id": session_id, "name": name}), 201
+
+
+# --- replay ------------------------------------------------------------------------
+
+
+@api_bp.get("/replay/<int:session_id>")
+def replay_timeline(session_id: int) -> Response:
+    session = get_table().store.get(session_id)
+    return jsonify({"session": session.summary(), "steps": timeline(session.record)})
+
+
+@api_bp.get("/replay/<int:session_id>/at/<int:step>")
+def replay_at(session_id: int, step: int) -> Response:
+    """The game as it stood after ``step`` plays: record, audit and the derived figures."""
+    session = get_table().store.get(session_id)
+    record = record_at(session.record, step)
+    audit = scorer.audit_record(record)
+    steps = timeline(session.record)
+    return jsonify({
+        "step": step,
+        "total": len(steps),
+        "state": {"record": record, "audit": audit, "pending": [], "expected_seat": None},
+        "view": view.table_view(record, audit),
+        "session": session.summary(),
+    })

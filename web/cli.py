@@ -1,0 +1,163 @@
+"""``tuolaji serve``: the live table page, fed by a camera, a video file, a record or the demo.
+
+    tuolaji serve                      # the bundled demo video, replayed at real-time speed
+    tuolaji serve --camera 0           # webcam 0; set the table up on the page
+    tuolaji serve --video game.mp4     # a recorded table video
+    tuolaji serve --record game.json --pace 1.5   # replay a record's plays, one every 1.5 s
+    tuolaji serve --resume             # continue the most recent stored session (no input)
+
+The server binds to 127.0.0.1 unless ``--host`` says otherwise and prints the address
+to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from scorer.errors import InputError
+
+from . import create_app, get_table
+from .table import Feed, PipelineFeed, RecordFeed, Table, record_setup
+
+DEFAULT_PORT = 8750
+
+
+class ServeError(InputError):
+    """A ``tuolaji serve`` option that cannot be honoured (a missing session, an unreadable record)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--camera", type=int, metavar="N", help="read the table from webcam N")
+    source.add_argument("--video", type=Path, metavar="FILE", help="read the table from a video file")
+    source.add_argument("--demo", action="store_true", help="replay the bundled demo video (the default)")
+    source.add_argument("--record", type=Path, metavar="FILE",
+                        help="replay the plays of a game record (or a `tuolaji replay` output)")
+    source.add_argument("--resume", action="store_true",
+                        help="no input: continue the most recent stored session on the page")
+    parser.add_argument("--session", type=int, metavar="ID",
+                        help="feed the input into stored session ID instead of a new one")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--data", type=Path, metavar="DIR",
+                        help="data folder for the sessions database (default $TUOLAJI_DATA or ./data)")
+    parser.add_argument("--pace", type=float, default=1.5, metavar="S",
+                        help="with --record: seconds between plays (default 1.5)")
+    parser.add_argument("--fast", action="store_true",
+                        help="with --video/--demo: process frames as fast as they decode, not at real-time speed")
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    """A record file, or the record inside a ``tuolaji replay`` output that wraps one."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ServeError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("record"), dict):
+        data = data["record"]
+    if not isinstance(data, dict):
+        raise ServeError(f"{path}: not a game record")
+    return data
+
+
+def default_setup() -> dict[str, Any]:
+    """The table before anyone set it up on the page: four players, two decks, no trump yet."""
+    return {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
+            "start_levels": ["2", "2", "2", "2"],
+            "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
+
+
+def _open_or_start(table: Table, args: argparse.Namespace, setup: dict[str, Any], *, name: str, source: str) -> None:
+    if args.session is not None:
+        table.open(args.session)
+    else:
+        table.start(setup, name=name, source=source)
+
+
+def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
+    """Open the session the input feeds and start the input in a background thread."""
+    if args.resume:
+        latest = table.store.latest()
+        if args.session is not None:
+            table.open(args.session)
+        elif latest is not None:
+            table.open(latest.id)
+        return None
+    if args.record is not None:
+        record = load_record(args.record)
+        _open_or_start(table, args, record_setup(record), name=args.record.name, source="record")
+        return RecordFeed(table, record, pace_s=args.pace)
+    if args.camera is not None or args.video is not None:
+        spec: str | int = args.camera if args.camera is not None else str(args.video)
+        setup = default_setup()
+        if args.video is not None:
+            sidecar = args.video.with_name(args.video.stem + ".setup.json")
+            if sidecar.exists():
+                setup = record_setup(load_record(sidecar))
+        _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
+                       source="camera" if args.camera is not None else "video")
+        return PipelineFeed(table, spec, realtime=not args.fast)
+    return attach_demo(table, args)
+
+
+def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
+    """The bundled demo: its video through the camera pipeline, at real-time speed."""
+    try:
+        from vision import demo
+    except ModuleNotFoundError as exc:
+        if exc.name != "vision.demo":
+            raise
+        # The demo video is not bundled in this checkout: replay a generated deal instead.
+        import scorer
+
+        record = scorer.random_record("standard-2deck", seed=7, hand_size=8)
+        print("tuolaji serve: the demo video is missing; replaying a generated deal", file=sys.stderr, flush=True)
+        _open_or_start(table, args, record_setup(record), name="demo (generated deal)", source="demo")
+        return RecordFeed(table, record, pace_s=args.pace)
+
+    setup = record_setup(load_record(Path(demo.DEMO_SETUP)))
+    _open_or_start(table, args, setup, name="demo", source="demo")
+    return PipelineFeed(table, str(demo.DEMO_VIDEO), realtime=not args.fast,
+                        pipeline_options=getattr(demo, "PIPELINE_OPTIONS", None))
+
+
+def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
+    """The application, its input attached and started, and a threaded HTTP server (not yet serving)."""
+    app = create_app({"DATA_DIR": str(args.data) if args.data else None, "RESUME_LATEST": False})
+    table = get_table(app)
+    feed = attach_source(table, args)
+    server = make_server(args.host, args.port, app, threaded=True)
+    if feed is not None:
+        table.feed = feed
+        feed.start()
+    return server, table
+
+
+def run(args: argparse.Namespace) -> int:
+    server, table = build_server(args)
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    if ":" in host:
+        host = f"[{host}]"
+    print(f"tuolaji serve: open http://{host}:{server.server_port}/  (Ctrl-C stops)", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"tuolaji serve: listening on {args.host}: other machines on the network can open it", flush=True)
+    stopper = threading.Thread(target=server.serve_forever, name="tuolaji-http", daemon=True)
+    stopper.start()
+    try:
+        while stopper.is_alive():
+            stopper.join(0.5)
+    except KeyboardInterrupt:
+        print("tuolaji serve: stopping", file=sys.stderr, flush=True)
+    finally:
+        table.stop_feed()
+        server.shutdown()
+        server.server_close()
+    return 0

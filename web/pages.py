@@ -1,0 +1,82 @@
+"""The HTML pages (blueprint ``pages``): the live table, the sessions list, the replay viewer,
+and the card images (blueprint ``cards``, ``/cards/<name>.svg``)."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from scorer.errors import InputError
+
+from . import view
+from .api import get_table, read_uploaded_record
+from .cards import CARD_NAMES, card_sprite, card_svg
+from .i18n import STRINGS, normalise_language
+
+pages_bp = Blueprint("pages", __name__)
+cards_bp = Blueprint("cards", __name__, url_prefix="/cards")
+
+
+def page_language() -> str:
+    return normalise_language(request.args.get("lang") or request.cookies.get("lang"))
+
+
+@functools.cache
+def _sprite() -> str:
+    return card_sprite()
+
+
+def render_page(template: str, **context: object) -> Response:
+    lang = page_language()
+    response = Response(render_template(template, lang=lang, i18n_json=json.dumps(STRINGS, ensure_ascii=False),
+                                        profiles=view.PROFILES, levels=view.LEVELS, sprite=_sprite(), **context))
+    if request.args.get("lang"):
+        response.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
+    return response
+
+
+@pages_bp.get("/")
+def live() -> Response:
+    return render_page("live.html", page="live")
+
+
+@pages_bp.get("/sessions")
+def sessions() -> Response:
+    table = get_table()
+    return render_page("sessions.html", page="sessions",
+                       sessions=[s.summary() for s in table.store.list()], current=table.session_id,
+                       error=request.args.get("error"))
+
+
+@pages_bp.post("/sessions/<int:session_id>/resume")
+def resume(session_id: int) -> BaseResponse:
+    get_table().open(session_id)
+    return redirect(url_for("pages.live"))
+
+
+@pages_bp.post("/sessions/import")
+def import_session() -> BaseResponse:
+    try:
+        record, name = read_uploaded_record()
+    except InputError as exc:
+        return redirect(url_for("pages.sessions", error=str(exc)))
+    session_id = get_table().store.create(record, name=name, source="import")
+    if request.form.get("replay"):
+        return redirect(url_for("pages.replay", session_id=session_id))
+    return redirect(url_for("pages.sessions"))
+
+
+@pages_bp.get("/replay/<int:session_id>")
+def replay(session_id: int) -> Response:
+    session = get_table().store.get(session_id)
+    return render_page("replay.html", page="replay", session=session.summary())
+
+
+@cards_bp.get("/<name>.svg")
+def card(name: str) -> Response:
+    if name != "back" and name not in CARD_NAMES:
+        abort(404)
+    return Response(card_svg(name), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=86400"})

@@ -1,0 +1,747 @@
+/* The live table page, the replay viewer and the sessions list.
+ * State comes from /api/state (live) or /api/replay/<id>/at/<step> (replay);
+ * live changes arrive as server-sent events from /api/events, after which the
+ * page reloads the state (and always on (re)connect, so nothing is missed). */
+(function () {
+  "use strict";
+
+  const I18N = JSON.parse(document.getElementById("i18n").textContent);
+  const PROFILES = JSON.parse(document.getElementById("profiles").textContent);
+  const LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+  const SUITS = ["S", "H", "C", "D"];
+  const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
+  const CARD_NAMES = SUITS.flatMap((s) => LEVELS.map((r) => r + s)).concat(["SJ", "BJ"]);
+
+  let lang = document.documentElement.dataset.lang || "zh";
+  let mode = "static";
+  let data = null; // the last state payload
+  let renderCount = 0;
+  let lastPlay = null; // {deal, trick, seat} of the newest settled play, to animate it
+  const freshViolations = new Set();
+  let bidSeat = null;
+  let picking = null;
+
+  // --- words ------------------------------------------------------------------------
+  function t(key, vars) {
+    const entry = I18N[key];
+    let text = entry ? entry[lang] || entry.zh : key;
+    if (vars) for (const [k, v] of Object.entries(vars)) text = text.split("{" + k + "}").join(String(v));
+    return text;
+  }
+
+  function applyI18n(root) {
+    (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    (root || document).querySelectorAll("[data-i18n-aria-label]").forEach((el) => {
+      el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel));
+    });
+    (root || document).querySelectorAll("[data-i18n-placeholder]").forEach((el) => {
+      el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
+    });
+  }
+
+  function setLanguage(next) {
+    lang = next;
+    document.documentElement.dataset.lang = lang;
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+    document.cookie = "lang=" + lang + "; path=/; max-age=31536000; samesite=lax";
+    try { localStorage.setItem("tuolaji-lang", lang); } catch (e) { /* private mode */ }
+    applyI18n();
+    document.querySelectorAll("time.ts").forEach(formatTime);
+    if (data) render();
+  }
+
+  function esc(value) {
+    return String(value == null ? "" : value).replace(/[&<>"']/g, (c) => (
+      { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+
+  function cardLabel(name) {
+    if (name === "SJ") return lang === "zh" ? "小王" : "small joker";
+    if (name === "BJ") return lang === "zh" ? "大王" : "big joker";
+    return SUIT_SYMBOL[name.slice(-1)] + name.slice(0, -1);
+  }
+
+  function trumpLabel(trump) {
+    return trump === "NT" ? t("trump.NT") : SUIT_SYMBOL[trump] || trump;
+  }
+
+  function cardSvg(name) {
+    return '<svg class="card-img" viewBox="0 0 200 280" aria-hidden="true"><use href="#card-' + esc(name) + '"/></svg>';
+  }
+
+  /* One card: a button (corrections) in live mode, a plain figure otherwise. */
+  function cardHtml(name, where, extra) {
+    const classes = ["card"].concat(extra || []);
+    const label = cardLabel(name);
+    if (where && mode === "live") {
+      return '<button type="button" class="' + classes.join(" ") + '" data-card="' + esc(name) + '" data-deal="' +
+        where.deal + '" data-trick="' + where.trick + '" data-seat="' + where.seat + '" data-index="' + where.index +
+        '" aria-label="' + esc(label + " — " + t("action.correct")) + '">' + cardSvg(name) + "</button>";
+    }
+    return '<span class="' + classes.join(" ") + '" data-card="' + esc(name) + '" role="img" aria-label="' +
+      esc(label) + '">' + cardSvg(name) + "</span>";
+  }
+
+  // --- helpers over the record ----------------------------------------------------------
+  function players() { return data.state.record.players; }
+  function playerName(seat) { return players()[seat] != null ? players()[seat] : "#" + seat; }
+  function currentDealIndex() { return data.state.record.deals.length - 1; }
+
+  function playOf(trick, seat, count) {
+    const position = (seat - trick.leader + count) % count;
+    return position < trick.plays.length ? trick.plays[position] : null;
+  }
+
+  function isUnconfirmed(trick, seat, index) {
+    return (trick.unconfirmed || []).some((u) => u[0] === seat && u[1] === index);
+  }
+
+  function isCorrected(trick, seat, index) {
+    return (trick.corrections || []).some((c) => c.seat === seat && c.index === index);
+  }
+
+  function playViolations(trickAudit, seat) {
+    if (!trickAudit) return [];
+    const play = (trickAudit.plays || []).find((p) => p.seat === seat);
+    return play ? play.violations || [] : [];
+  }
+
+  function cardsOfPlay(dealIndex, trickIndex, trick, seat, count) {
+    const cards = playOf(trick, seat, count) || [];
+    return cards.map((card, index) => {
+      const extra = [];
+      if (isUnconfirmed(trick, seat, index)) extra.push("unconfirmed");
+      if (isCorrected(trick, seat, index)) extra.push("corrected");
+      return cardHtml(card, { deal: dealIndex, trick: trickIndex, seat: seat, index: index }, extra);
+    }).join("");
+  }
+
+  // --- rendering --------------------------------------------------------------------------
+  function render() {
+    renderCount += 1;
+    document.body.dataset.renders = String(renderCount);
+    const felt = document.getElementById("felt");
+    if (!data || !data.state) {
+      if (felt) felt.innerHTML = '<p class="empty">' + esc(t("session.none")) + "</p>";
+      setText("session-name", "");
+      renderFeed();
+      if (mode === "live") { fillSetup(); document.getElementById("setup").open = true; }
+      return;
+    }
+    if (data.session) setText("session-name", data.session.name);
+    const record = data.state.record;
+    if (!record.deals.length) return;
+    const d = currentDealIndex();
+    const deal = record.deals[d];
+    const dealAudit = data.state.audit.deals[d] || { tricks: [], violations: [] };
+    renderDealFacts(deal, d);
+    renderFelt(deal, d, dealAudit);
+    renderScore(d);
+    renderLevels(deal, d);
+    renderAlerts();
+    renderSummary(deal, d, dealAudit);
+    renderHistory();
+    const chart = document.getElementById("levels-chart");
+    if (chart) chart.innerHTML = data.view.levels_chart;
+    if (mode === "live") {
+      renderPending();
+      renderBids(deal);
+      renderManual();
+      renderFeed();
+      fillSetup();
+    }
+  }
+
+  function setText(id, text) {
+    const el = document.getElementById(id);
+    if (el) el.textContent = text;
+  }
+
+  function renderDealFacts(deal, d) {
+    setText("deal-heading", t("deal.n", { n: d + 1 }));
+    const facts = [
+      [t("deal.level"), deal.level],
+      [t("deal.trump"), trumpLabel(deal.trump)],
+      [t("deal.dealer"), playerName(deal.dealer)],
+      [t("deal.profile"), data.view.profile + " · " + data.view.decks + " " + t("deal.decks")],
+    ];
+    if (deal.friends && deal.friends.length) {
+      facts.push([t("deal.friends"), deal.friends.map((f) => t("setup.friend", { nth: f.nth, card: cardLabel(f.card) })).join("、")]);
+    }
+    document.getElementById("deal-facts").innerHTML = facts.map((f) =>
+      "<div><dt>" + esc(f[0]) + "</dt><dd>" + esc(f[1]) + "</dd></div>").join("");
+  }
+
+  function seatPosition(seat, count) {
+    // seat 0 at the bottom, then counter-clockwise (right, top, left), as TABLE.md says
+    const angle = Math.PI / 2 - (seat * 2 * Math.PI) / count;
+    return { x: 50 + 41 * Math.cos(angle), y: 50 + 38 * Math.sin(angle) };
+  }
+
+  function renderFelt(deal, d, dealAudit) {
+    const count = players().length;
+    const tricks = deal.tricks || [];
+    const ti = tricks.length - 1;
+    const trick = ti >= 0 ? tricks[ti] : null;
+    const trickAudit = ti >= 0 ? dealAudit.tricks[ti] : null;
+    const complete = trick && trick.plays.length === count;
+    const winner = complete && trickAudit ? trickAudit.winner : null;
+    const dealerSide = data.view.deals[d].dealer_side;
+    const expected = data.state.expected_seat;
+    let html = "";
+    for (let seat = 0; seat < count; seat += 1) {
+      const pos = seatPosition(seat, count);
+      const classes = ["seat"];
+      if (seat === deal.dealer) classes.push("is-dealer");
+      if (dealerSide.includes(seat)) classes.push("dealer-side");
+      if (mode === "live" && !complete && seat === expected) classes.push("is-next");
+      if (winner === seat) classes.push("is-winner");
+      if (trick && trick.leader === seat) classes.push("is-leader");
+      const violations = trick ? playViolations(trickAudit, seat) : [];
+      if (violations.length) classes.push("has-violation");
+      if (lastPlay && trick && lastPlay.deal === d && lastPlay.trick === ti && lastPlay.seat === seat) classes.push("fresh");
+      const badges = [];
+      if (seat === deal.dealer) badges.push('<span class="badge dealer">' + esc(t("seat.dealer")) + "</span>");
+      else if (!data.view.friends) badges.push('<span class="badge ' + (dealerSide.includes(seat) ? "partner" : "defender") + '">' +
+        esc(dealerSide.includes(seat) ? t("seat.partner") : t("seat.defender")) + "</span>");
+      if (winner === seat) badges.push('<span class="badge winner">' + esc(t("seat.winner")) + "</span>");
+      if (mode === "live" && !complete && seat === expected) badges.push('<span class="badge next">' + esc(t("seat.next")) + "</span>");
+      html += '<div class="' + classes.join(" ") + '" data-seat="' + seat + '" style="left:' + pos.x.toFixed(1) +
+        "%;top:" + pos.y.toFixed(1) + '%">' +
+        '<div class="seat-head"><span class="seat-name">' + esc(playerName(seat)) + '</span> <span class="seat-level">' +
+        esc(data.view.levels[seat]) + "</span> " + badges.join(" ") + "</div>" +
+        '<div class="play">' + (trick ? cardsOfPlay(d, ti, trick, seat, count) : "") + "</div></div>";
+    }
+    let centre = "";
+    if (trick) {
+      centre = '<div class="trick-no">' + esc(t("trick.n", { n: ti + 1 })) + "</div>";
+      if (trickAudit && trickAudit.points != null) {
+        centre += '<div class="trick-points"><span id="trick-points">' + esc(trickAudit.points) + "</span> " + esc(t("trick.points")) + "</div>";
+      }
+      if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) + "</div>";
+    } else {
+      centre = '<div class="trick-no">' + esc(t("trick.none")) + "</div>";
+    }
+    html += '<div class="centre" id="trick-centre" data-trick="' + ti + '">' + centre + "</div>";
+    const felt = document.getElementById("felt");
+    felt.innerHTML = html;
+    felt.dataset.players = String(count);
+    const expectedEl = document.getElementById("expected");
+    if (expectedEl) {
+      expectedEl.textContent = mode === "live" && expected != null && data.state.audit.deals[d] &&
+        data.state.audit.deals[d].outcome == null ? playerName(expected) + " · " + t("seat.next") : "";
+    }
+  }
+
+  function renderScore(d) {
+    const points = data.view.deals[d].defender_points;
+    const out = document.getElementById("defender-points");
+    const before = out.textContent;
+    out.textContent = points == null ? "–" : String(points);
+    if (before !== out.textContent) { out.classList.remove("bump"); void out.offsetWidth; out.classList.add("bump"); }
+    setText("threshold", data.view.threshold ? "/ " + t("score.of", { t: data.view.threshold }) : "");
+  }
+
+  function renderLevels(deal, d) {
+    const dealerSide = data.view.deals[d].dealer_side;
+    const items = data.view.sides.map((side, number) => {
+      const level = data.view.levels[side.seats[0]];
+      const dealing = side.seats.some((s) => dealerSide.includes(s));
+      return '<li class="side side-' + number + (dealing ? " dealing" : "") + '" data-side="' + number + '"><span class="side-name">' +
+        esc(side.name) + '</span> <span class="side-level">' + esc(level) + "</span>" +
+        (dealing ? ' <span class="badge dealer">' + esc(t("seat.dealer")) + "</span>" : "") + "</li>";
+    });
+    document.getElementById("team-levels").innerHTML = items.join("");
+  }
+
+  function renderAlerts() {
+    const deals = data.state.audit.deals;
+    const items = [];
+    for (let d = deals.length - 1; d >= 0; d -= 1) {
+      const violations = deals[d].violations || [];
+      for (let i = violations.length - 1; i >= 0; i -= 1) {
+        const v = violations[i];
+        const key = [d, v.trick, v.seat, v.rule].join(":");
+        items.push('<li class="alert ' + (v.proven ? "proven" : "suspected") + (freshViolations.has(key) ? " fresh" : "") +
+          '" data-rule="' + esc(v.rule) + '" data-deal="' + d + '" data-trick="' + v.trick + '" data-seat="' + v.seat + '">' +
+          '<div class="alert-head"><strong>' + esc(t("rule." + v.rule)) + '</strong> <span class="badge ' +
+          (v.proven ? "proven" : "suspected") + '">' + esc(v.proven ? t("alerts.proven") : t("alerts.suspected")) + "</span></div>" +
+          '<a class="alert-where" href="#trick-' + d + "-" + v.trick + '">' +
+          esc((deals.length > 1 ? t("deal.n", { n: d + 1 }) + " · " : "") + t("alerts.where", { trick: v.trick + 1, name: playerName(v.seat) })) +
+          '</a><div class="alert-detail">' + esc(v.detail) + "</div></li>");
+      }
+      for (const p of deals[d].penalties || []) {
+        items.push('<li class="alert penalty" data-rule="penalty"><div class="alert-head"><strong>' + esc(t("penalty.title")) +
+          " " + esc(p.points) + '</strong></div><a class="alert-where" href="#trick-' + d + "-" + p.trick + '">' +
+          esc(t("alerts.where", { trick: p.trick + 1, name: playerName(p.seat) })) + '</a><div class="alert-detail">' +
+          esc(p.detail) + "</div></li>");
+      }
+    }
+    document.getElementById("alerts").innerHTML = items.length ? items.join("") :
+      '<li class="none">' + esc(t("alerts.none")) + "</li>";
+  }
+
+  function renderPending() {
+    const list = document.getElementById("pending");
+    const pending = data.state.pending || [];
+    list.innerHTML = pending.length ? pending.map((p) =>
+      '<li class="pending-item" data-deal="' + p.deal + '" data-trick="' + p.trick + '" data-seat="' + p.seat + '" data-index="' +
+      p.index + '"><span>' + esc(t("pending.item", { trick: p.trick + 1, name: playerName(p.seat), index: p.index + 1 })) + "</span> " +
+      (p.card ? cardHtml(p.card, { deal: p.deal, trick: p.trick, seat: p.seat, index: p.index }, ["small", "unconfirmed"]) : "") +
+      ' <button type="button" class="confirm-btn">' + esc(t("action.confirm")) + "</button></li>").join("") :
+      '<li class="none">' + esc(t("pending.none")) + "</li>";
+  }
+
+  function renderSummary(deal, d, dealAudit) {
+    const box = document.getElementById("summary");
+    if (!box) return;
+    if (!dealAudit || dealAudit.outcome == null) { box.hidden = true; return; }
+    box.hidden = false;
+    const view = data.view;
+    const before = view.deals[d].levels_before;
+    const after = dealAudit.levels_after || before;
+    const kitty = deal.kitty || [];
+    const rows = [];
+    rows.push('<div class="summary-kitty"><span class="label">' + esc(t("summary.kitty")) + '</span><span class="cards">' +
+      (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : "–") + "</span></div>");
+    if (dealAudit.kitty_won_by === "defenders") {
+      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
+        " = " + esc((dealAudit.kitty_points || 0) * (dealAudit.kitty_multiplier || 0)) + "</p>");
+    } else {
+      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer")) + " (" +
+        esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) + ")</p>");
+    }
+    if (dealAudit.penalty_points) rows.push("<p>" + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
+    rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <strong id="total-points">' +
+      esc(dealAudit.total_defender_points) + "</strong></p>");
+    const outcome = dealAudit.outcome;
+    rows.push('<p class="outcome">' + esc(outcome.side === "defenders" ?
+      t("summary.outcome.defenders", { n: outcome.levels }) : t("summary.outcome.dealer", { n: outcome.levels })) + "</p>");
+    rows.push('<ul class="level-change">' + view.sides.map((side) => {
+      const seat = side.seats[0];
+      return "<li>" + esc(side.name) + ": " + esc(before[seat]) + " → <strong>" + esc(after[seat]) + "</strong></li>";
+    }).join("") + "</ul>");
+    if (dealAudit.next_dealer != null) {
+      rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
+    }
+    if (dealAudit.game_winner) {
+      rows.push('<p class="game-winner">' + esc(t("summary.game_winner", { side: dealAudit.game_winner })) + "</p>");
+    }
+    document.getElementById("summary-body").innerHTML = rows.join("");
+    const form = document.getElementById("next-deal-form");
+    if (form) form.hidden = !(mode === "live" && d === currentDealIndex() && !dealAudit.game_winner);
+  }
+
+  function renderHistory() {
+    const record = data.state.record;
+    const count = players().length;
+    const parts = [];
+    for (let d = record.deals.length - 1; d >= 0; d -= 1) {
+      const deal = record.deals[d];
+      const dealAudit = data.state.audit.deals[d] || { tricks: [] };
+      const tricks = deal.tricks || [];
+      let rows = "";
+      for (let ti = tricks.length - 1; ti >= 0; ti -= 1) {
+        const trick = tricks[ti];
+        const ta = dealAudit.tricks[ti] || {};
+        const bad = (dealAudit.violations || []).some((v) => v.trick === ti);
+        let cells = "";
+        for (let seat = 0; seat < count; seat += 1) {
+          const violations = playViolations(ta, seat);
+          cells += '<td class="' + (seat === trick.leader ? "led" : "") + (violations.length ? " illegal" : "") + '" data-seat="' + seat + '">' +
+            cardsOfPlay(d, ti, trick, seat, count) + "</td>";
+        }
+        rows += '<tr id="trick-' + d + "-" + ti + '" class="' + (bad ? "has-violation" : "") + '" data-trick="' + ti + '">' +
+          "<th scope=\"row\">" + (ti + 1) + "</th>" + cells + "<td>" + esc(ta.winner != null ? playerName(ta.winner) : "") +
+          '</td><td class="points">' + esc(ta.points != null ? ta.points : "") + "</td></tr>";
+      }
+      const head = "<tr><th>" + esc(t("history.trick")) + "</th>" + players().map((p) => "<th>" + esc(p) + "</th>").join("") +
+        "<th>" + esc(t("history.winner")) + "</th><th>" + esc(t("history.points")) + "</th></tr>";
+      const table = tricks.length ? '<div class="scroll"><table class="history-table"><thead>' + head + "</thead><tbody>" + rows +
+        "</tbody></table></div>" : '<p class="empty">' + esc(t("history.none")) + "</p>";
+      parts.push('<details class="deal-history" data-deal="' + d + '"' + (d === record.deals.length - 1 ? " open" : "") +
+        "><summary>" + esc(t("deal.n", { n: d + 1 })) + "</summary>" + table + "</details>");
+    }
+    document.getElementById("history").innerHTML = parts.join("");
+  }
+
+  function renderFeed() {
+    const el = document.getElementById("connection");
+    if (!el || mode !== "live") return;
+    const feed = data && data.feed;
+    let text = connected ? t("conn.live") : t("conn.lost");
+    if (feed) {
+      if (feed.error) text += " · " + t("feed.error") + ": " + feed.error;
+      else if (feed.running) text += " · " + t(feed.kind === "pipeline" ? "feed.pipeline" : "feed.record") + (feed.detail ? " " + feed.detail : "");
+      else if (feed.finished) text += " · " + t("feed.done");
+    }
+    el.textContent = text;
+    el.classList.toggle("lost", !connected);
+  }
+
+  // --- live controls ------------------------------------------------------------------------
+  function renderBids(deal) {
+    const box = document.getElementById("bids");
+    const started = (deal.tricks || []).length > 0;
+    box.classList.toggle("disabled", started);
+    const seats = players().map((name, seat) => '<button type="button" role="radio" aria-checked="' + (bidSeat === seat) +
+      '" class="seat-pick' + (bidSeat === seat ? " picked" : "") + '" data-seat="' + seat + '"' + (started ? " disabled" : "") + ">" +
+      esc(name) + "</button>").join("");
+    document.getElementById("bid-seats").innerHTML = seats;
+    const level = deal.level;
+    const cards = SUITS.map((s) => level + s).concat(["SJ", "BJ"]);
+    document.getElementById("bid-cards").innerHTML = cards.map((c) => '<button type="button" class="card bid-card" data-card="' + c +
+      '" aria-label="' + esc(t("action.bid") + " " + cardLabel(c)) + '"' + (started || bidSeat == null ? " disabled" : "") + ">" +
+      cardSvg(c) + "</button>").join("");
+    const bids = deal.bids || [];
+    document.getElementById("bid-list").innerHTML = bids.length ? bids.map((b) => "<li>" + esc(playerName(b.seat)) + ": " +
+      esc(b.cards.map(cardLabel).join(" ")) + "</li>").join("") : '<li class="none">' + esc(t("bids.none")) + "</li>";
+  }
+
+  function renderManual() {
+    const select = document.querySelector("#manual-form select[name=seat]");
+    const keep = select.dataset.touched ? select.value : null;
+    select.innerHTML = players().map((name, seat) => '<option value="' + seat + '">' + esc(name) + "</option>").join("");
+    const expected = data.state.expected_seat;
+    select.value = keep != null ? keep : expected != null ? String(expected) : "0";
+  }
+
+  let setupFilled = false;
+  function fillSetup() {
+    const form = document.getElementById("setup-form");
+    if (!form || (setupFilled && form.contains(document.activeElement))) return;
+    const record = data && data.state ? data.state.record : null;
+    if (!setupFilled) {
+      const profile = record ? (typeof record.rules === "string" ? record.rules : record.rules.profile) : "standard-2deck";
+      form.decks.value = String(PROFILES[profile] ? PROFILES[profile].decks : 2);
+      fillProfiles(profile);
+      fillCounts(record ? record.players.length : null);
+      fillPlayers(record);
+      if (record && record.deals.length) {
+        const deal = record.deals[record.deals.length - 1];
+        form.trump.value = deal.trump;
+        form.dealer.value = String(deal.dealer);
+      }
+      setupFilled = true;
+    }
+    document.getElementById("apply-deal").hidden = !record || record.deals.length === 0 ||
+      (record.deals[record.deals.length - 1].tricks || []).length > 0;
+  }
+
+  function fillProfiles(selected) {
+    const form = document.getElementById("setup-form");
+    const decks = Number(form.decks.value);
+    const names = Object.keys(PROFILES).filter((p) => PROFILES[p].decks === decks);
+    form.profile.innerHTML = names.map((p) => '<option value="' + p + '">' + p + "</option>").join("");
+    if (selected && names.includes(selected)) form.profile.value = selected;
+  }
+
+  function fillCounts(count) {
+    const form = document.getElementById("setup-form");
+    const allowed = PROFILES[form.profile.value] ? PROFILES[form.profile.value].players : [4];
+    form.count.innerHTML = allowed.map((n) => "<option>" + n + "</option>").join("");
+    if (count && allowed.includes(count)) form.count.value = String(count);
+  }
+
+  const DEFAULT_NAMES = { zh: ["东", "南", "西", "北", "甲", "乙", "丙"], en: ["East", "South", "West", "North", "P5", "P6", "P7"] };
+
+  function fillPlayers(record) {
+    const form = document.getElementById("setup-form");
+    const count = Number(form.count.value);
+    const old = Array.from(document.querySelectorAll("#player-fields input[name=player]")).map((i) => i.value);
+    const levels = record && record.start_levels ? record.start_levels : null;
+    let html = "";
+    for (let seat = 0; seat < count; seat += 1) {
+      const name = record && record.players.length === count ? record.players[seat] : old[seat] || DEFAULT_NAMES[lang][seat];
+      const level = levels && levels.length === count ? levels[seat] : "2";
+      html += '<div class="player-row"><label><span>' + esc(t("setup.player", { n: seat })) + '</span> <input name="player" value="' +
+        esc(name) + '" required autocomplete="off"></label> <label><span class="visually-hidden">' + esc(t("setup.level")) +
+        '</span><select name="level" data-seat="' + seat + '">' + LEVELS.map((l) => "<option" + (l === level ? " selected" : "") +
+        ">" + l + "</option>").join("") + "</select></label></div>";
+    }
+    document.getElementById("player-fields").innerHTML = html;
+    form.dealer.innerHTML = Array.from({ length: count }, (_, seat) => '<option value="' + seat + '">' +
+      esc(t("setup.player", { n: seat })) + "</option>").join("");
+    const friends = document.getElementById("friend-fields");
+    const friendCount = count === 5 ? 1 : count > 5 ? 2 : 0;
+    friends.hidden = friendCount === 0;
+    let fh = '<legend>' + esc(t("deal.friends")) + "</legend>";
+    for (let i = 0; i < friendCount; i += 1) {
+      fh += '<div class="friend-row"><label><span>' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
+        CARD_NAMES.slice(0, 52).map((c) => '<option value="' + c + '"' + (c === (i ? "AH" : "AS") ? " selected" : "") + ">" +
+        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span>' + esc(t("setup.friend_nth")) +
+        '</span> <select name="friend_nth"><option>1</option><option selected>2</option><option>3</option></select></label></div>';
+    }
+    friends.innerHTML = fh;
+  }
+
+  function setupBody() {
+    const form = document.getElementById("setup-form");
+    const names = Array.from(form.querySelectorAll("input[name=player]")).map((i) => i.value.trim());
+    const levels = Array.from(form.querySelectorAll("select[name=level]")).map((s) => s.value);
+    const cards = Array.from(form.querySelectorAll("select[name=friend_card]")).map((s) => s.value);
+    const nths = Array.from(form.querySelectorAll("select[name=friend_nth]")).map((s) => Number(s.value));
+    const body = { name: form.name.value.trim(), profile: form.profile.value, players: names, levels: levels,
+      trump: form.trump.value, dealer: Number(form.dealer.value) };
+    if (cards.length) body.friends = cards.map((c, i) => ({ card: c, nth: nths[i] }));
+    return body;
+  }
+
+  // --- talking to the server ------------------------------------------------------------------
+  async function api(path, body) {
+    const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const response = await fetch(path, options);
+    const json = await response.json().catch(() => ({}));
+    const error = document.getElementById("error");
+    if (!response.ok) {
+      if (error) { error.textContent = t("error.title") + ": " + (json.error || response.status); error.hidden = false; }
+      throw new Error(json.error || String(response.status));
+    }
+    if (error) error.hidden = true;
+    return json;
+  }
+
+  async function reload() {
+    data = await api("/api/state");
+    window.Tuolaji.state = data;
+    render();
+  }
+
+  let reloadTimer = null;
+  function scheduleReload() {
+    if (reloadTimer) return;
+    reloadTimer = setTimeout(() => { reloadTimer = null; reload().catch(() => {}); }, 60);
+  }
+
+  let connected = false;
+  function connect() {
+    const source = new EventSource("/api/events");
+    source.onopen = () => { connected = true; renderFeed(); reload().catch(() => {}); };
+    source.onerror = () => { connected = false; renderFeed(); };
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.type === "play-settled") lastPlay = { deal: event.deal, trick: event.trick, seat: event.seat };
+      if (event.type === "violation-found") freshViolations.add([event.deal, event.trick, event.seat, event.rule].join(":"));
+      if (event.type === "state-changed" && event.reason === "session") setupFilled = false;
+      scheduleReload();
+    };
+    window.Tuolaji.source = source;
+  }
+
+  // --- the card picker (corrections and confirmations) ---------------------------------------
+  function openPicker(where) {
+    const record = data.state.record;
+    const trick = record.deals[where.deal].tricks[where.trick];
+    const unconfirmed = isUnconfirmed(trick, where.seat, where.index);
+    picking = where;
+    const dialog = document.getElementById("picker");
+    document.getElementById("picker-title").textContent = t("picker.title", { trick: where.trick + 1, name: playerName(where.seat),
+      index: where.index + 1, card: cardLabel(where.card) });
+    document.getElementById("picker-note").hidden = !unconfirmed;
+    document.getElementById("picker-grid").innerHTML = CARD_NAMES.map((c) => '<button type="button" class="card pick' +
+      (c === where.card ? " current" : "") + '" data-card="' + c + '" aria-label="' + esc(cardLabel(c)) + '">' + cardSvg(c) +
+      "</button>").join("");
+    document.getElementById("picker-input").value = "";
+    dialog.showModal();
+    const current = dialog.querySelector(".pick.current");
+    (current || dialog.querySelector(".pick")).focus();
+  }
+
+  function parseCard(text) {
+    let s = text.trim().toUpperCase().replace("♠", "S").replace("♥", "H").replace("♣", "C").replace("♦", "D");
+    if (s === "小王" || s === "SJ") return "SJ";
+    if (s === "大王" || s === "BJ") return "BJ";
+    let m = s.match(/^([SHCD])(10|[2-9TJQKA])$/);
+    if (m) s = m[2] + m[1];
+    m = s.match(/^(10|[2-9TJQKA])([SHCD])$/);
+    if (!m) return null;
+    return (m[1] === "T" ? "10" : m[1]) + m[2];
+  }
+
+  async function submitCorrection(card) {
+    const where = picking;
+    document.getElementById("picker").close();
+    picking = null;
+    await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card });
+    await reload();
+  }
+
+  async function confirmCard(where) {
+    await api("/api/confirm", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index });
+    await reload();
+  }
+
+  function whereOf(el) {
+    return { deal: Number(el.dataset.deal), trick: Number(el.dataset.trick), seat: Number(el.dataset.seat),
+      index: Number(el.dataset.index), card: el.dataset.card };
+  }
+
+  function bindLive() {
+    document.addEventListener("click", (event) => {
+      const cardButton = event.target.closest("button.card[data-trick]");
+      if (cardButton && !cardButton.closest("#picker")) { openPicker(whereOf(cardButton)); return; }
+      const pick = event.target.closest("#picker .pick");
+      if (pick) { submitCorrection(pick.dataset.card).catch(() => {}); return; }
+      const confirmButton = event.target.closest(".confirm-btn");
+      if (confirmButton) { confirmCard(whereOf(confirmButton.closest(".pending-item"))).catch(() => {}); return; }
+      const seatPick = event.target.closest(".seat-pick");
+      if (seatPick) { bidSeat = Number(seatPick.dataset.seat); render(); document.querySelector(".seat-pick.picked").focus(); return; }
+      const bidCard = event.target.closest(".bid-card");
+      if (bidCard && bidSeat != null) {
+        const copies = Number(document.getElementById("bid-count").value);
+        api("/api/bid", { seat: bidSeat, cards: Array(copies).fill(bidCard.dataset.card) }).then(reload).catch(() => {});
+      }
+    });
+    document.getElementById("picker-confirm").addEventListener("click", () => {
+      const where = picking;
+      const input = parseCard(document.getElementById("picker-input").value);
+      if (input) { submitCorrection(input).catch(() => {}); return; }
+      document.getElementById("picker").close();
+      picking = null;
+      confirmCard(where).catch(() => {});
+    });
+    document.getElementById("picker-input").addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      const card = parseCard(event.target.value);
+      if (card) submitCorrection(card).catch(() => {});
+      else event.target.setAttribute("aria-invalid", "true");
+    });
+    document.getElementById("picker-grid").addEventListener("keydown", (event) => {
+      const buttons = Array.from(document.querySelectorAll("#picker .pick"));
+      const i = buttons.indexOf(document.activeElement);
+      if (i < 0) return;
+      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 13, ArrowUp: -13 }[event.key];
+      if (step) { event.preventDefault(); buttons[Math.max(0, Math.min(buttons.length - 1, i + step))].focus(); }
+    });
+    const form = document.getElementById("setup-form");
+    form.decks.addEventListener("change", () => { fillProfiles(null); fillCounts(null); fillPlayers(null); });
+    form.profile.addEventListener("change", () => { fillCounts(null); fillPlayers(null); });
+    form.count.addEventListener("change", () => fillPlayers(null));
+    form.addEventListener("change", (event) => {
+      // partners share a level: changing one seat's level changes its partner's
+      if (event.target.name !== "level" || Number(form.count.value) !== 4) return;
+      const seat = Number(event.target.dataset.seat);
+      form.querySelector('select[name=level][data-seat="' + ((seat + 2) % 4) + '"]').value = event.target.value;
+    });
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const body = setupBody();
+      body.new = true;
+      api("/api/setup", body).then(() => { setupFilled = false; document.getElementById("setup").open = false; return reload(); }).catch(() => {});
+    });
+    document.getElementById("apply-deal").addEventListener("click", () => {
+      const body = setupBody();
+      const deal = data.state.record.deals[currentDealIndex()];
+      const seatLevels = body.levels;
+      api("/api/deal", { trump: body.trump, dealer: body.dealer, level: seatLevels[body.dealer] || deal.level }).then(reload).catch(() => {});
+    });
+    document.getElementById("manual-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const f = event.target;
+      api("/api/play", { seat: Number(f.seat.value), cards: f.cards.value }).then(() => { f.cards.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
+    });
+    document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
+    document.getElementById("kitty-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+    });
+    document.getElementById("next-deal-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      api("/api/next-deal", { trump: event.target.trump.value }).then(reload).catch(() => {});
+    });
+  }
+
+  // --- replay ---------------------------------------------------------------------------------
+  let replayTotal = 0;
+  let replayStep = 0;
+  let replayTimer = null;
+  let replaySteps = [];
+
+  async function replayGo(sessionId, step) {
+    step = Math.max(0, Math.min(replayTotal, step));
+    replayStep = step;
+    const payload = await api("/api/replay/" + sessionId + "/at/" + step);
+    if (step !== replayStep) return; // a later request won
+    data = payload;
+    window.Tuolaji.state = data;
+    document.getElementById("timeline").value = String(step);
+    document.getElementById("step-label").textContent = t("replay.step", { n: step, total: replayTotal });
+    history.replaceState(null, "", "#" + step);
+    render();
+  }
+
+  function replayToggle(sessionId) {
+    const button = document.getElementById("replay-play");
+    if (replayTimer) {
+      clearInterval(replayTimer); replayTimer = null;
+      button.dataset.i18n = "replay.play"; button.textContent = t("replay.play");
+      return;
+    }
+    if (replayStep >= replayTotal) replayStep = 0;
+    button.dataset.i18n = "replay.pause"; button.textContent = t("replay.pause");
+    replayTimer = setInterval(() => {
+      if (replayStep >= replayTotal) { replayToggle(sessionId); return; }
+      replayGo(sessionId, replayStep + 1).catch(() => {});
+    }, 700);
+  }
+
+  // --- start-up -------------------------------------------------------------------------------
+  function formatTime(el) {
+    const ts = Number(el.dataset.ts);
+    if (ts) el.textContent = new Date(ts * 1000).toLocaleString(lang === "zh" ? "zh-CN" : "en-GB");
+  }
+
+  function bindCommon() {
+    document.getElementById("lang-toggle").addEventListener("click", () => setLanguage(lang === "zh" ? "en" : "zh"));
+    document.addEventListener("keydown", (event) => {
+      const typing = event.target.closest("input, select, textarea, dialog");
+      if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "l" || event.key === "L") { event.preventDefault(); setLanguage(lang === "zh" ? "en" : "zh"); }
+    });
+    let stored = null;
+    try { stored = localStorage.getItem("tuolaji-lang"); } catch (e) { /* private mode */ }
+    const cookie = document.cookie.match(/(?:^|; )lang=(zh|en)/);
+    if (!cookie && stored && stored !== lang) setLanguage(stored);
+    document.querySelectorAll("time.ts").forEach(formatTime);
+  }
+
+  window.Tuolaji = {
+    state: null,
+    t: t,
+    renders: () => renderCount,
+    startStatic() { mode = "static"; bindCommon(); },
+    startLive() {
+      mode = "live";
+      bindCommon();
+      bindLive();
+      reload().catch(() => {});
+      connect();
+    },
+    async startReplay(sessionId) {
+      mode = "replay";
+      bindCommon();
+      const timeline = await api("/api/replay/" + sessionId);
+      replaySteps = timeline.steps;
+      replayTotal = replaySteps.length;
+      const slider = document.getElementById("timeline");
+      slider.max = String(replayTotal);
+      document.getElementById("timeline-marks").innerHTML = replaySteps.map((s, i) =>
+        (s.position === 0 ? '<li style="left:' + ((100 * i) / Math.max(replayTotal, 1)).toFixed(2) + '%"></li>' : "")).join("");
+      slider.addEventListener("input", () => replayGo(sessionId, Number(slider.value)).catch(() => {}));
+      document.getElementById("replay-prev").addEventListener("click", () => replayGo(sessionId, replayStep - 1).catch(() => {}));
+      document.getElementById("replay-next").addEventListener("click", () => replayGo(sessionId, replayStep + 1).catch(() => {}));
+      document.getElementById("replay-play").addEventListener("click", () => replayToggle(sessionId));
+      document.addEventListener("keydown", (event) => {
+        if (event.target.closest("input:not([type=range]), select, textarea")) return;
+        const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -4, PageDown: 4 };
+        if (event.key in moves && event.target.id !== "timeline") { event.preventDefault(); replayGo(sessionId, replayStep + moves[event.key]).catch(() => {}); }
+        if (event.key === "Home") { event.preventDefault(); replayGo(sessionId, 0).catch(() => {}); }
+        if (event.key === "End") { event.preventDefault(); replayGo(sessionId, replayTotal).catch(() => {}); }
+        if (event.key === " " && !event.target.closest("button")) { event.preventDefault(); replayToggle(sessionId); }
+      });
+      const fromHash = parseInt(location.hash.slice(1), 10);
+      await replayGo(sessionId, Number.isFinite(fromHash) ? fromHash : replayTotal);
+    },
+  };
+})();

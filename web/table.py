@@ -1,0 +1,274 @@
+"""The table the page shows: the current session's live game, and what feeds it plays.
+
+A :class:`Table` owns one :class:`~vision.events.EventBus` for the server's lifetime;
+every session's :class:`~vision.live.LiveGame` publishes on it, so a page subscribed
+once keeps receiving events when another session is resumed. Every event saves the
+current game's record to the :class:`~web.store.SessionStore`.
+
+Feeds put plays into the current game from a background thread:
+:class:`RecordFeed` replays a record's tricks at a pace (a stored session, a
+``tuolaji replay`` output, tests), :class:`PipelineFeed` runs the camera pipeline on
+a webcam, a video file or the bundled demo.
+
+>>> import tempfile, pathlib
+>>> from web.store import SessionStore
+>>> table = Table(SessionStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite"))
+>>> table.has_game
+False
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import scorer
+from scorer.errors import InputError
+from vision.events import Event, EventBus, StateChanged
+from vision.live import LiveGame
+
+from .store import Session, SessionStore
+
+
+class NoGameError(InputError):
+    """The page asked for the live game but no session is open (set up a table first)."""
+
+
+class Table:
+    """The current session and its live game; saved to the store after every change."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self.store = store
+        self.bus = EventBus()
+        self._lock = threading.RLock()
+        self._session: Session | None = None
+        self._game: LiveGame | None = None
+        self.feed: Feed | None = None
+        self.bus.subscribe(self._save)
+
+    @property
+    def has_game(self) -> bool:
+        return self._game is not None
+
+    @property
+    def game(self) -> LiveGame:
+        with self._lock:
+            if self._game is None:
+                raise NoGameError("no table session is open: set up a table or resume a session")
+            return self._game
+
+    @property
+    def session(self) -> Session | None:
+        return self._session
+
+    @property
+    def session_id(self) -> int | None:
+        return self._session.id if self._session is not None else None
+
+    def current(self) -> CurrentGame:
+        """A stand-in for "whatever game is current", for feeds that outlive a session switch."""
+        return CurrentGame(self)
+
+    def open(self, session_id: int) -> None:
+        """Make a stored session the live one (resume it)."""
+        session = self.store.get(session_id)
+        game = LiveGame(session.record, bus=self.bus)
+        with self._lock:
+            self._session = session
+            self._game = game
+        self.bus.publish(StateChanged(reason="session"))
+
+    def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
+        """Store a new session with ``record`` and make it the live one."""
+        scorer.validate_record(record)
+        session_id = self.store.create(record, name=name, source=source)
+        self.open(session_id)
+        return session_id
+
+    def close(self) -> None:
+        """Forget the live session (it stays stored)."""
+        with self._lock:
+            self._session = None
+            self._game = None
+        self.bus.publish(StateChanged(reason="session"))
+
+    def stop_feed(self) -> None:
+        if self.feed is not None:
+            self.feed.stop()
+
+    def _save(self, event: Event) -> None:
+        with self._lock:
+            if self._game is None or self._session is None:
+                return
+            self.store.save(self._session.id, self._game.snapshot())
+
+
+class CurrentGame:
+    """Forwards every attribute to the table's current game at the moment of use."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._table.game, name)
+
+
+class Feed:
+    """Plays coming from somewhere, in a background thread; :meth:`status` for the page."""
+
+    kind = "feed"
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+        self.finished = False
+        self.detail = ""
+
+    def start(self) -> Feed:
+        self._thread = threading.Thread(target=self._run_guarded, name=f"tuolaji-{self.kind}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def status(self) -> dict[str, Any]:
+        return {"kind": self.kind, "running": self.running, "finished": self.finished, "error": self.error,
+                "detail": self.detail}
+
+    def _run_guarded(self) -> None:
+        try:
+            self.run()
+        except InputError as exc:
+            self.error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - a feed thread must report, not vanish
+            self.error = f"{type(exc).__name__}: {exc}"
+            traceback.print_exc()
+        finally:
+            self.finished = True
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+
+def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
+    """What is known of a deal before its first trick: no tricks, hands, kitty or completion.
+
+    >>> deal_setup({"level": "2", "trump": "S", "dealer": 0, "kitty": ["5S"], "tricks": [{}]})
+    {'level': '2', 'trump': 'S', 'dealer': 0, 'tricks': []}
+    """
+    setup = {key: copy.deepcopy(value) for key, value in deal.items()
+             if key not in ("tricks", "hands", "kitty", "complete")}
+    setup["tricks"] = []
+    return setup
+
+
+def record_setup(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as it stands before the first play: its first deal's set-up only."""
+    result = {key: copy.deepcopy(value) for key, value in record.items() if key != "deals"}
+    result["deals"] = [deal_setup(record["deals"][0])] if record.get("deals") else []
+    return result
+
+
+class RecordFeed(Feed):
+    """Replays a record's plays into the current game, one play every ``pace_s`` seconds.
+
+    Plays the game already holds are skipped, so a resumed session continues where it
+    stopped. At the end of each deal the kitty is revealed and a complete deal is
+    marked complete, so the page shows the kitty, its multiplier and the outcome.
+    """
+
+    kind = "record"
+
+    def __init__(self, table: Table | CurrentGame | LiveGame, record: dict[str, Any], *, pace_s: float = 1.0,
+                 on_play: Callable[[int], None] | None = None) -> None:
+        super().__init__()
+        scorer.validate_record(record)
+        self.game = table.current() if isinstance(table, Table) else table
+        self.record = copy.deepcopy(record)
+        self.pace_s = pace_s
+        self.on_play = on_play
+        self.total_plays = sum(len(trick["plays"]) for deal in record["deals"] for trick in deal.get("tricks", []))
+        self.played = 0
+
+    def run(self) -> None:
+        players = len(self.record["players"])
+        source_audit = scorer.audit_record(self.record)
+        for deal_index, deal in enumerate(self.record["deals"]):
+            have = self.game.snapshot()["deals"]
+            if deal_index >= len(have):
+                if self._stop.wait(self.pace_s):
+                    return
+                self.game.new_deal(deal_setup(deal))
+                have = self.game.snapshot()["deals"]
+            have_tricks = have[deal_index].get("tricks", [])
+            for trick_index, trick in enumerate(deal.get("tricks", [])):
+                for position, cards in enumerate(trick["plays"]):
+                    self.played += 1
+                    if trick_index < len(have_tricks) and position < len(have_tricks[trick_index]["plays"]):
+                        continue
+                    if self._stop.wait(self.pace_s):
+                        return
+                    seat = (trick["leader"] + position) % players
+                    unconfirmed = [index for who, index in trick.get("unconfirmed", []) if who == seat]
+                    self.game.play(seat, cards, attempt=trick.get("attempt") if position == 0 else None,
+                                   unconfirmed=unconfirmed)
+                    self.detail = f"{self.played}/{self.total_plays}"
+                    if self.on_play is not None:
+                        self.on_play(self.played)
+            self._finish_deal(deal_index, deal, source_audit["deals"][deal_index])
+
+    def _finish_deal(self, deal_index: int, deal: dict[str, Any], deal_audit: dict[str, Any]) -> None:
+        record = self.game.snapshot()
+        target = record["deals"][deal_index]
+        changed = False
+        if "kitty" in deal and target.get("kitty") != deal["kitty"]:
+            target["kitty"] = copy.deepcopy(deal["kitty"])
+            changed = True
+        if deal_audit.get("outcome") is not None and not target.get("complete"):
+            target["complete"] = True
+            changed = True
+        if changed:
+            if self._stop.wait(self.pace_s):
+                return
+            self.game.replace_record(record, reason="deal-end")
+
+
+class PipelineFeed(Feed):
+    """The camera pipeline on a webcam index, a video file or the bundled demo video."""
+
+    kind = "pipeline"
+
+    def __init__(self, table: Table, source: str | int, *, realtime: bool = True,
+                 pipeline_options: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        from vision.pipeline import TablePipeline, open_source
+
+        self.source_spec = source
+        self.frame_source = open_source(source)  # a missing camera or bad video fails here, before serving
+        self.pipeline = TablePipeline(table.current(), **(pipeline_options or {}))
+        self.realtime = realtime
+        self.started_at: float | None = None
+
+    def run(self) -> None:
+        self.started_at = time.time()
+        self.pipeline.run(self.frame_source, realtime=self.realtime, stop=self._stop, progress=self._progress)
+
+    def _progress(self, *args: Any, **kwargs: Any) -> None:
+        if args:
+            self.detail = str(args[0])

@@ -1,0 +1,193 @@
+"""What the page shows, derived from a record and its audit: sides, levels, the levels chart.
+
+>>> record = {"players": ["东", "南", "西", "北"], "start_levels": ["2", "3", "2", "3"],
+...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+>>> audit = {"deals": [{"levels_after": ["4", "3", "4", "3"]}]}
+>>> level_history(record, audit)
+[['2', '3', '2', '3'], ['4', '3', '4', '3']]
+>>> [side["seats"] for side in sides(record)]
+[[0, 2], [1, 3]]
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "standard-2deck": {"decks": 2, "players": [4]},
+    "titanic-3deck": {"decks": 3, "players": [4]},
+    "guangzhou-3deck": {"decks": 3, "players": [4]},
+    "competition-3deck": {"decks": 3, "players": [4]},
+    "single-deck": {"decks": 1, "players": [4]},
+    "four-deck": {"decks": 4, "players": [4]},
+    "friends-3deck": {"decks": 3, "players": [5, 6, 7]},
+    "chaodipi-2deck": {"decks": 2, "players": [4]},
+}
+"""The rule profiles of RULES.md §13: deck count and the player counts they are for."""
+
+SERIES_COLOURS = ("#d84315", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037")
+
+
+def profile_name(record: dict[str, Any]) -> str:
+    """The record's profile name, whether ``rules`` is a name or an options object."""
+    rules = record.get("rules")
+    if isinstance(rules, dict):
+        return str(rules.get("profile", "standard-2deck"))
+    return str(rules or "standard-2deck")
+
+
+def decks(record: dict[str, Any]) -> int:
+    rules = record.get("rules")
+    if isinstance(rules, dict) and isinstance(rules.get("decks"), int):
+        return int(rules["decks"])
+    return int(PROFILES.get(profile_name(record), {"decks": 2})["decks"])
+
+
+def threshold(record: dict[str, Any]) -> int:
+    """The defenders' points that take over the deal (RULES.md §8 and §10).
+
+    >>> threshold({"rules": "standard-2deck", "players": list("abcd")})
+    80
+    >>> threshold({"rules": "friends-3deck", "players": list("abcdef")})
+    100
+    """
+    rules = record.get("rules")
+    if isinstance(rules, dict) and isinstance(rules.get("threshold"), int):
+        return int(rules["threshold"])
+    deck_count = decks(record)
+    if is_friends_game(record):
+        six = len(record.get("players", [])) == 6
+        return (100 if six else 120) if deck_count == 3 else (120 if six else 160)
+    if profile_name(record) == "guangzhou-3deck":
+        return 120
+    return 40 * deck_count
+
+
+def is_friends_game(record: dict[str, Any]) -> bool:
+    """找朋友: more than four players, each with his own level."""
+    return len(record.get("players", [])) != 4
+
+
+def sides(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Fixed partnerships (4 players: seats 0/2 and 1/3); one side per player in 找朋友."""
+    players = record.get("players", [])
+    if is_friends_game(record):
+        return [{"seats": [seat], "name": name} for seat, name in enumerate(players)]
+    return [{"seats": [0, 2], "name": f"{players[0]}·{players[2]}"},
+            {"seats": [1, 3], "name": f"{players[1]}·{players[3]}"}]
+
+
+def start_levels(record: dict[str, Any]) -> list[str]:
+    players = len(record.get("players", []))
+    if record.get("start_levels"):
+        return [str(level) for level in record["start_levels"]]
+    return ["2"] * players
+
+
+def level_history(record: dict[str, Any], audit: dict[str, Any]) -> list[list[str]]:
+    """Each seat's level at the start, then after every complete deal."""
+    history = [start_levels(record)]
+    for deal_audit in audit.get("deals", []):
+        after = deal_audit.get("levels_after")
+        if after:
+            history.append([str(level) for level in after])
+    return history
+
+
+def level_value(level: str) -> int:
+    """2 -> 0 … A -> 12; beyond A (the game is won) -> 13."""
+    return LEVELS.index(level) if level in LEVELS else len(LEVELS)
+
+
+def dealer_side(record: dict[str, Any], deal: dict[str, Any]) -> list[int]:
+    """The seats playing with the dealer, as far as fixed partnerships tell (4 players)."""
+    dealer = int(deal.get("dealer", 0))
+    players = len(record.get("players", []))
+    if players == 4:
+        return [dealer, (dealer + 2) % 4]
+    return [dealer]
+
+
+def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: dict[str, Any]) -> int | None:
+    """The audit's defender points; while the scorer has none (deal in progress), the points of
+    tricks won by seats off the dealer's side (4 players only)."""
+    if deal_audit.get("defender_points") is not None:
+        return int(deal_audit["defender_points"])
+    if is_friends_game(record):
+        return None
+    dealer_seats = dealer_side(record, record["deals"][deal_index])
+    return sum(int(trick.get("points") or 0) for trick in deal_audit.get("tricks", [])
+               if trick.get("winner") is not None and trick["winner"] not in dealer_seats)
+
+
+def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width: int = 640, height: int = 240) -> str:
+    """An inline SVG line chart of each side's level after every deal of the session.
+
+    >>> svg = levels_chart_svg({"players": ["a", "b", "c", "d"]}, [["2"] * 4, ["3", "2", "3", "2"]])
+    >>> svg.startswith("<svg") and svg.count("<polyline") == 2
+    True
+    """
+    left, right, top, bottom = 44, 16, 14, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    steps = max(len(history) - 1, 1)
+    rows = len(LEVELS)
+
+    def x_of(index: int) -> float:
+        return left + plot_w * index / steps
+
+    def y_of(level: str) -> float:
+        return top + plot_h * (1 - level_value(level) / rows)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="levels-chart" '
+             f'role="img" aria-labelledby="levels-chart-title"><title id="levels-chart-title">levels</title>']
+    for level in LEVELS[::2] + ("A",):
+        y = y_of(level)
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end" class="axis">{level}</text>')
+    for index in range(len(history)):
+        parts.append(f'<text x="{x_of(index):.1f}" y="{height - 8}" text-anchor="middle" class="axis">{index}</text>')
+    for number, side in enumerate(sides(record)):
+        seat = side["seats"][0]
+        colour = SERIES_COLOURS[number % len(SERIES_COLOURS)]
+        points = [(x_of(index), y_of(levels[seat])) for index, levels in enumerate(history) if seat < len(levels)]
+        if not points:
+            continue
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="3" '
+                     f'data-side="{number}"/>')
+        for (x, y), levels in zip(points, history, strict=False):
+            parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}">'
+                         f'<title>{escape(side["name"])}: {levels[seat]}</title></circle>')
+        last_x, last_y = points[-1]
+        parts.append(f'<text x="{min(last_x + 6, width - right - 2):.1f}" y="{last_y - 8:.1f}" '
+                     f'text-anchor="{"end" if last_x > width - 90 else "start"}" fill="{colour}" '
+                     f'class="series-label">{escape(side["name"])} {history[-1][seat]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
+    """The derived figures the page draws next to the record and audit."""
+    history = level_history(record, audit)
+    deals = []
+    for deal_index, deal in enumerate(record.get("deals", [])):
+        deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
+        deals.append({
+            "levels_before": history[min(deal_index, len(history) - 1)],
+            "dealer_side": dealer_side(record, deal),
+            "defender_points": defender_points_so_far(record, deal_index, deal_audit),
+        })
+    return {
+        "profile": profile_name(record),
+        "decks": decks(record),
+        "threshold": threshold(record),
+        "friends": is_friends_game(record),
+        "sides": sides(record),
+        "levels": history[-1],
+        "level_history": history,
+        "levels_chart": levels_chart_svg(record, history),
+        "deals": deals,
+    }
