@@ -59,7 +59,8 @@ class ZuiheOptions:
     - ``extra_lou_as_ha``: a 楼 beyond the one a row names counts as a 哈 of its colour.
     - ``qitao_che``: a doubled 七套 (never 文全) is also a 车.
     - ``jian_on_flat``: 见 is added to flat-rate hands (白心力, 100-嘴 hands, 蹦).
-    - ``wuyan``: 五眼蹦 — five 叉 and no pair left in hand — is a 蹦 worth 25.
+    - ``wuyan``: recognise 五眼蹦 (25) as five 叉 with no pair left in hand. The seed
+      never defines 五眼, so this reading is off by default.
 
     >>> ZuiheOptions.parse(["patterns=sum", "split_ha=yes", "sizes=any"]).sizes
     ()
@@ -73,7 +74,7 @@ class ZuiheOptions:
     extra_lou_as_ha: bool = True
     qitao_che: bool = True
     jian_on_flat: bool = True
-    wuyan: bool = True
+    wuyan: bool = False
 
     def __post_init__(self) -> None:
         if self.patterns not in ("best", "sum"):
@@ -118,8 +119,8 @@ def _parse_bool(value: Any, where: str) -> bool:
 
 
 def _parse_sizes(value: Any, where: str) -> tuple[int, ...]:
-    if isinstance(value, list):
-        parts = value
+    if isinstance(value, (list, tuple)):
+        parts = list(value)
     elif str(value).strip().lower() in ("any", ""):
         return ()
     else:
