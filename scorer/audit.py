@@ -14,7 +14,6 @@ Evidence names the later play that proves a card was held.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from scorer.bidding import check_bids
@@ -24,6 +23,7 @@ from scorer.formats import Lead, Unit, beating_unit, beats, read_format, strengt
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
+from scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
 
 
 def _cards_text(cards: list[int]) -> str:
@@ -383,33 +383,15 @@ class _DealAudit:
         lead, play = last
         kitty_points = sum(CARD_POINTS[c] for c in (d.kitty or []))
         m = lead.largest if not lead.mixed else 1
-        mode = opts.kitty_multiplier
-        if mode == "unit":
-            mult = 2 * m
-        elif mode == "power":
-            mult = 2 ** m
-        else:
-            mult = int(mode.split(":", 1)[1])
-        if opts.kitty_needs_trump and not all(self.order.suit[c] == TRUMP for c in play):
-            mult = 1
+        mult = kitty_multiplier(opts, m, all(self.order.suit[c] == TRUMP for c in play))
         won_by = "dealer" if last_winner in self.dealer_side else "defenders"
         total = defender_points + (kitty_points * mult if won_by == "defenders" else 0) + penalty_points
-        T = opts.threshold_for(n)
-        step = opts.step_for(n)
-        if total >= T:
-            side, levels = "defenders", (total - T) // step
-        elif total > 0:
-            side, levels = "dealer", math.ceil((T - total) / step)
-        else:
-            side, levels = "dealer", math.ceil(T / step) + 1
-        if opts.max_levels is not None:
-            levels = min(levels, opts.max_levels)
+        side, levels = level_outcome(opts, n, total)
         winners = sorted(self.dealer_side) if side == "dealer" else defenders
         after = list(self.levels_before)
         game_winner = None
-        must = sorted(RANKS.index(r) for r in opts.must_defend)
         for s in winners:
-            new, passed = _advance(self.levels_before[s], levels, side == "dealer", must)
+            new, passed = advance_level(self.levels_before[s], levels, side == "dealer", opts.must_defend)
             after[s] = new
             if passed:
                 game_winner = side
@@ -417,48 +399,18 @@ class _DealAudit:
             side_seats = self.dealer_side if seat in self.dealer_side else set(defenders)
             for s in side_seats:
                 after[s] = max(0, after[s] - 1)
-        if side == "dealer":
-            if opts.dealer_stays:
-                next_dealer = d.dealer
-            else:
-                next_dealer = next((d.dealer + k) % n for k in range(1, n + 1)
-                                    if (d.dealer + k) % n in self.dealer_side)
-        else:
-            next_dealer = next((d.dealer + k) % n for k in range(1, n + 1) if (d.dealer + k) % n in defenders)
+        nxt = next_dealer(d.dealer, n, self.dealer_side, side, opts.dealer_stays)
         result.update({
             "kitty_points": kitty_points,
             "kitty_multiplier": mult,
             "kitty_won_by": won_by,
             "total_defender_points": total,
             "outcome": {"side": side, "levels": levels},
-            "next_dealer": next_dealer,
+            "next_dealer": nxt,
             "levels_after": [RANKS[x] for x in after],
             "game_winner": game_winner,
         })
         self.levels_after = after
-
-
-def _advance(level: int, steps: int, as_dealer: bool, must_defend: list[int]) -> tuple[int, bool]:
-    """New level after going up ``steps``; True when the side passed A (wins the game).
-
-    >>> _advance(3, 2, False, [])
-    (5, False)
-    >>> _advance(2, 3, False, [3])  # 5 must be defended: stop on it
-    (3, False)
-    >>> _advance(12, 1, True, [])
-    (12, True)
-    """
-    if steps <= 0:
-        return level, False
-    target = level + steps
-    for r in must_defend:
-        if r == level and not as_dealer:
-            return level, False
-        if level < r < target:
-            return r, False
-    if target > 12:
-        return 12, True
-    return target, False
 
 
 def audit_record(record: dict) -> dict:

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from scorer.audit import audit_record
-from scorer.record import RecordError
+from scorer.record import RecordError, loads_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,12 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(path: str) -> Any:
     """Read and decode a record file; bad JSON raises RecordError naming line and column."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
+    with open(path, "rb") as fh:
+        data = fh.read()
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return loads_record(text, where=path)
 
 
 def format_table(record: dict, audit: dict) -> str:

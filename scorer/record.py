@@ -211,6 +211,62 @@ def validate_record(record: dict) -> None:
     parse_record(record)
 
 
+def loads_record(text: str, where: str = "record") -> dict:
+    """Decode a record from JSON text and validate it (RecordError naming the place).
+
+    >>> rec = loads_record('{"rules": "single-deck", "deals": [], "x-note": 1}')
+    >>> dumps_record(rec)
+    '{"rules": "single-deck", "deals": [], "x-note": 1}'
+    """
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    validate_record(record)
+    return record
+
+
+def dumps_record(record: dict, indent: int | None = None) -> str:
+    """Encode a record as JSON text (UTF-8 names kept, unknown keys kept, key order kept)."""
+    return json.dumps(record, ensure_ascii=False, indent=indent)
+
+
+_CARD_LIST_KEYS = ("kitty", "attempt")
+
+
+def normalize_record(record: dict) -> dict:
+    """A copy of a valid record with every card in canonical notation (``♥T`` → ``10H``);
+    everything else, unknown keys included, is kept as it is.
+
+    >>> rec = {"rules": "single-deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...        "tricks": [{"leader": 0, "plays": [["♥t"]], "seen_by": "cam1"}]}]}
+    >>> normalize_record(rec)["deals"][0]["tricks"][0]
+    {'leader': 0, 'plays': [['10H']], 'seen_by': 'cam1'}
+    """
+    validate_record(record)
+    from scorer.cards import format_card
+
+    def canon(cards: list[str]) -> list[str]:
+        return [format_card(parse_card(c)) for c in cards]
+
+    out = json.loads(json.dumps(record))
+    for d in out.get("deals", []):
+        if d.get("hands") is not None:
+            d["hands"] = [canon(h) for h in d["hands"]]
+        for key in _CARD_LIST_KEYS:
+            if d.get(key) is not None:
+                d[key] = canon(d[key])
+        for b in d.get("bids") or []:
+            b["cards"] = canon(b["cards"])
+        for f in d.get("friends") or []:
+            f["card"] = format_card(parse_card(f["card"]))
+        for t in d.get("tricks", []):
+            t["plays"] = [canon(p) for p in t["plays"]]
+            if t.get("attempt") is not None:
+                t["attempt"] = canon(t["attempt"])
+    return out
+
+
 def _deal_index(parsed: ParsedRecord, deal: int) -> int:
     n = len(parsed.deals)
     if not -n <= deal < n:
@@ -391,6 +447,6 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 
 __all__ = [
-    "RecordError", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
+    "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
     "next_leader", "trick_winner", "legal_plays", "random_record", "build_state", "SUITS",
 ]

@@ -5,15 +5,15 @@
 >>> hands = [parse_cards(h) for h in (["AS", "3H"], ["KS", "4H"], ["QS", "5H"], ["JS", "6H"])]
 >>> deal = DealState(PROFILES["standard-2deck"], "2", "H", dealer=0, hands=hands)
 >>> deal.turn, [format_cards(p) for p in deal.legal_plays()]
-(0, [['3H'], ['AS']])
+(0, [['AS'], ['3H']])
 >>> deal.push(parse_cards(["AS"]))
 >>> [format_cards(p) for p in deal.legal_plays()]
 [['KS']]
 >>> for card in ("KS", "QS", "JS"): deal.push(parse_cards([card]))
 >>> deal.trick_winners(), deal.turn
 ([0], 0)
->>> deal.pop(); deal.turn
-3
+>>> deal.pop(), deal.turn
+([Card('JS')], 3)
 """
 
 from __future__ import annotations

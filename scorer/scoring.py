@@ -1,0 +1,104 @@
+"""Points, the kitty multiplier, level outcomes and dealer rotation (RULES §7, §8).
+
+>>> from scorer.profiles import PROFILES
+>>> opts = PROFILES["standard-2deck"]
+>>> [level_outcome(opts, 4, p) for p in (0, 35, 40, 80, 125, 160)]
+[('dealer', 3), ('dealer', 2), ('dealer', 1), ('defenders', 0), ('defenders', 1), ('defenders', 2)]
+>>> kitty_multiplier(opts, 4, trump_win=True), kitty_multiplier(PROFILES["guangzhou-3deck"], 2, trump_win=False)
+(8, 1)
+"""
+
+from __future__ import annotations
+
+import math
+
+from scorer.cards import RANKS
+from scorer.profiles import Options
+
+
+def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> int:
+    """Multiplier of the kitty for a last trick won by a format whose largest unit has
+    ``largest_unit`` cards (``unit``: 2×, ``power``: 2^n, ``fixed:K``: K); ×1 for a
+    plain-suit win under ``kitty_needs_trump``.
+
+    >>> from scorer.profiles import resolve_rules
+    >>> [kitty_multiplier(resolve_rules({"profile": "standard-2deck", "kitty_multiplier": m}), 3, True)
+    ...  for m in ("unit", "power", "fixed:3")]
+    [6, 8, 3]
+    """
+    if options.kitty_needs_trump and not trump_win:
+        return 1
+    mode = options.kitty_multiplier
+    if mode == "unit":
+        return 2 * largest_unit
+    if mode == "power":
+        return 2**largest_unit
+    return int(mode.split(":", 1)[1])
+
+
+def level_outcome(options: Options, players: int, points: int) -> tuple[str, int]:
+    """(side that goes up, levels) for the defenders' final points.
+
+    p ≥ T: defenders take over and go up ⌊(p − T)/s⌋; 0 < p < T: the dealer's side goes
+    up ⌈(T − p)/s⌉; p ≤ 0 (大光, also after penalties): one more than at 1 point.
+    ``max_levels`` caps the count.
+
+    >>> from scorer.profiles import PROFILES
+    >>> [level_outcome(PROFILES["guangzhou-3deck"], 4, p)[1] for p in (0, 30, 70, 110, 120, 160, 240)]
+    [4, 3, 2, 1, 0, 1, 3]
+    """
+    threshold = options.threshold_for(players)
+    step = options.step_for(players)
+    if points >= threshold:
+        side, levels = "defenders", (points - threshold) // step
+    elif points > 0:
+        side, levels = "dealer", math.ceil((threshold - points) / step)
+    else:
+        side, levels = "dealer", math.ceil(threshold / step) + 1
+    if options.max_levels is not None:
+        levels = min(levels, options.max_levels)
+    return side, levels
+
+
+def advance_level(level: int, steps: int, as_dealer: bool, must_defend: tuple[str, ...] = ()) -> tuple[int, bool]:
+    """A side's new level (rank index) after going up ``steps``; True if it passed A.
+
+    ``must_defend`` ranks cannot be passed except by winning them as the dealer's side:
+    the side stops on them.
+
+    >>> advance_level(3, 2, False)
+    (5, False)
+    >>> advance_level(1, 3, False, ("5",))  # from 3 up 3, but 5 must be defended
+    (3, False)
+    >>> advance_level(3, 2, False, ("5",)), advance_level(3, 2, True, ("5",))
+    ((3, False), (5, False))
+    >>> advance_level(12, 1, True)
+    (12, True)
+    """
+    if steps <= 0:
+        return level, False
+    target = level + steps
+    for r in sorted(RANKS.index(x) for x in must_defend):
+        if r == level and not as_dealer:
+            return level, False
+        if level < r < target:
+            return r, False
+    if target > 12:
+        return 12, True
+    return target, False
+
+
+def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dealer_stays: bool = False) -> int:
+    """The next dealer: the next seat after the dealer on the winning side (the dealer
+    himself with ``dealer_stays`` when his side keeps the deal).
+
+    >>> next_dealer(1, 4, {1, 3}, "dealer"), next_dealer(1, 4, {1, 3}, "defenders")
+    (3, 2)
+    """
+    if side == "dealer" and dealer_stays:
+        return dealer
+    for k in range(1, players + 1):
+        seat = (dealer + k) % players
+        if (seat in dealer_side) == (side == "dealer"):
+            return seat
+    return dealer
