@@ -20,6 +20,7 @@ False
 from __future__ import annotations
 
 import copy
+import json
 import threading
 import time
 import traceback
@@ -48,6 +49,7 @@ class Table:
         self._session: Session | None = None
         self._game: LiveGame | None = None
         self.feed: Feed | None = None
+        self._saved: tuple[int, str] | None = None
         self.bus.subscribe(self._save)
 
     @property
@@ -104,7 +106,12 @@ class Table:
         with self._lock:
             if self._game is None or self._session is None:
                 return
-            self.store.save(self._session.id, self._game.snapshot())
+            record = self._game.snapshot()
+            text = json.dumps(record, ensure_ascii=False, sort_keys=True)
+            if self._saved == (self._session.id, text):
+                return  # several events of one change: saved already
+            self.store.save(self._session.id, record)
+            self._saved = (self._session.id, text)
 
 
 class CurrentGame:

@@ -1,0 +1,78 @@
+"""Short game records for the page's tests: a deal with one revoke, and a correction that moves the score.
+
+>>> record, (trick, seat) = revoke_record()
+>>> any(v["rule"] == "must-follow-suit" and v["trick"] == trick and v["seat"] == seat
+...     for v in scorer.audit_record(record)["deals"][0]["violations"])
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import scorer
+
+POINTS = {"5": 5, "10": 10, "K": 10}
+
+
+def _rank(card: str) -> str:
+    return card[:-1]
+
+
+def revoke_record(profile: str = "standard-2deck", *, hand_size: int = 6, seed_from: int = 0
+                  ) -> tuple[dict[str, Any], tuple[int, int]]:
+    """A complete short random deal in which one seat fails to follow suit (proven once the deal is played).
+
+    The revoke is made by swapping two single-card plays of one seat: in trick t it plays a
+    card of another suit while holding the led suit's card that it plays later. The deal
+    also has a trick won by the defenders with a point card that :func:`point_correction`
+    can change. Returns the record and (trick, seat) of the revoke.
+    """
+    for seed in range(seed_from, seed_from + 400):
+        record = scorer.random_record(profile, seed, hand_size=hand_size)
+        deal = record["deals"][0]
+        players = len(record["players"])
+        tricks = deal["tricks"]
+        for t, trick in enumerate(tricks[:-1]):
+            for position in range(1, players):
+                seat = (trick["leader"] + position) % players
+                for u in range(t + 1, len(tricks)):
+                    later = tricks[u]
+                    later_position = (seat - later["leader"]) % players
+                    if len(trick["plays"][position]) != 1 or len(later["plays"][later_position]) != 1:
+                        continue
+                    candidate = copy.deepcopy(record)
+                    plays_t = candidate["deals"][0]["tricks"][t]["plays"]
+                    plays_u = candidate["deals"][0]["tricks"][u]["plays"]
+                    plays_t[position], plays_u[later_position] = plays_u[later_position], plays_t[position]
+                    audit = scorer.audit_record(candidate)["deals"][0]
+                    rules = {(v["trick"], v["seat"], v["rule"]) for v in audit["violations"]}
+                    if (t, seat, "must-follow-suit") in rules and len(audit["violations"]) == 1 \
+                            and point_correction(candidate) is not None and audit["outcome"] is not None:
+                        return candidate, (t, seat)
+    raise AssertionError("no seed gives a record with a single revoke")
+
+
+def point_correction(record: dict[str, Any]) -> dict[str, Any] | None:
+    """A one-card correction that changes the defenders' points: a point card the defenders won,
+    not the winning card, replaced by a low card of the same suit. None if the deal has none."""
+    audit = scorer.audit_record(record)["deals"][0]
+    deal = record["deals"][0]
+    players = len(record["players"])
+    dealer_side = {deal["dealer"], (deal["dealer"] + 2) % players} if players == 4 else {deal["dealer"]}
+    level = deal["level"]
+    for t, trick_audit in enumerate(audit["tricks"]):
+        winner = trick_audit.get("winner")
+        if winner is None or winner in dealer_side or not trick_audit.get("points"):
+            continue
+        trick = deal["tricks"][t]
+        for position, cards in enumerate(trick["plays"]):
+            seat = (trick["leader"] + position) % players
+            if seat == winner or len(cards) != 1 or cards[0] in ("SJ", "BJ") or _rank(cards[0]) not in POINTS:
+                continue
+            suit = cards[0][-1]
+            low = next(rank for rank in ("3", "4", "6") if rank != level)
+            return {"deal": 0, "trick": t, "seat": seat, "index": 0, "old": cards[0], "new": low + suit,
+                    "points": POINTS[_rank(cards[0])]}
+    return None
