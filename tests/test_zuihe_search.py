@@ -91,7 +91,8 @@ def candidates(hand_cards: Counter[str], cha_kinds: set[str], chi_fu: list[tuple
                 ways.append(("meld", 0))
             ways_per_code.append(ways)
 
-        def expand(i: int, acc: list[tuple[str, int]]) -> None:
+        def expand(i: int, acc: list[tuple[str, int]], codes: tuple[str, ...] = codes, full_he: int = full_he,
+                   label: str = label, ways_per_code: list = ways_per_code) -> None:
             if i == 3:
                 shao = sum(w != "pair" for w, _ in acc)
                 cards: Counter[str] = Counter()
