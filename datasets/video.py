@@ -192,7 +192,7 @@ class _Placement:
 class _Arm:
     """One arm over the table: from ``anchor`` (off the table, at the seat) to a moving hand."""
 
-    def __init__(self, seat: int, players: int, rng: np.random.Generator) -> None:
+    def __init__(self, seat: int, players: int, rng: np.random.Generator, size: float) -> None:
         self.seat = seat
         angle = _seat_angle(seat, players) + rng.uniform(-0.25, 0.25)
         self.anchor = _table_point(1.9 * math.cos(angle), 1.9 * math.sin(angle))
@@ -200,26 +200,31 @@ class _Arm:
         skins = [(120, 160, 215), (95, 135, 190), (70, 100, 150), (150, 185, 230)]
         self.sleeve = tuple(int(c) for c in sleeves[int(rng.integers(len(sleeves)))])
         self.skin = tuple(int(c) for c in skins[int(rng.integers(len(skins)))])
-        self.width = float(rng.uniform(34, 44))
+        self.width = float(rng.uniform(0.7, 0.85))  # of ``size``
+        self.size = size
 
 
 def _draw_arm(canvas: np.ndarray, arm: _Arm, hand: np.ndarray, scale: float = 1.0) -> None:
+    """Sleeve from the anchor to the wrist, then palm and fingers, sized like a real hand (a card is ~0.5 of it)."""
+    size = arm.size * scale
     anchor = arm.anchor * scale
     tip = hand * scale
     direction = tip - anchor
     length = float(np.hypot(*direction)) or 1.0
     unit = direction / length
-    wrist = tip - unit * 38 * scale
-    cv2.line(canvas, _pt(anchor), _pt(wrist), arm.sleeve, max(1, int(arm.width * scale)), cv2.LINE_AA)
-    angle = math.degrees(math.atan2(unit[1], unit[0]))
-    cv2.ellipse(canvas, _pt(tip - unit * 12 * scale), (max(1, int(30 * scale)), max(1, int(24 * scale))), angle, 0, 360,
-                arm.skin, -1, cv2.LINE_AA)
     normal = np.array([-unit[1], unit[0]])
+    palm = tip - unit * size * 0.3
+    wrist = palm - unit * size * 0.45
+    cv2.line(canvas, _pt(anchor), _pt(wrist), arm.sleeve, max(1, int(arm.width * size)), cv2.LINE_AA)
+    angle = math.degrees(math.atan2(unit[1], unit[0]))
+    cv2.ellipse(canvas, _pt(palm), (max(1, int(0.5 * size)), max(1, int(0.42 * size))), angle, 0, 360,
+                arm.skin, -1, cv2.LINE_AA)
     for k in range(4):
-        base = tip + normal * (k - 1.5) * 11 * scale
-        cv2.line(canvas, _pt(base), _pt(base + unit * 22 * scale), arm.skin, max(1, int(8 * scale)), cv2.LINE_AA)
-    thumb = tip - unit * 14 * scale + normal * 27 * scale
-    cv2.line(canvas, _pt(tip - unit * 14 * scale), _pt(thumb), arm.skin, max(1, int(9 * scale)), cv2.LINE_AA)
+        base = palm + normal * (k - 1.5) * 0.2 * size + unit * 0.2 * size
+        cv2.line(canvas, _pt(base), _pt(base + unit * 0.62 * size), arm.skin, max(1, int(0.16 * size)), cv2.LINE_AA)
+    thumb_base = palm + normal * 0.3 * size
+    cv2.line(canvas, _pt(thumb_base), _pt(thumb_base + normal * 0.3 * size + unit * 0.25 * size), arm.skin,
+             max(1, int(0.17 * size)), cv2.LINE_AA)
 
 
 def _pt(p: np.ndarray) -> tuple[int, int]:
@@ -266,7 +271,7 @@ class _Director:
         self.plays: list[PlayTruth] = []
         self.play_times: list[tuple[float, float]] = []
         self.time = 1.2  # an empty table first: calibration and background
-        self.arms = {seat: _Arm(seat, self.players, rng) for seat in range(self.players)}
+        self.arms = {seat: _Arm(seat, self.players, rng, options.card_height_px) for seat in range(self.players)}
         self._patch_cache: dict[tuple[str, int], np.ndarray] = {}
 
     def _fan(self, cards: list[str], seat: int, trick: int) -> list[_Placement]:
@@ -317,6 +322,13 @@ class _Director:
         self.placements.append(placement)
         return placement
 
+    def _hand_target(self, placements: list[_Placement], seat: int) -> np.ndarray:
+        """Where the hand rests while laying: over the far half of the fan, where the indices are."""
+        a = _seat_angle(seat, self.players)
+        up = -np.array([math.cos(a), math.sin(a)])
+        centre = np.mean([p.quad.mean(axis=0) for p in placements], axis=0)
+        return centre + up * self.options.card_height_px * 0.1
+
     def _reach(self, seat: int, target: np.ndarray, *, hold_s: float, add: list[_Placement] | None = None,
                remove: list[int] | None = None) -> tuple[float, float]:
         """Arm in, lay (or pick up) at the hold, arm out. Returns (cards changed time, arm gone time)."""
@@ -326,21 +338,22 @@ class _Director:
         out_point = arm.anchor
         entry = _Segment(start, start + o.arm_s, arm, [out_point, target])
         change_time = start + o.arm_s + o.lay_s * 0.5
-        hold = _Segment(start + o.arm_s, start + o.arm_s + o.lay_s + hold_s, arm,
-                        [target, target + self.rng.normal(0, 3, 2), target])
+        # While laying the hand shifts a little; a lingering hand then rests perfectly still.
+        lay = _Segment(start + o.arm_s, start + o.arm_s + o.lay_s, arm, [target, target + self.rng.normal(0, 3, 2), target])
+        hold = _Segment(lay.end, lay.end + hold_s, arm, [target])
         if add:
-            hold.add_at.append((change_time, add))
+            lay.add_at.append((change_time, add))
         if remove:
-            hold.remove_at.append((change_time, remove))
+            lay.remove_at.append((change_time, remove))
         leave_start = hold.end
         leave = _Segment(leave_start, leave_start + o.arm_s, arm, [target, out_point])
-        self.segments += [entry, hold, leave]
+        self.segments += [entry, lay, hold, leave]
         self.time = leave.end
         return change_time, leave.end
 
     def play(self, trick: int, seat: int, cards: list[str], kind: str, *, linger: bool) -> list[_Placement]:
         placements = self._fan(cards, seat, trick)
-        target = np.mean([p.quad.mean(axis=0) for p in placements], axis=0)
+        target = self._hand_target(placements, seat)
         hold = self.options.linger_s if linger else 0.0
         laid, clear = self._reach(seat, target, hold_s=hold, add=placements)
         self.plays.append(PlayTruth(trick, seat, list(cards), kind, 0, 0))
@@ -348,7 +361,7 @@ class _Director:
         return placements
 
     def take_back(self, trick: int, seat: int, taken: list[_Placement]) -> None:
-        target = np.mean([p.quad.mean(axis=0) for p in taken], axis=0)
+        target = self._hand_target(taken, seat)
         laid, clear = self._reach(seat, target, hold_s=0.15, remove=[p.pid for p in taken])
         self.plays.append(PlayTruth(trick, seat, [p.card for p in taken], "take-back", 0, 0))
         self.play_times.append((laid, clear))
@@ -592,6 +605,7 @@ class _MaskArm:
     def __init__(self, arm: _Arm) -> None:
         self.anchor = arm.anchor
         self.width = arm.width
+        self.size = arm.size
         self.sleeve = 255
         self.skin = 255
 

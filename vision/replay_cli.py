@@ -1,0 +1,178 @@
+"""``tuolaji replay VIDEO --setup SETUP.json --out RECORD.json``: a table video to a game record, headless.
+
+SETUP.json is a record with the rules, the players and one deal's level, trump and
+dealer but no tricks. The video is processed as fast as it decodes (the card reader
+runs only when a zone settles), the record is written after every settled play, and
+the audit's summary is printed at the end. If RECORD.json already exists (a run that
+was interrupted), the replay resumes it: the plays already recorded are watched again
+without being recorded twice, and the rest are added.
+
+Cards the pipeline could not settle are marked ``unconfirmed`` in the record, for a
+person to confirm on the page; they are counted in the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import scorer
+from scorer.errors import InputError
+from vision.live import LiveGame, write_json_atomic
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("video", help="video file (or folder of frames, or a webcam index)")
+    parser.add_argument("--setup", required=True, type=Path, help="record with rules, players and the deal's set-up")
+    parser.add_argument("--out", required=True, type=Path, help="record to write (resumed if it exists)")
+    parser.add_argument("--corners", help="table corners in the image 'x,y x,y x,y x,y' (default: find them)")
+    parser.add_argument("--settle", type=float, default=0.7, help="seconds a play must stay still (default 0.7)")
+    parser.add_argument("--oracle", type=Path,
+                        help="read cards from a rendered video's .frames.json instead of the card model (testing)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the audit as JSON instead of the summary")
+
+
+def load_setup(path: Path) -> dict[str, Any]:
+    """Read SETUP.json: a valid record whose last deal has no tricks yet."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        setup = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+    if not isinstance(setup, dict) or "deals" not in setup:
+        raise InputError(f"{path}: not a game record (expected an object with format, rules, players, deals)")
+    try:
+        scorer.validate_record(setup)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from exc
+    if not setup["deals"]:
+        raise InputError(f"{path}: deals: the set-up needs one deal (level, trump, dealer)")
+    tricks = setup["deals"][-1].get("tricks") or []
+    if tricks:
+        raise InputError(f"{path}: deals[{len(setup['deals']) - 1}].tricks: a set-up has no tricks yet ({len(tricks)} given)")
+    return setup
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    """``"x,y x,y x,y x,y"`` -> four points.
+
+    >>> parse_corners("10,20 630,20 630,460 10,460")
+    [(10.0, 20.0), (630.0, 20.0), (630.0, 460.0), (10.0, 460.0)]
+    """
+    try:
+        points = [tuple(float(v) for v in pair.split(",")) for pair in text.replace(";", " ").split()]
+    except ValueError as exc:
+        raise InputError(f"--corners: expected 'x,y x,y x,y x,y', got {text!r}") from exc
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise InputError(f"--corners: expected four points 'x,y x,y x,y x,y', got {text!r}")
+    return [(p[0], p[1]) for p in points]
+
+
+def _open_game(setup: dict[str, Any], out: Path) -> tuple[LiveGame, bool]:
+    if out.exists():
+        game = LiveGame.resume(out)
+        record = game.snapshot()
+        if record.get("players") != setup.get("players") or record.get("rules") != setup.get("rules"):
+            raise InputError(f"{out}: holds another game than the set-up (players or rules differ); choose another --out")
+        return game, True
+    write_json_atomic(out, setup)
+    return LiveGame(setup, path=out), False
+
+
+def _reader(args: argparse.Namespace) -> Any:
+    if args.oracle is not None:
+        from vision.oracle import OracleReader
+
+        if not args.oracle.exists():
+            raise FileNotFoundError(2, "no such file", str(args.oracle))
+        try:
+            return OracleReader.from_file(args.oracle)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"{args.oracle}: not a rendered video's frames file ({exc})") from exc
+    try:
+        from vision.detector import CardReader
+    except ModuleNotFoundError as exc:
+        raise InputError(f"no card reader available ({exc.name}); train one, or pass --oracle FRAMES.json") from exc
+    return CardReader.load()
+
+
+def summary_lines(game: LiveGame) -> list[str]:
+    """The audit in a few lines: tricks, points, violations, cards waiting for a person."""
+    record = game.snapshot()
+    audit = game.audit()
+    lines = []
+    pending = game.pending()
+    for index, (deal, deal_audit) in enumerate(zip(record["deals"], audit["deals"], strict=True)):
+        tricks = deal.get("tricks", [])
+        plays = sum(len(t["plays"]) for t in tricks)
+        attempts = sum(1 for t in tricks if t.get("attempt"))
+        points = deal_audit.get("defender_points")
+        line = f"deal {index}: {len(tricks)} tricks, {plays} plays"
+        if attempts:
+            line += f", {attempts} failed throw{'s' if attempts > 1 else ''}"
+        line += f", defender points {points}"
+        outcome = deal_audit.get("outcome")
+        if outcome:
+            line += f", outcome {outcome['side']} +{outcome['levels']}"
+        lines.append(line)
+        violations = deal_audit.get("violations", [])
+        if not violations:
+            lines.append("  violations: none")
+        for v in violations:
+            proof = "proven" if v["proven"] else "suspected"
+            lines.append(f"  violation: trick {v['trick']} seat {v['seat']} {v['rule']} ({proof}): {v['detail']}")
+    lines.append(f"cards to confirm: {len(pending)}" + (
+        " — " + ", ".join(f"trick {p['trick']} seat {p['seat']} card {p['index']} ({p['card']})" for p in pending[:8])
+        if pending else ""))
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.pipeline import TablePipeline, open_source
+
+    source = open_source(args.video)
+    try:
+        setup = load_setup(args.setup)
+        reader = _reader(args)
+        corners = parse_corners(args.corners) if args.corners else None
+        game, resumed = _open_game(setup, args.out)
+        pipeline = TablePipeline(game, reader=reader, calibration=corners, settle_s=args.settle,
+                                 replay_from_start=resumed)
+        progress_bar = None
+        if not args.quiet:
+            from tqdm import tqdm
+
+            progress_bar = tqdm(total=source.frame_count, unit="frame", file=sys.stderr, leave=False,
+                                desc="replay", dynamic_ncols=True)
+
+        def progress(index: int, count: int | None) -> None:
+            if progress_bar is not None:
+                progress_bar.update(1)
+
+        begun = time.perf_counter()
+        try:
+            pipeline.run(source, progress=progress)
+        finally:
+            if progress_bar is not None:
+                progress_bar.close()
+        elapsed = time.perf_counter() - begun
+    finally:
+        source.close()
+    stats = pipeline.stats
+    if args.json:
+        print(json.dumps(game.audit(), ensure_ascii=False, indent=1))
+        return 0
+    fps = stats.frames / elapsed if elapsed > 0 else 0.0
+    print(f"{'resumed' if resumed else 'replayed'} {args.video}: {stats.frames} frames in {elapsed:.1f} s "
+          f"({fps:.0f} fps), {stats.reads} card reads, {stats.plays} plays settled"
+          + (f", {stats.revisions} revised" if stats.revisions else "")
+          + (f", {stats.invalid_frames} unusable frames skipped" if stats.invalid_frames else ""))
+    for line in summary_lines(game):
+        print(line)
+    print(f"record: {args.out}")
+    return 0
