@@ -24,6 +24,7 @@ from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
 from scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
+from scorer.state import forced_unit
 
 
 def _cards_text(cards: list[int]) -> str:
@@ -304,10 +305,7 @@ class _DealAudit:
         return out
 
     def _forced(self, beaten: list[tuple[Unit, int, Unit]]) -> Unit:
-        units = [u for u, _, _ in beaten]
-        if self.opts.forced_unit == "smallest-beaten":
-            return min(units, key=lambda u: (u.size, u.top))
-        return min(units, key=lambda u: (-u.size, u.top))
+        return forced_unit([u for u, _, _ in beaten], self.opts.forced_unit)
 
     def _penalize(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
         mode = self.opts.throw_penalty
@@ -358,7 +356,10 @@ class _DealAudit:
             text = self._beaten_text(beaten, t)
             self._penalize(t, leader, beaten, f"failed throw {_cards_text(attempt)}")
             played = sorted(tr.plays[0])
-            if played != sorted(forced.cards()):
+            key = (forced.size, forced.top)
+            # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
+            allowed = [sorted(u.cards()) for u, _, _ in beaten if (u.size, u.top) == key]
+            if played not in allowed:
                 is_unit = any(sorted(u.cards()) == played for u in units)
                 proven = self.exact or not is_unit
                 self.add(t, leader, "wrong-forced-unit", proven,

@@ -361,11 +361,15 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
 
 
 def random_record(profile: str, seed: int, *, players: int | None = None, tricks: int | None = None,
-                  hand_size: int | None = None, rules: Any = None) -> dict:
+                  hand_size: int | None = None, rules: Any = None, attempt_chance: float = 0.0,
+                  dealer: int | None = None, level: str | None = None, trump: str | None = None) -> dict:
     """A random deal played with the legal-play generator, as a record.
 
     ``tricks`` keeps only the first N tricks (``"complete": false`` unless all were
     played); ``hand_size`` deals smaller hands. ``rules`` may override options.
+    ``dealer``, ``level`` and ``trump`` fix those instead of drawing them at random.
+    ``attempt_chance``: how often a leader tries a throw that fails (recorded as the
+    trick's ``attempt``; the leader then plays the forced unit).
 
     >>> rec = random_record("titanic-3deck", seed=7)
     >>> [len(h) for h in rec["deals"][0]["hands"]], len(rec["deals"][0]["kitty"])
@@ -387,12 +391,16 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
         raise RulesError(f"hand_size: {size} cards for {n} players do not fit in {options.decks} decks")
     hands = [deck[i * size:(i + 1) * size] for i in range(n)]
     kitty = deck[n * size:n * size + kitty_size]
-    level = rng.randrange(13)
-    trump = rng.choice(["S", "H", "C", "D", "NT"])
-    dealer = rng.randrange(n)
-    state = DealState(options, level, trump, dealer, hands, n)
+    level_index = rng.randrange(13)
+    trump_pick = rng.choice(["S", "H", "C", "D", "NT"])
+    dealer_pick = rng.randrange(n)
+    if level is not None:
+        level_index = RANKS.index(level)
+    trump = trump if trump is not None else trump_pick
+    dealer = dealer if dealer is not None else dealer_pick
+    state = DealState(options, level_index, trump, dealer, hands, n)
     deal: dict[str, Any] = {
-        "level": RANKS[level],
+        "level": RANKS[level_index],
         "trump": trump,
         "dealer": dealer,
         "hands": [sorted_names(state, h) for h in hands],
@@ -406,18 +414,27 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
             break
         leader = state.turn
         plays = []
-        for _ in range(n):
-            play = state.random_play(rng)
+        trick: dict[str, Any] = {"leader": leader}
+        for j in range(n):
+            play = None
+            if j == 0 and attempt_chance and rng.random() < attempt_chance:
+                tried = state.failing_throw(leader, rng)
+                if tried is not None:
+                    trick["attempt"] = sorted_names(state, tried[0])
+                    play = tried[1]
+            if play is None:
+                play = state.random_play(rng)
             state.push(play)
             plays.append(sorted_names(state, play))
-        played.append({"leader": leader, "plays": plays})
+        trick["plays"] = plays
+        played.append(trick)
     deal["tricks"] = played
     deal["complete"] = state.is_over()
     return {
         "format": RECORD_FORMAT,
         "rules": rules_value,
         "players": [f"P{i + 1}" for i in range(n)],
-        "start_levels": [RANKS[level]] * n,
+        "start_levels": [RANKS[level_index]] * n,
         "deals": [deal],
     }
 

@@ -251,6 +251,31 @@ class DealState:
             return None
         return sorted(keep, key=lambda c: (order.value[c], c))
 
+    def failing_throw(self, seat: int, rng: random.Random) -> tuple[list[int], list[int]] | None:
+        """A throw ``seat`` could try that fails here, and its forced unit (or None)."""
+        order = self.order
+        suits = list(range(5))
+        rng.shuffle(suits)
+        for suit in suits:
+            holding = suit_holding(order, self.hands[seat], suit)
+            if not holding:
+                continue
+            cards = [c for c, n in holding.items() for _ in range(n)]
+            units = read_format(order, cards)
+            if len(units) > 4:
+                units = rng.sample(units, rng.randint(2, 4))
+            if len(units) < 2:
+                continue
+            throw = [c for u in units for c in u.cards()]
+            units = read_format(order, throw)
+            if len(units) < 2:
+                continue
+            beaten = self.beaten_units(seat, units)
+            if beaten:
+                forced = forced_unit([u for u, _, _ in beaten], self.options.forced_unit)
+                return throw, forced.cards()
+        return None
+
     # ------------------------------------------------------------ random play
     def random_play(self, rng: random.Random, throw_chance: float = 0.15) -> list[int]:
         """A random legal play for the seat to move (constructed, then checked)."""
@@ -268,11 +293,25 @@ class DealState:
                     return throw
             units = single_unit_leads(order, holding)
             bigger = [u for u in units if len(u) > 1]
-            if bigger and rng.random() < 0.6:
+            roll = rng.random()
+            if bigger and roll < 0.3:
+                return max(bigger, key=len)
+            if bigger and roll < 0.7:
                 return rng.choice(bigger)
             return rng.choice(units)
         assert trick.lead is not None
         return random_follow(order, trick.lead, hand, self.options, rng)
+
+
+def forced_unit(beaten: list[Unit], mode: str) -> Unit:
+    """The unit a failed throw must play (RULES §4 ``forced_unit``).
+
+    ``largest-beaten``: of the beaten units those with the most cards, the lowest;
+    ``smallest-beaten``: the fewest cards, then the lowest.
+    """
+    if mode == "smallest-beaten":
+        return min(beaten, key=lambda u: (u.size, u.top))
+    return min(beaten, key=lambda u: (-u.size, u.top))
 
 
 def single_unit_leads(order: TrumpOrder, holding: dict[int, int]) -> list[list[int]]:

@@ -1,0 +1,187 @@
+"""Fixture files: bundled example records (examples/), golden audits for every profile
+and a perft-like table of legal-follow counts (tests/data/scorer/).
+
+Regenerate after a deliberate change of the generator or the audit text with
+``REGEN_SCORER_FIXTURES=1 pytest tests/test_scorer_fixtures.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer import PROFILES, audit_record, random_record, validate_record
+from scorer.cards import CARD_NAMES, parse_cards
+from scorer.formats import Lead
+from scorer.order import TrumpOrder
+from scorer.profiles import resolve_rules
+from scorer.state import legal_follows
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+DATA = ROOT / "tests" / "data" / "scorer"
+REGEN = os.environ.get("REGEN_SCORER_FIXTURES") == "1"
+
+
+def _bid_for(profile: str, level: str, trump: str) -> list[str] | None:
+    order = PROFILES[profile].bid_order
+    if trump != "NT":
+        return [level + trump]
+    return {"two-deck": ["SJ", "SJ"], "titanic": ["SJ", "BJ"], "chaodipi": ["BJ", "BJ"]}.get(order)
+
+
+def build_example(name: str) -> dict:
+    """The bundled example of a profile (and the 3-deck demo): complete, legal, with bids."""
+    profile = "titanic-3deck" if name == "demo-3deck" else name
+    seed = sorted(PROFILES).index(profile) + (100 if name == "demo-3deck" else 1)
+    rec = random_record(profile, seed, attempt_chance=0.1)
+    rec["players"] = ["东", "南", "西", "北"] if len(rec["players"]) == 4 else rec["players"]
+    first = rec["deals"][0]
+    bid = _bid_for(profile, first["level"], first["trump"])
+    if bid is not None:
+        first["bids"] = [{"seat": first["dealer"], "cards": bid}]
+    if name == "standard-2deck":
+        # a second deal: the levels and the dealer carry over
+        out = audit_record(rec)["deals"][0]
+        nd = out["next_dealer"]
+        second = random_record(profile, seed + 1000, dealer=nd, level=out["levels_after"][nd],
+                               attempt_chance=0.1)["deals"][0]
+        rec["deals"].append(second)
+    return rec
+
+
+EXAMPLE_NAMES = sorted(PROFILES) + ["demo-3deck"]
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_bundled_examples(name: str) -> None:
+    path = EXAMPLES / f"{name}.json"
+    built = build_example(name)
+    if REGEN:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(built, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    assert rec == built  # the generator is deterministic for a seed
+    validate_record(rec)
+    out = audit_record(rec)
+    for deal in out["deals"]:
+        assert deal["violations"] == []
+        assert deal["outcome"] is not None
+    if name == "demo-3deck":
+        assert len(rec["players"]) == 4 and all(len(h) == 39 for h in rec["deals"][0]["hands"])
+
+
+def _spoil(rec: dict, seed: int) -> dict:
+    """A copy of a record with a revoke injected by swapping two cards of one seat."""
+    rng = random.Random(seed)
+    rec = json.loads(json.dumps(rec))
+    deal = rec["deals"][0]
+    del deal["hands"]
+    n = len(rec["players"])
+    order = TrumpOrder.of(deal["level"], deal["trump"], resolve_rules(rec["rules"]).twos_trump)
+    suit_of = {name: order.suit[i] for i, name in enumerate(CARD_NAMES)}
+    tricks = deal["tricks"]
+    for _ in range(2000):
+        t = rng.randrange(len(tricks) - 1)
+        j = rng.randrange(1, n)
+        seat = (tricks[t]["leader"] + j) % n
+        lead_suit = suit_of[tricks[t]["plays"][0][0]]
+        play = tricks[t]["plays"][j]
+        ins = [i for i, c in enumerate(play) if suit_of[c] == lead_suit]
+        if not ins:
+            continue
+        for t2 in range(t + 1, len(tricks)):
+            j2 = (seat - tricks[t2]["leader"]) % n
+            later = tricks[t2]["plays"][j2]
+            outs = [i for i, c in enumerate(later) if suit_of[c] != lead_suit]
+            if outs:
+                a, b = ins[0], outs[0]
+                play[a], later[b] = later[b], play[a]
+                return rec
+    raise AssertionError("no revoke could be injected")
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_golden_audits(profile: str) -> None:
+    """The exact RECORD.md audit output for a record of every profile, one with a revoke."""
+    rec = _spoil(build_example(profile), seed=len(profile))
+    rec_path = DATA / "records" / f"{profile}-revoke.json"
+    audit_path = DATA / "audits" / f"{profile}-revoke.audit.json"
+    if REGEN:
+        rec_path.parent.mkdir(parents=True, exist_ok=True)
+        audit_path.parent.mkdir(parents=True, exist_ok=True)
+        rec_path.write_text(json.dumps(rec, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        audit_path.write_text(json.dumps(audit_record(rec), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    stored = json.loads(rec_path.read_text(encoding="utf-8"))
+    golden = json.loads(audit_path.read_text(encoding="utf-8"))
+    assert audit_record(stored) == golden
+    deal = golden["deals"][0]
+    assert any(v["rule"] == "must-follow-suit" and v["proven"] for v in deal["violations"])
+    for v in deal["violations"]:
+        if v["trick"] is not None:
+            plays = deal["tricks"][v["trick"]]["plays"]
+            assert any(v in p["violations"] and not p["legal"] for p in plays)
+
+
+# ------------------------------------------------------------------ perft-like follow counts
+PERFT_CASES: list[dict[str, Any]] = [
+    # hand-checked small cases first
+    {"profile": "standard-2deck", "level": "2", "trump": "S", "lead": "AH AH", "hand": "3H 3H 5H 9D"},
+    {"profile": "standard-2deck", "level": "2", "trump": "S", "lead": "AH AH", "hand": "3H 5H 7H 9D"},
+    {"profile": "standard-2deck", "level": "2", "trump": "S", "lead": "AH AH", "hand": "3H 9D 9C"},
+    {"profile": "standard-2deck", "level": "2", "trump": "S", "lead": "KH KH QH QH", "hand": "3H 3H 6H 6H 9H 2C"},
+    {"profile": "standard-2deck", "level": "2", "trump": "S", "lead": "KH KH QH QH", "hand": "3H 3H 6H 7H 9H"},
+    {"profile": "guangzhou-3deck", "level": "2", "trump": "S", "lead": "AH AH", "hand": "3H 3H 3H 5H"},
+    {"profile": {"profile": "guangzhou-3deck", "protect_longer_tuples": True}, "level": "2", "trump": "S",
+     "lead": "AH AH", "hand": "3H 3H 3H 5H"},
+    # larger ones, counted by the engine and pinned
+    {"profile": "titanic-3deck", "level": "5", "trump": "H", "lead": "KS KS KS QS QS QS",
+     "hand": "3S 3S 3S 4S 4S 6S 6S 6S 7S 9S 9S JS AS AS 2H 5D BJ"},
+    {"profile": "guangzhou-3deck", "level": "5", "trump": "H", "lead": "KS KS KS QS QS QS",
+     "hand": "3S 3S 3S 4S 4S 6S 6S 6S 7S 9S 9S JS AS AS 2H 5D BJ"},
+    {"profile": "standard-2deck", "level": "10", "trump": "S", "lead": "AH AH KH QH QH JH JH",
+     "hand": "2H 2H 3H 4H 4H 5H 6H 6H 7H 9H 9H 8D SJ"},
+    {"profile": "competition-3deck", "level": "4", "trump": "D", "lead": "SJ SJ 4D 4D",
+     "hand": "BJ 4C 4C 4S 4S AD AD AD KD 3D 2D 2D 9H"},
+    {"profile": "four-deck", "level": "7", "trump": "C", "lead": "9H 9H 9H 9H",
+     "hand": "2H 2H 2H 3H 3H 3H 5H 5H 6H JH QH QH KS"},
+    {"profile": "standard-2deck", "level": "3", "trump": "NT", "lead": "AC AC",
+     "hand": "4C 5D 6D 7S 8S"},
+]
+
+
+def _count(case: dict[str, Any]) -> tuple[int, list[list[str]]]:
+    opts = resolve_rules(case["profile"])
+    order = TrumpOrder.of(case["level"], case["trump"], opts.twos_trump)
+    lead = Lead.of(order, [int(c) for c in parse_cards(case["lead"].split())], opts)
+    hand = [0] * 54
+    for c in parse_cards(case["hand"].split()):
+        hand[c] += 1
+    plays = [[CARD_NAMES[c] for c in p] for p in legal_follows(order, lead, hand, opts)]
+    return len(plays), plays
+
+
+def test_hand_checked_follow_counts() -> None:
+    counts = [_count(c)[0] for c in PERFT_CASES[:7]]
+    # pair: 33 only; any 2 of 3 hearts; 3H + 9D or 9C; tractor → 3366; 33 + two of 6 7 9;
+    # a pair carved from 333; protected 333: 33 or 35
+    assert counts == [1, 3, 2, 1, 3, 1, 2]
+    assert _count(PERFT_CASES[3])[1] == [["3H", "3H", "6H", "6H"]]
+
+
+def test_perft_fixture() -> None:
+    path = DATA / "perft.json"
+    table = [{**case, "count": _count(case)[0]} for case in PERFT_CASES]
+    if REGEN:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(table, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert len(stored) == len(PERFT_CASES)
+    for entry in stored:
+        case = {k: v for k, v in entry.items() if k != "count"}
+        assert _count(case)[0] == entry["count"], case
