@@ -412,9 +412,6 @@ class Strength(NamedTuple):
 def _arrangement_key(units: list[Unit], singles: list[int], lead: Lead, compare: str) -> tuple[int, ...]:
     if compare == "all":
         key: list[int] = []
-        for shape in lead.shapes:
-            if shape == SINGLE:
-                continue
         per_shape: dict[Shape, list[int]] = {}
         for u in units:
             per_shape.setdefault(u.shape, []).append(u.top)

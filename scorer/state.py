@@ -1,6 +1,6 @@
 """A deal in play: push/pop moves (python-chess style) and the legal-play generator.
 
->>> from scorer.cards import parse_cards
+>>> from scorer.cards import format_cards, parse_cards
 >>> from scorer.profiles import PROFILES
 >>> hands = [parse_cards(h) for h in (["AS", "3H"], ["KS", "4H"], ["QS", "5H"], ["JS", "6H"])]
 >>> deal = DealState(PROFILES["standard-2deck"], "2", "H", dealer=0, hands=hands)
@@ -21,10 +21,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from scorer.cards import CARD_POINTS, format_cards
+from scorer.cards import CARD_POINTS
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import (
-    SINGLE,
     Lead,
     Strength,
     Unit,
@@ -34,10 +33,10 @@ from scorer.formats import (
     read_format,
     strength,
 )
-from scorer.order import TRUMP, TrumpOrder
+from scorer.order import TrumpOrder
 from scorer.profiles import Options
 
-__all__ = ["DealState", "Trick", "format_cards"]
+__all__ = ["DealState", "Trick", "forced_unit", "legal_follows", "random_follow", "single_unit_leads", "trick_resolution"]
 
 
 class Trick:
@@ -408,11 +407,3 @@ def random_follow(order: TrumpOrder, lead: Lead, hand: list[int], options: Optio
             play += rng.sample(pool, k - len(play))
             return play
     raise AssertionError("the all-singles rung is always satisfiable")
-
-
-def is_trump_play(order: TrumpOrder, cards: list[int]) -> bool:
-    return all(order.suit[c] == TRUMP for c in cards)
-
-
-def is_single(units: list[Unit]) -> bool:
-    return len(units) == 1 and units[0].shape == SINGLE
