@@ -29,7 +29,8 @@ from scorer.order import TRUMP
 from scorer.record import parse_record
 from scorer.state import DealState
 
-FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # (rules, players): every profile, plus 找朋友 with every deck count and 4–7 players
 CONFIGS: list[tuple[Any, int | None]] = [(name, None) for name in PROFILES] + [
@@ -48,7 +49,7 @@ def make(config: int, seed: int, **kw: Any) -> dict:
     return random_record(name, seed, players=players, rules=None if isinstance(rules, str) else rules, **kw)
 
 
-@FAST
+@MANY
 @given(config=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**31))
 def test_random_complete_deals_audit_clean(config: int, seed: int) -> None:
     rec = make(config, seed, attempt_chance=0.1)  # some leaders try throws that fail
@@ -69,7 +70,7 @@ def test_random_complete_deals_audit_clean(config: int, seed: int) -> None:
     assert len(out["penalties"]) == (attempts if opts.throw_penalty != "none" else 0)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(config=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**31))
 def test_short_deals_audit_clean(config: int, seed: int) -> None:
     rec = make(config, seed, hand_size=random.Random(seed).randint(1, 8))
@@ -158,7 +159,7 @@ def _inject(rec: dict, seed: int, kind: str) -> tuple[dict, int, int] | None:
     return out, start, victim
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(config=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**31), kind=st.sampled_from(["revoke", "throw"]),
        keep_hands=st.booleans())
 def test_injected_violation_is_found_and_proven(config: int, seed: int, kind: str, keep_hands: bool) -> None:
