@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from typing import Any
 
 from scorer.audit import audit_record
@@ -33,6 +34,12 @@ def load_record(path: str) -> Any:
     return loads_record(text, where=path)
 
 
+def _pad(text: str, width: int) -> str:
+    """Left-justify by display width (CJK names take two columns)."""
+    shown = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - shown)
+
+
 def format_table(record: dict, audit: dict) -> str:
     """The audit as a readable text table."""
     names = record.get("players") or []
@@ -51,13 +58,14 @@ def format_table(record: dict, audit: dict) -> str:
             plays = " | ".join(
                 ("*" if not p["legal"] else "") + " ".join(p["cards"]) for p in trick["plays"]
             )
-            lines.append(f"  {t:>5}  {who(trick['leader']):<10} {who(trick['winner']):<10} {trick['points']:>6}  {plays}")
+            lines.append(f"  {t:>5}  {_pad(who(trick['leader']), 10)} {_pad(who(trick['winner']), 10)} "
+                         f"{trick['points']:>6}  {plays}")
         if deal["violations"]:
             lines.append(f"  violations ({len(deal['violations'])}):")
             for v in deal["violations"]:
                 where = "bids/kitty" if v["trick"] is None else f"trick {v['trick']}"
                 status = "proven" if v["proven"] else "not yet proven"
-                lines.append(f"    {where:<10} seat {who(v['seat']):<8} {v['rule']:<19} {status:<15} {v['detail']}")
+                lines.append(f"    {where:<10} seat {_pad(who(v['seat']), 8)} {v['rule']:<19} {status:<15} {v['detail']}")
         else:
             lines.append("  violations: none")
         for p in deal["penalties"]:

@@ -68,11 +68,11 @@ def _cards(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of cards")
     out = []
-    for i, text in enumerate(value):
+    for text in value:
         try:
             out.append(int(parse_card(text)))
         except CardError as exc:
-            raise RecordError(f"{where}[{i}]: {exc}") from None
+            raise RecordError(f"{where}: {exc}") from None
     return out
 
 
@@ -206,7 +206,7 @@ def validate_record(record: dict) -> None:
     ...     "tricks": [{"leader": 0, "plays": [["1H"]]}]}]})
     Traceback (most recent call last):
     ...
-    scorer.record.RecordError: deals[0].tricks[0].plays[0][0]: unknown card "1H"
+    scorer.record.RecordError: deals[0].tricks[0].plays[0]: unknown card "1H"
     """
     parse_record(record)
 
@@ -342,6 +342,47 @@ def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = 
     return [format_cards(p) for p in state.legal_plays(limit)]
 
 
+def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
+    """What ``seat`` must play to the trick in progress, in words (None when it is not
+    following now). The page's "you must play …".
+
+    >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
+    ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> follow_hint(rec, 1)
+    'follow ♥ with 2 cards: [2] (a pair)'
+    """
+    from scorer.follow import required_rung, suit_holding
+    from scorer.order import SUIT_LABELS
+    from scorer.profiles import requirement_name
+
+    parsed = parse_record(record)
+    i = _deal_index(parsed, deal)
+    state = build_state(parsed, i)
+    trick = state.current
+    if trick is None or state.turn != seat or trick.lead is None or trick.lead.mixed:
+        return None
+    lead = trick.lead
+    label = SUIT_LABELS[lead.suit]
+    holding = suit_holding(state.order, state.hands[seat], lead.suit)
+    held = sum(holding.values())
+    if held == 0:
+        return f"no {label} left: play any {lead.size} card{'s' if lead.size > 1 else ''}"
+    if held <= lead.size:
+        extra = lead.size - held
+        return f"play all {held} {label} card{'s' if held > 1 else ''}" + (f" and any {extra} more" if extra else "")
+    req = lead.ladder[required_rung(state.order, lead, holding, parsed.options)] if lead.ladder else ()
+    words = {(2, 1): "a pair", (3, 1): "a triple", (4, 1): "a quad", (2, 2): "a pair-tractor",
+             (3, 2): "a 泰坦尼克", (1, 1): "a single"}
+    parts: list[str] = []
+    for shape in dict.fromkeys(s for s in req if s != (1, 1)):
+        count = req.count(shape)
+        name = words.get(shape, f"a {shape[0]}-wide tractor of {shape[1]}")
+        parts.append(name if count == 1 else f"{count}× {name[2:]}")
+    desc = f": {requirement_name(req)}" + (f" ({', '.join(parts)})" if parts else "") if req else ""
+    return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
+
+
 def build_state(parsed: ParsedRecord, deal: int) -> DealState:
     """A :class:`DealState` after the deal's recorded plays (recorded leaders respected)."""
     d = parsed.deals[deal]
@@ -465,5 +506,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "random_record", "build_state", "SUITS",
 ]

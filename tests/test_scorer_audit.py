@@ -282,7 +282,7 @@ def test_friends_dealer_playing_the_called_copy_uses_it_up() -> None:
     ("mutate", "message"),
     [
         (lambda r: r["deals"][0]["tricks"][0]["plays"].__setitem__(2, ["1H"]),
-         'deals[0].tricks[0].plays[2][0]: unknown card "1H"'),
+         'deals[0].tricks[0].plays[2]: unknown card "1H"'),
         (lambda r: r.__setitem__("rules", "bridge"), 'rules: unknown profile "bridge"'),
         (lambda r: r["deals"][0].__setitem__("trump", "X"), "deals[0].trump"),
         (lambda r: r["deals"][0].__setitem__("dealer", 9), "deals[0].dealer"),

@@ -55,7 +55,7 @@ def test_malformed_record_one_line_exit_2_file_untouched(tmp_path: Path, capsys:
     code, out, err = run_cli(["audit", str(path), "--json"], capsys)
     assert code == 2 and out == ""
     assert err.strip().count("\n") == 0
-    assert 'deals[0].tricks[4].plays[2][0]: unknown card "1H"' in err
+    assert 'deals[0].tricks[4].plays[2]: unknown card "1H"' in err
     assert path.read_text(encoding="utf-8") == text
 
     path.write_text("{not json", encoding="utf-8")

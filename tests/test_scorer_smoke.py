@@ -46,3 +46,20 @@ def test_truncated_deal_and_legal_plays() -> None:
     plays = legal_plays(rec, seat)
     assert plays and all(isinstance(c, str) for p in plays for c in p)
     assert legal_plays(rec, (seat + 1) % 4) == []
+
+
+def test_follow_hint_for_the_page() -> None:
+    from scorer import follow_hint
+
+    rec = {"rules": "standard-2deck", "deals": [{
+        "level": "2", "trump": "S", "dealer": 0,
+        "hands": [["AH", "AH", "KH", "KH"], ["3H", "3H", "5H", "9D", "4H", "4H"], ["4D", "5D", "6D", "7D"],
+                  ["5H", "6D", "7D", "8D"]],
+        "tricks": [{"leader": 0, "plays": [["AH", "AH", "KH", "KH"]]}]}]}
+    assert follow_hint(rec, 1) == "follow ♥ with 4 cards: [2,2] (a pair-tractor)"
+    assert follow_hint(rec, 0) is None  # not his turn
+    rec["deals"][0]["tricks"][0]["plays"].append(["3H", "3H", "4H", "4H"])
+    assert follow_hint(rec, 2) == "no ♥ left: play any 4 cards"
+    rec["deals"][0]["tricks"][0]["plays"].append(["4D", "5D", "6D", "7D"])
+    assert follow_hint(rec, 3) == "play all 1 ♥ card and any 3 more"
+    assert legal_plays(rec, 3) == [["5H", "6D", "7D", "8D"]]
