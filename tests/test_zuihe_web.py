@@ -1,0 +1,146 @@
+"""The 嘴和 blueprint mounted on a bare Flask app: the page, the JSON API, and a browser run."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from web.zuihe import zuihe_bp
+
+WINNING = {
+    "hand": ["ZH"] * 3 + ["7B"] * 3 + ["8B"] * 3 + ["9B"] * 3
+            + ["2B", "3B", "4B", "5B", "6B"] * 2 + ["BA"] + ["4T", "5T", "6T", "7T"],
+    "melds": [{"type": "cha", "cards": ["8W", "8W", "8W"]}],
+    "yun": [],
+    "flags": {"mo": True, "jian": "mian"},
+}
+
+
+@pytest.fixture()
+def app() -> Flask:
+    app = Flask(__name__)
+    app.config["TESTING"] = True
+    app.register_blueprint(zuihe_bp)
+    return app
+
+
+def test_page_lists_all_cards_and_its_assets(app: Flask) -> None:
+    client = app.test_client()
+    page = client.get("/zuihe/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "嘴和计分" in html and 'id="palette"' in html
+    assert '"code": "7B"' in html or '"code":"7B"' in html
+    assert html.count('"code"') == 30
+    assert "/zuihe/static/zuihe.js" in html and "/zuihe/static/zuihe.css" in html
+    for asset in ("/zuihe/static/zuihe.js", "/zuihe/static/zuihe.css"):
+        response = client.get(asset)
+        assert response.status_code == 200 and len(response.data) > 500
+        response.close()
+    english = client.get("/zuihe/?lang=en").get_data(as_text=True)
+    assert 'data-lang="en"' in english and "嘴和 scorer" in english
+    client.set_cookie("lang", "en")
+    assert 'data-lang="en"' in client.get("/zuihe/").get_data(as_text=True)
+
+
+def test_api_scores_a_hand_like_the_cli(app: Flask) -> None:
+    answer = app.test_client().post("/zuihe/api/score", json=WINNING)
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert {k: body[k] for k in ("wins", "he", "zui")} == {"wins": True, "he": 10, "zui": 5}
+    assert body["items"] == [{"name": "和数10和", "zui": 1}, {"name": "抹", "zui": 1},
+                             {"name": "幺四坎", "zui": 2}, {"name": "面见", "zui": 1}]
+    assert body["explain"]["zh"]["title"] == "和了 — 哈牌，10和，5嘴"
+    assert body["explain"]["en"]["title"].startswith("Wins — 哈牌")
+    assert [i["name"] for i in body["explain"]["en"]["items"]][1] == "抹 (won on a 叉 or 光)"
+    assert body["explain"]["zh"]["groups"][0] == {"name": "叉", "cards": ["8W", "8W", "8W"], "he": 1}
+
+
+def test_api_accepts_chinese_names_and_options(app: Flask) -> None:
+    answer = app.test_client().post("/zuihe/api/score", json={"hand": ["红中", "发", "九条"], "options": {"sizes": "any"}})
+    body = answer.get_json()
+    assert answer.status_code == 200 and body["groups"] == [{"kind": "jia", "cards": ["ZH", "FA", "9T"], "he": 1}]
+    assert body["wins"] is False and body["explain"]["zh"]["title"].startswith("不和")
+
+
+@pytest.mark.parametrize("payload, status, error", [
+    ({"hand": ["0B"]}, 400, 'hand[0]: unknown card "0B"'),
+    ({"hand": ["7B"], "flags": {"tianhe": True, "dihe": True}}, 400, "flags: tianhe (天和"),
+    ([1, 2, 3], 400, "request body: expected a HAND.json object"),
+])
+def test_api_bad_input_is_400_with_one_line(app: Flask, payload: object, status: int, error: str) -> None:
+    answer = app.test_client().post("/zuihe/api/score", json=payload)
+    assert answer.status_code == status
+    assert answer.get_json()["error"].startswith(error)
+
+
+def test_api_rejects_a_body_that_is_not_json(app: Flask) -> None:
+    answer = app.test_client().post("/zuihe/api/score", data="hand", content_type="text/plain")
+    assert answer.status_code == 400 and "HAND.json" in answer.get_json()["error"]
+
+
+# ------------------------------------------------------------------ in a real browser
+
+CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture()
+def served(app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/zuihe/"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.mark.browser
+def test_click_cards_and_read_the_explanation_in_a_browser(served: str) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    expect = playwright.expect
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.goto(served)
+            assert page.locator("#palette .zh-card").count() == 30
+            # the example hand, then one more click on 白花 in the palette moves it into the hand
+            page.click("#sample")
+            page.wait_for_selector("#items")
+            assert page.locator(".zh-title").inner_text() == "和了 — 哈牌，10和，5嘴"
+            assert "幺四坎" in page.locator("#items").inner_text()
+            assert page.locator("#items tfoot").inner_text().split()[-2:] == ["5", "嘴"]
+            page.click("#palette .zh-card[data-code=BA]")
+            assert page.locator("#count").inner_text() == "31 张"
+            page.click("#score")
+            # 白花 白花 left over
+            expect(page.locator("#groups tbody tr").last.locator("svg")).to_have_count(2)
+            expect(page.locator(".zh-title")).to_have_text("和了 — 哈牌，10和，5嘴")
+            # English
+            page.click("#zuihe-lang")
+            assert page.locator(".zh-title").inner_text().startswith("Wins")
+            assert "抹 (won on a 叉 or 光)" in page.locator("#items").inner_text()
+            # take a 九饼 back: the other two are loose, no win
+            page.click("#hand .zh-card[data-code='9B'] >> nth=0")
+            assert page.locator("#count").inner_text() == "30 cards"
+            page.click("#score")
+            expect(page.locator(".zh-title")).to_contain_text("Does not win")
+            assert page.locator("#error").is_hidden()
+            # a bad hand shows the one-line error
+            page.click("#clear")
+            page.check("input[name=tianhe]")
+            page.check("input[name=dihe]")
+            page.click("#score")
+            expect(page.locator("#error")).to_contain_text("tianhe")
+        finally:
+            browser.close()
