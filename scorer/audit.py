@@ -53,13 +53,14 @@ class _DealAudit:
     def seat_of(self, t: int, j: int) -> int:
         return (self.d.tricks[t].leader + j) % self.n
 
-    def later_tricks(self, seat: int, card: int, after: int, copies: int) -> list[int]:
-        """The first ``copies`` tricks after ``after`` in which ``seat`` played ``card``."""
-        found = [t for t in self.played_at[seat].get(card, ()) if t > after]
+    def later_tricks(self, seat: int, card: int, trick: int, copies: int, include_current: bool) -> list[int]:
+        """The first ``copies`` tricks from ``trick`` on (or after it) in which ``seat`` played ``card``."""
+        found = [t for t in self.played_at[seat].get(card, ()) if t > trick or (include_current and t == trick)]
         return found[:copies]
 
-    def evidence(self, seat: int, cards: list[int], trick: int) -> str:
-        """Where each of ``cards`` (held by ``seat`` at ``trick``) shows up later."""
+    def evidence(self, seat: int, cards: list[int], trick: int, include_current: bool = False) -> str:
+        """Where each of ``cards`` (held by ``seat`` at ``trick``) shows up: a later play
+        (or this trick's, with ``include_current``), the trick's attempt, or the hand."""
         need: dict[int, int] = {}
         for c in cards:
             need[c] = need.get(c, 0) + 1
@@ -67,7 +68,7 @@ class _DealAudit:
         attempt_seen = False
         unplayed = False
         for c, k in need.items():
-            ts = self.later_tricks(seat, c, trick, k)
+            ts = self.later_tricks(seat, c, trick, k, include_current)
             where.update(ts)
             if len(ts) < k:
                 t_attempt = self.d.tricks[trick].attempt
@@ -78,7 +79,8 @@ class _DealAudit:
         parts = []
         if where:
             ts = sorted(where)
-            parts.append(("played in trick " if len(ts) == 1 else "played in tricks ") + ", ".join(map(str, ts)))
+            label = ", ".join(f"{x} (this trick)" if x == trick else str(x) for x in ts)
+            parts.append(("played in trick " if len(ts) == 1 else "played in tricks ") + label)
         if attempt_seen:
             parts.append(f"shown in the attempt of trick {trick}")
         if unplayed and self.d.hands is not None:
@@ -218,7 +220,7 @@ class _DealAudit:
                     self.add(t, s, "must-follow-format", proven,
                              f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
                              f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
-                             f" ({self.evidence(s, unit_cards, t)})", plays_out[j])
+                             f" ({self.evidence(s, unit_cards, t, include_current=True)})", plays_out[j])
             # friends: reveal by the nth copy played
             for j, p in enumerate(tr.plays):
                 s = (leader + j) % n
@@ -325,7 +327,7 @@ class _DealAudit:
     def _beaten_text(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> str:
         parts = []
         for u, s, b in beaten:
-            parts.append(f"{_unit_text(u)} beaten by seat {s}'s {_unit_text(b)} ({self.evidence(s, b.cards(), t)})")
+            parts.append(f"{_unit_text(u)} beaten by seat {s}'s {_unit_text(b)} ({self.evidence(s, b.cards(), t, include_current=True)})")
         return "; ".join(parts)
 
     def _check_throw(self, t: int, tr: Any, lead: Lead, known: list[list[int]], play_out: dict[str, Any]) -> None:
