@@ -328,6 +328,17 @@ def test_baixinli_win_is_50() -> None:
     check(play(H("7B") + H("8B") + H("2T") + H("3T") + H("9W")), 10, [("白心力", 50)])
 
 
+def test_baixinli_za() -> None:
+    # 哈牌白心力 够10和 / 乱牌白心力 够7和 报不让赢: 50, and its 见 at the 砸 rate
+    check(play(H("7B") + H("8B") + H("2T") + H("3T") + H("9W"), za=True, jian="huang"), 10,
+          [("白心力不让赢", 50), ("黄见（砸×4）", 2)])
+    luan = ["7B", "3T", "3W", "8B", "2T", "2W", "4B", "4T", "4W", "5B", "5T", "5W"]
+    white_cha = [cha(k) for k in ("6B", "6T", "6W", "7T", "7W")]
+    hand = {"hand": luan, "melds": white_cha, "options": {"sizes": "any"}}
+    assert not score(hand).wins  # a 乱牌 白心力 cannot 叉 a 幺, so it only wins by 砸
+    check(score(hand | {"flags": {"za": True}}), 7, [("白心力不让赢", 50)])
+
+
 def test_thirty_singles_fifteen_pairs_ten_ha() -> None:
     singles = [f"{r}{s}" for s in "BTW" for r in range(1, 10)] + ["ZH", "FA", "BA"]
     check(score({"hand": singles}), score({"hand": singles}).he, [("三十个单张", 100)])

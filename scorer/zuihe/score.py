@@ -317,7 +317,8 @@ class _Context:
         items: list[ZuiItem] = []
         flat = self.special or self.beng(luan)
         if flat is None and wins and self.baixinli:
-            flat = ("白心力", "白心力 (no 幺 at all)", 50)
+            flat = (("白心力不让赢", "白心力 with 不让赢 (砸) declared", 50) if za is not None
+                    else ("白心力", "白心力 (no 幺 at all)", 50))
         jian_scale = 4 if (za is not None or (flat and "蹦" in flat[0])) else (2 if luan else 1)
         if flat is not None:
             wins = True
