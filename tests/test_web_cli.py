@@ -106,6 +106,7 @@ def test_serve_help_lists_the_sources(capsys):
     (["--video", "missing.mp4"], "missing.mp4"),
     (["--record", "{data}/bad.json"], "not valid JSON"),
     (["--resume", "--session", "42"], "session 42"),
+    (["--camera", "7"], "camera"),
 ])
 def test_serve_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message):
     (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")

@@ -50,8 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="data folder for the sessions database (default $TUOLAJI_DATA or ./data)")
     parser.add_argument("--pace", type=float, default=1.5, metavar="S",
                         help="with --record: seconds between plays (default 1.5)")
+    parser.add_argument("--oracle", type=Path, metavar="FRAMES",
+                        help="with --video/--demo: read cards from a rendered video's .frames.json (testing)")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
+                        help="with --video/--demo: play the video X times faster than real time (default 1)")
     parser.add_argument("--fast", action="store_true",
-                        help="with --video/--demo: process frames as fast as they decode, not at real-time speed")
+                        help="with --video/--demo: process frames as fast as they decode")
 
 
 def load_record(path: Path) -> dict[str, Any]:
@@ -102,31 +106,48 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
             sidecar = args.video.with_name(args.video.stem + ".setup.json")
             if sidecar.exists():
                 setup = record_setup(load_record(sidecar))
+        from vision.pipeline import open_source
+
+        frames = open_source(spec)  # a missing camera or an unreadable video is reported before the model
+        reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
-        return PipelineFeed(table, spec, realtime=not args.fast)
+        return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,
+                            replay_from_start=args.video is not None and args.session is not None)
     return attach_demo(table, args)
 
 
 def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     """The bundled demo: its video through the camera pipeline, at real-time speed."""
-    try:
-        from vision import demo
-    except ModuleNotFoundError as exc:
-        if exc.name != "vision.demo":
-            raise
-        # The demo video is not bundled in this checkout: replay a generated deal instead.
-        import scorer
-
-        record = scorer.random_record("standard-2deck", seed=7, hand_size=8)
-        print("tuolaji serve: the demo video is missing; replaying a generated deal", file=sys.stderr, flush=True)
-        _open_or_start(table, args, record_setup(record), name="demo (generated deal)", source="demo")
-        return RecordFeed(table, record, pace_s=args.pace)
+    from vision import demo
 
     setup = record_setup(load_record(Path(demo.DEMO_SETUP)))
+    reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
-    return PipelineFeed(table, str(demo.DEMO_VIDEO), realtime=not args.fast,
-                        pipeline_options=getattr(demo, "PIPELINE_OPTIONS", None))
+    return PipelineFeed(table, str(demo.DEMO_VIDEO), speed=None if args.fast else args.speed, reader=reader,
+                        replay_from_start=args.session is not None)
+
+
+def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None) -> Any:
+    """The card reader: ``--oracle`` frames, else the trained model; for the demo, its frames file
+    when no model has been trained yet (said on stderr)."""
+    from vision.oracle import OracleReader
+
+    if args.oracle is not None:
+        if not args.oracle.exists():
+            raise FileNotFoundError(2, "no such file", str(args.oracle))
+        return OracleReader.from_file(args.oracle)
+    try:
+        from vision.detector import CardReader
+
+        return CardReader.load()
+    except (OSError, ModuleNotFoundError) as exc:
+        if fallback_frames is None:
+            raise ServeError(f"no card reader available ({exc}); train one with `tuolaji train`, "
+                             "or pass --oracle FRAMES.json") from exc
+        print(f"tuolaji serve: no trained card model ({exc}); the demo reads its cards from "
+              f"{fallback_frames.name}", file=sys.stderr, flush=True)
+        return OracleReader.from_file(fallback_frames)
 
 
 def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:

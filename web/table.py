@@ -261,21 +261,49 @@ class PipelineFeed(Feed):
 
     kind = "pipeline"
 
-    def __init__(self, table: Table, source: str | int, *, realtime: bool = True,
-                 pipeline_options: dict[str, Any] | None = None) -> None:
+    def __init__(self, table: Table, source: Any, *, speed: float | None = 1.0, reader: Any = None,
+                 replay_from_start: bool = False, pipeline_options: dict[str, Any] | None = None) -> None:
         super().__init__()
         from vision.pipeline import TablePipeline, open_source
 
-        self.source_spec = source
-        self.frame_source = open_source(source)  # a missing camera or bad video fails here, before serving
-        self.pipeline = TablePipeline(table.current(), **(pipeline_options or {}))
-        self.realtime = realtime
+        # a missing camera or a bad video fails here, before the server starts
+        self.frame_source = open_source(source) if isinstance(source, str | int) else source
+        self.pipeline = TablePipeline(table.current(), reader=reader, replay_from_start=replay_from_start,
+                                      **(pipeline_options or {}))
+        self.speed = speed
         self.started_at: float | None = None
 
     def run(self) -> None:
         self.started_at = time.time()
-        self.pipeline.run(self.frame_source, realtime=self.realtime, stop=self._stop, progress=self._progress)
+        with self.frame_source:
+            frames = self.frame_source
+            if self.speed is not None and not self.frame_source.live:
+                frames = PacedFrames(self.frame_source, self.speed, self._stop)
+            self.pipeline.run(frames, realtime=False, stop=self._stop, progress=self._progress)
 
-    def _progress(self, *args: Any, **kwargs: Any) -> None:
-        if args:
-            self.detail = str(args[0])
+    def _progress(self, index: int, count: int | None) -> None:
+        seconds = index / self.frame_source.fps if self.frame_source.fps else 0.0
+        self.detail = f"{seconds:.0f} s" + (f" / {count / self.frame_source.fps:.0f} s" if count and self.frame_source.fps
+                                           else "")
+
+
+class PacedFrames:
+    """A video's frames, handed out at ``speed`` times their real-time rate (1.0: as a camera would)."""
+
+    def __init__(self, source: Any, speed: float, stop: threading.Event | None = None) -> None:
+        if speed <= 0:
+            raise InputError(f"speed: {speed} must be above 0")
+        self.source = source
+        self.speed = speed
+        self.stop = stop if stop is not None else threading.Event()
+        self.fps = source.fps
+        self.frame_count = source.frame_count
+        self.live = False
+
+    def __iter__(self) -> Any:
+        start = time.monotonic()
+        for frame in self.source:
+            delay = start + frame.time_s / self.speed - time.monotonic()
+            if delay > 0 and self.stop.wait(delay):
+                return
+            yield frame

@@ -149,6 +149,7 @@ def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width:
                      f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end" class="axis">{level}</text>')
     for index in range(len(history)):
         parts.append(f'<text x="{x_of(index):.1f}" y="{height - 8}" text-anchor="middle" class="axis">{index}</text>')
+    label_rows: list[float] = []
     for number, side in enumerate(sides(record)):
         seat = side["seats"][0]
         colour = SERIES_COLOURS[number % len(SERIES_COLOURS)]
@@ -162,7 +163,11 @@ def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}">'
                          f'<title>{escape(side["name"])}: {levels[seat]}</title></circle>')
         last_x, last_y = points[-1]
-        parts.append(f'<text x="{min(last_x + 6, width - right - 2):.1f}" y="{last_y - 8:.1f}" '
+        label_y = last_y - 8
+        while any(abs(label_y - taken) < 14 for taken in label_rows):
+            label_y -= 15  # sides on the same level: stack their labels
+        label_rows.append(label_y)
+        parts.append(f'<text x="{min(last_x + 6, width - right - 2):.1f}" y="{label_y:.1f}" '
                      f'text-anchor="{"end" if last_x > width - 90 else "start"}" fill="{colour}" '
                      f'class="series-label">{escape(side["name"])} {history[-1][seat]}</text>')
     parts.append("</svg>")

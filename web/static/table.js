@@ -61,6 +61,17 @@
     return SUIT_SYMBOL[name.slice(-1)] + name.slice(0, -1);
   }
 
+  /* The scorer's evidence names seats and 0-based tricks; the page shows names and 1-based tricks. */
+  function evidence(detail) {
+    return String(detail == null ? "" : detail)
+      .replace(/\bseat (\d+)'s\b/g, (m, n) => playerName(Number(n)) + (lang === "zh" ? " 的" : "'s"))
+      .replace(/\bseat (\d+)\b/g, (m, n) => playerName(Number(n)))
+      .replace(/\btricks? (\d+(?:, \d+)*)/g, (m, list) => {
+        const numbers = list.split(", ").map((n) => Number(n) + 1);
+        return lang === "zh" ? "第 " + numbers.join("、") + " 墩" : (numbers.length > 1 ? "tricks " : "trick ") + numbers.join(", ");
+      });
+  }
+
   function trumpLabel(trump) {
     return trump === "NT" ? t("trump.NT") : SUIT_SYMBOL[trump] || trump;
   }
@@ -161,7 +172,7 @@
     setText("deal-heading", t("deal.n", { n: d + 1 }));
     const facts = [
       [t("deal.level"), deal.level],
-      [t("deal.trump"), trumpLabel(deal.trump)],
+      [t("deal.trump"), trumpLabel(deal.trump), deal.trump === "H" || deal.trump === "D" ? "red" : ""],
       [t("deal.dealer"), playerName(deal.dealer)],
       [t("deal.profile"), data.view.profile + " · " + data.view.decks + " " + t("deal.decks")],
     ];
@@ -169,7 +180,7 @@
       facts.push([t("deal.friends"), deal.friends.map((f) => t("setup.friend", { nth: f.nth, card: cardLabel(f.card) })).join("、")]);
     }
     document.getElementById("deal-facts").innerHTML = facts.map((f) =>
-      "<div><dt>" + esc(f[0]) + "</dt><dd>" + esc(f[1]) + "</dd></div>").join("");
+      "<div><dt>" + esc(f[0]) + '</dt><dd class="' + (f[2] || "") + '">' + esc(f[1]) + "</dd></div>").join("");
   }
 
   function seatPosition(seat, count) {
@@ -206,8 +217,10 @@
         esc(dealerSide.includes(seat) ? t("seat.partner") : t("seat.defender")) + "</span>");
       if (winner === seat) badges.push('<span class="badge winner">' + esc(t("seat.winner")) + "</span>");
       if (mode === "live" && !complete && seat === expected) badges.push('<span class="badge next">' + esc(t("seat.next")) + "</span>");
-      html += '<div class="' + classes.join(" ") + '" data-seat="' + seat + '" style="left:' + pos.x.toFixed(1) +
-        "%;top:" + pos.y.toFixed(1) + '%">' +
+      // seats near the left or right edge hug it, so their cards never leave the table
+      const place = pos.x > 72 ? "right:1%;transform:translate(0,-50%)" : pos.x < 28 ? "left:1%;transform:translate(0,-50%)" :
+        "left:" + pos.x.toFixed(1) + "%";
+      html += '<div class="' + classes.join(" ") + '" data-seat="' + seat + '" style="' + place + ";top:" + pos.y.toFixed(1) + '%">' +
         '<div class="seat-head"><span class="seat-name">' + esc(playerName(seat)) + '</span> <span class="seat-level">' +
         esc(data.view.levels[seat]) + "</span> " + badges.join(" ") + "</div>" +
         '<div class="play">' + (trick ? cardsOfPlay(d, ti, trick, seat, count) : "") + "</div></div>";
@@ -268,13 +281,13 @@
           (v.proven ? "proven" : "suspected") + '">' + esc(v.proven ? t("alerts.proven") : t("alerts.suspected")) + "</span></div>" +
           '<a class="alert-where" href="#trick-' + d + "-" + v.trick + '">' +
           esc((deals.length > 1 ? t("deal.n", { n: d + 1 }) + " · " : "") + t("alerts.where", { trick: v.trick + 1, name: playerName(v.seat) })) +
-          '</a><div class="alert-detail">' + esc(v.detail) + "</div></li>");
+          '</a><div class="alert-detail" title="' + esc(v.detail) + '">' + esc(evidence(v.detail)) + "</div></li>");
       }
       for (const p of deals[d].penalties || []) {
         items.push('<li class="alert penalty" data-rule="penalty"><div class="alert-head"><strong>' + esc(t("penalty.title")) +
           " " + esc(p.points) + '</strong></div><a class="alert-where" href="#trick-' + d + "-" + p.trick + '">' +
           esc(t("alerts.where", { trick: p.trick + 1, name: playerName(p.seat) })) + '</a><div class="alert-detail">' +
-          esc(p.detail) + "</div></li>");
+          esc(evidence(p.detail)) + "</div></li>");
       }
     }
     document.getElementById("alerts").innerHTML = items.length ? items.join("") :
@@ -348,8 +361,10 @@
         let cells = "";
         for (let seat = 0; seat < count; seat += 1) {
           const violations = playViolations(ta, seat);
+          const attempt = seat === trick.leader && trick.attempt ? '<span class="attempt">' + esc(t("history.attempt")) + ": " +
+            esc(trick.attempt.map(cardLabel).join(" ")) + "</span>" : "";
           cells += '<td class="' + (seat === trick.leader ? "led" : "") + (violations.length ? " illegal" : "") + '" data-seat="' + seat + '">' +
-            cardsOfPlay(d, ti, trick, seat, count) + "</td>";
+            cardsOfPlay(d, ti, trick, seat, count) + attempt + "</td>";
         }
         rows += '<tr id="trick-' + d + "-" + ti + '" class="' + (bad ? "has-violation" : "") + '" data-trick="' + ti + '">' +
           "<th scope=\"row\">" + (ti + 1) + "</th>" + cells + "<td>" + esc(ta.winner != null ? playerName(ta.winner) : "") +

@@ -1,0 +1,99 @@
+"""Headless Chromium (Debian's /usr/bin/chromium, driven by Playwright — no browser download)
+and a real ``tuolaji serve`` process replaying a short deal with one revoke."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .records import point_correction, revoke_record
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@dataclass
+class Served:
+    """A running server: its address, data folder, the record it replays and what the tests poke at."""
+
+    url: str
+    data: Path
+    record: dict[str, Any]
+    revoke: tuple[int, int]
+    fix: dict[str, Any]
+    process: subprocess.Popen
+
+
+def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--port", "0", *args],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    line = process.stdout.readline()
+    if not line.startswith("tuolaji serve: open "):
+        process.kill()
+        raise AssertionError(f"tuolaji serve did not start: {line!r}")
+    return process, line.split("open ", 1)[1].split()[0]
+
+
+def stop_serve(process: subprocess.Popen) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def browser_context() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (scripts/setup.sh dev installs Debian's chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    user_data = tempfile.mkdtemp(prefix="tuolaji-chromium-")
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            user_data, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1440, "height": 1000}, locale="zh-CN")
+        context.set_default_timeout(15_000)
+        yield context
+        context.close()
+    shutil.rmtree(user_data, ignore_errors=True)
+
+
+@pytest.fixture()
+def page(browser_context) -> Iterator[Any]:
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert errors == [], errors
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[Served]:
+    """``tuolaji serve --record`` on a six-trick deal with one revoke, a play every 0.3 s."""
+    folder = tmp_path_factory.mktemp("served")
+    record, revoke = revoke_record()
+    path = folder / "deal.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    process, url = start_serve("--record", str(path), "--pace", "0.3", "--data", str(folder / "data"))
+    try:
+        yield Served(url=url, data=folder / "data", record=record, revoke=revoke, fix=point_correction(record),
+                     process=process)
+    finally:
+        stop_serve(process)

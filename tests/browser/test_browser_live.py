@@ -1,0 +1,182 @@
+"""The live table page in headless Chromium while ``tuolaji serve`` replays a short deal.
+
+The tests run in file order against one server: the first watches the deal being played
+(trick, scores, the revoke's alert), the later ones correct a card, switch language,
+reload, use a phone-sized screen, the replay viewer and the sessions page.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def api_state(url: str) -> dict:
+    with urllib.request.urlopen(url + "api/state", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def text_of(page, selector: str) -> str:
+    return page.locator(selector).first.inner_text().strip()
+
+
+def history_card(page, deal: int, trick: int, seat: int):
+    return page.locator(f'#trick-{deal}-{trick} td[data-seat="{seat}"] button.card').first
+
+
+def test_trick_and_scores_update_live_and_the_revoke_is_alerted(page, served):
+    page.goto(served.url)
+    page.wait_for_selector("#felt .seat .card")
+    first_trick = int(page.locator("#trick-centre").get_attribute("data-trick"))
+    # The page only reloads its state on server-sent events: a later trick and points prove they flow.
+    page.wait_for_function(f"Number(document.querySelector('#trick-centre').dataset.trick) > {first_trick}")
+    page.wait_for_function("!['0', '–'].includes(document.querySelector('#defender-points').textContent)")
+    assert int(text_of(page, "#defender-points")) > 0
+    trick, seat = served.revoke
+    name = served.record["players"][seat]
+    alert = page.locator('#alerts li[data-rule="must-follow-suit"]')
+    alert.wait_for()
+    assert "没跟花色" in alert.inner_text() and f"第 {trick + 1} 墩 · {name}" in alert.inner_text()
+    assert page.locator(f'#trick-0-{trick} td[data-seat="{seat}"]').get_attribute("class").endswith("illegal")
+    page.locator("#summary").wait_for(state="visible", timeout=30_000)
+    final = api_state(served.url)["state"]["audit"]["deals"][0]
+    assert text_of(page, "#total-points") == str(final["total_defender_points"])
+    assert page.locator("#summary .summary-kitty .card").count() == len(served.record["deals"][0]["kitty"])
+    assert page.locator(".alert.proven").count() == 1
+    seats_with_cards = page.locator("#felt .seat .card").count()
+    assert seats_with_cards == sum(len(play) for play in served.record["deals"][0]["tricks"][-1]["plays"])
+
+
+def test_a_correction_changes_the_record_and_the_score(page, served):
+    fix = served.fix
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    total_before = int(text_of(page, "#total-points"))
+    history_card(page, fix["deal"], fix["trick"], fix["seat"]).click()
+    dialog = page.locator("#picker")
+    dialog.wait_for(state="visible")
+    assert fix["old"][:-1] in text_of(page, "#picker-title")
+    page.locator(f'#picker .pick[data-card="{fix["new"]}"]').click()
+    page.wait_for_function(f"document.querySelector('#total-points').textContent === '{total_before - fix['points']}'")
+    card = history_card(page, fix["deal"], fix["trick"], fix["seat"])
+    assert card.get_attribute("data-card") == fix["new"] and "corrected" in card.get_attribute("class")
+    trick = api_state(served.url)["state"]["record"]["deals"][0]["tricks"][fix["trick"]]
+    assert trick["corrections"][-1] == {"seat": fix["seat"], "index": 0, "old": fix["old"], "new": fix["new"],
+                                        "source": "page"}
+
+
+def test_keyboard_only_correction_puts_the_card_back(page, served):
+    fix = served.fix
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    total = int(text_of(page, "#total-points"))
+    history_card(page, fix["deal"], fix["trick"], fix["seat"]).focus()
+    page.keyboard.press("Enter")
+    page.locator("#picker").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.locator("#picker").wait_for(state="hidden")
+    history_card(page, fix["deal"], fix["trick"], fix["seat"]).focus()
+    page.keyboard.press("Enter")
+    page.locator("#picker-input").focus()
+    page.keyboard.type(fix["old"].lower())
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#total-points').textContent === '{total + fix['points']}'")
+    corrections = api_state(served.url)["state"]["record"]["deals"][0]["tricks"][fix["trick"]]["corrections"]
+    assert [c["new"] for c in corrections] == [fix["new"], fix["old"]]
+
+
+def test_language_toggle_switches_every_word_and_is_remembered(page, served):
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    assert text_of(page, "#score-heading") == "闲家得分" and page.locator("html").get_attribute("lang") == "zh-CN"
+    page.locator("#lang-toggle").click()
+    assert text_of(page, "#score-heading") == "Defenders' points"
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert "did not follow suit" in text_of(page, '#alerts li[data-rule="must-follow-suit"]')
+    assert text_of(page, "#deal-heading") == "Deal 1"
+    page.reload()
+    page.locator("#summary").wait_for(state="visible")
+    assert text_of(page, "#score-heading") == "Defenders' points" and text_of(page, "#deal-heading") == "Deal 1"
+    page.locator("body").press("l")  # the keyboard shortcut
+    assert text_of(page, "#score-heading") == "闲家得分" and text_of(page, "#deal-heading") == "第 1 副"
+
+
+def test_reload_resumes_the_session(page, served):
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    before = {
+        "session": text_of(page, "#session-name"),
+        "rows": page.locator(".history-table tbody tr").count(),
+        "total": text_of(page, "#total-points"),
+        "alerts": page.locator("#alerts li.alert").count(),
+    }
+    page.reload()
+    page.locator("#summary").wait_for(state="visible")
+    after = {
+        "session": text_of(page, "#session-name"),
+        "rows": page.locator(".history-table tbody tr").count(),
+        "total": text_of(page, "#total-points"),
+        "alerts": page.locator("#alerts li.alert").count(),
+    }
+    assert after == before and before["rows"] == len(served.record["deals"][0]["tricks"])
+
+
+def test_levels_chart_and_hand_summary(page, served):
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    deal_audit = api_state(served.url)["state"]["audit"]["deals"][0]
+    assert page.locator("#levels-chart svg polyline").count() == 2
+    assert page.locator("#levels-chart svg circle").count() == 4
+    next_dealer = served.record["players"][deal_audit["next_dealer"]]
+    assert next_dealer in text_of(page, "#summary .next-dealer")
+    assert page.locator("#next-deal-form").is_visible()
+
+
+def test_readable_on_a_phone(page, served):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    felt = page.locator("#felt").bounding_box()
+    for seat in range(4):
+        box = page.locator(f'#felt .seat[data-seat="{seat}"]').bounding_box()
+        assert felt["x"] - 1 <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+    assert page.locator("#lang-toggle").is_visible()
+
+
+def test_replay_viewer_timeline(page, served):
+    session_id = api_state(served.url)["session"]["id"]
+    page.goto(f"{served.url}replay/{session_id}")
+    page.wait_for_selector("#felt .seat")
+    total = sum(len(t["plays"]) for t in served.record["deals"][0]["tricks"])
+    assert page.locator("#timeline").get_attribute("max") == str(total)
+    page.locator("body").press("Home")
+    page.wait_for_function("document.querySelector('#timeline').value === '0'")
+    assert page.locator("#felt .card").count() == 0
+    for _ in range(5):
+        page.locator("body").press("ArrowRight")
+    page.wait_for_function("document.querySelector('#timeline').value === '5'")
+    page.wait_for_function("document.querySelector('#trick-centre').dataset.trick === '1'")
+    assert page.locator("#felt .card").count() == 1
+    assert page.locator("#summary").is_hidden()
+    page.locator("#timeline").fill(str(total))
+    page.locator("#summary").wait_for(state="visible")
+    assert page.locator('#alerts li[data-rule="must-follow-suit"]').count() == 1
+
+
+def test_sessions_page_lists_and_exports(page, served):
+    page.goto(served.url + "sessions")
+    row = page.locator("table.sessions tbody tr").first
+    assert "deal.json" in row.inner_text()
+    with page.expect_download() as download_info:
+        row.locator("a[download]").click()
+    exported = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
+    assert exported["deals"][0]["tricks"][served.fix["trick"]]["corrections"]
