@@ -47,6 +47,11 @@ class Template:
 
 
 def pack(counts: list[int]) -> int:
+    """The packed count vector, 4 bits a kind.
+
+    >>> hex(pack([2, 0, 1] + [0] * 27))
+    '0x102'
+    """
     state = 0
     for kind, n in enumerate(counts):
         state |= n << (BITS * kind)
@@ -66,7 +71,11 @@ def _gain(**fields: int) -> tuple[int, ...]:
 
 
 def ha_he(kind: int, n: int, melded: bool = False) -> int:
-    """和 of n alike: 哈 白2/幺3, 楼 白5/幺6 (melded 叉 白1/幺2, 光 白4/幺5)."""
+    """和 of n alike: 哈 白2/幺3, 楼 白5/幺6 (melded 叉 白1/幺2, 光 白4/幺5).
+
+    >>> ha_he(6, 3), ha_he(27, 3), ha_he(6, 4), ha_he(27, 4), ha_he(6, 3, melded=True), ha_he(27, 4, melded=True)
+    (2, 3, 5, 6, 1, 5)
+    """
     yao = kind in YAO_KINDS
     if n == 3:
         return (2 if yao else 1) if melded else (3 if yao else 2)
