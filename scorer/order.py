@@ -59,6 +59,30 @@ class TrumpOrder:
     def is_trump(self, card: int) -> bool:
         return self.suit[card] == TRUMP
 
+    def successor(self, card: int) -> tuple[int, ...]:
+        """The card kinds right above ``card`` in its effective suit (its tractor
+        neighbours upwards); several for the off-suit level cards, none for the top.
+
+        >>> o = TrumpOrder.of("4", "H")
+        >>> from scorer.cards import parse_card as c, format_cards
+        >>> format_cards(o.successor(c("AH"))), format_cards(o.successor(c("4C"))), o.successor(c("BJ"))
+        (['4S', '4C', '4D'], ['4H'], ())
+        >>> format_cards(o.successor(c("3S")))
+        ['5S']
+        """
+        s, v = self.suit[card], self.value[card]
+        return tuple(c for c in self.members[s] if self.value[c] == v + 1)
+
+    def is_adjacent(self, low: int, high: int) -> bool:
+        """Whether ``high`` is directly above ``low`` (same effective suit, next value).
+
+        >>> from scorer.cards import parse_card as c
+        >>> o = TrumpOrder.of("4", "NT")
+        >>> o.is_adjacent(c("4C"), c("SJ")), o.is_adjacent(c("4C"), c("BJ")), o.is_adjacent(c("4C"), c("4S"))
+        (True, False, False)
+        """
+        return self.suit[low] == self.suit[high] and self.value[high] == self.value[low] + 1
+
     @property
     def level_name(self) -> str:
         return RANKS[self.level]

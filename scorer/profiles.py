@@ -164,6 +164,59 @@ def shape_name(shapes: tuple[Shape, ...]) -> str:
     return "".join("[" + ",".join([str(w)] * length) + "]" for w, length in shapes)
 
 
+def parse_requirement(text: str) -> Requirement:
+    """Parse bracket notation back into shapes (inverse of :func:`requirement_name`).
+
+    >>> parse_requirement("[2,2][1][1]"), parse_requirement("[2][1]×2")
+    (((2, 2), (1, 1), (1, 1)), ((2, 1), (1, 1), (1, 1)))
+    """
+    import re
+
+    shapes: list[Shape] = []
+    rest = text.replace(" ", "")
+    pattern = re.compile(r"\[(\d+(?:,\d+)*)\](?:[×x*](\d+))?")
+    pos = 0
+    while pos < len(rest):
+        m = pattern.match(rest, pos)
+        if not m:
+            raise RulesError(f'bad requirement "{text}"')
+        widths = [int(w) for w in m.group(1).split(",")]
+        if len(set(widths)) != 1 or widths[0] < 1 or (widths[0] == 1 and len(widths) > 1):
+            raise RulesError(f'bad requirement "{text}"')
+        shapes.extend([(widths[0], len(widths))] * int(m.group(2) or 1))
+        pos = m.end()
+    if not shapes:
+        raise RulesError(f'bad requirement "{text}"')
+    return tuple(sorted(shapes, key=lambda s: (s[0] * s[1], s[0]), reverse=True))
+
+
+def parse_ladders(value: Any, where: str) -> dict[Shape, tuple[Requirement, ...]]:
+    """A ``ladders`` override: ``{"[3,3]": ["[3,3]", "[2,2][1][1]", …, "[1]×6"]}``.
+
+    Each ladder starts with the shape itself and ends in singles, and every rung has
+    the shape's number of cards.
+
+    >>> parse_ladders({"[2]": ["[2]", "[1][1]"]}, "rules.ladders")
+    {(2, 1): (((2, 1),), ((1, 1), (1, 1)))}
+    """
+    if not isinstance(value, dict):
+        raise RulesError(f"{where}: expected an object of ladders")
+    out: dict[Shape, tuple[Requirement, ...]] = {}
+    for key, rungs in value.items():
+        head = parse_requirement(key)
+        if len(head) != 1 or not isinstance(rungs, list) or not rungs:
+            raise RulesError(f'{where}["{key}"]: expected one unit shape and a list of requirements')
+        shape = head[0]
+        ladder = tuple(parse_requirement(r) if isinstance(r, str) else () for r in rungs)
+        size = shape[0] * shape[1]
+        if any(sum(w * n for w, n in req) != size for req in ladder):
+            raise RulesError(f'{where}["{key}"]: every requirement must have {size} cards')
+        if ladder[0] != head or set(ladder[-1]) != {(1, 1)}:
+            raise RulesError(f'{where}["{key}"]: a ladder starts with the shape and ends in singles')
+        out[shape] = ladder
+    return out
+
+
 def requirement_name(req: tuple[Shape, ...]) -> str:
     """Like :func:`shape_name`, collapsing trailing singles (``[2][1]×4``).
 
@@ -312,8 +365,11 @@ def resolve_rules(rules: Any, where: str = "rules") -> Options:
     for key, value in rules.items():
         if key == "profile":
             continue
-        if key not in _OPTION_NAMES or key == "ladders":
+        if key not in _OPTION_NAMES:
             raise RulesError(f"{where}: unknown option {key!r}")
+        if key == "ladders":
+            changes[key] = {**PROFILES[name].ladders, **parse_ladders(value, f"{where}.ladders")}
+            continue
         changes[key] = _check_option(key, value, where)
     return replace(PROFILES[name], **changes)
 

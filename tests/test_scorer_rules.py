@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from scorer import PROFILES, parse_card, resolve_rules
@@ -166,7 +168,7 @@ def test_combined_throw_ladder() -> None:
 
 
 # ------------------------------------------------------------------ §5 following
-def follow(profile: str, level: str, trump: str, lead: str, hand: str, play: str) -> str | None:
+def follow(profile: Any, level: str, trump: str, lead: str, hand: str, play: str) -> str | None:
     opts = resolve_rules(profile)
     o = TrumpOrder.of(level, trump, opts.twos_trump)
     fault = check_follow(o, Lead.of(o, cards(lead), opts), hand_counts(cards(hand)), cards(play), opts)
@@ -343,3 +345,24 @@ def test_standing_throw_is_legal_lead() -> None:
     assert deal.is_legal(cards("AH AH KH"))
     assert not deal.is_legal(cards("AH 5D"))  # one effective suit only
     assert not deal.is_legal(cards("AH AH AH"))  # not in the hand
+
+
+def test_ladders_are_overridable_in_a_record() -> None:
+    # without [2][2] in the tractor ladder, two loose pairs need not both be played
+    custom = {"profile": "standard-2deck", "ladders": {"[2,2]": ["[2,2]", "[2][1][1]", "[1]×4"]}}
+    hand = "3H 3H 6H 6H 9H"
+    assert follow("standard-2deck", "2", "S", "KH KH QH QH", hand, "3H 3H 6H 9H") == "must-follow-format"
+    assert follow(custom, "2", "S", "KH KH QH QH", hand, "3H 3H 6H 9H") is None
+    with pytest.raises(Exception, match="ends in singles"):
+        resolve_rules({"profile": "standard-2deck", "ladders": {"[2]": ["[2]"]}})
+
+
+def test_successor_through_removed_ranks_and_level_cards() -> None:
+    o = TrumpOrder.of("4", "H")
+    names = lambda cs: [format_card(c) for c in cs]  # noqa: E731
+    assert names(o.successor(parse_card("3S"))) == ["5S"]
+    assert names(o.successor(parse_card("AH"))) == ["4S", "4C", "4D"]
+    assert names(o.successor(parse_card("4D"))) == ["4H"]
+    assert names(o.successor(parse_card("4H"))) == ["SJ"]
+    assert names(o.successor(parse_card("SJ"))) == ["BJ"]
+    assert o.successor(parse_card("AS")) == ()
