@@ -5,8 +5,18 @@ HAND.json::
     {"hand": ["7B", "三条", ...], "melds": [{"type": "cha", "cards": ["ZH", "ZH", "ZH"]}],
      "yun": [], "flags": {"tianhe": false, "dihe": false, "mo": false, "za": false, "jian": null}}
 
-Without ``--json`` the output is the itemised explanation in Chinese (``--lang en`` for
-English). Bad input is one line on stderr and exit status 2.
+Cards are codes (``1B``..``9B`` 饼, ``1T``..``9T`` 条, ``1W``..``9W`` 万, ``ZH`` ``FA`` ``BA``)
+or Chinese names (``七饼``, ``三条``, ``红中``, ``发财``, ``白板``…). ``yun`` is one laid-down
+云幺 or a list of them. ``flags.za`` declares 砸 (不让赢).
+
+``--json`` prints ``{"wins", "he", "zui", "groups": [{"kind", "cards", "he"}], "items":
+[{"name", "zui"}]}``. Group kinds: ``ha`` ``lou`` (in hand), ``cha`` ``guang`` (laid down),
+``fu`` ``bao`` ``che``, the 七套 ``qun`` ``bang`` ``hu`` ``jia`` ``wula`` ``jiang`` ``wenquan``,
+``xiaoyun`` ``dayun``, ``chi_fu`` ``chi_bao`` ``chi_<七套>`` (吃 melds, with the hand cards
+that continue a 吃副), ``yao`` (left-over 幺, not loose) and ``loose`` (闲牌, only when the
+hand does not win). Without ``--json`` the output is the itemised explanation in Chinese
+(``--lang en`` for English). ``-o KEY=VALUE`` sets a rule option (see
+:class:`scorer.zuihe.ZuiheOptions`). Bad input is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
