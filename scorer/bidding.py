@@ -3,11 +3,13 @@
 A bid shows level cards of one suit or jokers. Each profile's ``bid_order`` ranks bids:
 
 - ``two-deck`` (seed 004, 2 decks): one level card < a pair < a small-joker pair
-  (no-trump) < a big-joker pair (no-trump); 自保 and 自反 allowed.
+  (no-trump) < a big-joker pair (no-trump); 自保 and 自反 are a bidder overcalling his
+  own bid (``self_overcall``), first come first served.
 - ``titanic`` (seed 004, 3 decks; also 4 decks): one level card < two < two jokers
   (no-trump) < three level cards < three jokers (no-trump) < four level cards < four jokers.
-- ``count`` (seed 001): two over one, three over two (level cards only); with
-  ``reinforce`` (自保) a bidder who shows more of his own suit keeps the bid on a tie.
+- ``count`` (seed 001): two over one, three over two (level cards only). With
+  ``reinforce`` (seed 001 保放, "先放一张的再补放一张可保住") a bidder who was overcalled
+  and shows more of his own suit keeps the bid on a tie.
 - ``chaodipi`` (seed 001 炒地皮): equal-size bids ranked ♠ > ♥ > ♣ > ♦; a pair over any
   single; a joker pair (big over small) over any pair (no-trump); three jokers over
   that, the bidder names any trump; bids may follow the kitty (``after_kitty``); nobody

@@ -75,8 +75,8 @@ class Options:
     step: int | None = None  # None: 20·decks (friends: RULES §10)
     kitty_size: int | None = None  # None: smallest k ≥ 6 leaving an even deal
     bid_order: str = "two-deck"
-    reinforce: bool = True  # 自保 allowed
-    self_overcall: bool = True  # 自反 allowed
+    reinforce: bool = False  # seed 001 保放: an overcalled bidder extending his suit keeps the bid on a tie
+    self_overcall: bool = True  # a bidder may overcall his own bid (seed 004 自保 / 自反)
     rebid_after_kitty: bool = False  # 炒地皮
     friends: bool = False  # 找朋友
     ladders: dict[Shape, tuple[Requirement, ...]] = field(default_factory=dict, compare=False, hash=False)
@@ -242,15 +242,14 @@ PROFILES: dict[str, Options] = {
         kitty_needs_trump=True,
         throw_penalty="points",
         bid_order="count",
-        reinforce=False,
         ladders={(3, 2): GUANGZHOU_TITANIC_LADDER},
     ),
-    "competition-3deck": Options(decks=3, bid_order="count", reinforce=False),
+    "competition-3deck": Options(decks=3, bid_order="count"),
     "single-deck": Options(decks=1, bid_order="two-deck"),
     "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic"),
-    "friends-3deck": Options(decks=3, players=(5, 6, 7), friends=True, bid_order="count", reinforce=False),
+    "friends-3deck": Options(decks=3, players=(5, 6, 7), friends=True, bid_order="count"),
     "chaodipi-2deck": Options(
-        decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False, reinforce=False
+        decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False
     ),
 }
 """The eight profiles of RULES.md §13 by name."""

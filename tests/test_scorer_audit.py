@@ -215,6 +215,7 @@ def test_incomplete_deal_has_null_outcome() -> None:
         ("standard-2deck", [(1, "2H"), (2, "2S")], "H", 1, [2]),  # a single cannot overcall a single
         ("standard-2deck", [(1, "2H"), (1, "2H 2H")], "H", 1, []),  # 自保
         ("standard-2deck", [(1, "2H"), (1, "2S 2S")], "S", 1, []),  # 自反
+        ("standard-2deck", [(1, "2H"), (2, "2S 2S"), (1, "2H 2H")], "S", 2, [1]),  # 反主 came first
         ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "NT", 3, []),  # joker pair → no-trump
         ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "H", 3, [3]),  # trump must follow the bid
         ("standard-2deck", [], "H", 0, [0]),  # no bid → no-trump
