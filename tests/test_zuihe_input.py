@@ -78,6 +78,8 @@ def test_error_types() -> None:
     with pytest.raises(HandError):
         parse_hand({"hand": THIRTY[:10]})
     assert len(parse_hand({"hand": THIRTY[:10]}, ZuiheOptions(sizes=())).concealed) == 10
+    with pytest.raises(HandError, match="hand: 32 cards in all; a 嘴和 hand holds at most 31"):
+        parse_hand({"hand": THIRTY + ["BA", "BA"]}, ZuiheOptions(sizes=()))
 
 
 def test_sizes_option_and_both_30_and_31_accepted() -> None:

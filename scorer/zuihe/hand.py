@@ -40,6 +40,7 @@ BAO_RANKS = range(2, 9)
 
 JIAN_RATES = {"huang": (0, "黄见"), "mian": (1, "面见"), "cha": (2, "叉见"), "tong": (3, "统见")}
 MELD_TYPES = ("cha", "guang", "chi")
+MAX_CARDS = 31
 
 
 class HandError(InputError):
@@ -54,7 +55,7 @@ class ZuiheOptions:
       ``"sum"`` adds the best row of each family.
     - ``split_ha``: allow splitting a 哈 or 楼 in hand (seed: 哈子、楼子不准拆开用 → False).
     - ``yao_loose``: a left-over 幺 card is not a loose card (幺不算闲牌 → True).
-    - ``sizes``: accepted totals of the winner's cards; ``()`` accepts any size.
+    - ``sizes``: accepted totals of the winner's cards; ``()`` accepts any size up to 31.
     - ``big_lou``: 三个楼子以上的大牌 — with ≥ 3 楼 the row is worth the 和 of the 楼 and 哈.
     - ``extra_lou_as_ha``: a 楼 beyond the one a row names counts as a 哈 of its colour.
     - ``qitao_che``: a doubled 七套 (never 文全) is also a 车.
@@ -323,6 +324,8 @@ def parse_hand(obj: Any, options: ZuiheOptions | None = None) -> Hand:
             card = Card(kind)
             raise HandError(f"{where[COPIES]}: a 5th {card.code} ({card.name_zh}); there are only 4 of each")
     total = len(hand.all_cards())
+    if total > MAX_CARDS:
+        raise HandError(f"hand: {total} cards in all; a 嘴和 hand holds at most {MAX_CARDS} (the dealer's)")
     if options.sizes and total not in options.sizes:
         raise HandError(
             f"hand: {total} cards in all (hand {len(concealed)} + melds "
