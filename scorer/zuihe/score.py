@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .cards import NUMERALS_ZH, YAO_KINDS, Card
+from .cards import YAO_KINDS, Card
 from .hand import JIAN_RATES, QITAO, Hand, HandError, ZuiheOptions, parse_hand
 from .search import (
     BAI_HA,
@@ -452,12 +452,11 @@ def score_hand(hand: Hand, options: ZuiheOptions | None = None) -> ZuiheResult:
     # 100-嘴 hands and 蹦 win whatever the grouping.
     special = context.special or context.beng(luan)
     if special is not None:
-        summary_parts = parts
         items = [ZuiItem(special[0], special[1], Fraction(special[2]))]
         if options.jian_on_flat:
             items += context._jian(4 if "蹦" in special[0] else (2 if luan else 1))
         total = sum((i.zui for i in items), Fraction(0))
-        return _result(hand, True, he, total, summary_parts, tuple(items), luan, "", "")
+        return _result(hand, True, he, total, parts, tuple(items), luan, "", "")
     return _result(hand, False, he, Fraction(0), parts, (), luan, reason_zh, reason_en)
 
 
@@ -518,10 +517,3 @@ def explain(result: ZuiheResult, lang: str = "zh") -> str:
         lines.append(f"  合计 {_fmt(result.zui)}嘴" if zh else f"  total {_fmt(result.zui)} 嘴")
     return "\n".join(lines)
 
-
-def _kinds_text(kinds: tuple[int, ...]) -> str:
-    return " ".join(Card(k).code for k in kinds)
-
-
-def _rank_zh(rank: int) -> str:
-    return NUMERALS_ZH[rank - 1]
