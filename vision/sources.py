@@ -17,6 +17,7 @@ video, a path to a folder of images) and returns a :class:`FrameSource` that yie
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -74,6 +75,8 @@ class VideoFileSource(FrameSource):
             raise FileNotFoundError(2, "no such file", str(self.path))
         if self.path.is_dir():
             raise SourceError(f"{self.path}: is a folder, not a video")
+        # FFmpeg would print its own complaints on stderr; the SourceError says it in one line.
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         self._capture = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
             self._capture.release()

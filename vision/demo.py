@@ -1,0 +1,64 @@
+"""The bundled demo: a short overhead video of a 3-deck deal, its set-up and its ground truth.
+
+Four tricks of a ``titanic-3deck`` deal between four players: a triple, a triple
+tractor (清三拖), a failed throw taken back (甩牌失败) and a trump pair met by both
+jokers. ``tuolaji replay`` on it must reproduce :data:`DEMO_TRUTH` exactly; the page
+plays it when no camera is at hand.
+
+>>> DEMO_VIDEO.name, DEMO_SETUP.name, DEMO_TRUTH.name
+('demo-3deck.mp4', 'demo-3deck.setup.json', 'demo-3deck.truth.json')
+
+Rebuild it (deterministic for a given OpenCV build) with ``python -m vision.demo``.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+DEMO_DIR = Path(__file__).resolve().parent / "demo"
+DEMO_VIDEO = DEMO_DIR / "demo-3deck.mp4"
+DEMO_SETUP = DEMO_DIR / "demo-3deck.setup.json"
+DEMO_TRUTH = DEMO_DIR / "demo-3deck.truth.json"
+DEMO_FRAMES = DEMO_DIR / "demo-3deck.frames.json"
+"""Per-frame ground truth (for ``tuolaji replay --oracle`` and the reader's evaluation)."""
+
+DEMO_RECORD: dict[str, Any] = {
+    "format": "tuolaji-record/1",
+    "rules": "titanic-3deck",
+    "players": ["东", "南", "西", "北"],
+    "deals": [{
+        "level": "2",
+        "trump": "H",
+        "dealer": 0,
+        "tricks": [
+            {"leader": 0, "plays": [["8S", "8S", "8S"], ["9S", "JS", "QS"], ["KS", "KS", "KS"], ["3S", "4S", "5S"]]},
+            {"leader": 2, "plays": [["5D", "5D", "5D", "6D", "6D", "6D"], ["3D", "4D", "7D", "8D", "9D", "10D"],
+                                    ["JD", "JD", "QD", "QD", "KD", "AD"], ["AD", "KD", "QD", "JD", "10D", "9D"]]},
+            {"leader": 2, "attempt": ["AC", "AC", "KC"], "plays": [["KC"], ["AC"], ["3C"], ["4C"]]},
+            {"leader": 3, "plays": [["10H", "10H"], ["SJ", "BJ"], ["QH", "QH"], ["2S", "3H"]]},
+        ],
+    }],
+}
+
+DEMO_SEED = 2024
+
+
+def build_demo(out_dir: Path = DEMO_DIR) -> dict[str, Path]:
+    """Render the demo into ``out_dir`` (video, set-up, truth, frames)."""
+    from datasets.video import RenderOptions, render_video, save_render
+
+    out_dir = Path(out_dir)
+    video = out_dir / DEMO_VIDEO.name
+    truth = render_video(copy.deepcopy(DEMO_RECORD), video, RenderOptions(seed=DEMO_SEED, linger=((1, 2),)))
+    paths = save_render(truth, video)
+    paths["video"] = video
+    return paths
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else DEMO_DIR
+    for kind, path in build_demo(target).items():
+        print(f"{kind}: {path}")
