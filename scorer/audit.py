@@ -19,12 +19,12 @@ from typing import Any
 from scorer.bidding import check_bids
 from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
 from scorer.follow import check_follow, hand_counts, suit_holding
-from scorer.formats import Lead, Unit, beating_unit, beats, read_format, strength
+from scorer.formats import Lead, Unit, beating_unit, read_format
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
 from scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
-from scorer.state import forced_unit
+from scorer.state import forced_unit, trick_resolution
 
 
 def _cards_text(cards: list[int]) -> str:
@@ -179,19 +179,18 @@ class _DealAudit:
             if not tr.plays:
                 continue
             lead_cards = tr.plays[0]
-            if not lead_cards:
-                self.add(t, leader, "wrong-card-count", True, f"seat {leader} led no cards", plays_out[0])
-                self._consume(known, t)
-                continue
             lead = Lead.of(order, lead_cards, opts)
-            if lead.mixed:
+            if not lead_cards:
+                # nothing to follow: the leader keeps the trick, followers are not judged
+                self.add(t, leader, "wrong-card-count", True, f"seat {leader} led no cards", plays_out[0])
+            elif lead.mixed:
                 suits = sorted({SUIT_LABELS[order.suit[c]] for c in lead_cards})
                 self.add(t, leader, "lead-mixed-suits", True,
                          f"seat {leader} led {_cards_text(lead_cards)} mixing {', '.join(suits)}", plays_out[0])
             else:
                 self._check_throw(t, tr, lead, known, plays_out[0])
             # follows
-            for j in range(1, len(tr.plays)):
+            for j in range(1, len(tr.plays) if lead_cards else 0):
                 s = (leader + j) % n
                 p = tr.plays[j]
                 if len(p) != lead.size:
@@ -276,16 +275,7 @@ class _DealAudit:
                 k[c] -= 1
 
     def _winner(self, lead: Lead, plays: list[list[int]]) -> int:
-        if lead.mixed:
-            return 0
-        compare = self.opts.throw_compare
-        best = 0
-        best_s = strength(self.order, lead, plays[0], compare, is_lead=True)
-        for i in range(1, len(plays)):
-            s = strength(self.order, lead, plays[i], compare)
-            if s is not None and best_s is not None and beats(s, best_s, compare):
-                best, best_s = i, s
-        return best
+        return trick_resolution(self.order, lead, plays, self.opts.throw_compare)
 
     # ---------------------------------------------------------------- throws
     def _beaten(self, t: int, leader: int, units: list[Unit], known: list[list[int]]

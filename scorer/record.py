@@ -311,8 +311,10 @@ def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord |
     if not -len(d.tricks) <= trick < len(d.tricks):
         raise RecordError(f"deals[{i}].tricks[{trick}]: no such trick")
     t = d.tricks[trick]
-    if len(t.plays) < parsed.players or not t.plays[0]:
+    if len(t.plays) < parsed.players:
         return None
+    if not t.plays[0]:
+        return t.leader  # an empty lead: nothing can beat it
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     lead = Lead.of(order, t.plays[0], parsed.options)
     return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare)) % parsed.players
