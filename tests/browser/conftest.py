@@ -34,6 +34,7 @@ class Served:
     record: dict[str, Any]
     revoke: tuple[int, int]
     fix: dict[str, Any]
+    unsure: int
     process: subprocess.Popen
 
 
@@ -86,14 +87,19 @@ def page(browser_context) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[Served]:
-    """``tuolaji serve --record`` on a six-trick deal with one revoke, a play every 0.3 s."""
+    """``tuolaji serve --record`` on a six-trick deal with one revoke and one unconfirmed card, a play every 0.3 s."""
     folder = tmp_path_factory.mktemp("served")
     record, revoke = revoke_record()
+    fix = point_correction(record)
+    # One card the camera could not settle, for a person to confirm on the page.
+    unsure = next(t for t in range(len(record["deals"][0]["tricks"])) if t != fix["trick"])
+    trick = record["deals"][0]["tricks"][unsure]
+    trick["unconfirmed"] = [[trick["leader"], 0]]
     path = folder / "deal.json"
     path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
     process, url = start_serve("--record", str(path), "--pace", "0.3", "--data", str(folder / "data"))
     try:
-        yield Served(url=url, data=folder / "data", record=record, revoke=revoke, fix=point_correction(record),
+        yield Served(url=url, data=folder / "data", record=record, revoke=revoke, fix=fix, unsure=unsure,
                      process=process)
     finally:
         stop_serve(process)

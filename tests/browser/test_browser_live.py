@@ -54,6 +54,20 @@ def test_trick_and_scores_update_live_and_the_revoke_is_alerted(page, served):
     assert seats_with_cards == sum(len(play) for play in served.record["deals"][0]["tricks"][-1]["plays"])
 
 
+def test_an_unsettled_card_is_confirmed_with_one_click(page, served):
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    leader = served.record["deals"][0]["tricks"][served.unsure]["leader"]
+    assert page.locator(f'#trick-0-{served.unsure} td[data-seat="{leader}"] .card.unconfirmed').count() == 1
+    item = page.locator("#pending .pending-item")
+    assert item.count() == 1 and f"第 {served.unsure + 1} 墩" in item.inner_text()
+    item.locator(".confirm-btn").click()
+    page.locator("#pending li.none").wait_for()
+    assert page.locator(".card.unconfirmed").count() == 0
+    trick = api_state(served.url)["state"]["record"]["deals"][0]["tricks"][served.unsure]
+    assert "unconfirmed" not in trick and trick["corrections"][0]["source"] == "page-confirm"
+
+
 def test_a_correction_changes_the_record_and_the_score(page, served):
     fix = served.fix
     page.goto(served.url)
@@ -180,3 +194,18 @@ def test_sessions_page_lists_and_exports(page, served):
         row.locator("a[download]").click()
     exported = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
     assert exported["deals"][0]["tricks"][served.fix["trick"]]["corrections"]
+
+
+def test_next_deal_starts_with_the_next_dealer_at_his_new_level(page, served):
+    page.goto(served.url)
+    page.locator("#summary").wait_for(state="visible")
+    deal_audit = api_state(served.url)["state"]["audit"]["deals"][0]
+    dealer = deal_audit["next_dealer"]
+    page.locator("#next-deal-form select[name=trump]").select_option("D")
+    page.locator("#next-deal-form button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+    facts = page.locator("#deal-facts").inner_text()
+    assert served.record["players"][dealer] in facts and "♦" in facts
+    assert deal_audit["levels_after"][dealer] in facts
+    assert page.locator("#summary").is_hidden() and page.locator(".deal-history").count() == 2
+    assert "等待首家出牌" in page.locator("#trick-centre").inner_text()

@@ -403,7 +403,9 @@
       '" class="seat-pick' + (bidSeat === seat ? " picked" : "") + '" data-seat="' + seat + '"' + (started ? " disabled" : "") + ">" +
       esc(name) + "</button>").join("");
     document.getElementById("bid-seats").innerHTML = seats;
-    const level = deal.level;
+    // In the first deal whoever wins the bid deals, so a seat bids with its own level's cards.
+    const d = currentDealIndex();
+    const level = d === 0 && bidSeat != null ? data.view.deals[0].levels_before[bidSeat] : deal.level;
     const cards = SUITS.map((s) => level + s).concat(["SJ", "BJ"]);
     document.getElementById("bid-cards").innerHTML = cards.map((c) => '<button type="button" class="card bid-card" data-card="' + c +
       '" aria-label="' + esc(t("action.bid") + " " + cardLabel(c)) + '"' + (started || bidSeat == null ? " disabled" : "") + ">" +

@@ -1,0 +1,75 @@
+"""Setting the table up on the page, bidding by click and entering a play by hand (no camera)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from .conftest import start_serve, stop_serve
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def empty_server(tmp_path_factory):
+    process, url = start_serve("--resume", "--data", str(tmp_path_factory.mktemp("empty") / "data"))
+    try:
+        yield url
+    finally:
+        stop_serve(process)
+
+
+def api_state(url: str) -> dict:
+    with urllib.request.urlopen(url + "api/state", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def test_set_up_bid_and_play_by_hand(page, empty_server):
+    page.goto(empty_server)
+    form = page.locator("#setup-form")
+    form.wait_for(state="visible")  # no session yet: the set-up is open
+    assert "请先设置牌桌" in page.locator("#felt").inner_text()
+    form.locator("input[name=name]").fill("周五晚上")
+    form.locator("select[name=decks]").select_option("3")
+    form.locator("select[name=profile]").select_option("friends-3deck")
+    form.locator("select[name=count]").select_option("5")
+    assert page.locator("#friend-fields").is_visible() and page.locator("#player-fields input").count() == 5
+    form.locator("select[name=profile]").select_option("titanic-3deck")
+    names = ["老张", "小李", "阿王", "大刘"]
+    for seat, name in enumerate(names):
+        page.locator("#player-fields input[name=player]").nth(seat).fill(name)
+    page.locator('#player-fields select[data-seat="1"]').select_option("5")  # partners follow: seat 3 too
+    assert page.locator('#player-fields select[data-seat="3"]').input_value() == "5"
+    form.locator("select[name=trump]").select_option("NT")
+    form.locator("button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+    state = api_state(empty_server)
+    assert state["session"]["name"] == "周五晚上" and state["state"]["record"]["players"] == names
+    assert state["state"]["record"]["rules"] == "titanic-3deck"
+    assert state["state"]["record"]["start_levels"] == ["2", "5", "2", "5"]
+    assert "titanic-3deck" in page.locator("#deal-facts").inner_text()
+
+    page.locator("#bids > summary").click()
+    page.locator('.seat-pick[data-seat="1"]').click()
+    page.locator("#bid-count").select_option("2")
+    page.locator('.bid-card[data-card="5S"]').click()
+    page.wait_for_function("document.querySelector('#deal-facts').textContent.includes('小李')")
+    deal = api_state(empty_server)["state"]["record"]["deals"][0]
+    assert deal["bids"] == [{"seat": 1, "cards": ["5S", "5S"]}] and deal["trump"] == "S" and deal["dealer"] == 1
+    assert "♠" in page.locator("#deal-facts").inner_text() and "小李: ♠5 ♠5" in page.locator("#bid-list").inner_text()
+
+    page.locator("#manual > summary").click()
+    manual = page.locator("#manual-form")
+    assert manual.locator("select[name=seat]").input_value() == "1"  # the dealer leads
+    manual.locator("input[name=cards]").fill("AH AH")
+    manual.locator("input[name=cards]").press("Enter")
+    page.locator('#felt .seat[data-seat="1"] .card').nth(1).wait_for()
+    assert page.locator('#felt .seat[data-seat="2"]').get_attribute("class").count("is-next") == 1
+    assert manual.locator("select[name=seat]").input_value() == "2"
+    manual.locator("input[name=cards]").fill("zz")
+    manual.locator("button[type=submit]").click()
+    page.locator("#error").wait_for(state="visible")
+    assert "zz" in page.locator("#error").inner_text()
+    assert page.locator(".bid-card").first.is_disabled()  # no bids once the deal has started
