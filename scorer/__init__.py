@@ -20,6 +20,7 @@ from scorer.profiles import PROFILES, Options, RulesError, resolve_rules
 from scorer.record import (
     RecordError,
     build_state,
+    dealer_side_seats,
     dumps_record,
     follow_hint,
     legal_plays,
@@ -28,6 +29,7 @@ from scorer.record import (
     normalize_record,
     parse_record,
     random_record,
+    seat_points,
     trick_winner,
     validate_record,
 )
@@ -48,6 +50,7 @@ __all__ = [
     "Unit",
     "audit_record",
     "build_state",
+    "dealer_side_seats",
     "dumps_record",
     "follow_hint",
     "loads_record",
@@ -60,6 +63,7 @@ __all__ = [
     "parse_cards",
     "parse_record",
     "random_record",
+    "seat_points",
     "read_format",
     "resolve_rules",
     "throw_ladder",

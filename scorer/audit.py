@@ -23,7 +23,7 @@ from scorer.formats import Lead, Unit, beating_unit, read_format
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
-from scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
+from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.state import forced_unit, trick_resolution
 
 
@@ -137,12 +137,6 @@ class _DealAudit:
         self.violations.extend(pre)
 
         # friends
-        friend_calls = [[c, nth, 0, None] for c, nth in d.friends]  # card, nth, seen, seat
-        if opts.friends:
-            dealer_side = {d.dealer}
-        else:
-            dealer_side = {s for s in range(n) if s % 2 == d.dealer % 2}
-        self.dealer_side = dealer_side
         points = [0] * n
         seen_copies = [0] * 54
         out_tricks: list[dict[str, Any]] = []
@@ -201,6 +195,8 @@ class _DealAudit:
                 if lead.mixed:
                     continue
                 hand = [max(x, 0) for x in known[s]]
+                for c in p:  # a card wrongly played still came from the hand (flagged above)
+                    hand[c] = max(hand[c], p.count(c))
                 fault = check_follow(order, lead, hand, p, opts)
                 if fault is None:
                     continue
@@ -220,16 +216,6 @@ class _DealAudit:
                              f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
                              f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
                              f" ({self.evidence(s, unit_cards, t, include_current=True)})", plays_out[j])
-            # friends: reveal by the nth copy played
-            for j, p in enumerate(tr.plays):
-                s = (leader + j) % n
-                for call in friend_calls:
-                    if call[3] is not None:
-                        continue
-                    call[2] += sum(1 for c in p if c == call[0])
-                    if call[2] >= call[1]:
-                        call[3] = s
-                        dealer_side.add(s)
             # winner
             if len(tr.plays) == n:
                 w = self._winner(lead, tr.plays)
@@ -240,11 +226,14 @@ class _DealAudit:
                 last_winner_play = (lead, tr.plays[w])
             self._consume(known, t)
 
-        defenders = [s for s in range(n) if s not in dealer_side]
+        dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
+                                   [((t.leader + j) % n, p) for t in tricks for j, p in enumerate(t.plays)])
+        self.dealer_side = dealer_seats
+        defenders = [s for s in range(n) if s not in dealer_seats]
         defender_points = sum(points[s] for s in defenders)
         penalty_points = 0
         for pen in self.penalties:
-            sign = 1 if pen["seat"] in dealer_side else -1
+            sign = 1 if pen["seat"] in dealer_seats else -1
             pen["points"] = sign * pen.pop("_points")
             penalty_points += pen["points"]
         result: dict[str, Any] = {

@@ -66,7 +66,7 @@ def check_follow(order: TrumpOrder, lead: Lead, hand: list[int], play: list[int]
     if len(in_suit) < min(k, held):
         rest = dict(holding)
         for c in in_suit:
-            rest[c] -= 1
+            rest[c] = rest.get(c, 0) - 1
         missing = [c for c, n in rest.items() for _ in range(n) if n > 0]
         return FollowFault("must-follow-suit", missing, None, [])
     if held <= k or len(lead.ladder) <= 1:

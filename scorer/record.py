@@ -117,6 +117,8 @@ def parse_record(record: Any) -> ParsedRecord:
     if n not in options.players:
         allowed = ", ".join(str(p) for p in options.players)
         raise RecordError(f"players: the rules allow {allowed} players, the record has {n}")
+    if n % 2 and not options.friends:
+        raise RecordError(f"players: fixed partnerships need an even number of players, the record has {n}")
     start = record.get("start_levels")
     if start is None:
         start_levels = [0] * n
@@ -385,6 +387,32 @@ def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
     return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
 
 
+def seat_points(record: dict, deal: int = -1) -> list[int]:
+    """Points each seat has won so far (找朋友: everyone keeps his own until revealed).
+
+    >>> rec = random_record("friends-3deck", seed=2, players=5)
+    >>> sum(seat_points(rec)) + sum(parse_card(c).points for c in rec["deals"][0]["kitty"])
+    300
+    """
+    parsed = parse_record(record)
+    return list(build_state(parsed, _deal_index(parsed, deal)).points)
+
+
+def dealer_side_seats(record: dict, deal: int = -1) -> list[int]:
+    """Seats known to be on the dealer's side so far (friends revealed by their card).
+
+    >>> dealer_side_seats({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 1}]})
+    [1, 3]
+    """
+    from scorer.scoring import dealer_side
+
+    parsed = parse_record(record)
+    d = parsed.deals[_deal_index(parsed, deal)]
+    n = parsed.players
+    plays = [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)]
+    return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays))
+
+
 def build_state(parsed: ParsedRecord, deal: int) -> DealState:
     """A :class:`DealState` after the deal's recorded plays (recorded leaders respected)."""
     d = parsed.deals[deal]
@@ -508,5 +536,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
 ]

@@ -102,3 +102,31 @@ def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dea
         if (seat in dealer_side) == (side == "dealer"):
             return seat
     return dealer
+
+
+def dealer_side(friends_mode: bool, players: int, dealer: int, calls: list[tuple[int, int]],
+                plays: list[tuple[int, list[int]]]) -> set[int]:
+    """Seats on the dealer's side after ``plays`` (``(seat, cards)`` in playing order).
+
+    Fixed partnerships: the seats of the dealer's parity. 找朋友: the dealer plus whoever
+    played the called nth copy of a card (the dealer playing it himself uses it up).
+
+    >>> sorted(dealer_side(False, 4, 1, [], []))
+    [1, 3]
+    >>> sorted(dealer_side(True, 5, 0, [(12, 2)], [(0, [12]), (3, [12]), (4, [12])]))
+    [0, 3]
+    """
+    if not friends_mode:
+        return {s for s in range(players) if s % 2 == dealer % 2}
+    side = {dealer}
+    seen = [0] * len(calls)
+    done = [False] * len(calls)
+    for seat, cards in plays:
+        for i, (card, nth) in enumerate(calls):
+            if done[i]:
+                continue
+            seen[i] += cards.count(card)
+            if seen[i] >= nth:
+                done[i] = True
+                side.add(seat)
+    return side
