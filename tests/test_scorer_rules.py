@@ -366,3 +366,47 @@ def test_successor_through_removed_ranks_and_level_cards() -> None:
     assert names(o.successor(parse_card("4H"))) == ["SJ"]
     assert names(o.successor(parse_card("SJ"))) == ["BJ"]
     assert o.successor(parse_card("AS")) == ()
+
+
+def test_seed_000_discard_example() -> None:
+    # 头牌是♥6 6 6，跟牌者只有一张♥8: he plays ♥8 and any two other cards, even trumps
+    assert follow("competition-3deck", "2", "S", "6H 6H 6H", "8H 3C 5S 9D", "8H 3C 5S") is None
+    assert follow("competition-3deck", "2", "S", "6H 6H 6H", "8H 3C 5S 9D", "3C 5S 9D") == "must-follow-suit"
+
+
+def test_twos_trump_tractors() -> None:
+    # trump A → off-suit 2s → trump-suit 2 → off-suit level cards → trump level → SJ → BJ
+    assert shapes("10", "S", "2H 2H AS AS", twos=True) == [(2, 2)]
+    assert shapes("10", "S", "2S 2S 2D 2D", twos=True) == [(2, 2)]
+    assert shapes("10", "S", "2S 2S 10D 10D", twos=True) == [(2, 2)]
+    assert shapes("10", "S", "2H 2H 2D 2D", twos=True) == [(2, 1), (2, 1)]  # equal, not adjacent
+    assert shapes("10", "S", "AS AS 2S 2S", twos=False) == [(2, 1), (2, 1)]
+
+
+@pytest.mark.parametrize(
+    ("name", "decks", "players", "threshold", "step", "kitty"),
+    [
+        ("standard-2deck", 2, (4,), 80, 40, 8),
+        ("titanic-3deck", 3, (4,), 120, 60, 6),
+        ("guangzhou-3deck", 3, (4,), 120, 40, 6),
+        ("competition-3deck", 3, (4,), 120, 60, 6),
+        ("single-deck", 1, (4,), 40, 20, 6),
+        ("four-deck", 4, (4,), 160, 80, 0),
+        ("friends-3deck", 3, (5, 6, 7), 120, 40, 7),
+        ("chaodipi-2deck", 2, (4,), 80, 40, 8),
+    ],
+)
+def test_profiles_table_of_rules_md_13(name: str, decks: int, players: tuple[int, ...], threshold: int, step: int,
+                                       kitty: int) -> None:
+    opts = PROFILES[name]
+    n = players[0]
+    assert (opts.decks, opts.players, opts.threshold_for(n), opts.step_for(n), opts.kitty_size_for(n)) == (
+        decks, players, threshold, step, kitty)
+    assert opts.hand_size_for(n) * n + kitty == 54 * decks
+    # the defaults of §13 unless the profile says otherwise
+    assert opts.twos_trump is False and opts.protect_longer_tuples is False and opts.dealer_stays is False
+    assert opts.throw_compare == "largest-unit" and opts.forced_unit == "largest-beaten"
+    assert opts.first_dealer == "winning-bidder" and opts.kitty_multiplier == "unit" and opts.must_defend == ()
+    assert opts.throw_penalty == ("points" if name == "guangzhou-3deck" else "none")
+    assert opts.kitty_needs_trump is (name == "guangzhou-3deck")
+    assert opts.friends is (name == "friends-3deck") and opts.rebid_after_kitty is (name == "chaodipi-2deck")
