@@ -204,27 +204,36 @@ class _Arm:
         self.size = size
 
 
-def _draw_arm(canvas: np.ndarray, arm: _Arm, hand: np.ndarray, scale: float = 1.0) -> None:
-    """Sleeve from the anchor to the wrist, then palm and fingers, sized like a real hand (a card is ~0.5 of it)."""
-    size = arm.size * scale
-    anchor = arm.anchor * scale
-    tip = hand * scale
-    direction = tip - anchor
+def _draw_arm(canvas: np.ndarray, arm: _Arm, hand: np.ndarray, scale: float = 1.0,
+              camera: np.ndarray | None = None) -> None:
+    """Sleeve from the anchor to the wrist, then palm and fingers, sized like a real hand (a card is ~0.5 of it).
+
+    Shapes are laid out on the table plane; ``camera`` (a homography) places their points in
+    the picture, ``scale`` shrinks everything (the occlusion mask is drawn at a quarter size).
+    """
+    size = arm.size
+    direction = hand - arm.anchor
     length = float(np.hypot(*direction)) or 1.0
     unit = direction / length
     normal = np.array([-unit[1], unit[0]])
-    palm = tip - unit * size * 0.3
+    palm = hand - unit * size * 0.3
     wrist = palm - unit * size * 0.45
-    cv2.line(canvas, _pt(anchor), _pt(wrist), arm.sleeve, max(1, int(arm.width * size)), cv2.LINE_AA)
+    fingers = [palm + normal * (k - 1.5) * 0.2 * size + unit * 0.2 * size for k in range(4)]
+    thumb = palm + normal * 0.3 * size
+    points = np.array([arm.anchor, wrist, palm, *fingers, *(f + unit * 0.62 * size for f in fingers),
+                       thumb, thumb + normal * 0.3 * size + unit * 0.25 * size], dtype=np.float64)
+    if camera is not None:
+        points = cv2.perspectiveTransform(points.reshape(1, -1, 2), camera)[0]
+    points = points * scale
+    anchor, wrist_p, palm_p = points[0], points[1], points[2]
+    cv2.line(canvas, _pt(anchor), _pt(wrist_p), arm.sleeve, max(1, int(arm.width * size * scale)), cv2.LINE_AA)
     angle = math.degrees(math.atan2(unit[1], unit[0]))
-    cv2.ellipse(canvas, _pt(palm), (max(1, int(0.5 * size)), max(1, int(0.42 * size))), angle, 0, 360,
-                arm.skin, -1, cv2.LINE_AA)
+    cv2.ellipse(canvas, _pt(palm_p), (max(1, int(0.5 * size * scale)), max(1, int(0.42 * size * scale))), angle, 0,
+                360, arm.skin, -1, cv2.LINE_AA)
     for k in range(4):
-        base = palm + normal * (k - 1.5) * 0.2 * size + unit * 0.2 * size
-        cv2.line(canvas, _pt(base), _pt(base + unit * 0.62 * size), arm.skin, max(1, int(0.16 * size)), cv2.LINE_AA)
-    thumb_base = palm + normal * 0.3 * size
-    cv2.line(canvas, _pt(thumb_base), _pt(thumb_base + normal * 0.3 * size + unit * 0.25 * size), arm.skin,
-             max(1, int(0.17 * size)), cv2.LINE_AA)
+        cv2.line(canvas, _pt(points[3 + k]), _pt(points[7 + k]), arm.skin, max(1, int(0.16 * size * scale)),
+                 cv2.LINE_AA)
+    cv2.line(canvas, _pt(points[11]), _pt(points[12]), arm.skin, max(1, int(0.17 * size * scale)), cv2.LINE_AA)
 
 
 def _pt(p: np.ndarray) -> tuple[int, int]:
@@ -483,7 +492,10 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
     light_phase = rng.uniform(0, 2 * math.pi, 3)
     yy, xx = np.mgrid[0:h // 8, 0:w // 8].astype(np.float32)
     gx, gy = xx / (w // 8) - 0.5, yy / (h // 8) - 0.5
-    noise_bank = [rng.normal(0, options.noise_sigma, (h, w, 3)).astype(np.float32) for _ in range(5)]
+    noise_bank = []
+    for _ in range(5):
+        noise = rng.normal(0, options.noise_sigma, (h, w, 3))
+        noise_bank.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
 
     # Every change of what lies on the table, in time order.
     changes: list[tuple[float, str, Any]] = []
@@ -527,7 +539,8 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
         })
 
     lying: list[int] = []
-    static = base.copy()
+    static = cv2.warpPerspective(cv2.GaussianBlur(base, (3, 3), 0.7), camera, (w, h), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REFLECT)
     change_index = 0
     total = int(math.ceil(director.time * fps))
     written = 0
@@ -548,6 +561,8 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             static = base.copy()
             for pid in lying:
                 _composite(static, by_id[pid])
+            static = cv2.warpPerspective(cv2.GaussianBlur(static, (3, 3), 0.7), camera, (w, h),
+                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         tick_to_frame.append(written)
         if dropouts.get(tick) == "skip":
             continue
@@ -557,7 +572,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             if segment.start <= t < segment.end:
                 hand = segment.hand_at(t)
                 if hand is not None and segment.arm is not None:
-                    _draw_arm(canvas, segment.arm, hand)
+                    _draw_arm(canvas, segment.arm, hand, camera=camera)
                     _draw_arm(hand_mask, _MaskArm(segment.arm), hand, scale=0.25)
         visible = []
         for pid in lying:
@@ -575,14 +590,14 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             truth.black_frames.append(written)
             visible = []
         else:
-            canvas = cv2.GaussianBlur(canvas, (3, 3), 0.7)
-            frame = cv2.warpPerspective(canvas, camera, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
             gain = 1.0 + options.lighting_drift * math.sin(2 * math.pi * t / 17.0 + light_phase[0])
             field_small = gain + options.lighting_drift * (
                 math.cos(t / 9.0 + light_phase[1]) * gx + math.sin(t / 11.0 + light_phase[2]) * gy)
-            field_full = cv2.resize(field_small, (w, h), interpolation=cv2.INTER_LINEAR)
-            lit = frame.astype(np.float32) * field_full[:, :, None] + noise_bank[tick % len(noise_bank)]
-            frame = np.clip(lit, 0, 255).astype(np.uint8)
+            field = cv2.resize(np.clip(field_small * 128.0, 0, 255).astype(np.uint8), (w, h),
+                               interpolation=cv2.INTER_LINEAR)
+            frame = cv2.multiply(canvas, cv2.merge([field, field, field]), scale=1.0 / 128.0)
+            raise_noise, lower_noise = noise_bank[tick % len(noise_bank)]
+            frame = cv2.subtract(cv2.add(frame, raise_noise), lower_noise)
         writer.write(frame)
         truth.frames.append(visible)
         written += 1
