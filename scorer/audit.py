@@ -65,15 +65,16 @@ class _DealAudit:
         for c in cards:
             need[c] = need.get(c, 0) + 1
         where: set[int] = set()
-        attempt_seen = False
+        attempt_seen: int | None = None
         unplayed = False
         for c, k in need.items():
             ts = self.later_tricks(seat, c, trick, k, include_current)
             where.update(ts)
             if len(ts) < k:
-                t_attempt = self.d.tricks[trick].attempt
-                if t_attempt is not None and self.seat_of(trick, 0) == seat and c in t_attempt:
-                    attempt_seen = True
+                shown = [t0 for t0 in range(trick, -1, -1) if self.d.tricks[t0].attempt
+                         and self.seat_of(t0, 0) == seat and c in self.d.tricks[t0].attempt]
+                if shown:
+                    attempt_seen = shown[0]
                 else:
                     unplayed = True
         parts = []
@@ -81,8 +82,8 @@ class _DealAudit:
             ts = sorted(where)
             label = ", ".join(f"{x} (this trick)" if x == trick else str(x) for x in ts)
             parts.append(("played in trick " if len(ts) == 1 else "played in tricks ") + label)
-        if attempt_seen:
-            parts.append(f"shown in the attempt of trick {trick}")
+        if attempt_seen is not None:
+            parts.append(f"shown in the attempt of trick {attempt_seen}")
         if unplayed and self.d.hands is not None:
             parts.append("in the recorded hand")
         return "; ".join(parts) if parts else "in the recorded hand"
@@ -257,11 +258,20 @@ class _DealAudit:
         return result
 
     def _consume(self, known: list[list[int]], t: int) -> None:
+        """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""
         tr = self.d.tricks[t]
         for j, p in enumerate(tr.plays):
             k = known[(tr.leader + j) % self.n]
             for c in p:
                 k[c] -= 1
+        if tr.attempt and tr.plays:
+            k = known[tr.leader]
+            back = list(tr.attempt)
+            for c in tr.plays[0]:
+                if c in back:
+                    back.remove(c)
+            for c in set(back):
+                k[c] = max(k[c], back.count(c))
 
     def _winner(self, lead: Lead, plays: list[list[int]]) -> int:
         return trick_resolution(self.order, lead, plays, self.opts.throw_compare)
@@ -317,6 +327,13 @@ class _DealAudit:
             suits = {order.suit[c] for c in attempt}
             if not attempt:
                 return
+            if self.exact:
+                have = known[leader]
+                for c in sorted(set(attempt)):
+                    if attempt.count(c) > max(have[c], tr.plays[0].count(c) if tr.plays else 0):
+                        where = "the recorded hand" if self.d.hands is not None else "his hand (never played)"
+                        self.add(t, leader, "card-not-available", True,
+                                 f"seat {leader} attempted {pretty_card(c)} not in {where}", play_out)
             if len(suits) != 1:
                 self.add(t, leader, "lead-mixed-suits", True,
                          f"seat {leader} attempted {_cards_text(attempt)} mixing suits", play_out)

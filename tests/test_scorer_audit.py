@@ -298,3 +298,19 @@ def test_malformed_records_name_the_place(mutate: Any, message: str) -> None:
     with pytest.raises(RecordError) as err:
         validate_record(rec)
     assert message in str(err.value)
+
+
+def test_attempt_cards_count_as_held() -> None:
+    # seat 0 attempts ♥A ♥Q, must play ♥Q (seat 2 holds ♥K), keeps ♥A; in trick 1 he
+    # discards on a ♥ lead: the attempt proves he held ♥A although it is not played yet
+    rec = record("standard-2deck", [
+        (0, ["QH", "3H", "KH", "5H"], "AH QH"),
+        (2, ["4H", "6H", "3D", "7H"]),
+    ])
+    found = violations(rec)
+    assert (1, 0, "must-follow-suit", True) in found
+    detail = next(v["detail"] for v in audit_record(rec)["deals"][0]["violations"] if v["trick"] == 1)
+    assert "shown in the attempt of trick 0" in detail
+    # an attempted card its owner never had
+    rec = record("standard-2deck", [(0, ["QH", "KH", "5H", "7H"], "AH QH")], complete=True)
+    assert (0, 0, "card-not-available", True) in violations(rec)
