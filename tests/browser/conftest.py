@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -38,8 +39,14 @@ class Served:
     process: subprocess.Popen
 
 
-def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--port", "0", *args],
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_serve(*args: str, port: int = 0) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--port", str(port), *args],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

@@ -7,18 +7,36 @@ import urllib.request
 
 import pytest
 
-from .conftest import start_serve, stop_serve
+from .conftest import free_port, start_serve, stop_serve
 
 pytestmark = pytest.mark.browser
 
 
+class Restartable:
+    """A ``tuolaji serve --resume`` that a test can stop and start again on the same port and data."""
+
+    def __init__(self, data: str) -> None:
+        self.data = data
+        self.port = free_port()
+        self.process, self.url = start_serve("--resume", "--data", data, port=self.port)
+
+    def restart(self) -> None:
+        stop_serve(self.process)
+        self.process, self.url = start_serve("--resume", "--data", self.data, port=self.port)
+
+
 @pytest.fixture(scope="module")
-def empty_server(tmp_path_factory):
-    process, url = start_serve("--resume", "--data", str(tmp_path_factory.mktemp("empty") / "data"))
+def server(tmp_path_factory):
+    running = Restartable(str(tmp_path_factory.mktemp("empty") / "data"))
     try:
-        yield url
+        yield running
     finally:
-        stop_serve(process)
+        stop_serve(running.process)
+
+
+@pytest.fixture(scope="module")
+def empty_server(server):
+    return server.url
 
 
 def api_state(url: str) -> dict:
@@ -73,3 +91,17 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     page.locator("#error").wait_for(state="visible")
     assert "zz" in page.locator("#error").inner_text()
     assert page.locator(".bid-card").first.is_disabled()  # no bids once the deal has started
+
+
+def test_an_open_page_reconnects_to_a_restarted_server_and_reloads(page, server):
+    page.goto(server.url)
+    page.locator('#felt .seat[data-seat="1"] .card').nth(1).wait_for()  # the play of the test above
+    page.wait_for_function("document.querySelector('#connection').textContent.startsWith('实时')")
+    server.restart()  # the page stays open; its event stream drops and reconnects
+    request = urllib.request.Request(server.url + "api/play", data=json.dumps({"seat": 2, "cards": ["3H"]}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+    page.locator('#felt .seat[data-seat="2"] .card').wait_for(timeout=20_000)
+    assert page.locator('#felt .seat[data-seat="2"] .card').get_attribute("data-card") == "3H"
+    assert page.locator("#session-name").inner_text() == "周五晚上"
