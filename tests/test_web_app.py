@@ -276,3 +276,21 @@ def test_record_feed_plays_a_record_and_resumes_where_it_stopped(app):
     assert [t["plays"] for t in final["tricks"]] == [t["plays"] for t in record["deals"][0]["tricks"]]
     assert final["kitty"] == record["deals"][0]["kitty"] and final["complete"] is True
     assert "DealComplete" in seen and seen.count("PlaySettled") == 16
+
+
+def test_the_zuihe_scorer_is_registered_and_linked(app, client):
+    assert app.config["ZUIHE"] is True
+    assert 'href="/zuihe/"' in client.get("/").get_data(as_text=True)
+    assert client.get("/zuihe/").status_code == 200
+
+
+def test_friends_game_shows_the_friend_once_the_called_card_is_played(client):
+    set_up(client, profile="friends-3deck", players=list("甲乙丙丁戊"), levels=["3"] * 5, dealer=0,
+           friends=[{"card": "AS", "nth": 1}])
+    for seat, card in enumerate(["3S", "4S"]):
+        data = play(client, seat, card)
+    assert data["view"]["deals"][0]["friends"] == [{"card": "AS", "nth": 1, "seat": None, "played": False}]
+    for seat, card in [(2, "AS"), (3, "5S"), (4, "6S")]:
+        data = play(client, seat, card)
+    assert data["view"]["deals"][0]["friends"][0]["seat"] == 2
+    assert data["view"]["deals"][0]["dealer_side"] == [0, 2]

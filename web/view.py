@@ -102,13 +102,40 @@ def level_value(level: str) -> int:
     return LEVELS.index(level) if level in LEVELS else len(LEVELS)
 
 
+def revealed_friends(record: dict[str, Any], deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """找朋友: for each called card, the seat that played the called copy (None while nobody has,
+    or when the dealer played it himself and so used the copy up).
+
+    >>> deal = {"dealer": 0, "friends": [{"card": "AS", "nth": 2}],
+    ...         "tricks": [{"leader": 0, "plays": [["AS"], ["3S"], ["AS"], ["4S"], ["5S"]]}]}
+    >>> revealed_friends({"players": list("abcde")}, deal)
+    [{'card': 'AS', 'nth': 2, 'seat': 2, 'played': True}]
+    """
+    players = len(record.get("players", []))
+    result = []
+    for call in deal.get("friends", []):
+        seen, seat_found, played = 0, None, False
+        for trick in deal.get("tricks", []):
+            for position, cards in enumerate(trick["plays"]):
+                seat = (trick["leader"] + position) % players
+                for card in cards:
+                    if card == call["card"] and not played:
+                        seen += 1
+                        if seen == call["nth"]:
+                            played = True
+                            seat_found = None if seat == deal.get("dealer") else seat
+        result.append({"card": call["card"], "nth": call["nth"], "seat": seat_found, "played": played})
+    return result
+
+
 def dealer_side(record: dict[str, Any], deal: dict[str, Any]) -> list[int]:
-    """The seats playing with the dealer, as far as fixed partnerships tell (4 players)."""
+    """The seats playing with the dealer: his partner (4 players) or the friends revealed so far."""
     dealer = int(deal.get("dealer", 0))
     players = len(record.get("players", []))
     if players == 4:
         return [dealer, (dealer + 2) % 4]
-    return [dealer]
+    friends = [f["seat"] for f in revealed_friends(record, deal) if f["seat"] is not None]
+    return [dealer, *sorted(set(friends) - {dealer})]
 
 
 def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: dict[str, Any]) -> int | None:
@@ -183,6 +210,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
         deals.append({
             "levels_before": history[min(deal_index, len(history) - 1)],
             "dealer_side": dealer_side(record, deal),
+            "friends": revealed_friends(record, deal),
             "defender_points": defender_points_so_far(record, deal_index, deal_audit),
         })
     return {

@@ -177,7 +177,9 @@
       [t("deal.profile"), data.view.profile + " · " + data.view.decks + " " + t("deal.decks")],
     ];
     if (deal.friends && deal.friends.length) {
-      facts.push([t("deal.friends"), deal.friends.map((f) => t("setup.friend", { nth: f.nth, card: cardLabel(f.card) })).join("、")]);
+      const found = data.view.deals[d].friends;
+      facts.push([t("deal.friends"), deal.friends.map((f, i) => t("setup.friend", { nth: f.nth, card: cardLabel(f.card) }) +
+        (found[i] && found[i].seat != null ? " → " + playerName(found[i].seat) : "")).join("、")]);
     }
     document.getElementById("deal-facts").innerHTML = facts.map((f) =>
       "<div><dt>" + esc(f[0]) + '</dt><dd class="' + (f[2] || "") + '">' + esc(f[1]) + "</dd></div>").join("");
@@ -213,6 +215,7 @@
       if (lastPlay && trick && lastPlay.deal === d && lastPlay.trick === ti && lastPlay.seat === seat) classes.push("fresh");
       const badges = [];
       if (seat === deal.dealer) badges.push('<span class="badge dealer">' + esc(t("seat.dealer")) + "</span>");
+      else if (data.view.friends && dealerSide.includes(seat)) badges.push('<span class="badge partner">' + esc(t("seat.friend")) + "</span>");
       else if (!data.view.friends) badges.push('<span class="badge ' + (dealerSide.includes(seat) ? "partner" : "defender") + '">' +
         esc(dealerSide.includes(seat) ? t("seat.partner") : t("seat.defender")) + "</span>");
       if (winner === seat) badges.push('<span class="badge winner">' + esc(t("seat.winner")) + "</span>");
