@@ -13,7 +13,7 @@ players; five to seven players evenly around the edge). The middle belongs to no
 (the kitty may lie there).
 
 >>> calibration = TableCalibration.from_corners([(40, 30), (600, 30), (600, 450), (40, 450)], (640, 480))
->>> [round(x, 3) for x in calibration.to_table([(320, 240)])[0]]
+>>> [round(float(x), 3) for x in calibration.to_table([(320, 240)])[0]]
 [0.5, 0.5]
 >>> zones = SeatZones(4)
 >>> [zones.seat_at(0.5, 0.9), zones.seat_at(0.9, 0.5), zones.seat_at(0.5, 0.1), zones.seat_at(0.1, 0.5)]
@@ -139,6 +139,8 @@ def find_table_corners(image: np.ndarray) -> np.ndarray:
     table_colour = np.median(middle[keys == mode], axis=0)
     distance = np.linalg.norm(lab - table_colour, axis=2)
     spread = np.percentile(np.linalg.norm(middle[keys == mode] - table_colour, axis=1), 90)
+    if spread > 30.0:
+        raise CalibrationError("table calibration: no evenly coloured table in the middle of the picture")
     mask = (distance < max(22.0, 3.0 * spread)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)

@@ -97,8 +97,12 @@ def _reader(args: argparse.Namespace) -> Any:
     try:
         from vision.detector import CardReader
     except ModuleNotFoundError as exc:
-        raise InputError(f"no card reader available ({exc.name}); train one, or pass --oracle FRAMES.json") from exc
-    return CardReader.load()
+        raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc
+    try:
+        return CardReader.load()
+    except OSError as exc:
+        raise InputError(f"no trained card model ({exc.filename or exc}); train one (tuolaji train), "
+                         "or pass --oracle FRAMES.json to test the pipeline alone") from exc
 
 
 def summary_lines(game: LiveGame) -> list[str]:
