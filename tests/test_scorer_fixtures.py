@@ -152,6 +152,16 @@ PERFT_CASES: list[dict[str, Any]] = [
      "hand": "2H 2H 2H 3H 3H 3H 5H 5H 6H JH QH QH KS"},
     {"profile": "standard-2deck", "level": "3", "trump": "NT", "lead": "AC AC",
      "hand": "4C 5D 6D 7S 8S"},
+    {"profile": "standard-2deck", "level": "3", "trump": "H", "lead": "AC AC KC KC",
+     "hand": "2D 2D 4D 5D 6S 7S 8S 9S JH QH SJ"},
+    {"profile": "titanic-3deck", "level": "9", "trump": "S", "lead": "BJ BJ BJ SJ SJ SJ",
+     "hand": "9S 9S 9S 9H 9H 9D AS AS KS KS KS QS 2S 3C 4C"},
+    {"profile": {"profile": "titanic-3deck", "protect_longer_tuples": True}, "level": "9", "trump": "S",
+     "lead": "BJ BJ BJ SJ SJ SJ", "hand": "9S 9S 9S 9H 9H 9D AS AS KS KS KS QS 2S 3C 4C"},
+    {"profile": {"profile": "standard-2deck", "twos_trump": True}, "level": "10", "trump": "H",
+     "lead": "AH AH", "hand": "2S 2S 2H 3H 4H 10C 10D 5C 6C"},
+    {"profile": "four-deck", "level": "J", "trump": "NT", "lead": "QD QD QD QD KD",
+     "hand": "2D 2D 2D 2D 3D 3D 3D 4D 4D 5D 6D AD AD AD"},
 ]
 
 
