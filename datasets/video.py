@@ -74,7 +74,7 @@ class PlayTruth:
     cards: list[str]
     kind: str  # "play", "attempt" (a throw later taken back) or "take-back"
     laid_frame: int
-    clear_frame: int  # first frame after which no hand is over it
+    clear_frame: int  # first frame from laid_frame on where no arm covers any card of that seat
 
 
 @dataclass
@@ -187,6 +187,7 @@ class _Placement:
     quad: np.ndarray  # 4×2 canvas corners
     index_centres: list[np.ndarray]  # canvas points of the corner indices
     index_quads: list[np.ndarray]
+    samples: np.ndarray  # points spread over the card, to tell whether a hand covers it
 
 
 class _Arm:
@@ -327,7 +328,10 @@ class _Director:
             canvas_box = box @ matrix[:, :2].T + matrix[:, 2]
             quads.append(canvas_box)
             centres.append(canvas_box.mean(axis=0))
-        placement = _Placement(len(self.placements), name, seat, trick, patch, (int(x0), int(y0)), quad, centres, quads)
+        grid = np.array([(fx * w, fy * h) for fx in (0.1, 0.5, 0.9) for fy in (0.1, 0.5, 0.9)], dtype=np.float64)
+        samples = grid @ matrix[:, :2].T + matrix[:, 2]
+        placement = _Placement(len(self.placements), name, seat, trick, patch, (int(x0), int(y0)), quad, centres, quads,
+                               samples)
         self.placements.append(placement)
         return placement
 
@@ -545,6 +549,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
     total = int(math.ceil(director.time * fps))
     written = 0
     tick_to_frame: list[int] = []
+    covered_seats: list[set[int]] = []  # per written frame: seats with a card under an arm
     segments = sorted(director.segments, key=lambda s: s.start)
     for tick in range(total):
         t = tick / fps
@@ -574,6 +579,16 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
                 if hand is not None and segment.arm is not None:
                     _draw_arm(canvas, segment.arm, hand, camera=camera)
                     _draw_arm(hand_mask, _MaskArm(segment.arm), hand, scale=0.25)
+        covered: set[int] = set()
+        if hand_mask.any():
+            for pid in lying:
+                placement = by_id[pid]
+                for point in placement.samples:
+                    mx, my = int(point[0] / 4), int(point[1] / 4)
+                    if 0 <= mx < w // 4 and 0 <= my < h // 4 and hand_mask[my, mx]:
+                        covered.add(placement.seat)
+                        break
+        covered_seats.append(covered)
         visible = []
         for pid in lying:
             placement = by_id[pid]
@@ -607,9 +622,12 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
         tick = min(len(tick_to_frame) - 1, max(0, int(math.ceil(time_s * fps))))
         return tick_to_frame[tick]
 
-    for play, (laid, clear) in zip(director.plays, director.play_times, strict=True):
+    for play, (laid, _arm_gone) in zip(director.plays, director.play_times, strict=True):
         play.laid_frame = frame_of(laid)
-        play.clear_frame = frame_of(clear)
+        clear = play.laid_frame
+        while clear < len(covered_seats) and play.seat in covered_seats[clear]:
+            clear += 1
+        play.clear_frame = clear
     truth.plays = director.plays
     return truth
 

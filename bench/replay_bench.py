@@ -1,0 +1,177 @@
+"""Headless replay speed, and the delay from the frame where a play settles to its event.
+
+Usage::
+
+    python bench/replay_bench.py                 # the bundled demo (640x480, 3 decks)
+    python bench/replay_bench.py --exact 12      # also: trick-exact rate over 12 freshly rendered deals
+    python bench/replay_bench.py --realtime      # pace the video at its frame rate and time events live
+
+The card reader is the trained model when ``models/`` holds one; otherwise the oracle
+reader of the rendered ground truth, burning ``--reader-cost-ms`` (default 30) of CPU per
+read as a stand-in for the model. The pipeline runs the reader only when a zone has been
+still for the settle window (plus one confirmation read), never on every frame.
+
+``play_to_page_ms``: for each settled play, from the moment its *settle frame* (the first
+frame at which the cards have lain still, with no hand over them, for ``settle_s``)
+would arrive from a live camera, to the moment the pipeline publishes the play. Headless,
+this is computed by replaying the measured per-frame costs on a camera's clock (a frame
+is processed when it has arrived and the previous one is done); ``--realtime`` measures it
+on the wall clock instead.
+
+Last line, exactly: ``replay_fps=X play_to_page_ms_p50=Y`` (targets X >= 20, Y <= 500).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from datasets.video import RenderOptions, VideoTruth, render_video, save_render  # noqa: E402
+from vision.events import PlaySettled  # noqa: E402
+from vision.live import LiveGame  # noqa: E402
+from vision.oracle import OracleReader  # noqa: E402
+from vision.pipeline import TablePipeline, open_source  # noqa: E402
+
+
+def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool) -> tuple[Any, str]:
+    models = ROOT / "models"
+    if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
+        from vision.detector import CardReader
+
+        return CardReader.load(), "trained CardReader"
+    return OracleReader(truth, cost_ms=cost_ms), f"oracle reader costing {cost_ms:g} ms a read"
+
+
+def expected_events(truth: VideoTruth) -> list[Any]:
+    """The truth plays that each produce one PlaySettled, in order (a taken-back throw settles as its attempt)."""
+    out = []
+    for play in truth.plays:
+        if play.kind == "take-back":
+            continue
+        if play.kind == "play" and out and out[-1].kind == "attempt" and out[-1].trick == play.trick:
+            continue
+        out.append(play)
+    return out
+
+
+def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, realtime: bool) -> dict[str, Any]:
+    game = LiveGame(truth.setup)
+    events: list[tuple[PlaySettled, float]] = []
+    game.bus.subscribe(lambda e: events.append((e, time.perf_counter())) if isinstance(e, PlaySettled) else None)
+    pipeline = TablePipeline(game, reader=reader, settle_s=settle_s)
+    done_at: dict[int, float] = {}
+    with open_source(str(video)) as source:
+        fps = source.fps
+        begun = time.perf_counter()
+        pipeline.run(source, realtime=realtime, progress=lambda index, count: done_at.__setitem__(index,
+                                                                                                time.perf_counter()))
+        elapsed = time.perf_counter() - begun
+    frames = sorted(done_at)
+    # Per-frame cost (decode + process), then the same work on a live camera's clock.
+    costs, previous = {}, begun
+    for index in frames:
+        costs[index] = done_at[index] - previous
+        previous = done_at[index]
+    finish_on_camera: dict[int, float] = {}
+    clock = 0.0
+    for index in frames:
+        clock = max(clock, index / fps) + costs[index]
+        finish_on_camera[index] = clock
+    wanted = expected_events(truth)
+    unmatched = list(wanted)
+    latencies = []
+    for event, wall in events:
+        play = next((p for p in unmatched if (p.trick, p.seat) == (event.trick, event.seat)), None)
+        if play is None:
+            continue  # a play the truth does not have: counted by tricks_exact
+        unmatched.remove(play)
+        settle_frame = play.clear_frame + math.ceil(settle_s * fps)
+        if realtime:
+            arrival_wall = begun + settle_frame / fps
+            latencies.append((wall - arrival_wall) * 1000.0)
+        else:
+            latencies.append((finish_on_camera[event.frame] - settle_frame / fps) * 1000.0)
+    got = [{k: v for k, v in t.items() if k in ("leader", "plays", "attempt")}
+           for t in game.snapshot()["deals"][0]["tricks"]]
+    want = truth.record["deals"][0]["tricks"]
+    exact = sum(1 for g, w in zip(got, want, strict=False) if g == w)
+    return {
+        "frames": len(frames),
+        "elapsed": elapsed,
+        "fps": len(frames) / elapsed if elapsed > 0 else 0.0,
+        "latencies": latencies,
+        "reads": pipeline.stats.reads,
+        "tricks_exact": exact,
+        "tricks": len(want),
+        "events_match": len(events) == len(wanted),
+    }
+
+
+def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float) -> None:
+    """Render ``count`` varied deals (2 and 3 decks, 4-6 players, both card-art families) and replay them."""
+    import scorer
+
+    profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
+                ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("single-deck", 4, 3)]
+    exact = total = videos_exact = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for k in range(count):
+            profile, players, hand = profiles[k % len(profiles)]
+            seed = 100 + k
+            record = scorer.random_record(profile, seed, players=players, hand_size=hand)
+            split = "holdout" if k % 2 else "train"
+            video = Path(folder) / f"deal{k}.mp4"
+            truth = render_video(record, video, RenderOptions(seed=seed, style_split=split,
+                                                              linger=((1, (seed % players)),)))
+            save_render(truth, video)
+            reader, _ = make_reader(truth, cost_ms, force_oracle)
+            result = replay_once(video, truth, reader, settle_s, realtime=False)
+            exact += result["tricks_exact"]
+            total += result["tricks"]
+            videos_exact += result["tricks_exact"] == result["tricks"]
+            print(f"  {profile} {players}p seed {seed} ({split} art): {result['tricks_exact']}/{result['tricks']} "
+                  f"tricks exact, {result['fps']:.0f} fps")
+    print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
+          f"({videos_exact} entirely exact)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--video", type=Path, help="rendered video (default: the bundled demo)")
+    parser.add_argument("--frames", type=Path, help="its .frames.json (default: next to the video)")
+    parser.add_argument("--reader-cost-ms", type=float, default=30.0)
+    parser.add_argument("--oracle", action="store_true", help="use the oracle even when a trained model exists")
+    parser.add_argument("--settle", type=float, default=0.7)
+    parser.add_argument("--realtime", action="store_true", help="pace the video and time events on the wall clock")
+    parser.add_argument("--exact", type=int, default=0, metavar="N", help="also replay N freshly rendered deals")
+    args = parser.parse_args(argv)
+
+    from vision.demo import DEMO_FRAMES, DEMO_VIDEO
+
+    video = args.video or DEMO_VIDEO
+    frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))
+    truth = VideoTruth.load(frames)
+    reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle)
+    if args.exact:
+        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle)
+    result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
+    p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
+    print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")
+    print(f"tricks exact: {result['tricks_exact']}/{result['tricks']}, "
+          f"latency ms min/p50/max: {min(result['latencies']):.0f}/{p50:.0f}/{max(result['latencies']):.0f}"
+          if result["latencies"] else "no plays settled")
+    print(f"replay_fps={result['fps']:.1f} play_to_page_ms_p50={p50:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
