@@ -114,3 +114,21 @@ def test_serve_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message):
     assert tuolaji_cli.main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_serve_a_video_takes_its_set_up_from_the_sidecar_file(tmp_path):
+    demo = ROOT / "vision" / "demo"
+    args = tuolaji_cli.build_parser().parse_args([
+        "serve", "--video", str(demo / "demo-3deck.mp4"), "--oracle", str(demo / "demo-3deck.frames.json"),
+        "--fast", "--port", "0", "--data", str(tmp_path)])
+    server, table = build_server(args)
+    try:
+        table.feed.join(120)
+        assert table.feed.finished and table.feed.error is None
+        truth = json.loads((demo / "demo-3deck.truth.json").read_text(encoding="utf-8"))
+        record = table.game.snapshot()
+        assert record["rules"] == "titanic-3deck" and record["players"] == truth["players"]
+        assert record["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
+        assert table.session.source == "video" and table.session.name == "demo-3deck.mp4"
+    finally:
+        server.server_close()
