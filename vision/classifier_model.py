@@ -1,0 +1,57 @@
+"""The card-index classifier network (torch; training side only — runtime uses its ONNX).
+
+Input: a batch of 40×40 BGR crops, float32 in 0..1, NCHW. Outputs: logits over the 54
+cards + "not a card index" (55), and a 2-vector pointing to the top of the card in
+image coordinates (sin, -cos of the clockwise angle from "up"); the reader uses it to
+pair the corner indices of one card.
+
+About 14 M multiply-adds per crop, so a frame's dozen crops cost a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+NUM_CLASSES = 55
+
+
+def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+
+
+class CardIndexNet(nn.Module):
+    """A small plain CNN: 40×40 → 20×20 → 10×10 → 5×5, then one linear layer per head."""
+
+    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 16) -> None:
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            _block(3, w, 1),
+            _block(w, 2 * w, 2),
+            _block(2 * w, 2 * w, 1),
+            _block(2 * w, 4 * w, 2),
+            _block(4 * w, 4 * w, 1),
+            _block(4 * w, 8 * w, 2),
+        )
+        flat = 8 * w * 5 * 5
+        self.dropout = nn.Dropout(0.2)
+        self.classes = nn.Linear(flat, num_classes)
+        self.orientation = nn.Linear(flat, 2)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(x).flatten(1)
+        f = self.dropout(f)
+        return self.classes(f), self.orientation(f)
+
+
+class ExportWrapper(nn.Module):
+    """What goes into the ONNX file: probabilities and a unit orientation vector."""
+
+    def __init__(self, net: CardIndexNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, orient = self.net(x)
+        return torch.softmax(logits, dim=1), orient / orient.norm(dim=1, keepdim=True).clamp_min(1e-6)

@@ -1,0 +1,185 @@
+"""Training loop of the card-index classifier (called by ``tuolaji train classifier``).
+
+Reads the crops written by ``tuolaji generate --crops`` (``crops/*.npz``), augments them
+(any rotation: exact quarter turns plus small free rotations, colour and contrast
+jitter, blur, noise), and trains :class:`vision.classifier_model.CardIndexNet`.
+After every epoch it writes ``last.pt`` (weights, optimiser, epoch, metrics) and keeps
+``best.pt`` (highest validation accuracy); ``resume=True`` continues from ``last.pt``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import TextIO
+
+import cv2
+import numpy as np
+
+from scorer.errors import InputError
+
+REJECT = 54
+
+
+def load_crops(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles)."""
+    xs, ys, angles = [], [], []
+    for folder in folders:
+        files = sorted((folder / "crops").glob("*.npz"))
+        if not files:
+            raise InputError(f"{folder}: no crops/*.npz (generate the set with --crops)")
+        for file in files:
+            with np.load(file) as data:
+                if len(data["y"]):
+                    xs.append(data["x"])
+                    ys.append(data["y"])
+                    angles.append(data["angle"])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(angles)
+
+
+def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles."""
+    out = np.empty_like(x)
+    new_angle = angle.copy()
+    size = x.shape[1]
+    for i in range(len(x)):
+        img = x[i]
+        k = int(rng.integers(4))
+        img = np.rot90(img, k)  # counter-clockwise quarter turns
+        turn = -90.0 * k
+        if rng.random() < 0.7:
+            theta = float(rng.uniform(-25, 25))
+            scale = float(rng.uniform(0.9, 1.12))
+            # cv2 angles are counter-clockwise; ours are clockwise
+            m = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), -theta, scale)
+            m[:, 2] += rng.normal(0, 1.2, 2)
+            img = cv2.warpAffine(np.ascontiguousarray(img), m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+            turn += theta
+        img = img.astype(np.float32)
+        if rng.random() < 0.25:
+            img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
+        gain = rng.uniform(0.6, 1.3) * rng.uniform(0.85, 1.15, 3)
+        contrast = rng.uniform(0.6, 1.3)
+        mean = img.mean()
+        img = (img - mean) * contrast + mean
+        img = img * gain + rng.uniform(-25, 25)
+        if rng.random() < 0.5:
+            img += rng.standard_normal(img.shape).astype(np.float32) * rng.uniform(1, 8)
+        out[i] = np.clip(img, 0, 255).astype(np.uint8)
+        new_angle[i] = (angle[i] + turn) % 360
+    return out, new_angle
+
+
+def angle_vectors(angle_deg: np.ndarray) -> np.ndarray:
+    """Unit vectors (x, y) in image coordinates of a clockwise-from-up angle."""
+    a = np.radians(np.nan_to_num(angle_deg))
+    return np.stack([np.sin(a), -np.cos(a)], axis=1).astype(np.float32)
+
+
+def to_tensor_batch(x: np.ndarray):
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
+
+
+def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, batch: int = 512) -> dict:
+    import torch
+
+    net.eval()
+    preds, orients = [], []
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            logits, orient = net(to_tensor_batch(x[i : i + batch]))
+            preds.append(logits.argmax(1).numpy())
+            orients.append(orient.numpy())
+    pred = np.concatenate(preds)
+    orient = np.concatenate(orients)
+    pos = y != REJECT
+    acc = float((pred == y).mean())
+    pos_acc = float((pred[pos] == y[pos]).mean()) if pos.any() else 0.0
+    rej_recall = float((pred[~pos] == REJECT).mean()) if (~pos).any() else 0.0
+    vec = angle_vectors(angle[pos])
+    cos = (orient[pos] * vec).sum(1) / np.maximum(np.linalg.norm(orient[pos], axis=1), 1e-6)
+    angle_err = float(np.degrees(np.median(np.arccos(np.clip(cos, -1, 1))))) if pos.any() else 180.0
+    return {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err}
+
+
+def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path, epochs: int = 30, batch: int = 128,
+                     lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
+                     resume: bool = False, init: Path | None = None, log: TextIO | None = None) -> dict:
+    """Train (or resume) the classifier; returns the last epoch's metrics."""
+    import torch
+    import torch.nn.functional as F
+
+    from vision.classifier_model import CardIndexNet
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    x, y, angle = load_crops(train_dirs)
+    vx, vy, vangle = load_crops(val_dirs)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    net = CardIndexNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
+    steps_per_epoch = math.ceil(len(x) / batch)
+    start_epoch, best = 0, -1.0
+    history: list[dict] = []
+    last = out_dir / "last.pt"
+    if resume:
+        if not last.exists():
+            raise OSError(2, "No checkpoint to resume from", str(last))
+        state = torch.load(last, map_location="cpu", weights_only=False)
+        net.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        start_epoch, best, history = state["epoch"] + 1, state["best"], state["history"]
+    elif init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+    total_steps = epochs * steps_per_epoch
+
+    def lr_at(step: int) -> float:
+        warm = steps_per_epoch
+        if step < warm:
+            return lr * (step + 1) / warm
+        return lr * 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, total_steps - warm))))
+
+    metrics: dict = {}
+    for epoch in range(start_epoch, epochs):
+        net.train()
+        rng = np.random.default_rng([seed, epoch])
+        order = rng.permutation(len(x))
+        t0 = time.time()
+        running = 0.0
+        for s in range(steps_per_epoch):
+            idx = order[s * batch : (s + 1) * batch]
+            bx, bangle = augment(x[idx], angle[idx], rng)
+            by = torch.from_numpy(y[idx])
+            for group in optimiser.param_groups:
+                group["lr"] = lr_at(epoch * steps_per_epoch + s)
+            logits, orient = net(to_tensor_batch(bx))
+            loss = F.cross_entropy(logits, by, label_smoothing=0.05)
+            pos = by != REJECT
+            if pos.any():
+                target = torch.from_numpy(angle_vectors(bangle))[pos]
+                loss = loss + 0.5 * F.mse_loss(orient[pos], target)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            running += float(loss.detach())
+        metrics = evaluate(net, vx, vy, vangle)
+        metrics.update(epoch=epoch + 1, loss=running / steps_per_epoch, seconds=round(time.time() - t0, 1))
+        history.append(metrics)
+        is_best = metrics["acc"] > best
+        best = max(best, metrics["acc"])
+        state = {"model": net.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
+                 "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
+                 "epochs": epochs, "batch": batch, "lr": lr, "seed": seed}
+        torch.save(state, out_dir / "last.tmp")
+        (out_dir / "last.tmp").replace(last)
+        if is_best:
+            torch.save({"model": net.state_dict(), "epoch": epoch, "metrics": metrics}, out_dir / "best.pt")
+        (out_dir / "history.json").write_text(json.dumps(history, indent=1))
+        if log:
+            print(f"classifier epoch {epoch + 1}/{epochs} " + " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                                           for k, v in metrics.items()), file=log, flush=True)
+    return metrics

@@ -1,0 +1,340 @@
+"""The card reader: corner-index detector + card classifier + grouping, on ONNX Runtime.
+
+Two models from ``models/`` (no torch, no ultralytics at run time):
+
+1. ``detector.onnx``: a one-class YOLO detector of card corner indices (rank + suit pip)
+   on the whole frame, letterboxed into 640×480; output ``(1, 5, N)`` = cx, cy, w, h,
+   score (already a sigmoid) in input pixels. Numpy NMS.
+2. ``classifier.onnx``: reads a 40×40 crop around each index, taken from the frame at
+   its full resolution, into the 54 cards or "not a card index", and the direction of
+   the card's top.
+
+Then :func:`group_indices` pairs the indices of one physical card: same name, opposite
+directions a card's height or diagonal apart (2- and 4-corner decks), or the same
+direction a card's width apart (4-corner decks). Fanned identical cards lie only a fan
+offset apart with the same direction, so two identical cards side by side stay two.
+
+>>> reader = CardReader.load()                                    # doctest: +SKIP
+>>> [c.card for c in reader.read(cv2.imread("table.jpg"))]        # doctest: +SKIP
+['10H', '10H', 'BJ']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cardcrop import CROP_PX, crop_index
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+CARD_NAMES: tuple[str, ...] = tuple(r + s for s in "SHCD" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")) + ("SJ", "BJ")
+REJECT = len(CARD_NAMES)
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """One corner index: where it is, what it reads and where its card's top points."""
+
+    card: str
+    box: Box  # x1, y1, x2, y2 in frame pixels
+    confidence: float  # detector score × classifier probability
+    angle_deg: float  # clockwise from "up" in the image: the direction of the card's top
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+@dataclass(frozen=True)
+class CardInstance:
+    """One physical card: its name, a box around its visible corner indices, a confidence.
+
+    >>> i = IndexReading("AS", (10, 10, 20, 30), 0.9, 0.0)
+    >>> CardInstance("AS", (10, 10, 20, 30), 0.9, (i,)).card
+    'AS'
+    """
+
+    card: str
+    box: Box
+    confidence: float
+    indices: tuple[IndexReading, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    input_width: int = 640
+    input_height: int = 480
+    detect_threshold: float = 0.25
+    nms_iou: float = 0.5
+    class_threshold: float = 0.4
+    card_threshold: float = 0.35
+    max_indices: int = 96
+
+
+class CardReader:
+    """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
+    (one reader per thread)."""
+
+    def __init__(self, detector, classifier, settings: ReaderSettings) -> None:
+        self._detector = detector
+        self._classifier = classifier
+        self.settings = settings
+        self._det_input = detector.get_inputs()[0].name
+        self._cls_input = classifier.get_inputs()[0].name
+
+    @staticmethod
+    def load(models_dir: str | Path | None = None, threads: int = 2) -> CardReader:
+        """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``."""
+        import onnxruntime as ort
+
+        folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+        meta_path = folder / "cards.json"
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        known = ReaderSettings.__dataclass_fields__
+        settings = ReaderSettings(**{k: v for k, v in meta.get("reader", {}).items() if k in known})
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        sessions = []
+        for name in ("detector.onnx", "classifier.onnx"):
+            path = folder / name
+            if not path.exists():
+                raise OSError(2, "No such file or directory", str(path))
+            sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
+        return CardReader(sessions[0], sessions[1], settings)
+
+    # ------------------------------------------------------------ stages
+
+    def detect(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index boxes (K×4, frame pixels) and scores (K) after NMS."""
+        s = self.settings
+        h, w = frame_bgr.shape[:2]
+        ratio = min(s.input_width / w, s.input_height / h)
+        nw, nh = max(1, round(w * ratio)), max(1, round(h * ratio))
+        resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+        canvas = np.full((s.input_height, s.input_width, 3), 114, np.uint8)
+        canvas[:nh, :nw] = resized
+        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) * (1 / 255.0)
+        raw = self._detector.run(None, {self._det_input: blob})[0][0]  # (5, N)
+        scores = raw[4]
+        keep = scores >= s.detect_threshold
+        if not keep.any():
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+        cx, cy, bw, bh = raw[0, keep], raw[1, keep], raw[2, keep], raw[3, keep]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / ratio
+        scores = scores[keep]
+        order = nms(boxes, scores, s.nms_iou)[: s.max_indices]
+        boxes = boxes[order]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return boxes, scores[order]
+
+    def classify(self, frame_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (K×55) and unit up-vectors (K×2) for the crops around ``boxes``."""
+        if len(boxes) == 0:
+            return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32)
+        crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
+        probs, orient = self._classifier.run(None, {self._cls_input: blob})
+        return probs, orient
+
+    def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
+        """Every corner index read in the frame (rejects dropped)."""
+        _check_frame(frame_bgr)
+        boxes, scores = self.detect(frame_bgr)
+        probs, orient = self.classify(frame_bgr, boxes)
+        readings = []
+        for box, score, p, o in zip(boxes, scores, probs, orient, strict=True):
+            k = int(p.argmax())
+            if k == REJECT or p[k] < self.settings.class_threshold:
+                continue
+            angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
+            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), float(score * p[k]), angle))
+        return readings
+
+    def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
+        """The physical cards in a BGR frame, most confident first."""
+        cards = group_indices(self.read_indices(frame_bgr))
+        return [c for c in cards if c.confidence >= self.settings.card_threshold]
+
+
+def _check_frame(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("frame must be a BGR uint8 array of shape (H, W, 3)")
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression, best first.
+
+    >>> b = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]], float)
+    >>> nms(b, np.array([0.9, 0.8, 0.7]), 0.5).tolist()
+    [0, 2]
+    """
+    x1, y1, x2, y2 = boxes.T
+    areas = (x2 - x1).clip(0) * (y2 - y1).clip(0)
+    order = scores.argsort()[::-1]
+    keep = []
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        w = (np.minimum(x2[i], x2[rest]) - np.maximum(x1[i], x1[rest])).clip(0)
+        h = (np.minimum(y2[i], y2[rest]) - np.maximum(y1[i], y1[rest])).clip(0)
+        inter = w * h
+        overlap = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[overlap <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+# ------------------------------------------------------------ grouping
+
+def _index_size(reading: IndexReading) -> float:
+    """Side of the (unrotated) index patch, undoing the growth of a rotated axis-aligned box."""
+    x1, y1, x2, y2 = reading.box
+    a = math.radians(reading.angle_deg)
+    grow = abs(math.cos(a)) + abs(math.sin(a))
+    return max(1.0, math.sqrt(max(x2 - x1, 1.0) * max(y2 - y1, 1.0)) / grow)
+
+
+def _up(reading: IndexReading) -> np.ndarray:
+    a = math.radians(reading.angle_deg)
+    return np.array([math.sin(a), -math.cos(a)])
+
+
+def _offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
+    """Where b lies in a's card frame (x to the card's right, y to its bottom), in index sizes."""
+    ua = _up(a)
+    size = (_index_size(a) + _index_size(b)) / 2
+    d = np.subtract(b.centre, a.centre)
+    right = np.array([-ua[1], ua[0]])
+    return float(d @ right) / size, float(d @ -ua) / size
+
+
+def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
+    """"vertical" or "diagonal" when two indices can be opposite corners of one card, else None.
+
+    Corner indices of one card face opposite ways (the bottom ones are printed upside
+    down), and each sees the other *below* itself in its own frame: straight below
+    (top-left/bottom-left of a 4-corner deck) or down a diagonal (top-left/bottom-right).
+    Fanned identical cards face the same way, so they never pair.
+
+    >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
+    >>> pair_kind(a, IndexReading("7H", (40, 70, 50, 86), 0.9, 180.0))
+    'diagonal'
+    >>> pair_kind(a, IndexReading("7H", (15, 0, 25, 16), 0.9, 0.0)) is None
+    True
+    """
+    if a.card != b.card or float(_up(a) @ _up(b)) > -0.8:
+        return None
+    dx_ab, dy_ab = _offset(a, b)
+    dx_ba, dy_ba = _offset(b, a)
+    dy = (dy_ab + dy_ba) / 2
+    if not 1.2 <= dy <= 14.0 or abs(dy_ab - dy_ba) > 0.35 * dy + 0.5 or abs(abs(dx_ab) - abs(dx_ba)) > 0.35 * dy + 0.5:
+        return None
+    dx = (abs(dx_ab) + abs(dx_ba)) / 2
+    if dx < 0.3 * dy:
+        return "vertical"
+    if dx <= 1.4 * dy:
+        return "diagonal"
+    return None
+
+
+def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
+    """True when a and b face the same way but cannot be two top (or bottom) corners of one
+    card ``card_height`` index sizes tall: closer than a card's width, or one below the other."""
+    if float(_up(a) @ _up(b)) < 0.8:
+        return False
+    dx, dy = _offset(a, b)
+    return abs(dx) < 0.55 * card_height or abs(dy) > 0.4 * card_height
+
+
+def group_indices(readings: list[IndexReading]) -> list[CardInstance]:
+    """Group index readings into physical cards, nearest plausible pairs first.
+
+    Each index takes at most one "vertical" and one "diagonal" partner, so of two
+    identical fanned cards the top one's bottom index pairs with its own (nearer) top
+    index, and the covered card stays a card of its own.
+
+    >>> tl = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
+    >>> br = IndexReading("7H", (40, 70, 50, 86), 0.8, 180.0)
+    >>> fan = IndexReading("7H", (-15, 0, -5, 16), 0.9, 0.0)
+    >>> sorted(len(c.indices) for c in group_indices([tl, br, fan]))
+    [1, 2]
+    """
+    n = len(readings)
+    parent = list(range(n))
+    size = [1] * n
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    candidates = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            kind = pair_kind(readings[i], readings[j])
+            if kind is not None:
+                dist = math.dist(readings[i].centre, readings[j].centre)
+                scale = (_index_size(readings[i]) + _index_size(readings[j])) / 2
+                candidates.append((dist / scale, kind, i, j))
+    candidates.sort()
+    members: dict[int, list[int]] = {i: [i] for i in range(n)}
+    taken: set[tuple[int, str]] = set()
+    for _dist, kind, i, j in candidates:
+        if (i, kind) in taken or (j, kind) in taken:
+            continue
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            if size[ri] + size[rj] > 4:
+                continue
+            height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
+            if any(_fanned_apart(readings[p], readings[q], height) for p in members[ri] for q in members[rj]):
+                continue
+            parent[rj] = ri
+            size[ri] += size[rj]
+            members[ri] += members.pop(rj)
+        taken.add((i, kind))
+        taken.add((j, kind))
+    groups: dict[int, list[IndexReading]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(readings[i])
+    cards = []
+    for members in groups.values():
+        group = tuple(sorted(members, key=lambda r: -r.confidence))
+        miss = 1.0
+        for r in group:
+            miss *= 1.0 - r.confidence
+        box = (min(r.box[0] for r in group), min(r.box[1] for r in group),
+               max(r.box[2] for r in group), max(r.box[3] for r in group))
+        cards.append(CardInstance(group[0].card, box, 1.0 - miss, group))
+    cards.sort(key=lambda c: -c.confidence)
+    return cards
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """Decode an image file to BGR, or raise InputError naming the file."""
+    from scorer.errors import InputError
+
+    p = Path(path)
+    if not p.exists():
+        raise OSError(2, "No such file or directory", str(p))
+    data = np.fromfile(str(p), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise InputError(f"{p}: cannot decode image")
+    return image
+
+
+__all__ = ["CROP_PX", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
+           "read_image_file"]

@@ -1,0 +1,197 @@
+"""``tuolaji train``: train the card models on this machine's CPU, offline and resumable.
+
+Two models, one per sub-command:
+
+* ``tuolaji train detector``: the one-class corner-index YOLO detector (ultralytics,
+  from ``models/cardindex.yaml``, no pretrained weights), trained on 320×320 scenes at
+  the pixel scale of a 640×480 camera frame. Ultralytics writes ``last.pt`` after every
+  epoch; ``--resume`` continues from it.
+* ``tuolaji train classifier``: the small CNN (:mod:`vision.classifier_model`) that reads
+  a crop around each detected index into one of the 54 cards or "not a card index", and
+  the direction of the card's top. It checkpoints after every epoch; ``--resume``
+  continues from ``last.pt``.
+
+Settings come from ``models/train.yaml``; flags override them. Needs the ``train`` extra
+(torch, ultralytics). Nothing here touches the network: ultralytics runs with
+``YOLO_OFFLINE``, no auto-install, settings sync off, its config folder under ``data/``
+and a local font standing in for the Arial.ttf it would otherwise download.
+
+Example::
+
+    nice -n 5 tuolaji train detector --resume
+    tuolaji train classifier --epochs 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from scorer.errors import InputError
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = REPO / "models" / "train.yaml"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("model", choices=("detector", "classifier"), help="which model to train")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="settings yaml (default models/train.yaml)")
+    parser.add_argument("--train", nargs="+", type=Path, help="training set folder(s) written by `tuolaji generate`")
+    parser.add_argument("--val", nargs="+", type=Path, help="validation set folder(s)")
+    parser.add_argument("--out", type=Path, help="run folder (detector: project/name; classifier: out)")
+    parser.add_argument("--epochs", type=int, help="number of epochs")
+    parser.add_argument("--batch", type=int, help="batch size")
+    parser.add_argument("--threads", type=int, help="torch threads (default from the settings: 2)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the run folder from last.pt")
+    parser.add_argument("--init", type=Path, help="start from these weights (a .pt) instead of scratch")
+
+
+def load_settings(path: Path, model: str) -> dict:
+    """The ``model`` section of the settings yaml.
+
+    >>> load_settings(DEFAULT_CONFIG, "detector")["imgsz"]
+    320
+    """
+    import yaml
+
+    if not path.exists():
+        raise OSError(2, "No such file or directory", str(path))
+    data = yaml.safe_load(path.read_text()) or {}
+    if model not in data:
+        raise InputError(f"{path}: no section {model!r}")
+    return dict(data[model])
+
+
+def configure_offline(data_dir: Path, threads: int) -> None:
+    """Keep ultralytics off the network and torch on ``threads`` threads (call before importing them)."""
+    config_dir = data_dir / "yolo_config"
+    (config_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "true")
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    os.environ["MKL_NUM_THREADS"] = str(threads)
+    font = _local_font()
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = config_dir / "Ultralytics" / name
+        if not target.exists() and font is not None:
+            shutil.copyfile(font, target)
+
+
+def _local_font() -> Path | None:
+    from datasets.cardart import available_fonts
+
+    for path in available_fonts()["train"]:
+        if path.endswith(".ttf") and os.path.exists(path):
+            return Path(path)
+    return None
+
+
+def _import_ultralytics(threads: int):
+    import torch
+
+    torch.set_num_threads(threads)
+    import ultralytics.utils.torch_utils as torch_utils
+    from ultralytics import YOLO
+    from ultralytics.utils import SETTINGS
+
+    torch_utils.NUM_THREADS = threads
+    if SETTINGS.get("sync", True):
+        SETTINGS.update({"sync": False})
+    return YOLO
+
+
+def _write_data_yaml(run_dir: Path, train: list[Path], val: list[Path]) -> Path:
+    for folder in [*train, *val]:
+        if not (folder / "images").is_dir():
+            raise InputError(f"{folder}: not a data set (no images/ folder); run `tuolaji generate` first")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / "data.yaml"
+    lines = ["train:"] + [f"  - {(f / 'images').resolve()}" for f in train]
+    lines += ["val:"] + [f"  - {(f / 'images').resolve()}" for f in val]
+    lines += ["names:", "  0: index", ""]
+    path.write_text("\n".join(lines))
+    return path
+
+
+def train_detector(settings: dict, args: argparse.Namespace) -> int:
+    threads = int(args.threads or settings.get("threads", 2))
+    configure_offline(REPO / "data", threads)
+    yolo = _import_ultralytics(threads)
+    project = Path(settings.get("project", "data/runs"))
+    name = settings.get("name", "detector")
+    if args.out:
+        project, name = args.out.parent, args.out.name
+    project = project if project.is_absolute() else REPO / project
+    run_dir = project / name
+    last = run_dir / "weights" / "last.pt"
+    if args.resume:
+        if not last.exists():
+            raise OSError(2, "No checkpoint to resume from", str(last))
+        yolo(str(last)).train(resume=True)
+        return 0
+    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
+    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    data_yaml = _write_data_yaml(run_dir, train, val)
+    model_file = str(args.init or _repo_path(settings.get("model", "models/cardindex.yaml")))
+    keys = ("imgsz", "seed", "cache", "patience", "close_mosaic", "scale", "translate", "fliplr", "flipud",
+            "mosaic", "degrees", "hsv_h", "hsv_s", "hsv_v")
+    overrides = {k: settings[k] for k in keys if k in settings}
+    yolo(model_file).train(
+        data=str(data_yaml),
+        epochs=int(args.epochs or settings.get("epochs", 60)),
+        batch=int(args.batch or settings.get("batch", 32)),
+        workers=0,
+        device="cpu",
+        project=str(project),
+        name=name,
+        exist_ok=True,
+        pretrained=False,
+        amp=False,
+        plots=False,
+        deterministic=False,
+        verbose=True,
+        **overrides,
+    )
+    return 0
+
+
+def _as_list(value) -> list:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _repo_path(path) -> Path:
+    p = Path(path)
+    return p if p.is_absolute() else REPO / p
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings(args.config, args.model)
+    if args.model == "detector":
+        return train_detector(settings, args)
+    from vision.classifier_train import train_classifier
+
+    threads = int(args.threads or settings.get("threads", 2))
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    out = args.out or _repo_path(settings.get("out", "data/runs/classifier"))
+    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
+    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    train_classifier(
+        train_dirs=train,
+        val_dirs=val,
+        out_dir=out,
+        epochs=int(args.epochs or settings.get("epochs", 30)),
+        batch=int(args.batch or settings.get("batch", 128)),
+        lr=float(settings.get("lr", 0.003)),
+        weight_decay=float(settings.get("weight_decay", 1e-4)),
+        seed=int(settings.get("seed", 0)),
+        threads=threads,
+        resume=args.resume,
+        init=args.init,
+        log=sys.stderr,
+    )
+    return 0
