@@ -195,9 +195,12 @@ class _DealAudit:
                     continue
                 if lead.mixed:
                     continue
-                hand = [max(x, 0) for x in known[s]]
-                for c in p:  # a card wrongly played still came from the hand (flagged above)
-                    hand[c] = max(hand[c], p.count(c))
+                hand = known[s]
+                if any(hand[c] < p.count(c) for c in p):
+                    # a card wrongly played (flagged above) still came from the hand
+                    hand = [max(x, 0) for x in hand]
+                    for c in p:
+                        hand[c] = max(hand[c], p.count(c))
                 fault = check_follow(order, lead, hand, p, opts)
                 if fault is None:
                     continue
@@ -285,8 +288,7 @@ class _DealAudit:
         others = []
         for k in range(1, self.n):
             s = (leader + k) % self.n
-            hand = [max(x, 0) for x in known[s]]
-            others.append((s, suit_holding(order, hand, suit)))
+            others.append((s, suit_holding(order, known[s], suit)))
         for u in units:
             for s, holding in others:
                 b = beating_unit(u, holding, order.value)
