@@ -381,14 +381,13 @@ def legal_follows(order: TrumpOrder, lead: Lead, hand: list[int], options: Optio
 def random_follow(order: TrumpOrder, lead: Lead, hand: list[int], options: Options, rng: random.Random) -> list[int]:
     """A random legal follow: meet the first satisfiable rung, fill the rest at random."""
     k = lead.size
-    all_cards = [c for c, n in enumerate(hand) for _ in range(max(n, 0))]
     if lead.mixed:
-        return rng.sample(all_cards, k)
+        return rng.sample([c for c, n in enumerate(hand) for _ in range(max(n, 0))], k)
     holding = suit_holding(order, hand, lead.suit)
     held = sum(holding.values())
     if held <= k:
         base = [c for c, n in holding.items() for _ in range(n)]
-        rest = [c for c in all_cards if c not in holding]
+        rest = [c for c, n in enumerate(hand) if c not in holding for _ in range(max(n, 0))]
         return base + rng.sample(rest, k - held)
     value = order.value
     for req in lead.ladder:
