@@ -130,6 +130,9 @@ def test_rename_and_delete(data_dir):
     assert client.post(f"/api/sessions/{session_id}/delete").status_code == 200
     assert client.get("/api/state").get_json()["session"] is None
     assert client.post(f"/api/sessions/{session_id}/delete").status_code == 404
+    other = played_session(app, record)
+    response = client.post(f"/sessions/{other}/delete")  # the sessions page's button
+    assert response.status_code == 302 and client.get("/api/sessions").get_json()["sessions"] == []
 
 
 def test_replay_timeline_steps_through_every_play(data_dir):

@@ -131,6 +131,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sessions.source": {"zh": "来源", "en": "source"},
     "sessions.import_help": {"zh": "可导入牌局记录或 tuolaji replay 的输出（JSON）",
                              "en": "A game record or a `tuolaji replay` output (JSON)"},
+    "sessions.delete_confirm": {"zh": "删除这局的记录？", "en": "Delete this session's record?"},
     "sessions.import_replay": {"zh": "导入后回放", "en": "open in the replay viewer"},
     "replay.title": {"zh": "回放", "en": "Replay"},
     "replay.step": {"zh": "第 {n} / {total} 步", "en": "step {n} of {total}"},

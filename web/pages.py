@@ -57,6 +57,15 @@ def resume(session_id: int) -> BaseResponse:
     return redirect(url_for("pages.live"))
 
 
+@pages_bp.post("/sessions/<int:session_id>/delete")
+def delete(session_id: int) -> BaseResponse:
+    table = get_table()
+    if table.session_id == session_id:
+        table.close()
+    table.store.delete(session_id)
+    return redirect(url_for("pages.sessions"))
+
+
 @pages_bp.post("/sessions/import")
 def import_session() -> BaseResponse:
     try:

@@ -191,8 +191,8 @@ def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width:
                          f'<title>{escape(side["name"])}: {levels[seat]}</title></circle>')
         last_x, last_y = points[-1]
         label_y = last_y - 8
-        while any(abs(label_y - taken) < 14 for taken in label_rows):
-            label_y -= 15  # sides on the same level: stack their labels
+        while any(abs(label_y - taken) < 16 for taken in label_rows):
+            label_y -= 16  # sides on the same level: stack their labels
         label_rows.append(label_y)
         parts.append(f'<text x="{min(last_x + 6, width - right - 2):.1f}" y="{label_y:.1f}" '
                      f'text-anchor="{"end" if last_x > width - 90 else "start"}" fill="{colour}" '

@@ -646,9 +646,8 @@
     });
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const body = setupBody();
-      body.new = true;
-      api("/api/setup", body).then(() => { setupFilled = false; document.getElementById("setup").open = false; return reload(); }).catch(() => {});
+      // a session without plays yet (e.g. the camera's default table) is set up in place
+      api("/api/setup", setupBody()).then(() => { setupFilled = false; document.getElementById("setup").open = false; return reload(); }).catch(() => {});
     });
     document.getElementById("apply-deal").addEventListener("click", () => {
       const body = setupBody();
@@ -730,7 +729,13 @@
     state: null,
     t: t,
     renders: () => renderCount,
-    startStatic() { mode = "static"; bindCommon(); },
+    startStatic() {
+      mode = "static";
+      bindCommon();
+      document.querySelectorAll("form.delete-form").forEach((form) => form.addEventListener("submit", (event) => {
+        if (!window.confirm(t("sessions.delete_confirm"))) event.preventDefault();
+      }));
+    },
     startLive() {
       mode = "live";
       bindCommon();
