@@ -295,6 +295,11 @@ def embeddings(
     if not big:
         yield []
         return
+    # quick necessary condition: enough w-tuples for every width w the shapes need
+    for w in {s[0] for s in big}:
+        need_w = sum(length * (sw // w) for sw, length in big if sw >= w)
+        if sum(n // w for n in holding.values()) < need_w:
+            return
     rem = dict(holding)
     by_value: dict[int, list[int]] = {}
     for c in holding:
