@@ -410,3 +410,18 @@ def test_profiles_table_of_rules_md_13(name: str, decks: int, players: tuple[int
     assert opts.throw_penalty == ("points" if name == "guangzhou-3deck" else "none")
     assert opts.kitty_needs_trump is (name == "guangzhou-3deck")
     assert opts.friends is (name == "friends-3deck") and opts.rebid_after_kitty is (name == "chaodipi-2deck")
+
+
+def test_documented_ladder_table_matches_the_engine() -> None:
+    from pathlib import Path
+
+    from scorer.profiles import parse_requirement
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "RULES-DECISIONS.md").read_text(encoding="utf-8")
+    rows = [line for line in doc.splitlines() if line.startswith("| `[")]
+    assert len(rows) == 10
+    for row in rows:
+        head, ladder = row.split("|")[1:3]
+        shape = parse_requirement(head.split("`")[1])[0]
+        opts = PROFILES["guangzhou-3deck"] if "guangzhou" in head else STD
+        assert [x for x in ladder.split("`")[1::2]] == ladder_names(unit_ladder(shape, opts)), head
