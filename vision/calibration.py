@@ -187,18 +187,24 @@ class SeatZones:
     """One zone per seat around the table edge; the middle (``centre_radius``) belongs to none.
 
     Seat ``k`` sits at angle 90° − k·360°/n in table coordinates (y down): seat 0 at the
-    bottom, counter-clockwise as seen on screen. A point belongs to the seat whose
-    direction from the table's centre is nearest, measured on the table normalised
-    to a square (so four seats split the table along its diagonals).
+    bottom, counter-clockwise as seen on screen. Each seat's cards lie about
+    ``anchor_radius`` of the way from the centre to its edge; a point belongs to the seat
+    whose anchor is nearest, measured in the table's true proportions (``aspect`` = width /
+    height), so a wide fan of cards stays in its own zone.
     """
 
-    def __init__(self, players: int, *, centre_radius: float = 0.22, margin: float = 0.04) -> None:
+    def __init__(self, players: int, *, aspect: float = 4.0 / 3.0, centre_radius: float = 0.22,
+                 anchor_radius: float = 0.6, margin: float = 0.04) -> None:
         if not 2 <= players <= 8:
             raise InputError(f"players: {players} seats is not a table this pipeline knows (2–8)")
         self.players = players
+        self.aspect = aspect
         self.centre_radius = centre_radius
         self.margin = margin
         self.angles = [math.radians(90.0 - k * 360.0 / players) for k in range(players)]
+        self.anchors = np.array(
+            [(anchor_radius * math.cos(a) * aspect, anchor_radius * math.sin(a)) for a in self.angles]
+        )
 
     def seat_direction(self, seat: int) -> tuple[float, float]:
         """Unit vector from the table centre towards ``seat`` (normalised square coordinates)."""
@@ -212,15 +218,8 @@ class SeatZones:
             return None
         if math.hypot(x, y) < self.centre_radius:
             return None
-        return self._nearest_seat(math.atan2(y, x))
-
-    def _nearest_seat(self, angle: float) -> int:
-        best, best_gap = 0, 10.0
-        for seat, seat_angle in enumerate(self.angles):
-            gap = abs((angle - seat_angle + math.pi) % (2 * math.pi) - math.pi)
-            if gap < best_gap:
-                best, best_gap = seat, gap
-        return best
+        distances = np.hypot(self.anchors[:, 0] - x * self.aspect, self.anchors[:, 1] - y)
+        return int(np.argmin(distances))
 
     def label_map(self, calibration: TableCalibration) -> np.ndarray:
         """Per pixel of ``calibration.image_size``: the seat (0..n−1), −1 off the table, −2 the middle."""
@@ -232,11 +231,22 @@ class SeatZones:
         y = 2.0 * uv[:, 1] - 1.0
         labels = np.full(x.shape, -1, dtype=np.int16)
         on_table = (np.abs(x) <= 1.0) & (np.abs(y) <= 1.0)
-        angle = np.arctan2(y, x)
-        gaps = np.stack(
-            [np.abs((angle - a + np.pi) % (2 * np.pi) - np.pi) for a in self.angles], axis=1
+        distances = np.stack(
+            [np.hypot(ax - x * self.aspect, ay - y) for ax, ay in self.anchors], axis=1
         )
-        seats = np.argmin(gaps, axis=1).astype(np.int16)
+        seats = np.argmin(distances, axis=1).astype(np.int16)
         labels[on_table] = seats[on_table]
         labels[on_table & (np.hypot(x, y) < self.centre_radius)] = -2
         return labels.reshape(h, w)
+
+
+def table_aspect(calibration: TableCalibration) -> float:
+    """Width / height of the table as the picture shows it (mean of opposite edges).
+
+    >>> round(table_aspect(TableCalibration.from_corners([(0, 0), (400, 0), (400, 300), (0, 300)], (640, 480))), 3)
+    1.333
+    """
+    tl, tr, br, bl = (np.array(c) for c in calibration.corners)
+    width = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    height = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    return float(width / height) if height > 0 else 1.0

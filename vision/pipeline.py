@@ -45,7 +45,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from vision.live import LiveGame, OutOfTurnError
 from vision.motion import MotionMonitor
 from vision.sources import Frame, FrameSource, SourceError, open_source
@@ -254,6 +254,7 @@ class TablePipeline:
             except CalibrationError as exc:
                 raise CalibrationError(f"{exc} (first frame)") from exc
         self.calibration = calibration
+        self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
 
     def _read(self, frame: Frame) -> dict[int, list[tuple[str, float, float, float]]]:
