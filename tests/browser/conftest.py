@@ -93,8 +93,10 @@ def page(browser_context) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory) -> Iterator[Served]:
-    """``tuolaji serve --record`` on a six-trick deal with one revoke and one unconfirmed card, a play every 0.3 s."""
+def served(tmp_path_factory, browser_context) -> Iterator[Served]:
+    """``tuolaji serve --record`` on a six-trick deal with one revoke and one unconfirmed card, a play every 0.3 s.
+
+    It starts once the browser is up, so the first test sees the deal from its beginning."""
     folder = tmp_path_factory.mktemp("served")
     record, revoke = revoke_record()
     fix = point_correction(record)

@@ -26,7 +26,7 @@ SCREENSHOT = ROOT / "docs" / "screenshot.png"
 
 
 @pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
+def demo_server(tmp_path_factory, browser_context):
     if not (DEMO / "demo-3deck.mp4").exists():
         pytest.fail("the bundled demo video vision/demo/demo-3deck.mp4 is missing")
     data = tmp_path_factory.mktemp("demo") / "data"
