@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -48,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--data", type=Path, metavar="DIR",
                         help="data folder for the sessions database (default $TUOLAJI_DATA or ./data)")
+    parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
     parser.add_argument("--pace", type=float, default=1.5, metavar="S",
                         help="with --record: seconds between plays (default 1.5)")
     parser.add_argument("--oracle", type=Path, metavar="FRAMES",
@@ -162,8 +165,16 @@ def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     return server, table
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
     server, table = build_server(args)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops it as cleanly as Ctrl-C
+    if not args.verbose:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in host:
         host = f"[{host}]"
