@@ -432,6 +432,10 @@
     if (!form || (setupFilled && form.contains(document.activeElement))) return;
     const record = data && data.state ? data.state.record : null;
     if (!setupFilled) {
+      // a table nobody has played at yet (e.g. the camera's default) opens its set-up
+      const feeding = data && data.feed && data.feed.running &&
+        (data.feed.kind === "record" || (data.session && data.session.source === "demo"));
+      if (record && !feeding && !record.deals.some((deal) => (deal.tricks || []).length)) document.getElementById("setup").open = true;
       const profile = record ? (typeof record.rules === "string" ? record.rules : record.rules.profile) : "standard-2deck";
       form.decks.value = String(PROFILES[profile] ? PROFILES[profile].decks : 2);
       fillProfiles(profile);
