@@ -408,10 +408,27 @@ class Lead:
 
 
 class Strength(NamedTuple):
-    """How strong a play is in a trick: ``trumped`` beats a plain lead; then ``key``."""
+    """How strong a play is in a trick: ``trumped`` beats a plain lead; then ``key``.
+
+    ``key`` is the play's best arrangement (lexicographically). Under ``throw_compare:
+    all`` no single arrangement need be best, so ``keys`` holds every arrangement that
+    no other one dominates unit by unit (empty: just ``key``).
+    """
 
     trumped: bool
     key: tuple[int, ...]
+    keys: tuple[tuple[int, ...], ...] = ()
+
+
+def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Every unit of arrangement ``a`` is strictly higher than its counterpart in ``b``."""
+    return len(a) == len(b) and all(x > y for x, y in zip(a, b, strict=True))
+
+
+def _undominated(keys: set[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """The keys that no other key matches or exceeds in every position (a Pareto front)."""
+    front = [k for k in keys if not any(o != k and all(x >= y for x, y in zip(o, k, strict=True)) for o in keys)]
+    return tuple(sorted(front, reverse=True))
 
 
 def _arrangement_key(units: list[Unit], singles: list[int], lead: Lead, compare: str) -> tuple[int, ...]:
@@ -451,16 +468,21 @@ def strength(order: TrumpOrder, lead: Lead, cards: list[int], compare: str, is_l
         return Strength(trumped, _arrangement_key([u for u in lead.units if u.shape != SINGLE], singles, lead, compare))
     holding = counts_of(cards)
     best: tuple[int, ...] | None = None
+    every: set[tuple[int, ...]] = set()
     for n, units in enumerate(embeddings(lead.shapes, holding, value)):
         used = counts_of([c for u in units for c in u.cards()])
         singles = [value[c] for c, k in holding.items() for _ in range(k - used.get(c, 0))]
         key = _arrangement_key(units, singles, lead, compare)
         if best is None or key > best:
             best = key
+        if compare == "all":
+            every.add(key)
         if n >= 2000:
             break
     if best is None:
         return None
+    if compare == "all" and len(every) > 1:
+        return Strength(trumped, best, _undominated(every))
     return Strength(trumped, best)
 
 
@@ -469,5 +491,8 @@ def beats(new: Strength, old: Strength, compare: str) -> bool:
     if new.trumped != old.trumped:
         return new.trumped
     if compare == "all":
-        return len(new.key) == len(old.key) and all(a > b for a, b in zip(new.key, old.key, strict=True))
+        # whichever arrangement the winner's cards are read in, the new play has one that
+        # beats each of its units
+        news = new.keys or (new.key,)
+        return all(any(_dominates(a, b) for a in news) for b in (old.keys or (old.key,)))
     return new.key > old.key

@@ -356,6 +356,16 @@ def test_throw_compare_all_needs_every_unit() -> None:
     assert winner("10", "S", "AC AC KC QC", ["3S 3S 6S 5S", "4S 4S AS KS"], compare="all") == 2
 
 
+def test_throw_compare_all_tries_every_arrangement() -> None:
+    # 44 77 can be read as pair 44 + singles 7 7, which beats 33 + 6 5 unit by unit (the
+    # reading pair 77 + singles 4 4 does not)
+    assert winner("10", "S", "AC AC KC QC", ["3S 3S 6S 5S", "4S 4S 7S 7S"], compare="all") == 2
+    # a winner that can be read two ways must be beaten in either reading: 55 88 answers
+    # 44+7 7 with 55+8 8 and 77+4 4 with 88+5 5; 55 66 cannot answer 44+7 7
+    assert winner("10", "S", "AC AC KC QC", ["4S 4S 7S 7S", "5S 5S 8S 8S"], compare="all") == 2
+    assert winner("10", "S", "AC AC KC QC", ["4S 4S 7S 7S", "5S 5S 6S 6S"], compare="all") == 1
+
+
 # ======================================================================= §7-8 scoring
 def test_kitty_multiplier_modes() -> None:
     def mult(mode: str, largest: int, trump: bool = True, needs: bool = False) -> int:
