@@ -300,6 +300,16 @@ class _DealAudit:
     def _forced(self, beaten: list[tuple[Unit, int, Unit]]) -> Unit:
         return forced_unit([u for u, _, _ in beaten], self.opts.forced_unit)
 
+    def _may_become_forced(self, unit: Unit, beaten: list[tuple[Unit, int, Unit]]) -> bool:
+        """Whether ``unit`` could still be the forced unit once more units are shown beaten."""
+        for u, _, _ in beaten:
+            if self.opts.forced_unit == "smallest-beaten":
+                if u.size < unit.size or (u.size == unit.size and u.top < unit.top):
+                    return False
+            elif u.size > unit.size or (u.size == unit.size and u.top < unit.top):
+                return False
+        return True
+
     def _penalize(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
         mode = self.opts.throw_penalty
         if mode == "none":
@@ -360,8 +370,10 @@ class _DealAudit:
             # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
             allowed = [sorted(u.cards()) for u, _, _ in beaten if (u.size, u.top) == key]
             if played not in allowed:
-                is_unit = any(sorted(u.cards()) == played for u in units)
-                proven = self.exact or not is_unit
+                same = [u for u in units if sorted(u.cards()) == played]
+                # later evidence only adds beaten units: the played unit can still turn out
+                # to be the forced one unless a beaten unit already outranks it for good
+                proven = self.exact or not same or not self._may_become_forced(same[0], beaten)
                 self.add(t, leader, "wrong-forced-unit", proven,
                          f"failed throw {_cards_text(attempt)} ({text}): the forced unit is "
                          f"{_unit_text(forced)} ({self.opts.forced_unit}), seat {leader} played "

@@ -743,3 +743,25 @@ def test_malformed_records_name_the_place(mutate: Any, where: str) -> None:
         audit_record(bad)
     assert str(err.value).startswith(where), str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_wrong_forced_unit_proven_once_no_later_evidence_can_excuse_it() -> None:
+    # seat 0 attempts ♥A Q and plays the ♥A back; during the deal nobody has shown a ♥K yet
+    t0 = (0, ["AH", "3H", "4H", "5H"], "AH QH")
+    assert found(record("standard-2deck", [t0])) == [(0, 0, "wrong-forced-unit", False)]
+    # seat 2 shows ♥K in trick 1: the ♥Q was the forced unit, and no later play can make the
+    # ♥A (higher, same size) the forced unit instead: proven
+    t1 = (0, ["3D", "4D", "KH", "5D"])
+    out = deal_out(record("standard-2deck", [t0, t1]))
+    assert [(v["trick"], v["seat"], v["rule"], v["proven"]) for v in out["violations"]] == [
+        (0, 0, "wrong-forced-unit", True)]
+    assert "trick 1" in out["violations"][0]["detail"]
+    # attempt ♥K QQ, ♥A shown later beats the K; the thrower played QQ: a pair beaten later
+    # (♥KK or ♥AA in one hand) would make QQ the forced unit (largest-beaten), so not yet proven
+    t0 = (0, ["QH QH", "3H 4H", "5H 6H", "7H 8H"], "KH QH QH")
+    t1 = (0, ["KH", "4D", "AH", "5D"])
+    assert found(record("standard-2deck", [t0, t1])) == [(0, 0, "wrong-forced-unit", False)]
+    assert found(record("standard-2deck", [t0, t1], complete=True)) == [(0, 0, "wrong-forced-unit", True)]
+    # ... under smallest-beaten the single K outranks the pair for good: proven at once
+    rules = {"profile": "standard-2deck", "forced_unit": "smallest-beaten"}
+    assert found(record(rules, [t0, t1])) == [(0, 0, "wrong-forced-unit", True)]
