@@ -91,14 +91,16 @@ def read_format(order: TrumpOrder, cards: list[int]) -> list[Unit]:
         maxc = max(rem.values(), default=0)
         if maxc < 2:
             break
-        by_value: dict[int, int] = {}
-        for c, n in rem.items():
-            v = value[c]
-            if n >= 2 and (v not in by_value or rem[by_value[v]] < n or (rem[by_value[v]] == n and c > by_value[v])):
-                by_value[v] = c
         best: tuple | None = None
         for w in range(maxc, 1, -1):
-            vals = sorted(v for v, c in by_value.items() if rem[c] >= w)
+            # per value the kind to take w copies from: equal kinds (off-suit level cards) may
+            # differ in count; the fewest that suffice keep the wider tuples whole
+            by_value: dict[int, int] = {}
+            for c, n in rem.items():
+                v = value[c]
+                if n >= w and (v not in by_value or rem[by_value[v]] > n or (rem[by_value[v]] == n and c > by_value[v])):
+                    by_value[v] = c
+            vals = sorted(by_value)
             run_start = 0
             for i, v in enumerate(vals):
                 if i > 0 and v != vals[i - 1] + 1:
@@ -107,15 +109,14 @@ def read_format(order: TrumpOrder, cards: list[int]) -> list[Unit]:
                 key = (w * length, length >= 2, w, length, v)
                 # the longest run ending here is what counts; shorter runs are dominated
                 if best is None or key > best[0]:
-                    best = (key, w, vals[run_start : i + 1])
+                    best = (key, w, tuple(by_value[x] for x in vals[run_start : i + 1]))
         assert best is not None
-        _, w, run = best
-        kinds = tuple(by_value[v] for v in run)
+        _, w, kinds = best
         for k in kinds:
             rem[k] -= w
             if rem[k] == 0:
                 del rem[k]
-        units.append(Unit(w, len(run), run[-1], kinds))
+        units.append(Unit(w, len(kinds), value[kinds[-1]], kinds))
     for c, n in rem.items():
         for _ in range(n):
             units.append(Unit(1, 1, value[c], (c,)))

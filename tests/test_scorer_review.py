@@ -115,6 +115,17 @@ def test_units(level: str, trump: str, text: str, expected: list[tuple[int, int]
     assert shapes(level, trump, text, twos) == expected
 
 
+def test_reading_keeps_a_triple_of_an_off_suit_level_card_whole() -> None:
+    # 3 decks, level 4 ♥: ♥AA + (♣44 or ♠44) + ♥44 is the 6-card tractor; taking it through ♣44
+    # leaves ♠444 a triple (tractor + triple), rather than tractor + pair ♠44 + single ♠4
+    units = read_format(TrumpOrder.of("4", "H"), cards("AH AH 4S 4S 4S 4C 4C 4H 4H"))
+    assert [u.shape for u in units] == [(2, 3), (3, 1)]
+    assert sorted(units[1].cards()) == cards("4S 4S 4S")
+    # the same with a quad (4 decks): the triple ♣444 goes into the triple-tractor, the quad stays
+    units = read_format(TrumpOrder.of("4", "H"), cards("AH AH AH 4S 4S 4S 4S 4C 4C 4C 4H 4H 4H"))
+    assert [u.shape for u in units] == [(3, 3), (4, 1)]
+
+
 def test_twos_trump_tractor_in_no_trump_and_plain_suit_without_the_2() -> None:
     # with 2s constant the plain suits lose the 2: ♥3 is the lowest ♥, so ♥3 ♥4 (level 9) still adjacent
     assert shapes("9", "S", "3H 3H 4H 4H", twos=True) == [(2, 2)]
