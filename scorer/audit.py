@@ -139,7 +139,11 @@ class _DealAudit:
 
         # friends
         points = [0] * n
-        seen_copies = [0] * 54
+        # the buried cards cannot be played: they count against the decks' copies
+        buried = [0] * 54
+        for c in d.kitty or ():
+            buried[c] = min(buried[c] + 1, opts.decks)
+        seen_copies = list(buried)
         out_tricks: list[dict[str, Any]] = []
         prev_winner: int | None = None
         last_winner_play: tuple[Lead, list[int]] | None = None
@@ -166,8 +170,9 @@ class _DealAudit:
                     seen_copies[c] += k
                     if seen_copies[c] > decks:
                         self.add(t, s, "card-not-available", True,
-                                 f"{pretty_card(c)}: {seen_copies[c]} copies played, {decks} "
-                                 f"deck{'s' if decks > 1 else ''} hold {decks}", plays_out[j])
+                                 f"{pretty_card(c)}: {seen_copies[c] - buried[c]} copies played"
+                                 + (f" and {buried[c]} in the kitty" if buried[c] else "")
+                                 + f", {decks} deck{'s' if decks > 1 else ''} hold {decks}", plays_out[j])
                     elif d.hands is not None and known[s][c] < k:
                         self.add(t, s, "card-not-available", True,
                                  f"seat {s} played {pretty_card(c)} not in the recorded hand", plays_out[j])

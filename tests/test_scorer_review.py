@@ -776,3 +776,16 @@ def test_wrong_forced_unit_proven_once_no_later_evidence_can_excuse_it() -> None
     # ... under smallest-beaten the single K outranks the pair for good: proven at once
     rules = {"profile": "standard-2deck", "forced_unit": "smallest-beaten"}
     assert found(record(rules, [t0, t1])) == [(0, 0, "wrong-forced-unit", True)]
+
+
+def test_a_card_buried_in_the_kitty_cannot_also_be_played() -> None:
+    # both ♥A of two decks are in the kitty: the ♥A seat 0 leads is not available
+    kitty = ["AH", "AH", "3C", "3C", "4C", "4C", "6C", "6C"]
+    out = deal_out(record("standard-2deck", [(0, ["AH", "3H", "4H", "5H"])], kitty=kitty))
+    assert [(v["trick"], v["seat"], v["rule"]) for v in out["violations"]] == [(0, 0, "card-not-available")]
+    assert "kitty" in out["violations"][0]["detail"]
+    # one ♥A buried leaves one to play, not two
+    kitty[1] = "7C"
+    assert found(record("standard-2deck", [(0, ["AH", "3H", "4H", "5H"])], kitty=kitty)) == []
+    assert found(record("standard-2deck", [(0, ["AH", "3H", "4H", "5H"]), (0, ["AH", "6H", "7H", "8H"])],
+                        kitty=kitty)) == [(1, 0, "card-not-available", True)]
