@@ -19,7 +19,7 @@ from typing import Any
 from scorer.bidding import check_bids
 from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
 from scorer.follow import check_follow, hand_counts, suit_holding
-from scorer.formats import Lead, Unit, beating_unit, read_format
+from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
@@ -143,6 +143,12 @@ class _DealAudit:
         buried = [0] * 54
         for c in d.kitty or ():
             buried[c] = min(buried[c] + 1, opts.decks)
+        # copies of each card the record does not place anywhere (no play, not in the kitty)
+        placed = list(buried)
+        for seat_plays in self.played_at:
+            for c, ts in seat_plays.items():
+                placed[c] += len(ts)
+        self.unplaced = [max(0, opts.decks - x) for x in placed]
         seen_copies = list(buried)
         out_tricks: list[dict[str, Any]] = []
         prev_winner: int | None = None
@@ -220,7 +226,7 @@ class _DealAudit:
 
                     assert fault.requirement is not None
                     unit_cards = [c for u in fault.units for c in u.cards()]
-                    proven = self.exact or not opts.protect_longer_tuples
+                    proven = self.exact or not opts.protect_longer_tuples or self._fault_settled(lead, hand, p)
                     self.add(t, s, "must-follow-format", proven,
                              f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
                              f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
@@ -264,6 +270,23 @@ class _DealAudit:
         if self.complete and last_winner_play is not None and prev_winner is not None:
             self._outcome(result, last_winner_play, prev_winner, defender_points, penalty_points, defenders)
         return result
+
+    def _fault_settled(self, lead: Lead, hand: list[int], play: list[int]) -> bool:
+        """``protect_longer_tuples`` during a deal: a format fault found in a hand known only
+        in part is settled when a rung stronger than the play's fits in tuples of cards whose
+        every copy the record already places (no unseen copy can widen such a tuple)."""
+        order = self.order
+        holding = suit_holding(order, hand, lead.suit)
+        in_suit = counts_of([c for c in play if order.suit[c] == lead.suit])
+        played_rung = next((i for i, req in enumerate(lead.ladder) if satisfies(req, in_suit, order.value)),
+                           len(lead.ladder) - 1)
+        for req in lead.ladder[:played_rung]:
+            for n, units in enumerate(embeddings(req, holding, order.value, protect=True)):
+                if all(self.unplaced[k] == 0 for u in units for k in u.kinds):
+                    return True
+                if n >= 500:
+                    break
+        return False
 
     def _consume(self, known: list[list[int]], t: int) -> None:
         """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""

@@ -643,9 +643,16 @@ def test_protect_longer_tuples_revoke_unproven_then_proven() -> None:
     # a third ♥7 played later shows the triple: no obligation to break it
     t2 = (0, ["10D", "7H", "JD", "QD"])
     assert found(record(rules, [t0, t1, t2], complete=True)) == []
+    # the third ♥7 played by another seat settles it during the deal: seat 1's pair is all he has
+    t2_other = (0, ["10D", "3C", "7H", "QD"])
+    assert found(record(rules, [t0, t1, t2_other])) == [(0, 1, "must-follow-format", True)]
     # without protect the revoke is proven as soon as the pair shows up, not before
     assert found(record("titanic-3deck", [t0, t1])) == [(0, 1, "must-follow-format", True)]
     assert found(record("titanic-3deck", [t0])) == []
+    # with 2 decks a pair seen is every copy there is: no triple can hide behind it
+    two = {"profile": "standard-2deck", "protect_longer_tuples": True}
+    assert found(record(two, [t0, t1])) == [(0, 1, "must-follow-format", True)]
+    assert found(record(two, [t0])) == []
 
 
 def test_evidence_appears_only_with_the_later_trick() -> None:
