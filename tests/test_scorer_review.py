@@ -796,3 +796,52 @@ def test_a_card_buried_in_the_kitty_cannot_also_be_played() -> None:
     assert found(record("standard-2deck", [(0, ["AH", "3H", "4H", "5H"])], kitty=kitty)) == []
     assert found(record("standard-2deck", [(0, ["AH", "3H", "4H", "5H"]), (0, ["AH", "6H", "7H", "8H"])],
                         kitty=kitty)) == [(1, 0, "card-not-available", True)]
+
+
+def test_levels_across_deals_must_defend_dealer_stays_and_game_winner() -> None:
+    # deal 0: dealer 0 at level 3 scores 大光 (+3) but must defend 5: stops on 5; next dealer 2
+    rules = {"profile": "standard-2deck", "must_defend": ["5"]}
+    shutout = (0, ["AH", "3H", "4H", "6H"])
+    rec = record(rules, [shutout], level="3", complete=True)
+    rec["start_levels"] = ["3", "2", "3", "2"]
+    deal1 = copy.deepcopy(rec["deals"][0])
+    deal1.update({"level": "5", "dealer": 2})
+    deal1["tricks"] = [{"leader": 2, "plays": [["AH"], ["3H"], ["4H"], ["6H"]]}]
+    rec["deals"].append(deal1)
+    out = audit_record(rec)["deals"]
+    assert out[0]["outcome"] == {"side": "dealer", "levels": 3}
+    assert out[0]["levels_after"] == ["5", "2", "5", "2"] and out[0]["next_dealer"] == 2
+    # deal 1: seats 0/2 defend 5 as the dealer's side and pass it: 5 + 3 = 8
+    assert out[1]["levels_after"] == ["8", "2", "8", "2"] and out[1]["next_dealer"] == 0
+    # dealer_stays + max_levels: from K a capped +2 passes A — the dealer's side wins the game
+    rules2 = {"profile": "standard-2deck", "dealer_stays": True, "max_levels": 2}
+    rec = record(rules2, [shutout], level="K", complete=True)
+    rec["start_levels"] = ["K", "2", "K", "2"]
+    d = deal_out(rec)
+    assert d["outcome"] == {"side": "dealer", "levels": 2} and d["next_dealer"] == 0
+    assert d["levels_after"] == ["A", "2", "A", "2"] and d["game_winner"] == "dealer"
+    # from Q the same +2 lands on A: no winner yet
+    rec["start_levels"] = ["Q", "2", "Q", "2"]
+    rec["deals"][0]["level"] = "Q"
+    d = deal_out(rec)
+    assert d["levels_after"] == ["A", "2", "A", "2"] and d["game_winner"] is None
+
+
+def test_friends_points_before_and_after_the_reveal() -> None:
+    from scorer import dealer_side_seats, seat_points
+
+    # 5 players, dealer 0 calls the 1st ♠A. Seat 1 wins 20 in trick 0; in trick 1 seat 3
+    # discards the ♠A (revealed) and seat 4 wins trick 1's 5 points with ♣4 (♣ trump)
+    tricks = [(0, ["3H", "KH", "5H", "6H", "7H"]), (1, ["5D", "6D", "AS", "7D", "4D"])]
+    rec = record("friends-3deck", tricks[:1], players=5, trump="C", friends=[{"card": "AS", "nth": 1}])
+    assert seat_points(rec) == [0, 15, 0, 0, 0] and dealer_side_seats(rec) == [0]
+    rec = record("friends-3deck", tricks, players=5, trump="C", friends=[{"card": "AS", "nth": 1}])
+    assert seat_points(rec) == [0, 15, 0, 0, 5] and dealer_side_seats(rec) == [0, 3]
+    d = deal_out(rec)
+    assert d["defender_points"] == 20 and d["outcome"] is None
+    # the dealer himself plays the called copy: used up, he stays alone even if seat 3 plays another
+    tricks2 = [(0, ["AS", "KH", "5H", "AS", "7H"])]
+    rec = record("friends-3deck", tricks2, players=5, trump="C", friends=[{"card": "AS", "nth": 1}])
+    assert dealer_side_seats(rec) == [0]
+    rec = record("friends-3deck", tricks2, players=5, trump="C", friends=[{"card": "AS", "nth": 2}])
+    assert dealer_side_seats(rec) == [0, 3]
