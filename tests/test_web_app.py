@@ -234,6 +234,90 @@ def test_revoke_is_reported_with_its_evidence(app, client):
     assert violations[0]["detail"]
 
 
+def test_violation_details_come_in_chinese_and_english_with_names_and_tricks_from_one(app, client):
+    record, (trick, seat) = revoke_record()
+    feed_record(app, record)
+    data = client.get("/api/state").get_json()
+    violation = data["state"]["audit"]["deals"][0]["violations"][0]
+    text = data["view"]["deals"][0]["violations"][0]
+    name = record["players"][seat]
+    led = violation["detail"].split(";")[0].removeprefix("led ")
+    assert text["parsed"] is True
+    assert text["zh"].startswith(f"{name} 未跟 {led}：出了 ") and "但手里有" in text["zh"] and "墩打出）" in text["zh"]
+    assert text["en"].startswith(f"{name} did not follow {led}: played ")
+    later = int(violation["detail"].rsplit("trick ", 1)[1].rstrip(")"))
+    assert text["zh"].endswith(f"第 {later + 1} 墩打出）") and text["en"].endswith(f"played in trick {later + 1})")
+    assert "seat" not in text["en"] and data["view"]["deals"][0]["penalties"] == []
+
+
+def test_penalty_details_are_translated(app):
+    record = scorer.random_record("guangzhou-3deck", 11, hand_size=8, attempt_chance=1.0)
+    assert record["deals"][0]["tricks"][0].get("attempt")
+    feed_record(app, record)
+    data = app.test_client().get("/api/state").get_json()
+    penalties = data["state"]["audit"]["deals"][0]["penalties"]
+    texts = data["view"]["deals"][0]["penalties"]
+    assert penalties and len(texts) == len(penalties)
+    assert all(t["parsed"] and t["zh"].startswith("甩 ") and "张被管住 × 10 分" in t["zh"] for t in texts)
+
+
+def import_and_resume(client, record: dict[str, Any]) -> dict[str, Any]:
+    session_id = client.post("/api/sessions/import", json=record).get_json()["id"]
+    return client.post(f"/api/sessions/{session_id}/resume").get_json()
+
+
+def hand_record(tricks: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
+            "deals": [{"level": "2", "trump": "S", "dealer": 0,
+                       "hands": [["AH", "AH", "7C"], ["3H", "3H", "5H"], ["4D", "5D", "6H"], ["6D", "7D", "8D"]],
+                       "tricks": tricks}]}
+
+
+def test_the_seat_to_play_is_told_what_it_must_play_when_the_hands_are_known(client):
+    data = import_and_resume(client, hand_record([{"leader": 0, "plays": [["AH", "AH"]]}]))
+    hint = data["view"]["hint"]
+    assert hint["seat"] == 1 == data["state"]["expected_seat"] and hint["leading"] is False
+    assert hint["rule"] == {"zh": "跟 2 张♥，须出对子", "en": "follow ♥ with 2 cards: a pair"}
+    assert hint["plays"] == [["3H", "3H"]]
+    assert hint["line"] == {"zh": "南 该出：跟 2 张♥，须出对子 · 只能出 ♥3 ♥3",
+                            "en": "南 to play: follow ♥ with 2 cards: a pair · must play ♥3 ♥3"}
+    # 西 holds one heart: it must go, with any one card more
+    hint = play(client, 1, "3H", "3H")["view"]["hint"]
+    assert hint["seat"] == 2 and hint["rule"]["zh"] == "须出全部 1 张♥，再任垫 1 张"
+    assert sorted(map(sorted, hint["plays"])) == [["4D", "6H"], ["5D", "6H"]] and hint["line"]["en"].startswith("西 to play: play all 1 ♥ card")
+    hint = play(client, 2, "6H", "4D")["view"]["hint"]
+    assert hint["rule"] == {"zh": "没有♥了：任出 2 张", "en": "no ♥ left: play any 2 cards"} and len(hint["plays"]) == 3
+    hint = play(client, 3, "6D", "7D")["view"]["hint"]
+    assert hint["seat"] == 0 and hint["leading"] and hint["rule"] is None
+    assert hint["line"] == {"zh": "东 首出 · 只能出 ♣7", "en": "东 to lead · must play ♣7"}
+
+
+def test_no_hint_without_hands_or_once_the_deal_is_over(app, client):
+    record = hand_record([{"leader": 0, "plays": [["AH", "AH"]]}])
+    del record["deals"][0]["hands"]
+    assert import_and_resume(client, record)["view"]["hint"] is None
+    record = scorer.random_record("standard-2deck", 4, hand_size=3)
+    assert import_and_resume(client, record)["view"]["hint"] is None  # complete
+    record["deals"][0]["tricks"] = record["deals"][0]["tricks"][:1]
+    record["deals"][0].pop("complete")
+    hint = import_and_resume(client, record)["view"]["hint"]
+    assert hint is not None and hint["leading"] and hint["seat"] == scorer.next_leader(record)
+
+
+def test_a_replayed_record_keeps_its_hands_so_the_page_can_hint(app, client):
+    record = scorer.random_record("standard-2deck", 8, hand_size=5)
+    table = get_table(app)
+    from web.table import record_setup
+
+    table.start(record_setup(record), name="fed", source="record")
+    feed = RecordFeed(table, record, pace_s=0, on_play=lambda n: feed.stop(0) if n == 6 else None)
+    feed.run()
+    data = client.get("/api/state").get_json()
+    assert data["state"]["record"]["deals"][0]["hands"] == record["deals"][0]["hands"]
+    hint = data["view"]["hint"]
+    assert hint["seat"] == data["state"]["expected_seat"] and hint["rule"]["zh"] and hint["rule"]["en"]
+
+
 def test_kitty_and_next_deal(app, client):
     record, _ = revoke_record()
     kitty = record["deals"][0].pop("kitty")

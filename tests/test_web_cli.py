@@ -66,10 +66,11 @@ def test_serve_a_record_then_resume_it_after_a_restart(tmp_path):
             assert "拖拉机" in response.read().decode("utf-8")
         with urllib.request.urlopen(url + "api/events", timeout=10) as stream:
             assert stream.readline().decode() == "retry: 1500\n"
-        final = wait_for(lambda: (s := get_json(url + "api/state"))["state"]["audit"]["deals"][0]["outcome"] and s)
+        assert wait_for(lambda: get_json(url + "api/state")["feed"]["finished"])
+        final = get_json(url + "api/state")
+        assert final["state"]["audit"]["deals"][0]["outcome"]
         violations = final["state"]["audit"]["deals"][0]["violations"]
         assert [(v["trick"], v["seat"], v["rule"]) for v in violations] == [(trick, seat, "must-follow-suit")]
-        assert wait_for(lambda: get_json(url + "api/state")["feed"]["finished"])
     finally:
         assert stop(process) == 0
     assert (data / "tuolaji.sqlite").is_file()

@@ -174,13 +174,17 @@ class Feed:
 
 
 def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
-    """What is known of a deal before its first trick: no tricks, hands, kitty or completion.
+    """What is known of a deal before its first trick: no tricks, kitty or completion.
+
+    Recorded hands stay: the page then shows what the seat to play must play.
 
     >>> deal_setup({"level": "2", "trump": "S", "dealer": 0, "kitty": ["5S"], "tricks": [{}]})
     {'level': '2', 'trump': 'S', 'dealer': 0, 'tricks': []}
+    >>> deal_setup({"level": "2", "trump": "S", "dealer": 0, "hands": [["5S"]], "tricks": []})["hands"]
+    [['5S']]
     """
     setup = {key: copy.deepcopy(value) for key, value in deal.items()
-             if key not in ("tricks", "hands", "kitty", "complete")}
+             if key not in ("tricks", "kitty", "complete")}
     setup["tricks"] = []
     return setup
 

@@ -14,6 +14,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import scorer
+
+from .explain import describe_hint, describe_penalty, describe_violation
+
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 PROFILES: dict[str, dict[str, Any]] = {
@@ -201,6 +205,74 @@ def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width:
     return "".join(parts)
 
 
+HINT_CHOICES = 6
+"""The most legal plays the hint lists; with more the rule alone is shown."""
+
+
+def _cards_text(cards: list[str], lang: str) -> str:
+    jokers = {"SJ": "小王", "BJ": "大王"} if lang == "zh" else {"SJ": "SJ", "BJ": "BJ"}
+    suits = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+    return " ".join(jokers.get(card) or suits[card[-1]] + card[:-1] for card in cards)
+
+
+def play_hint(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any] | None:
+    """What the seat to play must play, when the record knows the hands ("you must play …").
+
+    ``{"seat", "leading", "rule": {"zh", "en"} | None, "plays": [[card, …], …] | None, "line": {"zh", "en"}}``:
+    the follow rule in words (:func:`scorer.follow_hint`) and, when there are at most
+    :data:`HINT_CHOICES` legal plays (:func:`scorer.legal_plays`), the plays themselves.
+    None without hands, once the deal is over, or if the scorer cannot tell.
+
+    >>> rec = {"rules": "standard-2deck", "players": ["东", "南", "西", "北"],
+    ...        "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...                   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
+    ...                   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> hint = play_hint(rec, scorer.audit_record(rec))
+    >>> hint["line"]["zh"], hint["plays"]
+    ('南 该出：跟 2 张♥，须出对子 · 只能出 ♥3 ♥3', [['3H', '3H']])
+    """
+    deals = record.get("deals") or []
+    if not deals or not deals[-1].get("hands"):
+        return None
+    deal_audits = audit.get("deals") or []
+    if len(deal_audits) == len(deals) and deal_audits[-1].get("outcome") is not None:
+        return None
+    players = record.get("players") or []
+    try:
+        tricks = deals[-1].get("tricks") or []
+        if tricks and 0 < len(tricks[-1]["plays"]) < len(players):
+            seat = (tricks[-1]["leader"] + len(tricks[-1]["plays"])) % len(players)
+        else:
+            seat = scorer.next_leader(record)
+        plays = scorer.legal_plays(record, seat, limit=HINT_CHOICES + 1)
+        if not plays:
+            return None
+        leading = not tricks or len(tricks[-1]["plays"]) in (0, len(players))
+        rule_text = None if leading else scorer.follow_hint(record, seat)
+    except Exception:  # noqa: BLE001 - a hint the scorer cannot give must never break the page
+        return None
+    rule = describe_hint(rule_text, players) if rule_text else None
+    choices = plays if len(plays) <= HINT_CHOICES else None
+    name = str(players[seat]) if seat < len(players) else f"#{seat}"
+    line = {}
+    for lang, head, only, options in (("zh", "该出", "只能出", "可出"), ("en", "to play", "must play", "may play")):
+        if leading:
+            head = "首出" if lang == "zh" else "to lead"
+        text = f"{name} {head}" + (("：" if lang == "zh" else ": ") + rule[lang] if rule else "")
+        if choices:
+            text += f" · {only if len(choices) == 1 else options} " + " / ".join(_cards_text(p, lang) for p in choices)
+        line[lang] = text
+    return {"seat": seat, "leading": leading, "rule": {k: rule[k] for k in ("zh", "en")} if rule else None,
+            "plays": choices, "line": line}
+
+
+def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each violation's and penalty's detail in Chinese and English (lists parallel to the audit's)."""
+    players = record.get("players") or []
+    return {"violations": [describe_violation(v, players) for v in deal_audit.get("violations") or []],
+            "penalties": [describe_penalty(p, players) for p in deal_audit.get("penalties") or []]}
+
+
 def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
     """The derived figures the page draws next to the record and audit."""
     history = level_history(record, audit)
@@ -212,6 +284,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
             "dealer_side": dealer_side(record, deal),
             "friends": revealed_friends(record, deal),
             "defender_points": defender_points_so_far(record, deal_index, deal_audit),
+            **audit_texts(record, deal_audit),
         })
     return {
         "profile": profile_name(record),
@@ -223,4 +296,5 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
         "level_history": history,
         "levels_chart": levels_chart_svg(record, history),
         "deals": deals,
+        "hint": play_hint(record, audit),
     }

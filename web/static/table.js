@@ -61,15 +61,8 @@
     return SUIT_SYMBOL[name.slice(-1)] + name.slice(0, -1);
   }
 
-  /* The scorer's evidence names seats and 0-based tricks; the page shows names and 1-based tricks. */
-  function evidence(detail) {
-    return String(detail == null ? "" : detail)
-      .replace(/\bseat (\d+)'s\b/g, (m, n) => playerName(Number(n)) + (lang === "zh" ? " 的" : "'s"))
-      .replace(/\bseat (\d+)\b/g, (m, n) => playerName(Number(n)))
-      .replace(/\btricks? (\d+(?:, \d+)*)/g, (m, list) => {
-        const numbers = list.split(", ").map((n) => Number(n) + 1);
-        return lang === "zh" ? "第 " + numbers.join("、") + " 墩" : (numbers.length > 1 ? "tricks " : "trick ") + numbers.join(", ");
-      });
+  function profileLabel(name) {
+    return I18N["profile." + name] ? t("profile." + name) : name;
   }
 
   function trumpLabel(trump) {
@@ -174,7 +167,8 @@
       [t("deal.level"), deal.level],
       [t("deal.trump"), trumpLabel(deal.trump), deal.trump === "H" || deal.trump === "D" ? "red" : ""],
       [t("deal.dealer"), playerName(deal.dealer)],
-      [t("deal.profile"), data.view.profile + " · " + data.view.decks + " " + t("deal.decks")],
+      [t("deal.profile"), profileLabel(data.view.profile) + (PROFILES[data.view.profile] &&
+        PROFILES[data.view.profile].decks === data.view.decks ? "" : " · " + data.view.decks + " " + t("deal.decks"))],
     ];
     if (deal.friends && deal.friends.length) {
       const found = data.view.deals[d].friends;
@@ -242,11 +236,7 @@
     const felt = document.getElementById("felt");
     felt.innerHTML = html;
     felt.dataset.players = String(count);
-    const expectedEl = document.getElementById("expected");
-    if (expectedEl) {
-      expectedEl.textContent = mode === "live" && expected != null && data.state.audit.deals[d] &&
-        data.state.audit.deals[d].outcome == null ? playerName(expected) + " · " + t("seat.next") : "";
-    }
+    renderHint(d);
   }
 
   function renderScore(d) {
@@ -270,11 +260,25 @@
     document.getElementById("team-levels").innerHTML = items.join("");
   }
 
+  /* The scorer's texts come translated in data.view (web/explain.py): {zh, en} per violation and penalty. */
+  function alertWhere(d, trick, rule, multipleDeals) {
+    const deal = multipleDeals ? t("deal.n", { n: d + 1 }) + " · " : "";
+    if (trick == null) return '<span class="alert-where">' + esc(deal + t(rule === "bad-kitty" ? "alerts.kitty" : "alerts.bidding")) + "</span>";
+    return '<a class="alert-where" href="#trick-' + d + "-" + trick + '">' + esc(deal + t("trick.n", { n: trick + 1 })) + "</a>";
+  }
+
+  function alertText(texts, index, fallback) {
+    const text = texts && texts[index];
+    return text ? text[lang] : String(fallback == null ? "" : fallback);
+  }
+
   function renderAlerts() {
     const deals = data.state.audit.deals;
     const items = [];
+    const multiple = deals.length > 1;
     for (let d = deals.length - 1; d >= 0; d -= 1) {
       const violations = deals[d].violations || [];
+      const texts = data.view.deals[d] || {};
       for (let i = violations.length - 1; i >= 0; i -= 1) {
         const v = violations[i];
         const key = [d, v.trick, v.seat, v.rule].join(":");
@@ -282,19 +286,34 @@
           '" data-rule="' + esc(v.rule) + '" data-deal="' + d + '" data-trick="' + v.trick + '" data-seat="' + v.seat + '">' +
           '<div class="alert-head"><strong>' + esc(t("rule." + v.rule)) + '</strong> <span class="badge ' +
           (v.proven ? "proven" : "suspected") + '">' + esc(v.proven ? t("alerts.proven") : t("alerts.suspected")) + "</span></div>" +
-          '<a class="alert-where" href="#trick-' + d + "-" + v.trick + '">' +
-          esc((deals.length > 1 ? t("deal.n", { n: d + 1 }) + " · " : "") + t("alerts.where", { trick: v.trick + 1, name: playerName(v.seat) })) +
-          '</a><div class="alert-detail" title="' + esc(v.detail) + '">' + esc(evidence(v.detail)) + "</div></li>");
+          '<p class="alert-detail" title="' + esc(v.detail) + '">' + alertWhere(d, v.trick, v.rule, multiple) + esc(t("alerts.colon")) +
+          esc(alertText(texts.violations, i, v.detail)) + "</p></li>");
       }
-      for (const p of deals[d].penalties || []) {
+      (deals[d].penalties || []).forEach((p, i) => {
         items.push('<li class="alert penalty" data-rule="penalty"><div class="alert-head"><strong>' + esc(t("penalty.title")) +
-          " " + esc(p.points) + '</strong></div><a class="alert-where" href="#trick-' + d + "-" + p.trick + '">' +
-          esc(t("alerts.where", { trick: p.trick + 1, name: playerName(p.seat) })) + '</a><div class="alert-detail">' +
-          esc(evidence(p.detail)) + "</div></li>");
-      }
+          " " + esc(p.points) + '</strong></div><p class="alert-detail" title="' + esc(p.detail) + '">' +
+          alertWhere(d, p.trick, "penalty", multiple) + esc(t("alerts.colon")) + esc(alertText(texts.penalties, i, p.detail)) + "</p></li>");
+      });
     }
     document.getElementById("alerts").innerHTML = items.length ? items.join("") :
       '<li class="none">' + esc(t("alerts.none")) + "</li>";
+  }
+
+  /* "You must play …": the seat to play and what the rules require, when the record knows the hands. */
+  function renderHint(d) {
+    const el = document.getElementById("expected");
+    if (!el) return;
+    const hint = data.view.hint;
+    const expected = data.state.expected_seat;
+    el.classList.toggle("has-hint", Boolean(hint));
+    if (hint) {
+      el.dataset.seat = String(hint.seat);
+      el.textContent = hint.line[lang];
+      return;
+    }
+    delete el.dataset.seat;
+    el.textContent = mode === "live" && expected != null && data.state.audit.deals[d] &&
+      data.state.audit.deals[d].outcome == null ? playerName(expected) + " · " + t("seat.next") : "";
   }
 
   function renderPending() {
@@ -456,7 +475,7 @@
     const form = document.getElementById("setup-form");
     const decks = Number(form.decks.value);
     const names = Object.keys(PROFILES).filter((p) => PROFILES[p].decks === decks);
-    form.profile.innerHTML = names.map((p) => '<option value="' + p + '">' + p + "</option>").join("");
+    form.profile.innerHTML = names.map((p) => '<option value="' + p + '">' + esc(profileLabel(p)) + "</option>").join("");
     if (selected && names.includes(selected)) form.profile.value = selected;
   }
 

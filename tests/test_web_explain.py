@@ -1,0 +1,318 @@
+"""The scorer's texts in the page's languages (web/explain.py).
+
+The main test audits hundreds of random deals with injected faults of every rule code
+(swapped cards, wrong leaders, short plays, foreign cards, mixed leads, failed throws,
+bad forced units, bad bids, a short kitty, throw penalties) and checks that every detail
+and penalty the audit writes is read by one of the known templates and comes out fully
+in Chinese, and that every template was met. The follow hint gets the same over random
+half-played deals.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import scorer
+from web.explain import (
+    TEMPLATE_NAMES,
+    UnknownTemplateError,
+    describe_hint,
+    describe_penalty,
+    describe_violation,
+    explain_detail,
+    match_template,
+)
+
+RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
+              "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty"}
+HINT_TEMPLATES = {"hint_none_left", "hint_play_all", "hint_follow"}
+
+# (rules, players): profiles whose options reach every template (penalties, bid orders, forced units, 找朋友)
+CONFIGS: list[tuple[Any, int | None]] = [
+    ("standard-2deck", None), ("titanic-3deck", None), ("guangzhou-3deck", None), ("friends-3deck", 5),
+    ("single-deck", None), ("chaodipi-2deck", None), ("four-deck", None),
+    ({"profile": "standard-2deck", "throw_penalty": "level"}, None),
+    ({"profile": "competition-3deck", "first_dealer": "first-bidder"}, None),
+    ({"profile": "single-deck", "forced_unit": "smallest-beaten", "throw_penalty": "points"}, None),
+    ({"profile": "titanic-3deck", "protect_longer_tuples": True}, None),
+    ({"profile": "standard-2deck", "self_overcall": False}, None),
+]
+
+
+def random_deal(rng: random.Random) -> dict[str, Any]:
+    rules, players = CONFIGS[rng.randrange(len(CONFIGS))]
+    name = rules if isinstance(rules, str) else rules["profile"]
+    return scorer.random_record(name, rng.randrange(2**31), players=players,
+                                rules=None if isinstance(rules, str) else rules,
+                                hand_size=rng.randint(4, 12), attempt_chance=0.4)
+
+
+def seat_of(deal: dict[str, Any], players: int, t: int, position: int) -> int:
+    return (deal["tricks"][t]["leader"] + position) % players
+
+
+def position_of(deal: dict[str, Any], players: int, t: int, seat: int) -> int:
+    return (seat - deal["tricks"][t]["leader"]) % players
+
+
+# --- injections: each edits the record in place ----------------------------------------
+
+
+def swap_cards(rec: dict[str, Any], rng: random.Random) -> None:
+    """One seat plays a card of a later trick early and the other way round (revokes, bad formats)."""
+    deal, n = rec["deals"][0], len(rec["players"])
+    t, u = sorted(rng.sample(range(len(deal["tricks"])), 2))
+    seat = rng.randrange(n)
+    a = deal["tricks"][t]["plays"][position_of(deal, n, t, seat)]
+    b = deal["tricks"][u]["plays"][position_of(deal, n, u, seat)]
+    if a and b:
+        i, j = rng.randrange(len(a)), rng.randrange(len(b))
+        a[i], b[j] = b[j], a[i]
+
+
+def split_pair(rec: dict[str, Any], rng: random.Random) -> None:
+    """A follower who played a pair to a pair lead plays one of them a trick later instead (bad format)."""
+    deal, n = rec["deals"][0], len(rec["players"])
+    tricks = deal["tricks"]
+    for t, trick in enumerate(tricks):
+        lead = trick["plays"][0]
+        for play in trick["plays"][1:]:
+            if len(lead) == len(play) == 2 and lead[0] == lead[1] and play[0] == play[1]:
+                seat = seat_of(deal, n, t, trick["plays"].index(play))
+                for later in tricks[t + 1:]:
+                    other = later["plays"][position_of(deal, n, tricks.index(later), seat)]
+                    singles = [i for i, card in enumerate(other) if card[-1] == play[0][-1] and card != play[0]]
+                    if singles:
+                        i = rng.choice(singles)
+                        play[1], other[i] = other[i], play[1]
+                        return
+
+
+def swap_plays(rec: dict[str, Any], rng: random.Random) -> None:
+    deal, n = rec["deals"][0], len(rec["players"])
+    t, u = sorted(rng.sample(range(len(deal["tricks"])), 2))
+    seat = rng.randrange(n)
+    pt, pu = position_of(deal, n, t, seat), position_of(deal, n, u, seat)
+    deal["tricks"][t]["plays"][pt], deal["tricks"][u]["plays"][pu] = (deal["tricks"][u]["plays"][pu],
+                                                                      deal["tricks"][t]["plays"][pt])
+
+
+def wrong_leader(rec: dict[str, Any], rng: random.Random) -> None:
+    deal, n = rec["deals"][0], len(rec["players"])
+    trick = deal["tricks"][rng.choice([0, rng.randrange(len(deal["tricks"]))])]
+    trick["leader"] = (trick["leader"] + rng.randrange(1, n)) % n
+
+
+def drop_card(rec: dict[str, Any], rng: random.Random) -> None:
+    deal = rec["deals"][0]
+    trick = deal["tricks"][rng.randrange(len(deal["tricks"]))]
+    play = trick["plays"][rng.randrange(len(trick["plays"]))]
+    if rng.random() < 0.25:
+        play.clear()
+    elif play:
+        play.pop(rng.randrange(len(play)))
+
+
+def foreign_card(rec: dict[str, Any], rng: random.Random) -> None:
+    deal = rec["deals"][0]
+    for _ in range(rng.choice([1, 1, 3, 5])):  # several: copies beyond what the decks hold
+        trick = deal["tricks"][rng.randrange(len(deal["tricks"]))]
+        play = trick["plays"][rng.randrange(len(trick["plays"]))]
+        if play:
+            play[rng.randrange(len(play))] = rng.choice(["BJ", "SJ", "AS", *scorer.CARD_NAMES])
+
+
+def mixed_or_throw_lead(rec: dict[str, Any], rng: random.Random) -> None:
+    """A leader adds a card of a later trick to his lead: a throw (often failing) or a mixed lead."""
+    deal, n = rec["deals"][0], len(rec["players"])
+    t, u = sorted(rng.sample(range(len(deal["tricks"])), 2))
+    leader = deal["tricks"][t]["leader"]
+    later = deal["tricks"][u]["plays"][position_of(deal, n, u, leader)]
+    lead = deal["tricks"][t]["plays"][0]
+    same_suit = [c for c in later if c[-1] == lead[0][-1]] if lead else []
+    pool = same_suit if same_suit and rng.random() < 0.7 else later
+    if pool:
+        card = rng.choice(pool)
+        later.remove(card)
+        lead.append(card)
+
+
+def bad_attempt(rec: dict[str, Any], rng: random.Random) -> None:
+    """Edit a failed throw: another unit played, a one-unit 'throw', a mixed or foreign card, one that stands."""
+    deal = rec["deals"][0]
+    tricks = [t for t in deal["tricks"] if t.get("attempt")] or deal["tricks"]
+    trick = rng.choice(tricks)
+    lead = trick["plays"][0]
+    attempt = trick.setdefault("attempt", list(lead))
+    kind = rng.randrange(5)
+    if kind == 0 and len(attempt) > len(lead):
+        rest = list(attempt)
+        for card in lead:
+            if card in rest:
+                rest.remove(card)
+        trick["plays"][0] = rest[:len(lead)]
+    elif kind == 1:
+        trick["attempt"] = list(lead)
+    elif kind == 2:
+        trick["attempt"] = [*attempt, rng.choice(scorer.CARD_NAMES)]
+    elif kind == 3:
+        trick["attempt"] = [*attempt, "BJ", "BJ", "BJ", "BJ", "BJ"]
+    else:
+        trick["attempt"] = [*lead, "BJ"] if lead and lead[0] not in ("SJ", "BJ") else [*attempt, "SJ"]
+
+
+def short_kitty(rec: dict[str, Any], rng: random.Random) -> None:
+    kitty = rec["deals"][0].get("kitty") or []
+    rec["deals"][0]["kitty"] = kitty[: max(0, len(kitty) - rng.randint(1, 3))] or ["3S"] * 9
+
+
+def bids(rec: dict[str, Any], rng: random.Random) -> None:
+    deal, n = rec["deals"][0], len(rec["players"])
+    level = deal["level"]
+    made = []
+    for _ in range(rng.randint(0, 4)):
+        copies = rng.randint(1, 4)
+        card = rng.choice([level + "S", level + "H", level + "C", level + "D", "SJ", "BJ", "3S" if level != "3" else "4S"])
+        cards = [card] * copies if rng.random() < 0.8 else [card, "BJ" if card != "BJ" else "SJ"]
+        made.append({"seat": rng.randrange(n), "cards": cards} | ({"after_kitty": True} if rng.random() < 0.15 else {}))
+        if rng.random() < 0.3:  # the same seat again, with more copies (自保, or 炒地皮's "no self overcall")
+            made.append({"seat": made[-1]["seat"], "cards": [card] * min(copies + 1, 4)})
+    if rng.random() < 0.3:  # a seat raising its own bid
+        seat = rng.randrange(n)
+        made = [{"seat": seat, "cards": [level + "S"]}, {"seat": seat, "cards": [level + "S"] * 2}]
+    deal["bids"] = made
+    if rng.random() < 0.3:
+        deal["dealer"] = rng.randrange(n)
+
+
+INJECTIONS: list[Callable[[dict[str, Any], random.Random], None]] = [
+    swap_cards, swap_cards, split_pair, split_pair, swap_plays, wrong_leader, drop_card, foreign_card, mixed_or_throw_lead,
+    mixed_or_throw_lead, bad_attempt, bad_attempt, short_kitty, bids,
+]
+
+
+def injected_records(count: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rec = random_deal(rng)
+        if len(rec["deals"][0]["tricks"]) < 2:
+            continue
+        for inject in rng.sample(INJECTIONS, rng.randint(1, 2)):
+            inject(rec, rng)
+        deal = rec["deals"][0]
+        if rng.random() < 0.4:
+            del deal["hands"]  # judged from later plays only
+        if rng.random() < 0.25:
+            deal["tricks"] = deal["tricks"][: rng.randint(1, len(deal["tricks"]))]
+            deal.pop("complete", None)
+        out.append(rec)
+    return out
+
+
+def assert_fully_chinese(text: str, where: str) -> None:
+    # player names are P1…P7; cards are ♠A, 小王…; no English word may be left
+    assert not re.search(r"[a-z]", text), f"{where}: {text}"
+    assert "seat" not in text.lower(), f"{where}: {text}"
+
+
+def test_every_detail_of_injected_faults_is_translated():
+    met: set[str] = set()
+    rules_met: set[str] = set()
+    for rec in injected_records(800, seed=6):
+        players = rec["players"]
+        audit = scorer.audit_record(rec)["deals"][0]
+        for violation in audit["violations"]:
+            rules_met.add(violation["rule"])
+            name, text = match_template(violation["rule"], violation["detail"], players)
+            met.add(name)
+            assert_fully_chinese(text["zh"], violation["detail"])
+            assert not re.search(r"\bseat \d", text["en"]), text["en"]
+            assert describe_violation(violation, players) == {**text, "parsed": True}
+        for penalty in audit["penalties"]:
+            name, text = match_template("penalty", penalty["detail"], players)
+            met.add(name)
+            assert_fully_chinese(text["zh"], penalty["detail"])
+            assert describe_penalty(penalty, players)["parsed"]
+    assert rules_met == RULE_CODES
+    assert met == set(TEMPLATE_NAMES) - HINT_TEMPLATES
+
+
+def test_follow_hints_of_random_half_played_deals_are_translated():
+    rng = random.Random(3)
+    met: set[str] = set()
+    for _ in range(120):
+        rec = random_deal(rng)
+        deal = rec["deals"][0]
+        n = len(rec["players"])
+        t = rng.randrange(len(deal["tricks"]))
+        keep = rng.randint(1, n - 1)
+        deal["tricks"] = deal["tricks"][:t] + [{"leader": deal["tricks"][t]["leader"],
+                                                "plays": deal["tricks"][t]["plays"][:keep]}]
+        deal.pop("complete", None)
+        seat = (deal["tricks"][t]["leader"] + keep) % n
+        hint = scorer.follow_hint(rec, seat)
+        if hint is None:  # a mixed lead: nothing to follow
+            continue
+        name, text = match_template("hint", hint, rec["players"])
+        met.add(name)
+        assert_fully_chinese(text["zh"], hint)
+        assert describe_hint(hint, rec["players"])["parsed"]
+    assert met == HINT_TEMPLATES
+
+
+def test_the_revoke_reads_as_a_sentence_in_each_language():
+    players = ["东", "南", "西", "北"]
+    text = explain_detail("must-follow-suit", "led ♠; seat 1 played ♦7 while holding ♠9 ♠9 SJ (played in tricks 10, 12)",
+                          players)
+    assert text == {"zh": "南 未跟 ♠：出了 ♦7，但手里有 ♠9 ♠9 小王（第 11、13 墩打出）",
+                    "en": "南 did not follow ♠: played ♦7 while holding ♠9 ♠9 SJ (played in tricks 11, 13)"}
+
+
+def test_a_failed_throw_names_who_beat_which_unit():
+    players = ["东", "南", "西", "北"]
+    detail = ("throw ♥A ♥A ♥3 stood but ♥3 beaten by seat 2's ♥9 (played in trick 4 (this trick)); "
+              "the leader should have played ♥3")
+    text = explain_detail("failed-throw", detail, players)
+    assert text["zh"] == "甩 ♥A ♥A ♥3 被当作成功，但♥3 被 西 的 ♥9 管住（本墩打出）；首家只该出 ♥3"
+    assert text["en"] == ("throw ♥A ♥A ♥3 stood but ♥3 beaten by 西's ♥9 (played in trick 5 (this trick)); "
+                          "the leader should have played ♥3")
+
+
+def test_a_format_fault_names_the_requirement_in_words():
+    text = explain_detail("must-follow-format", "led ♥A ♥A ♥K ♥K; seat 3 played ♥3 ♥5 ♥7 ♥8 but held ♥6♥6 for "
+                          "[2][1]×2 (played in trick 7; in the recorded hand)", ["a", "b", "c", "d"])
+    assert text["zh"] == "首家出 ♥A ♥A ♥K ♥K，d 出了 ♥3 ♥5 ♥7 ♥8，但手里有 ♥6♥6，应跟对子 + 2 张单牌（第 8 墩打出；记录的手牌里有）"
+    assert text["en"].endswith("for a pair + 2 singles (played in trick 8; in the recorded hand)")
+
+
+@pytest.mark.parametrize("violation", [
+    {"rule": "must-follow-suit", "detail": "led ♠; seat 1 played"},  # a template cut short
+    {"rule": "wrong-leader", "detail": "seat 9 led; seat 1 won trick 0 and more"},
+    {"rule": "bad-bid", "detail": "bid 0 (♠2) is not a bid under the martian bid order"},
+    {"rule": "brand-new-rule", "detail": "seat 0 did it in trick 2"},
+    {"rule": "must-follow-suit", "detail": 17},
+    {"rule": None},
+])
+def test_an_unknown_text_falls_back_to_readable_english(violation):
+    with pytest.raises(UnknownTemplateError):
+        match_template(str(violation.get("rule")), str(violation.get("detail", "")), ["东", "南"])
+    described = describe_violation(violation, ["东", "南"])
+    assert described["parsed"] is False and described["zh"] == described["en"]
+    assert "seat 0" not in described["en"] and "seat 1" not in described["en"]
+
+
+def test_seat_numbers_beyond_the_players_never_crash():
+    text = describe_violation({"rule": "wrong-card-count", "detail": "seat 8 led no cards"}, ["东", "南", "西", "北"])
+    assert text["parsed"] and text["zh"] == "#8 首出却没有出牌"
+
+
+def test_the_injected_records_are_varied():
+    records = injected_records(40, seed=1)
+    assert len({copy.deepcopy(r["rules"]).__repr__() for r in records}) > 3

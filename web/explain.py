@@ -1,0 +1,475 @@
+"""The scorer's words in the page's two languages: violation and penalty details, and the follow hint.
+
+The scorer writes its ``detail`` strings (and :func:`scorer.follow_hint`) in English with
+seat numbers and 0-based tricks, and RECORD.md fixes that text. This module reads each
+template back into its parts (cards, units, seats, tricks, the evidence) and writes it
+again in Chinese and in English, with player names and 1-based trick numbers. A text it
+cannot read (a template the scorer gains later) falls back to the scorer's English with
+seats and tricks made readable: the page never loses a detail and never crashes on one.
+
+>>> names = ["东", "南", "西", "北"]
+>>> text = explain_detail("must-follow-suit", "led ♠; seat 1 played ♦7 while holding ♠9 (played in trick 10)", names)
+>>> text["zh"]
+'南 未跟 ♠：出了 ♦7，但手里有 ♠9（第 11 墩打出）'
+>>> text["en"]
+'南 did not follow ♠: played ♦7 while holding ♠9 (played in trick 11)'
+>>> describe_violation({"rule": "x", "detail": "seat 2 did something new in trick 3"}, names)
+{'zh': '西 did something new in trick 4', 'en': '西 did something new in trick 4', 'parsed': False}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from scorer.profiles import RulesError, parse_requirement
+
+Text = dict[str, str]
+
+CARD = r"(?:[♠♥♣♦](?:10|[2-9JQKA])|SJ|BJ)"
+CARDS = rf"{CARD}(?: {CARD})*"
+UNIT = rf"{CARD}+"
+UNITS = rf"{UNIT}(?: {UNIT})*"
+SUIT = r"(?:[♠♥♣♦]|trump)"
+TRUMP = r"(?:S|H|C|D|NT)"
+REQUIREMENT = r"(?:\[\d+(?:,\d+)*\](?:×\d+)?)+"
+_TRICK_ITEM = r"\d+(?: \(this trick\))?"
+_EVIDENCE_PART = (rf"played in tricks? {_TRICK_ITEM}(?:, {_TRICK_ITEM})*"
+                  r"|shown in the attempt of trick \d+|in the recorded hand")
+EVIDENCE = rf"(?:{_EVIDENCE_PART})(?:; (?:{_EVIDENCE_PART}))*"
+_BEATEN_ONE = rf"{UNIT} beaten by seat \d+'s {UNIT} \({EVIDENCE}\)"
+BEATEN = rf"{_BEATEN_ONE}(?:; {_BEATEN_ONE})*"
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
+FIRST_DEALER = {"first-bidder": ("先亮主的人", "the first bidder"),
+                "winning-bidder": ("亮主最大的人", "the winning bidder")}
+FORCED_UNIT = {"largest-beaten": ("被管住的最大一手", "the largest beaten unit"),
+               "smallest-beaten": ("被管住的最小一手", "the smallest beaten unit")}
+
+
+class UnknownTemplateError(ValueError):
+    """A scorer text that matches none of the templates this module knows."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+class _Words:
+    """Renders the parts of a scorer text (seats, tricks, cards, suits, evidence) in both languages."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self.players = list(players)
+
+    def seat(self, number: str | int) -> str:
+        seat = int(number)
+        return str(self.players[seat]) if 0 <= seat < len(self.players) else f"#{seat}"
+
+    @staticmethod
+    def cards_zh(text: str) -> str:
+        """Cards (space-separated, or a unit run together) with the jokers in Chinese."""
+        return text.replace("SJ", "小王").replace("BJ", "大王")
+
+    @staticmethod
+    def suit(label: str) -> Text:
+        return {"zh": "主牌", "en": "trump"} if label == "trump" else {"zh": label, "en": label}
+
+    @staticmethod
+    def trump(letter: str) -> Text:
+        if letter == "NT":
+            return {"zh": "无主", "en": "no trump"}
+        return {"zh": SUIT_SYMBOLS[letter] + " 为主", "en": SUIT_SYMBOLS[letter] + " trump"}
+
+    def evidence(self, text: str) -> Text:
+        zh, en = [], []
+        for part in text.split("; "):
+            if part == "in the recorded hand":
+                zh.append("记录的手牌里有")
+                en.append(part)
+                continue
+            shown = re.fullmatch(r"shown in the attempt of trick (\d+)", part)
+            if shown:
+                n = int(shown.group(1)) + 1
+                zh.append(f"第 {n} 墩甩牌时亮出")
+                en.append(f"shown in the attempt of trick {n}")
+                continue
+            played = re.fullmatch(rf"played in tricks? ({_TRICK_ITEM}(?:, {_TRICK_ITEM})*)", part)
+            if not played:
+                raise UnknownTemplateError(part)
+            items = played.group(1).split(", ")
+            numbers = [int(item.split()[0]) + 1 for item in items]
+            current = [item.endswith("(this trick)") for item in items]
+            earlier_or_later = [str(n) for n, this in zip(numbers, current, strict=True) if not this]
+            where = (["本墩"] if any(current) else []) + (
+                [f"第 {'、'.join(earlier_or_later)} 墩"] if earlier_or_later else [])
+            zh.append("、".join(where) + "打出")
+            labels = [f"{n} (this trick)" if this else str(n) for n, this in zip(numbers, current, strict=True)]
+            en.append(("played in trick " if len(labels) == 1 else "played in tricks ") + ", ".join(labels))
+        return {"zh": "；".join(zh), "en": "; ".join(en)}
+
+    def beaten(self, text: str) -> Text:
+        zh, en = [], []
+        pattern = re.compile(rf"({UNIT}) beaten by seat (\d+)'s ({UNIT}) \(({EVIDENCE})\)")
+        position = 0
+        while position < len(text):
+            m = pattern.match(text, position)
+            if not m:
+                raise UnknownTemplateError(text)
+            unit, seat, by, evidence = m.groups()
+            why = self.evidence(evidence)
+            name = self.seat(seat)
+            zh.append(f"{self.cards_zh(unit)} 被 {name} 的 {self.cards_zh(by)} 管住（{why['zh']}）")
+            en.append(f"{unit} beaten by {name}'s {by} ({why['en']})")
+            position = m.end()
+            if text.startswith("; ", position):
+                position += 2
+        return {"zh": "；".join(zh), "en": "; ".join(en)}
+
+
+SHAPE_WORDS_ZH = {(1, 1): "单张", (2, 1): "对子", (3, 1): "三张", (4, 1): "四张", (2, 2): "拖拉机", (3, 2): "泰坦尼克"}
+SHAPE_WORDS_EN = {(1, 1): "single", (2, 1): "pair", (3, 1): "triple", (4, 1): "quad", (2, 2): "tractor",
+                  (3, 2): "泰坦尼克 (two running triples)"}
+
+
+def requirement_words(text: str) -> Text:
+    """A follow requirement in the scorer's bracket notation, in words.
+
+    >>> requirement_words("[2][1]×4")
+    {'zh': '对子 + 4 张单牌', 'en': 'a pair + 4 singles'}
+    >>> requirement_words("[2,2,2]")
+    {'zh': '3 连对拖拉机', 'en': 'a tractor of 3 pairs'}
+    """
+    try:
+        shapes = parse_requirement(text)
+    except RulesError as exc:
+        raise UnknownTemplateError(text) from exc
+    counts: dict[tuple[int, int], int] = {}
+    for shape in shapes:
+        counts[shape] = counts.get(shape, 0) + 1
+    zh, en = [], []
+    for (width, length), count in counts.items():
+        if (width, length) in SHAPE_WORDS_ZH:
+            name_zh, name_en = SHAPE_WORDS_ZH[width, length], SHAPE_WORDS_EN[width, length]
+        elif length == 1:
+            name_zh, name_en = f"{width} 张相同", f"{width} of a kind"
+        elif width == 2:
+            name_zh, name_en = f"{length} 连对拖拉机", f"tractor of {length} pairs"
+        else:
+            name_zh, name_en = f"{length} 连{width}张", f"run of {length} × {width} of a kind"
+        if (width, length) == (1, 1):
+            zh.append("单张" if count == 1 else f"{count} 张单牌")
+            en.append("a single" if count == 1 else f"{count} singles")
+        elif count == 1:
+            zh.append(name_zh)
+            en.append(("an " if name_en[0] in "aeiou" else "a ") + name_en)
+        else:
+            zh.append(f"{count} 个{name_zh}")
+            en.append(f"{count} × {name_en}")
+    return {"zh": " + ".join(zh), "en": " + ".join(en)}
+
+
+# --- the templates ------------------------------------------------------------------------
+
+Render = Callable[[_Words, dict[str, str]], Text]
+_TEMPLATES: list[tuple[str, str, re.Pattern[str], Render]] = []
+
+
+def _template(rule: str, pattern: str) -> Callable[[Render], Render]:
+    """Register a renderer for one scorer template (``rule`` "*" matches any rule code)."""
+
+    def register(render: Render) -> Render:
+        _TEMPLATES.append((rule, render.__name__, re.compile(pattern), render))
+        return render
+
+    return register
+
+
+def _bid(g: dict[str, str]) -> tuple[int, str]:
+    return int(g["i"]) + 1, g["cards"]
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) after the kitty: these rules have no 炒地皮")
+def bid_after_kitty(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）在扣底之后：本规则不能炒地皮",
+            "en": f"bid {i} ({cards}) came after the kitty: these rules have no 炒地皮"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) is not a bid under the (?P<order>[a-z-]+) bid order")
+def bid_not_a_bid(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    if g["order"] not in BID_ORDERS_ZH:
+        raise UnknownTemplateError(g["order"])
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）按{BID_ORDERS_ZH[g['order']]}的亮主规则不算亮主",
+            "en": f"bid {i} ({cards}) is not a bid under the {g['order']} bid order"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\): seat (?P<seat>\d+) overcalls his own bid")
+def bid_self_overcall(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    name = w.seat(g["seat"])
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不能自己反自己",
+            "en": f"bid {i} ({cards}): {name} overcalls his own bid"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) does not overcall the standing bid")
+def bid_too_low(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）没有大过已亮的主",
+            "en": f"bid {i} ({cards}) does not overcall the standing bid"}
+
+
+@_template("bad-bid", rf"no bid: the deal is played in no-trump, not (?P<trump>{TRUMP})")
+def bid_none(w: _Words, g: dict[str, str]) -> Text:
+    trump = w.trump(g["trump"])
+    return {"zh": f"没人亮主：这副应打无主，不是 {trump['zh']}",
+            "en": f"no bid: the deal is played in no trump, not {trump['en']}"}
+
+
+@_template("bad-bid", rf"the winning bid makes (?P<want>{TRUMP}) trump, the deal says (?P<trump>{TRUMP})")
+def bid_wrong_trump(w: _Words, g: dict[str, str]) -> Text:
+    want, trump = w.trump(g["want"]), w.trump(g["trump"])
+    return {"zh": f"亮主结果是{want['zh']}，记录里却是{trump['zh']}",
+            "en": f"the winning bid makes {want['en']}, the deal says {trump['en']}"}
+
+
+@_template("bad-bid", r"first dealer should be seat (?P<want>\d+) \((?P<how>[a-z-]+)\), not seat (?P<seat>\d+)")
+def bid_first_dealer(w: _Words, g: dict[str, str]) -> Text:
+    if g["how"] not in FIRST_DEALER:
+        raise UnknownTemplateError(g["how"])
+    how_zh, how_en = FIRST_DEALER[g["how"]]
+    want, seat = w.seat(g["want"]), w.seat(g["seat"])
+    return {"zh": f"第一副的庄家应是 {want}（{how_zh}），不是 {seat}",
+            "en": f"the first dealer should be {want} ({how_en}), not {seat}"}
+
+
+@_template("bad-kitty", r"the kitty holds (?P<n>\d+) cards; these rules bury (?P<k>\d+)")
+def kitty_size(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"底牌有 {g['n']} 张；本规则扣 {g['k']} 张",
+            "en": f"the kitty holds {g['n']} cards; these rules bury {g['k']}"}
+
+
+@_template("wrong-leader", r"seat (?P<seat>\d+) led; the dealer leads the first trick")
+def leader_first(w: _Words, g: dict[str, str]) -> Text:
+    name = w.seat(g["seat"])
+    return {"zh": f"{name} 首出；第一墩应由庄家首出", "en": f"{name} led; the dealer leads the first trick"}
+
+
+@_template("wrong-leader", r"seat (?P<seat>\d+) led; seat (?P<winner>\d+) won trick (?P<t>\d+)")
+def leader_not_winner(w: _Words, g: dict[str, str]) -> Text:
+    name, winner, t = w.seat(g["seat"]), w.seat(g["winner"]), int(g["t"]) + 1
+    return {"zh": f"{name} 首出；第 {t} 墩是 {winner} 大，应由 {winner} 首出",
+            "en": f"{name} led; {winner} won trick {t}"}
+
+
+@_template("card-not-available", rf"(?P<card>{CARD}): (?P<k>\d+) copies played, (?P<d>\d+) decks? hold (?P<h>\d+)")
+def card_too_many(w: _Words, g: dict[str, str]) -> Text:
+    card, decks = g["card"], int(g["d"])
+    return {"zh": f"{w.cards_zh(card)} 已出了 {g['k']} 张，{decks} 副牌只有 {g['h']} 张",
+            "en": f"{card}: {g['k']} copies played, {_plural(decks, 'deck')} hold {g['h']}"}
+
+
+@_template("card-not-available", rf"seat (?P<seat>\d+) played (?P<card>{CARD}) not in the recorded hand")
+def card_not_in_hand(w: _Words, g: dict[str, str]) -> Text:
+    name, card = w.seat(g["seat"]), g["card"]
+    return {"zh": f"{name} 出了 {w.cards_zh(card)}，但记录的手牌里没有这张",
+            "en": f"{name} played {card}, which is not in the recorded hand"}
+
+
+@_template("card-not-available",
+           rf"seat (?P<seat>\d+) attempted (?P<card>{CARD}) not in (?P<where>the recorded hand|his hand \(never played\))")
+def card_attempt_not_in_hand(w: _Words, g: dict[str, str]) -> Text:
+    name, card = w.seat(g["seat"]), g["card"]
+    recorded = g["where"] == "the recorded hand"
+    return {"zh": f"{name} 甩牌时亮出 {w.cards_zh(card)}，但" + ("记录的手牌里没有这张" if recorded else "手里没有这张（始终没打出）"),
+            "en": f"{name} attempted {card}, which is not in " + ("the recorded hand" if recorded
+                                                                   else "his hand (never played)")}
+
+
+@_template("wrong-card-count", r"seat (?P<seat>\d+) led no cards")
+def count_empty_lead(w: _Words, g: dict[str, str]) -> Text:
+    name = w.seat(g["seat"])
+    return {"zh": f"{name} 首出却没有出牌", "en": f"{name} led no cards"}
+
+
+@_template("wrong-card-count", r"seat (?P<seat>\d+) played (?P<n>\d+) cards? to a lead of (?P<k>\d+)")
+def count_follow(w: _Words, g: dict[str, str]) -> Text:
+    name, n, k = w.seat(g["seat"]), int(g["n"]), int(g["k"])
+    return {"zh": f"{name} 出了 {n} 张，首家出的是 {k} 张", "en": f"{name} played {_plural(n, 'card')} to a lead of {k}"}
+
+
+@_template("lead-mixed-suits", rf"seat (?P<seat>\d+) led (?P<cards>{CARDS}) mixing (?P<suits>{SUIT}(?:, {SUIT})*)")
+def mixed_lead(w: _Words, g: dict[str, str]) -> Text:
+    name, cards = w.seat(g["seat"]), g["cards"]
+    suits = [w.suit(s) for s in g["suits"].split(", ")]
+    return {"zh": f"{name} 首出 {w.cards_zh(cards)}，混了{'、'.join(s['zh'] for s in suits)}",
+            "en": f"{name} led {cards} mixing {', '.join(s['en'] for s in suits)}"}
+
+
+@_template("lead-mixed-suits", rf"seat (?P<seat>\d+) attempted (?P<cards>{CARDS}) mixing suits")
+def mixed_attempt(w: _Words, g: dict[str, str]) -> Text:
+    name, cards = w.seat(g["seat"]), g["cards"]
+    return {"zh": f"{name} 甩 {w.cards_zh(cards)}，混了花色", "en": f"{name} attempted {cards} mixing suits"}
+
+
+@_template("must-follow-suit",
+           rf"led (?P<suit>{SUIT}); seat (?P<seat>\d+) played (?P<played>{CARDS}) while holding (?P<held>{CARDS}) "
+           rf"\((?P<evidence>{EVIDENCE})\)")
+def revoke(w: _Words, g: dict[str, str]) -> Text:
+    name, suit, why = w.seat(g["seat"]), w.suit(g["suit"]), w.evidence(g["evidence"])
+    return {"zh": f"{name} 未跟 {suit['zh']}：出了 {w.cards_zh(g['played'])}，但手里有 {w.cards_zh(g['held'])}（{why['zh']}）",
+            "en": f"{name} did not follow {suit['en']}: played {g['played']} while holding {g['held']} ({why['en']})"}
+
+
+@_template("must-follow-format",
+           rf"led (?P<lead>{CARDS}); seat (?P<seat>\d+) played (?P<played>{CARDS}) but held (?P<units>{UNITS}) "
+           rf"for (?P<req>{REQUIREMENT}) \((?P<evidence>{EVIDENCE})\)")
+def wrong_format(w: _Words, g: dict[str, str]) -> Text:
+    name, why, req = w.seat(g["seat"]), w.evidence(g["evidence"]), requirement_words(g["req"])
+    return {"zh": f"首家出 {w.cards_zh(g['lead'])}，{name} 出了 {w.cards_zh(g['played'])}，"
+                  f"但手里有 {w.cards_zh(g['units'])}，应跟{req['zh']}（{why['zh']}）",
+            "en": f"{g['lead']} led; {name} played {g['played']} but held {g['units']} for {req['en']} ({why['en']})"}
+
+
+@_template("failed-throw",
+           rf"throw (?P<cards>{CARDS}) stood but (?P<beaten>{BEATEN}); the leader should have played (?P<unit>{UNIT})")
+def throw_stood(w: _Words, g: dict[str, str]) -> Text:
+    beaten = w.beaten(g["beaten"])
+    return {"zh": f"甩 {w.cards_zh(g['cards'])} 被当作成功，但{beaten['zh']}；首家只该出 {w.cards_zh(g['unit'])}",
+            "en": f"throw {g['cards']} stood but {beaten['en']}; the leader should have played {g['unit']}"}
+
+
+@_template("wrong-forced-unit", rf"the attempt (?P<cards>{CARDS}) is a single unit, not a throw")
+def attempt_single(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 只是一手牌，不算甩牌",
+            "en": f"the attempt {g['cards']} is a single unit, not a throw"}
+
+
+@_template("wrong-forced-unit", rf"the attempted throw (?P<cards>{CARDS}) stands: nobody could beat any of its units")
+def attempt_stands(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 本该成功：没人管得住其中任何一手",
+            "en": f"the attempted throw {g['cards']} stands: nobody could beat any of its units"}
+
+
+@_template("wrong-forced-unit", rf"the attempted throw (?P<cards>{CARDS}) is not yet shown to fail")
+def attempt_unproven(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 还不能证明失败",
+            "en": f"the attempted throw {g['cards']} is not yet shown to fail"}
+
+
+@_template("wrong-forced-unit",
+           rf"failed throw (?P<cards>{CARDS}) \((?P<beaten>{BEATEN})\): the forced unit is (?P<unit>{UNIT}) "
+           rf"\((?P<how>[a-z-]+)\), seat (?P<seat>\d+) played (?P<played>{CARDS})")
+def forced_unit(w: _Words, g: dict[str, str]) -> Text:
+    if g["how"] not in FORCED_UNIT:
+        raise UnknownTemplateError(g["how"])
+    how_zh, how_en = FORCED_UNIT[g["how"]]
+    beaten, name = w.beaten(g["beaten"]), w.seat(g["seat"])
+    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败（{beaten['zh']}）：应出 {w.cards_zh(g['unit'])}（{how_zh}），"
+                  f"{name} 却出了 {w.cards_zh(g['played'])}",
+            "en": f"failed throw {g['cards']} ({beaten['en']}): the forced unit is {g['unit']} ({how_en}), "
+                  f"{name} played {g['played']}"}
+
+
+@_template("penalty", rf"failed throw (?P<cards>{CARDS}): (?P<n>\d+) stuck cards? × (?P<points>\d+)")
+def penalty_points(w: _Words, g: dict[str, str]) -> Text:
+    n = int(g["n"])
+    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：{n} 张被管住 × {g['points']} 分",
+            "en": f"failed throw {g['cards']}: {_plural(n, 'stuck card')} × {g['points']}"}
+
+
+@_template("penalty", rf"failed throw (?P<cards>{CARDS}): the thrower's side loses one level")
+def penalty_level(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：甩牌方降一级",
+            "en": f"failed throw {g['cards']}: the thrower's side loses one level"}
+
+
+@_template("hint", rf"no (?P<suit>{SUIT}) left: play any (?P<n>\d+) cards?")
+def hint_none_left(w: _Words, g: dict[str, str]) -> Text:
+    suit, n = w.suit(g["suit"]), int(g["n"])
+    return {"zh": f"没有{suit['zh']}了：任出 {n} 张", "en": f"no {suit['en']} left: play any {_plural(n, 'card')}"}
+
+
+@_template("hint", rf"play all (?P<held>\d+) (?P<suit>{SUIT}) cards?(?: and any (?P<extra>\d+) more)?")
+def hint_play_all(w: _Words, g: dict[str, str]) -> Text:
+    suit, held = w.suit(g["suit"]), int(g["held"])
+    extra = int(g["extra"]) if g["extra"] else 0
+    return {"zh": f"须出全部 {held} 张{suit['zh']}" + (f"，再任垫 {extra} 张" if extra else ""),
+            "en": f"play all {held} {suit['en']} card{'s' if held != 1 else ''}" + (f" and any {extra} more" if extra else "")}
+
+
+@_template("hint", rf"follow (?P<suit>{SUIT}) with (?P<n>\d+) cards?(?:: (?P<req>{REQUIREMENT})(?: \(.+\))?)?")
+def hint_follow(w: _Words, g: dict[str, str]) -> Text:
+    suit, n = w.suit(g["suit"]), int(g["n"])
+    text = {"zh": f"跟 {n} 张{suit['zh']}", "en": f"follow {suit['en']} with {_plural(n, 'card')}"}
+    if g["req"]:
+        req = requirement_words(g["req"])
+        text = {"zh": text["zh"] + f"，须出{req['zh']}", "en": text["en"] + f": {req['en']}"}
+    return text
+
+
+TEMPLATE_NAMES: tuple[str, ...] = tuple(name for _, name, _, _ in _TEMPLATES)
+"""Every template this module reads, by name (tests check that each one is met)."""
+
+
+def match_template(rule: str, text: str, players: Sequence[str]) -> tuple[str, Text]:
+    """The name of the template ``text`` fills and its Chinese and English; raises
+    :class:`UnknownTemplateError` if none fits (``rule`` "penalty" and "hint" for those texts)."""
+    words = _Words(players)
+    for template_rule, name, pattern, render in _TEMPLATES:
+        if template_rule != rule:
+            continue
+        m = pattern.fullmatch(text)
+        if m:
+            return name, render(words, {key: value or "" for key, value in m.groupdict().items()})
+    raise UnknownTemplateError(f"{rule}: {text}")
+
+
+def explain_detail(rule: str, detail: str, players: Sequence[str]) -> Text:
+    """A violation's ``detail`` in Chinese and English (strict: :class:`UnknownTemplateError` if unknown)."""
+    return match_template(rule, detail, players)[1]
+
+
+def readable_english(text: str, players: Sequence[str]) -> str:
+    """The scorer's English with seats as player names and tricks counted from 1 (the fallback).
+
+    >>> readable_english("seat 1's ♠A (played in tricks 3, 4)", ["a", "b"])
+    "b's ♠A (played in tricks 4, 5)"
+    """
+    words = _Words(players)
+    text = re.sub(r"\bseat (\d+)\b", lambda m: words.seat(m.group(1)), text)
+    return re.sub(r"\b(tricks? )(\d+(?:(?: \(this trick\))?, \d+)*)",
+                  lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + 1), m.group(2)), text)
+
+
+def _describe(rule: str, text: str, players: Sequence[str]) -> dict[str, Any]:
+    try:
+        return {**match_template(rule, text, players)[1], "parsed": True}
+    except (UnknownTemplateError, KeyError, ValueError, IndexError):
+        english = readable_english(text, players)
+        return {"zh": english, "en": english, "parsed": False}
+
+
+def describe_violation(violation: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for one audit violation; never raises (English when unknown)."""
+    return _describe(str(violation.get("rule")), str(violation.get("detail", "")), players)
+
+
+def describe_penalty(penalty: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for one audit penalty; never raises."""
+    return _describe("penalty", str(penalty.get("detail", "")), players)
+
+
+def describe_hint(hint: str, players: Sequence[str]) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for a :func:`scorer.follow_hint` text; never raises.
+
+    >>> describe_hint("follow ♥ with 2 cards: [2] (a pair)", [])["zh"]
+    '跟 2 张♥，须出对子'
+    """
+    return _describe("hint", hint, players)
+
+
+__all__ = ["TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
+           "explain_detail", "match_template", "readable_english", "requirement_words"]
