@@ -845,3 +845,27 @@ def test_friends_points_before_and_after_the_reveal() -> None:
     assert dealer_side_seats(rec) == [0]
     rec = record("friends-3deck", tricks2, players=5, trump="C", friends=[{"card": "AS", "nth": 2}])
     assert dealer_side_seats(rec) == [0, 3]
+
+
+def test_throw_penalty_level_lowers_the_throwers_side() -> None:
+    # seat 1 (a defender of dealer 0) wins trick 0, then tries ♥A Q; seat 2's ♥K beats the Q
+    rules = {"profile": "standard-2deck", "throw_penalty": "level"}
+    tricks = [(0, ["3C", "AC", "4C", "6C"]), (1, ["QH", "KH", "3H", "4H"], "AH QH"), (2, ["8D", "9D", "JD", "AH"])]
+    rec = record(rules, tricks, complete=True)
+    rec["start_levels"] = ["2", "7", "2", "7"]
+    d = deal_out(rec)
+    assert d["violations"] == []
+    assert [(p["trick"], p["seat"], p["points"]) for p in d["penalties"]] == [(1, 1, 0)]
+    assert d["penalty_points"] == 0
+    # no points for the defenders: the dealer goes up 3 (大光), the throwers drop from 7 to 6
+    assert d["outcome"] == {"side": "dealer", "levels": 3}
+    assert d["levels_after"] == ["5", "6", "5", "6"]
+    # a thrower on the dealer's side gives back one of its levels: dealer 1 leads and wins
+    # trick 0; the defenders' ♥K (10 points) gives the dealer +2, 7 → 9, less one: 8
+    rec["deals"][0]["dealer"] = 1
+    rec["deals"][0]["tricks"][0]["leader"] = 1
+    rec["deals"][0]["tricks"][0]["plays"] = [["AC"], ["4C"], ["6C"], ["3C"]]
+    d = deal_out(rec)
+    assert d["violations"] == [] and d["defender_points"] == 10
+    assert d["outcome"] == {"side": "dealer", "levels": 2}
+    assert d["levels_after"] == ["2", "8", "2", "8"]
