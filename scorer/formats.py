@@ -187,7 +187,8 @@ def unit_ladder(shape: Shape, options: Options | None = None) -> tuple[Requireme
 
 
 @lru_cache(maxsize=4096)
-def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple) -> tuple[Requirement, ...]:
+def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple,
+                         lowness: tuple[int, ...] | None = None) -> tuple[Requirement, ...]:
     override_map = dict(overrides)
     ladders = [override_map.get(s) or default_unit_ladder(s) for s in shapes]
     if len(shapes) == 1:
@@ -201,8 +202,8 @@ def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple) -> tuple[R
             left = len(lad) - 1 - pos[i]
             if left <= 0:
                 continue
-            # most rungs left, then more cards, then the lower unit (units are given high to low)
-            key = (left, shapes[i][0] * shapes[i][1], i)
+            # most rungs left, then more cards, then the lower unit
+            key = (left, shapes[i][0] * shapes[i][1], i if lowness is None else lowness[i])
             if best_key is None or key > best_key:
                 best, best_key = i, key
         if best < 0:
@@ -217,8 +218,8 @@ def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple) -> tuple[R
 def throw_ladder(units: list[Unit], options: Options | None = None) -> tuple[Requirement, ...]:
     """Combined ladder of a lead of several units (RULES §5, rbtying/shengji's method).
 
-    Units are taken in reading order (largest first, ties high first), so on a tie of
-    rungs and cards the later — lower — unit steps down first.
+    On a tie of rungs left and cards, the lower unit (lower top; equal tops: the later
+    in reading order) steps down first — a quad 3333 before a tractor KKAA.
 
     >>> from scorer.cards import parse_cards
     >>> o = TrumpOrder.of("2", "S")
@@ -226,7 +227,10 @@ def throw_ladder(units: list[Unit], options: Options | None = None) -> tuple[Req
     ['[2][1]', '[1]×3']
     """
     overrides = tuple(sorted(options.ladders.items())) if options is not None else ()
-    return _throw_ladder_cached(tuple(u.shape for u in units), overrides)
+    # how low each unit is (higher: lower top; equal tops: the later in reading order)
+    by_height = sorted(range(len(units)), key=lambda i: (units[i].top, -i), reverse=True)
+    lowness = tuple(by_height.index(i) for i in range(len(units)))
+    return _throw_ladder_cached(tuple(u.shape for u in units), overrides, lowness)
 
 
 def ladder_names(ladder: tuple[Requirement, ...]) -> list[str]:

@@ -294,6 +294,27 @@ def test_combined_ladder_for_a_throw() -> None:
     assert follow(STD, "2", "S", "AH AH KH QH", "3H 3H 5H 6H 7H", "3H 5H 6H 7H") == "must-follow-format"
 
 
+def test_combined_ladder_ties_step_the_lower_unit_first() -> None:
+    from scorer.formats import ladder_names, throw_ladder
+
+    o = TrumpOrder.of("2", "S")
+    # 4 decks: quad ♥3333 and tractor ♥KKAA: 5 and 4 rungs. After the quad's first step both
+    # have 3 rungs left and 4 cards: the lower unit — the quad — steps first (RULES §5)
+    low_quad = throw_ladder(read_format(o, cards("3H 3H 3H 3H KH KH AH AH")), STD)
+    assert ladder_names(low_quad) == ["[4][2,2]", "[2,2][3][1]", "[2,2][2][2]", "[2][2][2][2]", "[2][2][2][1][1]",
+                                      "[2][2][1]×4", "[2][1]×6", "[1]×8"]
+    # with the quad on top the tractor is the lower unit
+    high_quad = throw_ladder(read_format(o, cards("AH AH AH AH 3H 3H 4H 4H")), STD)
+    assert ladder_names(high_quad)[2] == "[3][2][2][1]"
+    # a follower holding the tractor ♥99 10 10 and the pairs 55 77 QQ owes [2,2][2][2] on the
+    # low-quad throw: four loose pairs are not enough
+    four = resolve_rules("four-deck")
+    lead = "3H 3H 3H 3H KH KH AH AH"
+    hand = "9H 9H 10H 10H 5H 5H 7H 7H QH QH"
+    assert follow(four, "2", "S", lead, hand, "9H 9H 10H 10H 5H 5H QH QH") is None
+    assert follow(four, "2", "S", lead, hand, "9H 9H 5H 5H 7H 7H QH QH") == "must-follow-format"
+
+
 def test_protect_longer_tuples() -> None:
     prot = {"profile": "standard-2deck", "protect_longer_tuples": True}
     # a pair need not be broken out of a triple ...
