@@ -42,13 +42,15 @@ from vision.oracle import OracleReader  # noqa: E402
 from vision.pipeline import TablePipeline, open_source  # noqa: E402
 
 
-def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool) -> tuple[Any, str]:
+def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0) -> tuple[Any, str]:
     models = ROOT / "models"
     if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
         from vision.detector import CardReader
 
         return CardReader.load(), "trained CardReader"
-    return OracleReader(truth, cost_ms=cost_ms), f"oracle reader costing {cost_ms:g} ms a read"
+    reader = OracleReader(truth, cost_ms=cost_ms, miss_rate=noise, confusion_rate=noise / 2)
+    name = f"oracle reader costing {cost_ms:g} ms a read"
+    return reader, name + (f", missing {noise:.0%} and misreading {noise / 2:.0%} of cards" if noise else "")
 
 
 def expected_events(truth: VideoTruth) -> list[Any]:
@@ -116,7 +118,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     }
 
 
-def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float) -> None:
+def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float) -> None:
     """Render ``count`` varied deals (2 and 3 decks, 4-6 players, both card-art families) and replay them."""
     import scorer
 
@@ -133,7 +135,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float) 
             truth = render_video(record, video, RenderOptions(seed=seed, style_split=split,
                                                               linger=((1, (seed % players)),)))
             save_render(truth, video)
-            reader, _ = make_reader(truth, cost_ms, force_oracle)
+            reader, _ = make_reader(truth, cost_ms, force_oracle, noise)
             result = replay_once(video, truth, reader, settle_s, realtime=False)
             exact += result["tricks_exact"]
             total += result["tricks"]
@@ -153,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=0.7)
     parser.add_argument("--realtime", action="store_true", help="pace the video and time events on the wall clock")
     parser.add_argument("--exact", type=int, default=0, metavar="N", help="also replay N freshly rendered deals")
+    parser.add_argument("--noise", type=float, default=0.0,
+                        help="oracle only: miss this fraction of cards per read, misread half as many")
     args = parser.parse_args(argv)
 
     from vision.demo import DEMO_FRAMES, DEMO_VIDEO
@@ -160,9 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     video = args.video or DEMO_VIDEO
     frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))
     truth = VideoTruth.load(frames)
-    reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle)
+    reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise)
     if args.exact:
-        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle)
+        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

@@ -320,3 +320,18 @@ def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
 
     with pytest.raises(Exception, match="card model"):
         vision.replay_cli._reader(Namespace(oracle=None))
+
+
+def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):
+    path = tmp_path / "record.json"
+    record = {**SETUP, "deals": [{**SETUP["deals"][0], "tricks": [{"leader": 0, "plays": [["AS"], ["3S"]]}]}]}
+    path.write_text(__import__("json").dumps(record))
+    game = LiveGame.resume(path)
+    lying = {0: [("AS", 0.95)], 1: [("3S", 0.95)]}
+    script = {0: lying, 20: {**lying, 2: [("KS", 0.95)]}, 40: {**lying, 2: [("KS", 0.95)], 3: [("9S", 0.95)]}}
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(60):
+        pipeline.process(frame)
+    tricks = LiveGame.resume(path).snapshot()["deals"][0]["tricks"]
+    assert tricks == [{"leader": 0, "plays": [["AS"], ["3S"], ["KS"], ["9S"]]}]

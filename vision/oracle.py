@@ -10,7 +10,9 @@ The pipeline tells a frame-aware reader which frame it is about to read through
 ``read_frame(frame)``; a plain ``read(image)`` reads the frame after the last one read.
 
 Optional ``cost_ms`` burns that much CPU per read, to stand in for a real model's cost
-in benchmarks; ``flip`` makes chosen reads wrong, to test how the pipeline copes.
+in benchmarks; ``miss_rate`` and ``confusion_rate`` make it drop cards or misread them
+(as a neighbouring rank, with low confidence) at random, to test how the pipeline copes
+with an imperfect reader.
 
 >>> from datasets.video import VideoTruth
 >>> truth = VideoTruth(record={}, setup={}, fps=15.0, frame_size=(640, 480), table_corners=[],
@@ -46,12 +48,16 @@ class CardInstance:
 class OracleReader:
     """Reads a rendered video's frames from its ground truth (see the module docstring)."""
 
-    def __init__(self, truth: VideoTruth, *, cost_ms: float = 0.0, confidence: float = 0.99) -> None:
+    def __init__(self, truth: VideoTruth, *, cost_ms: float = 0.0, confidence: float = 0.99,
+                 miss_rate: float = 0.0, confusion_rate: float = 0.0, seed: int = 0) -> None:
         self.truth = truth
         self.cost_ms = cost_ms
         self.confidence = confidence
+        self.miss_rate = miss_rate
+        self.confusion_rate = confusion_rate
         self.reads = 0
         self._next_index = 0
+        self._rng = np.random.default_rng(seed)
 
     @classmethod
     def from_file(cls, path: Path, **kwargs: float) -> OracleReader:
@@ -77,10 +83,29 @@ class OracleReader:
         out = []
         for pid in self.truth.frames[index]:
             card = self.truth.cards[pid]
+            name, confidence = card["card"], self.confidence
+            if self.miss_rate and self._rng.random() < self.miss_rate:
+                continue
+            if self.confusion_rate and self._rng.random() < self.confusion_rate:
+                name, confidence = _neighbour(name, self._rng), float(self._rng.uniform(0.3, 0.75))
+            elif self.miss_rate or self.confusion_rate:
+                confidence = float(self._rng.uniform(0.75, 0.99))
             out.append(CardInstance(
-                card=card["card"],
+                card=name,
                 box=tuple(card["box"]),
-                confidence=self.confidence,
+                confidence=confidence,
                 indices=tuple(tuple(b) for b in card.get("indices", ())),
             ))
         return out
+
+
+_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _neighbour(card: str, rng: np.random.Generator) -> str:
+    """A card a real reader might mistake ``card`` for: the next rank up or down, same suit."""
+    if card in ("SJ", "BJ"):
+        return "BJ" if card == "SJ" else "SJ"
+    rank, suit = card[:-1], card[-1]
+    position = _RANKS.index(rank) + (1 if rng.random() < 0.5 else -1)
+    return _RANKS[position % len(_RANKS)] + suit

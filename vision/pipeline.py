@@ -93,6 +93,12 @@ class _Zone:
     version: int = 0
     used_version: int = 0
     short_since: float | None = None
+    short_version: int = -1
+    moved_since_commit: bool = True
+
+
+def _signature(content: ZoneContent) -> tuple[str, ...]:
+    return tuple(sorted(content.cards))
 
 
 @dataclass
@@ -129,12 +135,20 @@ class TablePipeline:
         calibration: TableCalibration | Sequence[Sequence[float]] | None = None,
         settle_s: float = 0.7,
         confirm_s: float = 0.1,
-        short_play_wait_s: float = 3.0,
+        short_play_wait_s: float = 1.2,
         min_confidence: float = 0.6,
         replay_from_start: bool = False,
         motion_width: int = 160,
+        verify_s: float = 1.5,
+        verify_after_commit_s: float = 0.7,
+        verify_interval_s: float = 0.2,
     ) -> None:
         self.game = game
+        self.verify_s = verify_s
+        self.verify_after_commit_s = verify_after_commit_s
+        self.verify_interval_s = verify_interval_s
+        self._verify_until = -1e9
+        self._last_read_at = -1e9
         self.settle_s = settle_s
         self.confirm_s = confirm_s
         self.short_play_wait_s = short_play_wait_s
@@ -212,29 +226,44 @@ class TablePipeline:
             if activity.moving[zone.seat] or activity.occluded[zone.seat]:
                 zone.last_busy = now
                 zone.dirty = True
+                zone.moved_since_commit = True
                 zone.first_read_at = None
                 zone.tracker.reset()
-        ready = [z for z in self.zones if z.dirty and now - z.last_busy >= self.settle_s]
-        due = [z for z in ready if z.first_read_at is None or now - z.first_read_at >= self.confirm_s - 1e-6]
-        if due:
+        quiet = [z for z in self.zones if now - z.last_busy >= self.settle_s]
+        due = [z for z in quiet if z.dirty and (z.first_read_at is None or now - z.first_read_at >= self.confirm_s - 1e-6)]
+        verify = now < self._verify_until and now - self._last_read_at >= self.verify_interval_s
+        if due or verify:
             by_seat = self._read(frame)
-            for zone in due:
+            self._last_read_at = now
+            # One read sees the whole table: every quiet zone learns from it, not only the due ones.
+            for zone in quiet:
                 settled = zone.tracker.observe(by_seat.get(zone.seat, []))
-                if zone.first_read_at is None:
-                    zone.first_read_at = now
-                if settled is not None:
-                    zone.dirty = False
-                    zone.first_read_at = None
-                    changed = zone.content is None or zone.content.cards != settled.cards
-                    zone.content = settled
-                    zone.content_at = now
-                    zone.content_frame = frame.index
-                    if changed:
-                        zone.version += 1
-                else:
-                    zone.first_read_at = now
+                if zone.dirty:
+                    if settled is not None:
+                        zone.dirty = False
+                        zone.first_read_at = None
+                        self._set_content(zone, settled, frame)
+                    else:
+                        zone.first_read_at = now
+                elif zone.content is not None:
+                    # Later reads outvote a settled content that was misread (a card missed twice).
+                    consensus = zone.tracker.consensus()
+                    if consensus is not None and _signature(consensus) != _signature(zone.content):
+                        self._set_content(zone, consensus, frame)
         self._advance(frame)
         self.stats.frame_seconds += time.perf_counter() - begun
+
+    def _set_content(self, zone: _Zone, content: ZoneContent, frame: Frame) -> None:
+        changed = zone.content is None or _signature(zone.content) != _signature(content)
+        zone.content = content
+        zone.content_at = frame.time_s
+        zone.content_frame = frame.index
+        if changed:
+            zone.version += 1
+
+    def _request_verification(self, now: float, seconds: float | None = None) -> None:
+        """Read the table again every ``verify_interval_s`` for a while (a new play, or the rules doubt a read)."""
+        self._verify_until = max(self._verify_until, now + (self.verify_s if seconds is None else seconds))
 
     # --- reading ------------------------------------------------------------------
 
@@ -325,6 +354,8 @@ class TablePipeline:
         now = frame.time_s
         trick = self._trick
         n = self.players
+        self._correct_misreads(frame)
+        trick = self._trick
         if trick.leader is not None and len(trick.plays) >= n:
             if not self._swept:
                 if not self._sweep_done(trick):
@@ -348,9 +379,12 @@ class TablePipeline:
             self._commit(zone, content, frame)
             return
         # A follow with a different size than the lead: the player may still be laying
-        # cards. Wait, unless the next seat has already played or the zone stays so.
-        if zone.short_since is None:
+        # cards, or a read missed one (here or in the lead): read again for a while, and
+        # wait, unless the next seat has already played or the zone stays so.
+        self._request_verification(now)
+        if zone.short_since is None or zone.short_version != zone.version:
             zone.short_since = now
+            zone.short_version = zone.version
         next_zone = self.zones[(expected + 1) % n]
         next_played = (
             len(self._trick.plays) + 1 < n
@@ -360,6 +394,44 @@ class TablePipeline:
         )
         if now - zone.short_since >= self.short_play_wait_s or next_played:
             self._commit(zone, self._fit_to_size(content, lead_size), frame)
+
+    def _correct_misreads(self, frame: Frame) -> None:
+        """A play whose cards have not moved since it was recorded but now read differently was misread: fix it."""
+        trick = self._trick
+        if trick.leader is None:
+            return
+        for position, committed in enumerate(trick.plays):
+            seat = self._seat_of_position(position)
+            zone = self.zones[seat]
+            if (zone.moved_since_commit or zone.dirty or zone.content is None or zone.version == zone.used_version
+                    or not len(zone.content)):
+                continue
+            zone.used_version = zone.version
+            if zone.content.counts() == Counter(committed):
+                continue
+            if position > 0 and len(zone.content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
+                continue  # the rules side with what was recorded
+            self._replace_play(position, seat, zone.content, reason="misread-corrected", attempt=None)
+            return
+
+    def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
+                      attempt: list[str] | None) -> None:
+        record = self.game.snapshot()
+        last = record["deals"][-1]["tricks"][-1]
+        if attempt is not None:
+            last.setdefault("attempt", list(attempt))
+        last["plays"][position] = list(content.cards)
+        unconfirmed = [entry for entry in last.get("unconfirmed", []) if entry[0] != seat]
+        unconfirmed += [[seat, index] for index in content.unconfirmed]
+        if unconfirmed:
+            last["unconfirmed"] = unconfirmed
+        else:
+            last.pop("unconfirmed", None)
+        self.game.replace_record(record, reason=reason)
+        self.stats.revisions += 1
+        complete_at = self._trick.complete_at
+        self._trick.plays[position] = list(content.cards)
+        self._trick.complete_at = complete_at
 
     def _sweep_done(self, trick: _Trick) -> bool:
         """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead)."""
@@ -409,6 +481,7 @@ class TablePipeline:
     def _commit(self, zone: _Zone, content: ZoneContent, frame: Frame) -> None:
         zone.used_version = zone.version
         zone.short_since = None
+        zone.moved_since_commit = False
         try:
             self.game.play(
                 zone.seat,
@@ -422,6 +495,8 @@ class TablePipeline:
             self._sync_from_record(frame.time_s)  # the page changed the record under us
             return
         self.stats.plays += 1
+        # A few more reads of the still table: a card missed by both settling reads is outvoted.
+        self._request_verification(frame.time_s, self.verify_s if content.unconfirmed else self.verify_after_commit_s)
         if self._trick.leader is None:
             self._trick.leader = zone.seat
         self._trick.plays.append(list(content.cards))
@@ -449,8 +524,8 @@ class TablePipeline:
         position = len(trick.plays) - 1
         seat = self._seat_of_position(position)
         zone = self.zones[seat]
-        if zone.content is None or zone.version == zone.used_version or zone.dirty:
-            return
+        if zone.content is None or zone.version == zone.used_version or zone.dirty or not zone.moved_since_commit:
+            return  # (unmoved cards read differently are a misread: _correct_misreads)
         committed = Counter(trick.plays[position])
         now_lying = zone.content.counts()
         if now_lying == committed:
@@ -479,6 +554,7 @@ class TablePipeline:
             else:
                 last.pop("unconfirmed", None)
         zone.used_version = zone.version
+        zone.moved_since_commit = False
         self.game.replace_record(record, reason=reason)
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)

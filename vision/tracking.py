@@ -38,6 +38,7 @@ class Track:
     missed: int = 0
     last_card: str = ""
     last_confidence: float = 0.0
+    seen: int = 0  # reads that saw it since the zone last moved
 
     @property
     def card(self) -> str:
@@ -84,12 +85,28 @@ class ZoneTracker:
         self._last_signature: tuple[str, ...] | None = None
         self._reads_since_change = 0
         self._count_history: list[int] = []
+        self.last_read = ZoneContent((), ())
+        self.reads_since_reset = 0
+        """The latest read alone, in fan order."""
 
     def reset(self) -> None:
-        """Forget the read history (something moved in the zone); tracks stay to carry the votes."""
+        """Forget everything read so far: something moved in the zone, its cards may have changed."""
         self._last_signature = None
         self._reads_since_change = 0
         self._count_history = []
+        self.reads_since_reset = 0
+        self.tracks = []
+
+    def consensus(self, min_reads: int = 4) -> ZoneContent | None:
+        """After ``min_reads`` reads of a still zone: the cards seen in at least half of them, named by vote.
+
+        Outvotes a card that two reads in a row happened to miss (or misname).
+        """
+        if self.reads_since_reset < min_reads:
+            return None
+        present = [t for t in self.tracks if t.seen * 2 >= self.reads_since_reset]
+        hesitant = {t.track_id for t in present if t.agreement < 0.75}
+        return self._content(present, hesitant=hesitant)
 
     def observe(self, observations: list[Observation]) -> ZoneContent | None:
         """Add one read of the zone; the settled content, or None while reads disagree."""
@@ -98,11 +115,15 @@ class ZoneTracker:
         agreed = signature == self._last_signature
         self._last_signature = signature
         self._count_history.append(len(observations))
+        self.reads_since_reset += 1
         for track in self.tracks:
             if track.track_id not in matched:
                 track.missed += 1
-        self.tracks = [t for t in self.tracks if t.track_id in matched or t.missed < 2]
+            else:
+                track.seen += 1
+        self.tracks = [t for t in self.tracks if t.track_id in matched or t.missed < 3]
         current = [t for t in self.tracks if t.track_id in matched]
+        self.last_read = self._content(current, hesitant=set())
         if agreed:
             return self._content(current, hesitant=set())
         stable_count = len(self._count_history) >= self.max_reads and len(set(self._count_history[-3:])) == 1
@@ -149,7 +170,7 @@ class ZoneTracker:
     def _content(self, tracks: list[Track], hesitant: set[int]) -> ZoneContent:
         fx, fy = self.fan_direction
         ordered = sorted(tracks, key=lambda t: t.u * fx + t.v * fy)
-        cards = tuple(t.card if t.track_id in hesitant else t.last_card for t in ordered)
+        cards = tuple(t.card for t in ordered)
         confidence = tuple(round(t.last_confidence, 3) for t in ordered)
         unconfirmed = tuple(
             i for i, t in enumerate(ordered) if t.track_id in hesitant or t.last_confidence < self.min_confidence
