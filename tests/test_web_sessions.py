@@ -50,6 +50,7 @@ def test_sessions_are_listed_on_the_page_and_in_the_api(data_dir):
     html = client.get("/sessions").get_data(as_text=True)
     assert "周五牌局" in html and "第二局" in html and f'/replay/{first}' in html
     assert f"/api/sessions/{first}/export" in html
+    assert '<td data-i18n="profile.titanic-3deck">三副牌·泰坦尼克</td>' in html  # rules by their Chinese name
 
 
 def test_a_restarted_server_resumes_the_latest_session(data_dir):

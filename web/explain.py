@@ -264,11 +264,14 @@ def leader_not_winner(w: _Words, g: dict[str, str]) -> Text:
             "en": f"{name} led; {winner} won trick {t}"}
 
 
-@_template("card-not-available", rf"(?P<card>{CARD}): (?P<k>\d+) copies played, (?P<d>\d+) decks? hold (?P<h>\d+)")
+@_template("card-not-available", rf"(?P<card>{CARD}): (?P<k>\d+) copies played(?: and (?P<kitty>\d+) in the kitty)?, "
+                                 rf"(?P<d>\d+) decks? hold (?P<h>\d+)")
 def card_too_many(w: _Words, g: dict[str, str]) -> Text:
-    card, decks = g["card"], int(g["d"])
-    return {"zh": f"{w.cards_zh(card)} 已出了 {g['k']} 张，{decks} 副牌只有 {g['h']} 张",
-            "en": f"{card}: {g['k']} copies played, {_plural(decks, 'deck')} hold {g['h']}"}
+    card, decks, played = g["card"], int(g["d"]), int(g["k"])
+    kitty = {"zh": f"，底牌里还有 {g['kitty']} 张", "en": f" and {g['kitty']} in the kitty"} if g["kitty"] else {"zh": "", "en": ""}
+    return {"zh": f"{w.cards_zh(card)} 已出了 {played} 张{kitty['zh']}，{decks} 副牌只有 {g['h']} 张",
+            "en": f"{card}: {_plural(played, 'copy').replace('copys', 'copies')} played{kitty['en']}, "
+                  f"{_plural(decks, 'deck')} hold {g['h']}"}
 
 
 @_template("card-not-available", rf"seat (?P<seat>\d+) played (?P<card>{CARD}) not in the recorded hand")
@@ -404,7 +407,7 @@ def hint_play_all(w: _Words, g: dict[str, str]) -> Text:
 def hint_follow(w: _Words, g: dict[str, str]) -> Text:
     suit, n = w.suit(g["suit"]), int(g["n"])
     text = {"zh": f"跟 {n} 张{suit['zh']}", "en": f"follow {suit['en']} with {_plural(n, 'card')}"}
-    if g["req"]:
+    if g["req"] and not re.fullmatch(r"(?:\[1\])+(?:×\d+)?", g["req"]):  # "any n of the suit" needs no words
         req = requirement_words(g["req"])
         text = {"zh": text["zh"] + f"，须出{req['zh']}", "en": text["en"] + f": {req['en']}"}
     return text

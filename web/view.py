@@ -154,14 +154,17 @@ def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: 
                if trick.get("winner") is not None and trick["winner"] not in dealer_seats)
 
 
-def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width: int = 640, height: int = 240) -> str:
+def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width: int = 460, height: int = 220) -> str:
     """An inline SVG line chart of each side's level after every deal of the session.
 
     >>> svg = levels_chart_svg({"players": ["a", "b", "c", "d"]}, [["2"] * 4, ["3", "2", "3", "2"]])
     >>> svg.startswith("<svg") and svg.count("<polyline") == 2
     True
     """
-    left, right, top, bottom = 44, 16, 14, 30
+    left, top, bottom = 34, 14, 28
+    label_width = max((sum(14 if ord(ch) > 0x2E80 else 8 for ch in side["name"]) for side in sides(record)),
+                      default=32) + 34
+    right = min(label_width, width // 3)  # the sides' names and levels go right of their last point
     plot_w, plot_h = width - left - right, height - top - bottom
     steps = max(len(history) - 1, 1)
     rows = len(LEVELS)
@@ -194,12 +197,11 @@ def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width:
             parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{colour}">'
                          f'<title>{escape(side["name"])}: {levels[seat]}</title></circle>')
         last_x, last_y = points[-1]
-        label_y = last_y - 8
+        label_y = last_y + 5
         while any(abs(label_y - taken) < 16 for taken in label_rows):
             label_y -= 16  # sides on the same level: stack their labels
         label_rows.append(label_y)
-        parts.append(f'<text x="{min(last_x + 6, width - right - 2):.1f}" y="{label_y:.1f}" '
-                     f'text-anchor="{"end" if last_x > width - 90 else "start"}" fill="{colour}" '
+        parts.append(f'<text x="{last_x + 9:.1f}" y="{label_y:.1f}" text-anchor="start" fill="{colour}" '
                      f'class="series-label">{escape(side["name"])} {history[-1][seat]}</text>')
     parts.append("</svg>")
     return "".join(parts)

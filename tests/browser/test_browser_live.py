@@ -41,11 +41,23 @@ def test_trick_and_scores_update_live_and_the_revoke_is_alerted(page, served):
     assert int(text_of(page, "#defender-points")) > 0
     trick, seat = served.revoke
     name = served.record["players"][seat]
+    # the record knows the hands: the seat to play is told what it must play (the same seat the felt marks)
+    page.wait_for_function("document.querySelector('#expected').classList.contains('has-hint') && "
+                           "document.querySelector('#expected').textContent.includes('：')")
+    hint = page.evaluate("() => [document.querySelector('#expected').textContent, "
+                         "document.querySelector('#expected').dataset.seat, "
+                         "(document.querySelector('#felt .seat.is-next') || {dataset: {}}).dataset.seat]")
+    assert hint[1] == hint[2] and hint[0].startswith(served.record["players"][int(hint[1])] + " 该出："), hint
     alert = page.locator('#alerts li[data-rule="must-follow-suit"]')
     alert.wait_for()
-    assert "没跟花色" in alert.inner_text() and f"第 {trick + 1} 墩 · {name}" in alert.inner_text()
+    assert "未跟花色" in alert.inner_text()
+    assert f"第 {trick + 1} 墩：{name} 未跟 " in alert.inner_text() and "但手里有" in alert.inner_text()
     assert page.locator(f'#trick-0-{trick} td[data-seat="{seat}"]').get_attribute("class").endswith("illegal")
     page.locator("#summary").wait_for(state="visible", timeout=30_000)
+    page.locator("#summary .summary-kitty .card").first.wait_for()  # the kitty is turned up after the last trick
+    # once the deal is played, the evidence is the later trick that shows the card
+    page.wait_for_function("document.querySelector('#alerts li[data-rule=\"must-follow-suit\"] .alert-detail')"
+                           ".textContent.endsWith('墩打出）')")
     final = api_state(served.url)["state"]["audit"]["deals"][0]
     assert text_of(page, "#total-points") == str(final["total_defender_points"])
     assert page.locator("#summary .summary-kitty .card").count() == len(served.record["deals"][0]["kitty"])
@@ -113,7 +125,10 @@ def test_language_toggle_switches_every_word_and_is_remembered(page, served):
     page.locator("#lang-toggle").click()
     assert text_of(page, "#score-heading") == "Defenders' points"
     assert page.locator("html").get_attribute("lang") == "en"
-    assert "did not follow suit" in text_of(page, '#alerts li[data-rule="must-follow-suit"]')
+    alert = text_of(page, '#alerts li[data-rule="must-follow-suit"]')
+    trick, seat = served.revoke
+    assert "did not follow suit" in alert and f"Trick {trick + 1}: {served.record['players'][seat]} did not follow " in alert
+    assert "played in trick" in alert and "墩" not in alert
     assert text_of(page, "#deal-heading") == "Deal 1"
     page.reload()
     page.locator("#summary").wait_for(state="visible")
@@ -160,9 +175,13 @@ def test_readable_on_a_phone(page, served):
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
     felt = page.locator("#felt").bounding_box()
+    centre = page.locator("#trick-centre").bounding_box()
     for seat in range(4):
         box = page.locator(f'#felt .seat[data-seat="{seat}"]').bounding_box()
         assert felt["x"] - 1 <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+        apart = (box["x"] + box["width"] <= centre["x"] or centre["x"] + centre["width"] <= box["x"]
+                 or box["y"] + box["height"] <= centre["y"] or centre["y"] + centre["height"] <= box["y"])
+        assert apart, f"seat {seat} covers the trick's box"
     assert page.locator("#lang-toggle").is_visible()
 
 

@@ -67,7 +67,7 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     assert state["session"]["name"] == "周五晚上" and state["state"]["record"]["players"] == names
     assert state["state"]["record"]["rules"] == "titanic-3deck"
     assert state["state"]["record"]["start_levels"] == ["2", "5", "2", "5"]
-    assert "titanic-3deck" in page.locator("#deal-facts").inner_text()
+    assert "三副牌·泰坦尼克" in page.locator("#deal-facts").inner_text()  # the profile by its Chinese name
 
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()
