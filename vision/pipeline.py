@@ -75,6 +75,7 @@ class PipelineStats:
     invalid_frames: int = 0
     reads: int = 0
     plays: int = 0
+    already_recorded: int = 0  # plays watched again while a resumed replay caught up with its record
     revisions: int = 0
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
@@ -495,6 +496,8 @@ class TablePipeline:
             self._sync_from_record(frame.time_s)  # the page changed the record under us
             return
         self.stats.plays += 1
+        if self._target_game is not None:
+            self.stats.already_recorded += 1
         # A few more reads of the still table: a card missed by both settling reads is outvoted.
         self._request_verification(frame.time_s, self.verify_s if content.unconfirmed else self.verify_after_commit_s)
         if self._trick.leader is None:

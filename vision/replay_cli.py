@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     fps = stats.frames / elapsed if elapsed > 0 else 0.0
     print(f"{'resumed' if resumed else 'replayed'} {args.video}: {stats.frames} frames in {elapsed:.1f} s "
           f"({fps:.0f} fps), {stats.reads} card reads, {stats.plays} plays settled"
+          + (f" ({stats.already_recorded} already in the record)" if stats.already_recorded else "")
           + (f", {stats.revisions} revised" if stats.revisions else "")
           + (f", {stats.invalid_frames} unusable frames skipped" if stats.invalid_frames else ""))
     for line in summary_lines(game):
