@@ -71,8 +71,11 @@ class _DealAudit:
             ts = self.later_tricks(seat, c, trick, k, include_current)
             where.update(ts)
             if len(ts) < k:
-                shown = [t0 for t0 in range(trick, -1, -1) if self.d.tricks[t0].attempt
-                         and self.seat_of(t0, 0) == seat and c in self.d.tricks[t0].attempt]
+                # an attempt shows what its leader held then (before the trick: held since;
+                # after it: held all along)
+                shown = [t0 for t0 in [*range(trick, -1, -1), *range(trick + 1, len(self.d.tricks))]
+                         if self.d.tricks[t0].attempt and self.seat_of(t0, 0) == seat
+                         and c in self.d.tricks[t0].attempt]
                 if shown:
                     attempt_seen = shown[0]
                 else:
@@ -121,12 +124,8 @@ class _DealAudit:
         if d.hands is not None:
             known = [hand_counts(h) for h in d.hands]
         else:
-            known = [[0] * 54 for _ in range(n)]
-            for tr in tricks:
-                for j, p in enumerate(tr.plays):
-                    k = known[(tr.leader + j) % n]
-                    for c in p:
-                        k[c] += 1
+            self._bound_hands()
+            known = self.bounds[0] if tricks else [[0] * 54 for _ in range(n)]
         pre: list[dict[str, Any]] = []
         if d.bids is not None:
             for v in check_bids(opts, d.bids, d.level, d.trump, d.dealer, self.index == 0):
@@ -239,7 +238,10 @@ class _DealAudit:
                 points[winner] += trick_out["points"]
                 prev_winner = winner
                 last_winner_play = (lead, tr.plays[w])
-            self._consume(known, t)
+            if d.hands is not None:
+                self._consume(known, t)
+            elif t + 1 < len(tricks):
+                known = self.bounds[t + 1]
 
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
                                    [((t.leader + j) % n, p) for t in tricks for j, p in enumerate(t.plays)])
@@ -287,6 +289,59 @@ class _DealAudit:
                 if n >= 500:
                     break
         return False
+
+    def _bound_hands(self) -> None:
+        """Without ``hands``: the least each seat must hold at the start of each trick.
+
+        A seat's hand at trick t is what it plays from t on, and it holds every card it
+        shows in an attempt: at that trick, at every earlier one (cards only leave a hand)
+        and later until the card is played. ``bounds[t]`` combines both; ``unshown[t]`` is
+        the leader's plays from t on alone (his whole hand once the deal is complete, to
+        check his attempt at t against). Once the deal is complete the plays are the whole
+        hands, and a card only ever attempted was never held (``card-not-available``)."""
+        shown = not self.complete
+        tricks, n = self.d.tricks, self.n
+        after = [[0] * 54 for _ in range(n)]
+        self.bounds: list[list[list[int]]] = [[] for _ in tricks]
+        self.unshown: list[list[int]] = [[] for _ in tricks]
+        for t in range(len(tricks) - 1, -1, -1):
+            tr = tricks[t]
+            cur = [list(h) for h in after]
+            for j, p in enumerate(tr.plays):
+                k = cur[(tr.leader + j) % n]
+                for c in p:
+                    k[c] += 1
+            self.bounds[t] = cur
+            after = cur
+            if shown and tr.attempt and tr.plays:
+                k = cur[tr.leader]
+                for c in set(tr.attempt):
+                    k[c] = max(k[c], tr.attempt.count(c))
+        # plays only, for the leaders' attempt checks (from scratch: attempts are not plays)
+        plays_after = [[0] * 54 for _ in range(n)]
+        for t in range(len(tricks) - 1, -1, -1):
+            tr = tricks[t]
+            for j, p in enumerate(tr.plays):
+                k = plays_after[(tr.leader + j) % n]
+                for c in p:
+                    k[c] += 1
+            self.unshown[t] = list(plays_after[tr.leader])
+        # forwards: an attempted card taken back stays until it is played
+        kept: list[dict[int, int]] = [{} for _ in range(n)]
+        for t, tr in enumerate(tricks):
+            cur = self.bounds[t]
+            for s in range(n):
+                for c, x in kept[s].items():
+                    cur[s][c] = max(cur[s][c], x)
+            if shown and tr.attempt and tr.plays:
+                k = kept[tr.leader]
+                for c in set(tr.attempt):
+                    k[c] = max(k.get(c, 0), tr.attempt.count(c))
+            for j, p in enumerate(tr.plays):
+                k = kept[(tr.leader + j) % n]
+                for c in p:
+                    if k.get(c):
+                        k[c] -= 1
 
     def _consume(self, known: list[list[int]], t: int) -> None:
         """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""
@@ -368,7 +423,7 @@ class _DealAudit:
             if not attempt:
                 return
             if self.exact:
-                have = known[leader]
+                have = known[leader] if self.d.hands is not None else self.unshown[t]
                 for c in sorted(set(attempt)):
                     if attempt.count(c) > max(have[c], tr.plays[0].count(c) if tr.plays else 0):
                         where = "the recorded hand" if self.d.hands is not None else "his hand (never played)"

@@ -890,3 +890,21 @@ def test_throw_penalty_level_lowers_the_throwers_side() -> None:
     assert d["violations"] == [] and d["defender_points"] == 10
     assert d["outcome"] == {"side": "dealer", "levels": 2}
     assert d["levels_after"] == ["2", "8", "2", "8"]
+
+
+def test_a_later_attempt_is_evidence_for_earlier_tricks() -> None:
+    # seat 0's throw ♥AA Q stands in trick 0; seat 2 only shows his ♥K by laying it down in
+    # an attempt at trick 2 (♥K 9: the 9 is beaten by seat 3's ♥10, so he plays it and keeps
+    # the K). He held the K all along, so the throw of trick 0 was beatable — proven by trick 2.
+    t0 = (0, ["AH AH QH", "3H 4H 6H", "5H 6H 7H", "7H 8H 8H"])
+    t1 = (0, ["3C", "4C", "AC", "5C"])
+    t2 = (2, ["9H", "10H", "JH", "3D"], "KH 9H")
+    assert found(record("standard-2deck", [t0, t1])) == []
+    out = deal_out(record("standard-2deck", [t0, t1, t2]))
+    assert [(v["trick"], v["seat"], v["rule"], v["proven"]) for v in out["violations"]] == [
+        (0, 0, "failed-throw", True)]
+    assert "seat 2" in out["violations"][0]["detail"]
+    assert "shown in the attempt of trick 2" in out["violations"][0]["detail"]
+    # a card only ever attempted, in a complete deal, was never held
+    out = deal_out(record("standard-2deck", [t0, t1, t2], complete=True))
+    assert [(v["trick"], v["seat"], v["rule"]) for v in out["violations"]] == [(2, 2, "card-not-available")]
