@@ -276,7 +276,7 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     canvas = _surface(rng, surface, height, width)
     owner = np.full((height, width), -1, np.int32)
     area_scale = math.sqrt(width * height / (640 * 480))
-    base_h = math.exp(rng.uniform(math.log(50), math.log(230)))
+    base_h = math.exp(rng.uniform(math.log(60), math.log(250)))
     styles = [CardStyle.random(rng, split)]
     if rng.random() < 0.2:
         styles.append(CardStyle.random(rng, split))
@@ -401,10 +401,10 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     blur = 0.0
     r = rng.random()
     if r < 0.3:
-        blur = float(rng.uniform(0.5, 1.8))
+        blur = float(rng.uniform(0.4, 1.3))
         canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
-    elif r < 0.42:
-        length = int(rng.integers(3, 9))
+    elif r < 0.4:
+        length = int(rng.integers(3, 7))
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
@@ -412,8 +412,8 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         kernel /= max(kernel.sum(), 1e-6)
         canvas = cv2.filter2D(canvas, -1, kernel)
         blur = length / 3
-    if rng.random() < 0.25:
-        f = rng.uniform(0.5, 0.85)
+    if rng.random() < 0.2:
+        f = rng.uniform(0.6, 0.9)
         small = cv2.resize(canvas, (int(width * f), int(height * f)), interpolation=cv2.INTER_AREA)
         canvas = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
         blur += (1 - f) * 2
@@ -472,6 +472,8 @@ def classifier_crops(scene: Scene, rng: np.random.Generator, negatives: int = 3)
     for idx in scene.indices:
         x1, y1, x2, y2 = idx.box
         bw, bh = x2 - x1, y2 - y1
+        if idx.labelled and max(bw, bh) < MIN_READABLE_PX:
+            continue  # the detector still learns it; no one can read its glyphs
         if idx.labelled:
             sizes.append(max(bw, bh))
             for _ in range(2):
@@ -506,6 +508,9 @@ def classifier_crops(scene: Scene, rng: np.random.Generator, negatives: int = 3)
 
 
 CROP_SCALE_NEG = 1.3
+
+MIN_READABLE_PX = 12
+"""Indices whose box is smaller than this give no classifier crops (too small to read)."""
 
 
 def _near(box: tuple[float, float, float, float], x: float, y: float, frac: float) -> bool:

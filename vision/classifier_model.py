@@ -14,6 +14,16 @@ import torch
 from torch import nn
 
 NUM_CLASSES = 55
+RANK_CLASSES = 15
+SUIT_CLASSES = 7
+
+
+def rank_and_suit_targets(labels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Rank id (0-12, 13 joker, 14 reject) and suit id (0-3 SHCD, 4 小王, 5 大王, 6 reject) of class ids."""
+    rank = torch.where(labels < 52, labels % 13, torch.where(labels < 54, torch.full_like(labels, 13),
+                                                              torch.full_like(labels, 14)))
+    suit = torch.where(labels < 52, labels // 13, labels - 48)
+    return rank, suit
 
 
 def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
@@ -38,11 +48,18 @@ class CardIndexNet(nn.Module):
         self.dropout = nn.Dropout(0.2)
         self.classes = nn.Linear(flat, num_classes)
         self.orientation = nn.Linear(flat, 2)
+        # training-only helpers: rank (13 + joker + reject) and suit (4 + 2 jokers + reject)
+        # share what the 54 cards have in common, so the features learn faster
+        self.rank = nn.Linear(flat, RANK_CLASSES)
+        self.suit = nn.Linear(flat, SUIT_CLASSES)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        f = self.features(x).flatten(1)
-        f = self.dropout(f)
+        f = self.dropout(self.features(x).flatten(1))
         return self.classes(f), self.orientation(f)
+
+    def forward_train(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        f = self.dropout(self.features(x).flatten(1))
+        return self.classes(f), self.orientation(f), self.rank(f), self.suit(f)
 
 
 class ExportWrapper(nn.Module):

@@ -152,6 +152,11 @@ class CardReader:
         _check_frame(frame_bgr)
         boxes, scores = self.detect(frame_bgr)
         probs, orient = self.classify(frame_bgr, boxes)
+        return self.readings_from(boxes, scores, probs, orient)
+
+    def readings_from(self, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray,
+                      orient: np.ndarray) -> list[IndexReading]:
+        """Index readings from the two models' outputs (rejects and unsure reads dropped)."""
         readings = []
         for box, score, p, o in zip(boxes, scores, probs, orient, strict=True):
             k = int(p.argmax())
@@ -240,10 +245,12 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     dy = (dy_ab + dy_ba) / 2
     if not 1.2 <= dy <= 14.0 or abs(dy_ab - dy_ba) > 0.35 * dy + 0.5 or abs(abs(dx_ab) - abs(dx_ba)) > 0.35 * dy + 0.5:
         return None
-    dx = (abs(dx_ab) + abs(dx_ba)) / 2
-    if dx < 0.3 * dy:
+    # card aspect: corner indices of one card measure |dx|/dy ~ 0 (vertical) or 0.6-1.2
+    # (diagonal) on every deck generated; fanned neighbours sit at 0.15-0.45
+    ratio = (abs(dx_ab) + abs(dx_ba)) / 2 / dy
+    if ratio < 0.12:
         return "vertical"
-    if dx <= 1.4 * dy:
+    if 0.55 <= ratio <= 1.35:
         return "diagonal"
     return None
 

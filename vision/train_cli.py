@@ -138,7 +138,7 @@ def train_detector(settings: dict, args: argparse.Namespace) -> int:
     val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
     data_yaml = _write_data_yaml(run_dir, train, val)
     model_file = str(args.init or _repo_path(settings.get("model", "models/cardindex.yaml")))
-    keys = ("imgsz", "seed", "cache", "patience", "close_mosaic", "scale", "translate", "fliplr", "flipud",
+    keys = ("imgsz", "seed", "cache", "nbs", "fraction", "patience", "close_mosaic", "scale", "translate", "fliplr", "flipud",
             "mosaic", "degrees", "hsv_h", "hsv_s", "hsv_v")
     overrides = {k: settings[k] for k in keys if k in settings}
     yolo(model_file).train(
@@ -186,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir=out,
         epochs=int(args.epochs or settings.get("epochs", 30)),
         batch=int(args.batch or settings.get("batch", 128)),
+        samples_per_epoch=settings.get("samples_per_epoch"),
         lr=float(settings.get("lr", 0.003)),
         weight_decay=float(settings.get("weight_decay", 1e-4)),
         seed=int(settings.get("seed", 0)),

@@ -1,0 +1,70 @@
+"""Time the card reader per 640×480 frame: JPEG decode -> detections -> card instances.
+
+Frames: the fixed test scenes in tests/data/detector/images/ (640×480 JPEGs), cycled. Prints
+the stage times and p50/p95, and as its last line exactly::
+
+    detect_ms_p50=X fps=Y
+
+Usage: ``.venv/bin/python bench/detect_bench.py [--frames 200] [--models DIR]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from vision.detector import CardReader, group_indices  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=200)
+    parser.add_argument("--models", type=Path, default=None)
+    parser.add_argument("--images", type=Path, default=REPO / "tests" / "data" / "detector" / "images")
+    args = parser.parse_args()
+    files = sorted(args.images.glob("*.jpg"))
+    if not files:
+        print(f"no *.jpg in {args.images}", file=sys.stderr)
+        return 2
+    encoded = [np.fromfile(str(f), np.uint8) for f in files]
+    reader = CardReader.load(args.models)
+    for data in encoded[:3]:  # warm up ONNX Runtime
+        reader.read(cv2.imdecode(data, cv2.IMREAD_COLOR))
+    total, stages = [], {"decode": [], "detect": [], "classify": [], "group": []}
+    cards = 0
+    for k in range(args.frames):
+        data = encoded[k % len(encoded)]
+        t0 = time.perf_counter()
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        t1 = time.perf_counter()
+        boxes, scores = reader.detect(frame)
+        t2 = time.perf_counter()
+        probs, up = reader.classify(frame, boxes)
+        t3 = time.perf_counter()
+        readings = reader.readings_from(boxes, scores, probs, up)
+        found = [c for c in group_indices(readings) if c.confidence >= reader.settings.card_threshold]
+        t4 = time.perf_counter()
+        cards += len(found)
+        for name, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            stages[name].append(dt * 1000)
+        total.append((t4 - t0) * 1000)
+    h, w = cv2.imdecode(encoded[0], cv2.IMREAD_COLOR).shape[:2]
+    print(f"{args.frames} frames of {w}x{h} from {len(files)} images, {cards / args.frames:.1f} cards per frame")
+    for name, values in stages.items():
+        print(f"  {name:9s} p50 {np.percentile(values, 50):6.2f} ms   p95 {np.percentile(values, 95):6.2f} ms")
+    p50, p95 = float(np.percentile(total, 50)), float(np.percentile(total, 95))
+    print(f"  total     p50 {p50:6.2f} ms   p95 {p95:6.2f} ms")
+    print(f"detect_ms_p50={p50:.1f} fps={1000 / p50:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Synthetic scenes and `tuolaji generate`: valid labels, visibility, determinism."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tuolaji_cli
+from datasets.cardart import CARD_NAMES
+from datasets.scenes import REJECT, VISIBLE_FRACTION, classifier_crops, generate_scene
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [generate_scene(31, i, 640, 480) for i in range(6)]
+
+
+def test_labels_are_inside_the_image_and_visible_only(scenes) -> None:
+    labelled = 0
+    for scene in scenes:
+        h, w = scene.image.shape[:2]
+        for index in scene.indices:
+            x1, y1, x2, y2 = index.box
+            assert 0 <= x1 <= x2 <= w and 0 <= y1 <= y2 <= h
+            assert index.card in CARD_NAMES
+        lines = scene.yolo_lines()
+        visible = [i for i in scene.indices if i.visible >= VISIBLE_FRACTION]
+        assert len(lines) == len(visible)
+        labelled += len(lines)
+        for line in lines:
+            cls, cx, cy, bw, bh = line.split()
+            assert cls == "0"
+            cx, cy, bw, bh = map(float, (cx, cy, bw, bh))
+            assert 0 <= cx - bw / 2 + 1e-6 and cx + bw / 2 <= 1 + 1e-6
+            assert 0 <= cy - bh / 2 + 1e-6 and cy + bh / 2 <= 1 + 1e-6
+            assert bw > 0 and bh > 0
+        # a readable card is one with at least one labelled index
+        for card in scene.cards:
+            assert card.readable == any(i.card_id == card.card_id and i.labelled for i in scene.indices)
+    assert labelled > 20
+
+
+def test_hidden_indices_are_not_labelled() -> None:
+    hidden = 0
+    for i in range(12):
+        scene = generate_scene(32, i, 640, 480)
+        hidden += sum(1 for x in scene.indices if x.visible < VISIBLE_FRACTION)
+        for x in scene.indices:
+            assert 0.0 <= x.visible <= 1.0
+    assert hidden > 0, "fans and hands must hide some indices"
+
+
+def test_no_more_than_three_identical_cards(scenes) -> None:
+    for scene in scenes:
+        names = [c.card for c in scene.cards]
+        assert max(names.count(n) for n in set(names)) <= 3
+
+
+def test_same_seed_same_scene_other_seed_other_scene() -> None:
+    a = generate_scene(5, 3, 320, 320)
+    b = generate_scene(5, 3, 320, 320)
+    c = generate_scene(6, 3, 320, 320)
+    assert np.array_equal(a.image, b.image) and a.yolo_lines() == b.yolo_lines()
+    assert not np.array_equal(a.image, c.image)
+    h = generate_scene(5, 3, 320, 320, split="holdout")
+    assert not np.array_equal(a.image, h.image)
+
+
+def test_classifier_crops_have_card_and_reject_classes(scenes) -> None:
+    x, y, angle = classifier_crops(scenes[0], np.random.default_rng(0), negatives=4)
+    assert x.shape[1:] == (40, 40, 3) and len(x) == len(y) == len(angle)
+    assert (y == REJECT).any() and (y < REJECT).any()
+    assert np.isnan(angle[y == REJECT]).all() and not np.isnan(angle[y < REJECT]).any()
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha1(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name not in ("dataset.yaml",)}
+
+
+def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert tuolaji_cli.main(["generate", "--out", str(one), "--count", "4", "--seed", "9", "--size", "320x240",
+                             "--crops", "--quiet"]) == 0
+    assert tuolaji_cli.main(["generate", "--out", str(two), "--count", "4", "--seed", "9", "--size", "320x240",
+                             "--crops", "--workers", "2", "--quiet"]) == 0
+    assert _digest(one) == _digest(two)
+    assert len(list((one / "images").glob("*.jpg"))) == 4
+    meta = json.loads((one / "meta" / "000000.json").read_text())
+    assert meta["size"] == [320, 240] and meta["seed"] == 9
+    labels = (one / "labels" / "000000.txt").read_text().splitlines()
+    assert len(labels) == sum(1 for i in meta["indices"] if i["visible"] >= VISIBLE_FRACTION)
+
+
+def test_generate_cli_rejects_a_bad_size(tmp_path: Path, capsys) -> None:
+    assert tuolaji_cli.main(["generate", "--out", str(tmp_path), "--count", "1", "--seed", "1", "--size", "big"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--size" in err[0]

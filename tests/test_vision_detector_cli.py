@@ -1,0 +1,78 @@
+"""`tuolaji detect` and `tuolaji eval-detector` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tuolaji_cli
+from datasets.cardart import CARD_NAMES
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_SET = REPO / "tests" / "data" / "detector"
+IMAGES = sorted((TEST_SET / "images").glob("*.jpg"))
+needs_models = pytest.mark.skipif(not (REPO / "models" / "detector.onnx").exists(), reason="no shipped models")
+
+
+@needs_models
+def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
+    images = [str(p) for p in IMAGES[:3]]
+    result = subprocess.run([sys.executable, "tuolaji_cli.py", "detect", *images, "--json", "--annotate",
+                             str(tmp_path / "annotated")], cwd=REPO, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [o["image"] for o in out] == images
+    assert any(o["cards"] for o in out)
+    for entry in out:
+        assert set(entry) == {"image", "cards"}
+        for card in entry["cards"]:
+            assert set(card) == {"card", "box", "confidence"}
+            assert card["card"] in CARD_NAMES
+            x1, y1, x2, y2 = card["box"]
+            assert 0 <= x1 < x2 <= 640 and 0 <= y1 < y2 <= 480
+            assert 0 < card["confidence"] <= 1
+    written = sorted(p.name for p in (tmp_path / "annotated").iterdir())
+    assert written == sorted(Path(p).stem + ".annotated.png" for p in images)
+
+
+@needs_models
+def test_detect_finds_the_cards_of_a_scene(capsys) -> None:
+    meta = json.loads((TEST_SET / "meta" / IMAGES[0].with_suffix(".json").name).read_text())
+    expected = sorted(c["card"] for c in meta["cards"] if c["readable"])
+    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--json"]) == 0
+    found = sorted(c["card"] for c in json.loads(capsys.readouterr().out)[0]["cards"])
+    common = sum(min(found.count(n), expected.count(n)) for n in set(expected))
+    assert common >= 0.8 * len(expected), (found, expected)
+
+
+def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"this is not a JPEG")
+    result = subprocess.run([sys.executable, "tuolaji_cli.py", "detect", str(IMAGES[0]), str(bad), "--json"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "broken.jpg" in lines[0] and "cannot decode" in lines[0]
+
+
+def test_missing_image_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    assert tuolaji_cli.main(["detect", str(tmp_path / "nope.png"), "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nope.png" in err[0]
+
+
+@needs_models
+def test_eval_detector_reports_card_level_metrics(capsys) -> None:
+    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    for key in ("precision", "recall", "f1", "exact_image_rate"):
+        assert 0.0 <= metrics[key] <= 1.0
+    slices = metrics["recall_by_slice"]
+    for axis in ("rotation", "overlap", "blur", "size"):
+        assert any(name.startswith(axis + ":") for name in slices)
+    assert metrics["images"] == len(IMAGES)
