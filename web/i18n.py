@@ -54,6 +54,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "score.of": {"zh": "过 {t} 上台", "en": "{t} to take over"},
     "levels.title": {"zh": "各方级数", "en": "Levels"},
     "levels.chart": {"zh": "级数走势", "en": "Levels over the session"},
+    "levels.chart_empty": {"zh": "每副打完后在这里画出各方级数", "en": "Each side's level is charted here after every deal"},
     "alerts.title": {"zh": "违规提醒", "en": "Violations"},
     "alerts.none": {"zh": "暂无违规", "en": "No violations"},
     "alerts.proven": {"zh": "已证实", "en": "proven"},

@@ -68,6 +68,7 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     assert state["state"]["record"]["rules"] == "titanic-3deck"
     assert state["state"]["record"]["start_levels"] == ["2", "5", "2", "5"]
     assert "三副牌·泰坦尼克" in page.locator("#deal-facts").inner_text()  # the profile by its Chinese name
+    assert page.locator("#levels-chart svg").count() == 0 and "每副打完后" in page.locator("#levels-chart").inner_text()
 
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()

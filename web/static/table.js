@@ -146,7 +146,9 @@
     renderSummary(deal, d, dealAudit);
     renderHistory();
     const chart = document.getElementById("levels-chart");
-    if (chart) chart.innerHTML = data.view.levels_chart;
+    // a chart of one point says nothing: it appears once the first deal is scored
+    if (chart) chart.innerHTML = data.view.level_history.length > 1 ? data.view.levels_chart :
+      '<p class="empty">' + esc(t("levels.chart_empty")) + "</p>";
     if (mode === "live") {
       renderPending();
       renderBids(deal);
