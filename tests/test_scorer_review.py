@@ -515,6 +515,15 @@ def test_audit_output_key_sets_and_types() -> None:
             assert all(isinstance(c, str) for c in p["cards"])
     for v in d["violations"]:
         assert set(v) == {"trick", "seat", "rule", "proven", "detail"}
+        assert isinstance(v["trick"], int) and isinstance(v["seat"], int) and isinstance(v["proven"], bool)
+        assert isinstance(v["rule"], str) and isinstance(v["detail"], str)
+    for t in d["tricks"]:
+        assert isinstance(t["leader"], int) and isinstance(t["winner"], int) and isinstance(t["points"], int)
+    assert d["kitty_won_by"] in ("dealer", "defenders") and isinstance(d["kitty_multiplier"], int)
+    assert d["game_winner"] is None and all(isinstance(x, str) for x in d["levels_after"])
+    import json
+
+    assert json.loads(json.dumps(out)) == out
     assert [(v["trick"], v["seat"], v["rule"]) for v in d["violations"]] == [(0, 1, "must-follow-suit")]
     assert "trick 1" in d["violations"][0]["detail"]
     assert d["tricks"][0]["plays"][1]["violations"] == d["violations"]
