@@ -11,6 +11,9 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 from html import escape
 from typing import Any
 
@@ -239,9 +242,17 @@ def play_hint(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any] |
     deal_audits = audit.get("deals") or []
     if len(deal_audits) == len(deals) and deal_audits[-1].get("outcome") is not None:
         return None
+    # only the current deal matters; every page asks again after every event, so remember the answer
+    current = {key: value for key, value in record.items() if key != "deals"} | {"deals": [deals[-1]]}
+    return copy.deepcopy(_play_hint(json.dumps(current, ensure_ascii=False, sort_keys=True)))
+
+
+@functools.lru_cache(maxsize=64)
+def _play_hint(record_json: str) -> dict[str, Any] | None:
+    record = json.loads(record_json)
     players = record.get("players") or []
     try:
-        tricks = deals[-1].get("tricks") or []
+        tricks = record["deals"][-1].get("tricks") or []
         if tricks and 0 < len(tricks[-1]["plays"]) < len(players):
             seat = (tricks[-1]["leader"] + len(tricks[-1]["plays"])) % len(players)
         else:
