@@ -344,6 +344,24 @@ def test_api_errors_are_json_with_a_message(client):
     assert client.post("/api/play", json={"seat": "x", "cards": ["AS"]}).status_code == 400
 
 
+def test_errors_a_person_can_cause_come_in_both_languages(client):
+    answer = client.post("/api/play", json={"seat": 0, "cards": ["AS"]}).get_json()
+    assert answer["message"]["zh"] == "还没有牌局：请先设置牌桌，或继续一局" and answer["error"].startswith("no table")
+    set_up(client)
+    play(client, 0, "AS")
+    answer = play(client, 2, "3S", status=409)
+    assert answer["error"] == "deals[0].tricks[0]: seat 2 played but seat 1 is to play"
+    assert answer["message"] == {"zh": "第 1 墩：该 南 出牌，不是 西", "en": "trick 1: 南 is to play, not 西"}
+    answer = play(client, 1, "1X", status=400)
+    assert answer["message"]["zh"] == "不认识的牌 '1X'（可写 10H、♠A、BJ）"
+    answer = client.post("/api/setup", json=SETUP | {"players": ["a", "b", "c"]}).get_json()
+    assert answer["message"]["zh"] == "两副牌·标准 要 4 人玩，现在是 3 人"
+    answer = client.post("/api/sessions/1/rename", json={"name": " "}).get_json()
+    assert answer["message"] == {"zh": "请填写名称", "en": "the name is empty"}
+    answer = client.post("/api/bid", json={"seat": "x", "cards": ["2S"]}).get_json()  # the page never sends it: English
+    assert answer["message"]["zh"] == answer["message"]["en"] == answer["error"]
+
+
 def test_record_feed_plays_a_record_and_resumes_where_it_stopped(app):
     record = scorer.random_record("standard-2deck", 3, hand_size=4)
     table = get_table(app)

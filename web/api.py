@@ -23,6 +23,7 @@ from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
 
 from . import view
+from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import NoSuchSessionError
 from .table import NoGameError, Table
@@ -47,7 +48,10 @@ def _input_error(error: InputError) -> tuple[Response, int]:
         status = 404
     elif isinstance(error, NoGameError | OutOfTurnError):
         status = 409
-    return jsonify({"error": str(error)}), status
+    table = get_table()
+    players = table.game.snapshot()["players"] if table.has_game else []
+    message = describe_error(str(error), players)
+    return jsonify({"error": str(error), "message": {"zh": message["zh"], "en": message["en"]}}), status
 
 
 def _body() -> dict[str, Any]:

@@ -413,6 +413,59 @@ def hint_follow(w: _Words, g: dict[str, str]) -> Text:
     return text
 
 
+# --- the page's own error messages (API answers a person can cause from the page) -----------------
+
+
+@_template("error", r"deals\[\d+\]\.tricks\[(?P<t>\d+)\]: seat (?P<seat>\d+) played but seat (?P<want>\d+) is to play")
+def error_out_of_turn(w: _Words, g: dict[str, str]) -> Text:
+    t, seat, want = int(g["t"]) + 1, w.seat(g["seat"]), w.seat(g["want"])
+    return {"zh": f"第 {t} 墩：该 {want} 出牌，不是 {seat}", "en": f"trick {t}: {want} is to play, not {seat}"}
+
+
+@_template("error", r"deals\[\d+\]\.tricks\[(?P<t>\d+)\]: seat (?P<seat>\d+) has no card (?P<i>\d+)")
+def error_no_such_card(w: _Words, g: dict[str, str]) -> Text:
+    t, seat, i = int(g["t"]) + 1, w.seat(g["seat"]), int(g["i"]) + 1
+    return {"zh": f"第 {t} 墩：{seat} 没有第 {i} 张牌", "en": f"trick {t}: {seat} has no card {i}"}
+
+
+@_template("error", r"[a-z_]+(?:\[\d+\])?: unknown card (?P<card>.*)")
+def error_unknown_card(w: _Words, g: dict[str, str]) -> Text:
+    card = g["card"]
+    return {"zh": f"不认识的牌 {card}（可写 10H、♠A、BJ）", "en": f"unknown card {card} (write 10H, ♠A, BJ)"}
+
+
+_FIXED_ERRORS: dict[str, Text] = {
+    "no table session is open: set up a table or resume a session":
+        {"zh": "还没有牌局：请先设置牌桌，或继续一局", "en": "no table session is open: set up a table or resume a session"},
+    "next deal: the current deal is not complete": {"zh": "这一副还没打完", "en": "the current deal is not complete"},
+    "next deal: the game is over": {"zh": "整局已经结束", "en": "the game is over"},
+    "bid: the deal has started": {"zh": "这一副已经开始出牌，不能再亮主", "en": "the deal has started: no more bids"},
+    "deal: the deal has started; correct single cards instead":
+        {"zh": "这一副已经开始出牌：请逐张更正", "en": "the deal has started; correct single cards instead"},
+    "cards: a play has at least one card": {"zh": "请至少输入一张牌", "en": "a play has at least one card"},
+    "cards: a bid shows at least one card": {"zh": "亮主至少亮一张牌", "en": "a bid shows at least one card"},
+    "levels: partners (seats 0/2 and 1/3) share one level":
+        {"zh": "对家（座位 0/2、1/3）级数必须相同", "en": "partners (seats 0/2 and 1/3) share one level"},
+    "name: expected a non-empty name": {"zh": "请填写名称", "en": "the name is empty"},
+    "players: expected a list of names": {"zh": "请填写每位玩家的名字", "en": "every player needs a name"},
+}
+
+
+@_template("error", "(?P<text>" + "|".join(re.escape(text) for text in _FIXED_ERRORS) + ")")
+def error_fixed(w: _Words, g: dict[str, str]) -> Text:
+    return dict(_FIXED_ERRORS[g["text"]])
+
+
+@_template("error", r"players: (?P<profile>[a-z0-9-]+) is played by \[(?P<counts>[\d, ]+)\] players, got (?P<n>\d+)")
+def error_player_count(w: _Words, g: dict[str, str]) -> Text:
+    from .i18n import STRINGS
+
+    counts = g["counts"].split(", ")
+    name = STRINGS.get("profile." + g["profile"], {"zh": g["profile"], "en": g["profile"]})
+    return {"zh": f"{name['zh']} 要 {'、'.join(counts)} 人玩，现在是 {g['n']} 人",
+            "en": f"{name['en']} is played by {' or '.join(counts)} players, not {g['n']}"}
+
+
 TEMPLATE_NAMES: tuple[str, ...] = tuple(name for _, name, _, _ in _TEMPLATES)
 """Every template this module reads, by name (tests check that each one is met)."""
 
@@ -474,5 +527,14 @@ def describe_hint(hint: str, players: Sequence[str]) -> dict[str, Any]:
     return _describe("hint", hint, players)
 
 
-__all__ = ["TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
+def describe_error(message: str, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for an error the API answers; never raises.
+
+    >>> describe_error("deals[0].tricks[2]: seat 1 played but seat 3 is to play", ["东", "南", "西", "北"])["zh"]
+    '第 3 墩：该 北 出牌，不是 南'
+    """
+    return _describe("error", message, players)
+
+
+__all__ = ["describe_error", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
            "explain_detail", "match_template", "readable_english", "requirement_words"]

@@ -90,7 +90,7 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     manual.locator("input[name=cards]").fill("zz")
     manual.locator("button[type=submit]").click()
     page.locator("#error").wait_for(state="visible")
-    assert "zz" in page.locator("#error").inner_text()
+    assert page.locator("#error").inner_text() == "出错了：不认识的牌 'zz'（可写 10H、♠A、BJ）"
     assert page.locator(".bid-card").first.is_disabled()  # no bids once the deal has started
 
 

@@ -46,6 +46,7 @@
     document.cookie = "lang=" + lang + "; path=/; max-age=31536000; samesite=lax";
     try { localStorage.setItem("tuolaji-lang", lang); } catch (e) { /* private mode */ }
     applyI18n();
+    showError();
     document.querySelectorAll("time.ts").forEach(formatTime);
     if (data) render();
   }
@@ -533,13 +534,20 @@
   }
 
   // --- talking to the server ------------------------------------------------------------------
+  let lastError = null; // {zh, en} of the last failed request, shown in the page's language
+  function showError() {
+    const error = document.getElementById("error");
+    if (error && lastError) error.textContent = t("error.title") + t("alerts.colon") + lastError[lang];
+  }
+
   async function api(path, body) {
     const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
     const response = await fetch(path, options);
     const json = await response.json().catch(() => ({}));
     const error = document.getElementById("error");
     if (!response.ok) {
-      if (error) { error.textContent = t("error.title") + ": " + (json.error || response.status); error.hidden = false; }
+      lastError = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
+      if (error) { showError(); error.hidden = false; }
       throw new Error(json.error || String(response.status));
     }
     if (error) error.hidden = true;
