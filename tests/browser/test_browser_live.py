@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import scorer
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,3 +230,19 @@ def test_next_deal_starts_with_the_next_dealer_at_his_new_level(page, served):
     assert deal_audit["levels_after"][dealer] in facts
     assert page.locator("#summary").is_hidden() and page.locator(".deal-history").count() == 2
     assert "等待首家出牌" in page.locator("#trick-centre").inner_text()
+
+
+def test_a_won_game_is_announced_in_the_page_language(page, served):
+    record = scorer.random_record("standard-2deck", 1, hand_size=4, level="A")
+    record["start_levels"] = ["A"] * 4
+    request = urllib.request.Request(served.url + "api/sessions/import", method="POST",
+                                     data=json.dumps({"name": "决胜局", "record": record}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        session_id = json.loads(response.read())["id"]
+    page.goto(f"{served.url}replay/{session_id}")
+    page.locator("#summary .game-winner").wait_for()
+    assert text_of(page, "#summary .game-winner") == "庄家方打过 A，赢得整局！"
+    page.locator("#lang-toggle").click()
+    assert text_of(page, "#summary .game-winner") == "The dealer's side passed A and won the game!"
+    page.locator("#lang-toggle").click()

@@ -289,12 +289,12 @@
           '" data-rule="' + esc(v.rule) + '" data-deal="' + d + '" data-trick="' + v.trick + '" data-seat="' + v.seat + '">' +
           '<div class="alert-head"><strong>' + esc(t("rule." + v.rule)) + '</strong> <span class="badge ' +
           (v.proven ? "proven" : "suspected") + '">' + esc(v.proven ? t("alerts.proven") : t("alerts.suspected")) + "</span></div>" +
-          '<p class="alert-detail" title="' + esc(v.detail) + '">' + alertWhere(d, v.trick, v.rule, multiple) + esc(t("alerts.colon")) +
+          '<p class="alert-detail" data-detail="' + esc(v.detail) + '">' + alertWhere(d, v.trick, v.rule, multiple) + esc(t("alerts.colon")) +
           esc(alertText(texts.violations, i, v.detail)) + "</p></li>");
       }
       (deals[d].penalties || []).forEach((p, i) => {
         items.push('<li class="alert penalty" data-rule="penalty"><div class="alert-head"><strong>' + esc(t("penalty.title")) +
-          " " + esc(p.points) + '</strong></div><p class="alert-detail" title="' + esc(p.detail) + '">' +
+          " " + esc(p.points) + '</strong></div><p class="alert-detail" data-detail="' + esc(p.detail) + '">' +
           alertWhere(d, p.trick, "penalty", multiple) + esc(t("alerts.colon")) + esc(alertText(texts.penalties, i, p.detail)) + "</p></li>");
       });
     }
@@ -363,7 +363,7 @@
       rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
     }
     if (dealAudit.game_winner) {
-      rows.push('<p class="game-winner">' + esc(t("summary.game_winner", { side: dealAudit.game_winner })) + "</p>");
+      rows.push('<p class="game-winner">' + esc(t("summary.game_winner", { side: t("side." + dealAudit.game_winner) })) + "</p>");
     }
     document.getElementById("summary-body").innerHTML = rows.join("");
     const form = document.getElementById("next-deal-form");
