@@ -335,3 +335,48 @@ def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_ly
         pipeline.process(frame)
     tricks = LiveGame.resume(path).snapshot()["deals"][0]["tricks"]
     assert tricks == [{"leader": 0, "plays": [["AS"], ["3S"], ["KS"], ["9S"]]}]
+
+
+def _trick_then(after: dict[int, dict[int, list[tuple[str, float]]]]) -> dict[int, dict[int, list[tuple[str, float]]]]:
+    played = {0: [("AS", 0.95)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}, 10: dict(played)}
+    for frame, seat, card in ((20, 1, "3S"), (30, 2, "4S"), (40, 3, "5S")):
+        played = {**played, seat: [(card, 0.95)]}
+        script[frame] = dict(played)
+    script.update(after)
+    return script
+
+
+def test_a_card_left_behind_by_the_sweep_does_not_stop_the_game_for_long():
+    reader = ScriptedReader(_trick_then({60: {3: [("5S", 0.95)]}, 70: {3: [("5S", 0.95)], 0: [("KD", 0.95)]}}))
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, stale_sweep_s=2.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(90):
+        pipeline.process(frame)
+    assert len(game.snapshot()["deals"][0]["tricks"]) == 1  # still waiting: seat 3's card may yet be swept
+    for frame in reader.frames(120, start=90):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 0, "plays": [["KD"]]}
+
+
+def test_a_lead_from_the_wrong_seat_is_recorded_after_a_pause_and_the_audit_names_it():
+    reader = ScriptedReader(_trick_then({60: {}, 70: {2: [("KD", 0.95)]}}))
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 2, "plays": [["KD"]]}
+    assert any(v["rule"] == "wrong-leader" for v in game.audit()["deals"][0]["violations"])
+
+
+def test_a_table_that_cannot_be_found_falls_back_to_the_whole_picture_with_a_warning():
+    blocks = np.random.default_rng(2).integers(0, 255, (12, 16, 3), dtype=np.uint8)
+    patchwork = cv2.resize(blocks, (640, 480), interpolation=cv2.INTER_NEAREST)
+    pipeline = TablePipeline(LiveGame(SETUP), reader=ScriptedReader({0: {}}))
+    pipeline.process(Frame(0, 0.0, patchwork))
+    assert pipeline.calibration is not None and pipeline.calibration.corners[2] == (640.0, 480.0)
+    assert "whole picture" in (pipeline.calibration_warning or "")

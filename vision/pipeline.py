@@ -143,8 +143,13 @@ class TablePipeline:
         verify_s: float = 1.5,
         verify_after_commit_s: float = 0.7,
         verify_interval_s: float = 0.2,
+        wrong_leader_wait_s: float = 1.0,
+        stale_sweep_s: float = 3.0,
     ) -> None:
         self.game = game
+        self.wrong_leader_wait_s = wrong_leader_wait_s
+        self.stale_sweep_s = stale_sweep_s
+        self._now = 0.0
         self.verify_s = verify_s
         self.verify_after_commit_s = verify_after_commit_s
         self.verify_interval_s = verify_interval_s
@@ -158,6 +163,7 @@ class TablePipeline:
         self._reader = reader
         self._given_calibration = calibration
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
+        self.calibration_warning: str | None = None
         self.players = game.players
         self.seat_zones = SeatZones(self.players)
         self.stats = PipelineStats()
@@ -282,7 +288,9 @@ class TablePipeline:
             try:
                 calibration = calibrate(image)
             except CalibrationError as exc:
-                raise CalibrationError(f"{exc} (first frame)") from exc
+                # A camera framed on the table edges, or a patterned cloth: the whole picture is the table.
+                calibration = TableCalibration.full_frame(size)
+                self.calibration_warning = f"{exc} (first frame); using the whole picture as the table"
         self.calibration = calibration
         self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
@@ -352,7 +360,7 @@ class TablePipeline:
         return self._trick.plays[position] if position < len(self._trick.plays) else None
 
     def _advance(self, frame: Frame) -> None:
-        now = frame.time_s
+        now = self._now = frame.time_s
         trick = self._trick
         n = self.players
         self._correct_misreads(frame)
@@ -435,9 +443,22 @@ class TablePipeline:
         self._trick.complete_at = complete_at
 
     def _sweep_done(self, trick: _Trick) -> bool:
-        """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead)."""
+        """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead).
+
+        If cards stay behind but the next leader has laid a new lead that has been still
+        for ``stale_sweep_s``, the trick is over all the same: the cards left behind are
+        not taken for plays unless they change.
+        """
         assert trick.complete_at is not None
         next_leader = self.game.expected_seat()
+        if next_leader is not None:
+            lead_zone = self.zones[next_leader]
+            committed = self._committed(next_leader)
+            if (lead_zone.content is not None and len(lead_zone.content) and not lead_zone.dirty
+                    and lead_zone.content_at > trick.complete_at
+                    and lead_zone.content.counts() != Counter(committed or [])
+                    and self._now - lead_zone.content_at >= self.stale_sweep_s):
+                return True
         for zone in self.zones:
             if zone.content_at <= trick.complete_at:
                 return False
@@ -459,7 +480,14 @@ class TablePipeline:
         if not candidates:
             return
         candidates.sort(key=lambda z: (z.seat != expected, z.content_at))
-        self._commit(candidates[0], candidates[0].content, frame)  # type: ignore[arg-type]
+        chosen = candidates[0]
+        if chosen.seat != expected:
+            # Someone else led (the audit will say wrong-leader), or a misread: give more reads
+            # the chance to clear it before it goes in the record.
+            self._request_verification(frame.time_s)
+            if frame.time_s - chosen.content_at < self.wrong_leader_wait_s:
+                return
+        self._commit(chosen, chosen.content, frame)  # type: ignore[arg-type]
 
     def _fit_to_size(self, content: ZoneContent, size: int) -> ZoneContent:
         """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.

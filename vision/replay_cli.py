@@ -168,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         source.close()
     stats = pipeline.stats
+    if pipeline.calibration_warning:
+        print(f"tuolaji replay: warning: {pipeline.calibration_warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(game.audit(), ensure_ascii=False, indent=1))
         return 0
