@@ -22,6 +22,7 @@ import scorer
 from web.explain import (
     TEMPLATE_NAMES,
     UnknownTemplateError,
+    describe_error,
     describe_hint,
     describe_penalty,
     describe_violation,
@@ -32,7 +33,8 @@ from web.explain import (
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
               "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty"}
 HINT_TEMPLATES = {"hint_none_left", "hint_play_all", "hint_follow"}
-ERROR_TEMPLATES = {"error_out_of_turn", "error_no_such_card", "error_unknown_card", "error_fixed", "error_player_count"}
+ERROR_TEMPLATES = {"error_out_of_turn", "error_no_such_card", "error_unknown_card", "error_fixed", "error_player_count",
+                   "error_in_record", "error_not_json"}
 
 # (rules, players): profiles whose options reach every template (penalties, bid orders, forced units, 找朋友)
 CONFIGS: list[tuple[Any, int | None]] = [
@@ -317,3 +319,17 @@ def test_seat_numbers_beyond_the_players_never_crash():
 def test_the_injected_records_are_varied():
     records = injected_records(40, seed=1)
     assert len({copy.deepcopy(r["rules"]).__repr__() for r in records}) > 3
+
+
+@pytest.mark.parametrize(("record", "zh"), [
+    ({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+                                            "tricks": [{"leader": 0, "plays": [["1H"]]}]}]},
+     '记录有误：第 1 副第 1 墩第 1 手不认识的牌 "1H"'),
+    ({"rules": "nope", "deals": []}, '记录有误：规则没有 "nope" 这套规则'),
+    ({"deals": [{"trump": "S"}]}, "记录有误：规则缺少"),
+])
+def test_record_errors_name_the_place_in_chinese(record, zh):
+    with pytest.raises(scorer.RecordError) as caught:
+        scorer.validate_record(record)
+    described = describe_error(str(caught.value))
+    assert described["parsed"] and described["zh"] == zh

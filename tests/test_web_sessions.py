@@ -108,17 +108,24 @@ def test_import_of_a_replay_output_wrapping_its_record(data_dir):
     assert response.status_code == 201 and response.get_json()["name"] == "video.mp4"
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    (b"{not json", "not valid JSON"),
-    (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a"], "deals": []}).encode(), ""),
+@pytest.mark.parametrize(("body", "message", "zh"), [
+    (b"{not json", "not valid JSON", "bad.json 不是有效的 JSON（第 1 行第 2 列）"),
+    (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a"], "deals": []}).encode(), "",
+     "players: the rules allow"),  # a scorer message without a Chinese template: shown as it is
+    (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"), "deals": [
+        {"level": "2", "trump": "S", "dealer": 0, "tricks": [{"leader": 0, "plays": [["AS"], ["1H"]]}]}]}).encode(),
+     "unknown card", '记录有误：第 1 副第 1 墩第 2 手不认识的牌 "1H"'),
 ])
-def test_bad_imports_are_refused_with_a_message(data_dir, body, message):
+def test_bad_imports_are_refused_with_a_message(data_dir, body, message, zh):
     client = make_app(data_dir).test_client()
     response = client.post("/sessions/import", data={"file": (io.BytesIO(body), "bad.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 302 and "error=" in response.headers["Location"]
     assert message.replace(" ", "+") in response.headers["Location"] or message in response.headers["Location"]
     assert client.get("/api/sessions").get_json()["sessions"] == []
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    shown = html.split('<span class="only-zh" lang="zh-CN">', 1)[1].split("</span>", 1)[0]
+    assert zh in shown.replace("&#34;", '"')
 
 
 def test_rename_and_delete(data_dir):

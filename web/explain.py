@@ -448,6 +448,8 @@ _FIXED_ERRORS: dict[str, Text] = {
         {"zh": "对家（座位 0/2、1/3）级数必须相同", "en": "partners (seats 0/2 and 1/3) share one level"},
     "name: expected a non-empty name": {"zh": "请填写名称", "en": "the name is empty"},
     "players: expected a list of names": {"zh": "请填写每位玩家的名字", "en": "every player needs a name"},
+    "import: expected a game record (a JSON object)":
+        {"zh": "导入的不是牌局记录（应是一个 JSON 对象）", "en": "not a game record (a JSON object)"},
 }
 
 
@@ -464,6 +466,59 @@ def error_player_count(w: _Words, g: dict[str, str]) -> Text:
     name = STRINGS.get("profile." + g["profile"], {"zh": g["profile"], "en": g["profile"]})
     return {"zh": f"{name['zh']} 要 {'、'.join(counts)} 人玩，现在是 {g['n']} 人",
             "en": f"{name['en']} is played by {' or '.join(counts)} players, not {g['n']}"}
+
+
+_PLACE_PARTS = {"deals": ("第 {n} 副", "deal {n}"), "tricks": ("第 {n} 墩", "trick {n}"), "plays": ("第 {n} 手", "play {n}"),
+                "hands": ("第 {n} 家的手牌", "hand {n}"), "bids": ("第 {n} 次亮主", "bid {n}"),
+                "friends": ("第 {n} 张朋友牌", "friend card {n}"), "start_levels": ("第 {n} 家的起始级数", "starting level {n}")}
+_PLACE_FIELDS = {"level": ("级数", "level"), "trump": ("主", "trump"), "dealer": ("庄家", "dealer"), "kitty": ("底牌", "kitty"),
+                 "leader": ("首家", "leader"), "attempt": ("甩牌", "attempt"), "cards": ("牌", "cards"),
+                 "seat": ("座位", "seat"), "rules": ("规则", "rules"), "players": ("玩家", "players"),
+                 "start_levels": ("起始级数", "starting levels"), "tricks": ("出牌", "tricks"), "plays": ("出牌", "plays"),
+                 "hands": ("手牌", "hands"), "complete": ("是否打完", "complete"), "card": ("牌", "card"),
+                 "nth": ("第几张", "copy"), "bids": ("亮主", "bids"), "friends": ("朋友牌", "friends")}
+
+
+def _place(text: str) -> Text:
+    """A record place (``deals[0].tricks[4].plays[2]``) in words, counting from 1."""
+    zh, en = [], []
+    for name, index in re.findall(r"([a-z_]+)(?:\[(\d+)\])?", text):
+        if index and name in _PLACE_PARTS:
+            zh.append(_PLACE_PARTS[name][0].format(n=int(index) + 1))
+            en.append(_PLACE_PARTS[name][1].format(n=int(index) + 1))
+        elif not index and name in _PLACE_FIELDS:
+            zh.append(_PLACE_FIELDS[name][0])
+            en.append(_PLACE_FIELDS[name][1])
+        else:
+            raise UnknownTemplateError(text)
+    return {"zh": "".join(zh), "en": ", ".join(en)}
+
+
+_RECORD_PROBLEMS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r'unknown card (?P<x>".*")'), "不认识的牌 {x}", "unknown card {x}"),
+    (re.compile(r'unknown profile (?P<x>".*")'), "没有 {x} 这套规则", "unknown rules {x}"),
+    (re.compile(r"missing"), "缺少", "missing"),
+    (re.compile(r"expected a list of cards"), "应是一串牌", "expected a list of cards"),
+    (re.compile(r"only the last trick may be incomplete \((?P<a>\d+) of (?P<n>\d+) plays\)"),
+     "只有最后一墩可以没出完（这墩只有 {a}/{n} 手）", "only the last trick may be incomplete ({a} of {n} plays)"),
+]
+
+
+@_template("error", r"(?P<place>(?:deals|rules|players|start_levels)[a-z_.\[\]\d]*): (?P<problem>.+)")
+def error_in_record(w: _Words, g: dict[str, str]) -> Text:
+    place = _place(g["place"])
+    for pattern, zh, en in _RECORD_PROBLEMS:
+        m = pattern.fullmatch(g["problem"])
+        if m:
+            return {"zh": f"记录有误：{place['zh']}{zh.format(**m.groupdict())}",
+                    "en": f"record error in {place['en']}: {en.format(**m.groupdict())}"}
+    raise UnknownTemplateError(g["problem"])
+
+
+@_template("error", r"(?P<file>.+): not valid JSON \(line (?P<line>\d+), column (?P<column>\d+)\)")
+def error_not_json(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"{g['file']} 不是有效的 JSON（第 {g['line']} 行第 {g['column']} 列）",
+            "en": f"{g['file']} is not valid JSON (line {g['line']}, column {g['column']})"}
 
 
 TEMPLATE_NAMES: tuple[str, ...] = tuple(name for _, name, _, _ in _TEMPLATES)

@@ -14,6 +14,7 @@ from scorer.errors import InputError
 from . import view
 from .api import get_table, read_uploaded_record
 from .cards import CARD_NAMES, card_sprite, card_svg
+from .explain import describe_error
 from .i18n import STRINGS, normalise_language
 
 pages_bp = Blueprint("pages", __name__)
@@ -48,7 +49,7 @@ def sessions() -> Response:
     table = get_table()
     return render_page("sessions.html", page="sessions",
                        sessions=[s.summary() for s in table.store.list()], current=table.session_id,
-                       error=request.args.get("error"))
+                       error=describe_error(request.args["error"]) if request.args.get("error") else None)
 
 
 @pages_bp.post("/sessions/<int:session_id>/resume")
