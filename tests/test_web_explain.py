@@ -237,7 +237,9 @@ def test_every_detail_of_injected_faults_is_translated():
             met.add(name)
             assert_fully_chinese(text["zh"], violation["detail"])
             assert not re.search(r"\bseat \d", text["en"]), text["en"]
-            assert describe_violation(violation, players) == {**text, "parsed": True}
+            described = describe_violation(violation, players)
+            assert described["parsed"] and described["zh"].endswith(text["zh"]) and described["en"].endswith(text["en"])
+            assert players[violation["seat"]] in described["zh"]  # who did it is always said
         for penalty in audit["penalties"]:
             name, text = match_template("penalty", penalty["detail"], players)
             met.add(name)
@@ -333,3 +335,13 @@ def test_record_errors_name_the_place_in_chinese(record, zh):
         scorer.validate_record(record)
     described = describe_error(str(caught.value))
     assert described["parsed"] and described["zh"] == zh
+
+
+@pytest.mark.parametrize("name", ["web", "web.explain", "web.view", "web.i18n", "web.table", "web.replay", "web.store",
+                                  "web.cards"])
+def test_docstring_examples_of_the_web_modules(name):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

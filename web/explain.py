@@ -564,8 +564,22 @@ def _describe(rule: str, text: str, players: Sequence[str]) -> dict[str, Any]:
 
 
 def describe_violation(violation: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for one audit violation; never raises (English when unknown)."""
-    return _describe(str(violation.get("rule")), str(violation.get("detail", "")), players)
+    """``{"zh", "en", "parsed"}`` for one audit violation; never raises (English when unknown).
+
+    A text that does not name the violation's seat (a card with too many copies, a bid, the
+    kitty) starts with the player's name.
+
+    >>> describe_violation({"rule": "bad-kitty", "seat": 2, "detail": "the kitty holds 6 cards; these rules bury 8"},
+    ...                    ["东", "南", "西", "北"])["zh"]
+    '西：底牌有 6 张；本规则扣 8 张'
+    """
+    described = _describe(str(violation.get("rule")), str(violation.get("detail", "")), players)
+    seat = violation.get("seat")
+    if described["parsed"] and isinstance(seat, int) and 0 <= seat < len(players):
+        name = str(players[seat])
+        if name not in described["zh"]:
+            described["zh"], described["en"] = f"{name}：{described['zh']}", f"{name}: {described['en']}"
+    return described
 
 
 def describe_penalty(penalty: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
