@@ -86,8 +86,9 @@ class VideoTruth:
     fps: float
     frame_size: tuple[int, int]
     table_corners: list[list[float]]
-    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, indices, seat, trick
-    frames: list[list[int]] = field(default_factory=list)  # per written frame: visible placement ids
+    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, indices (image boxes), seat, trick
+    frames: list[list[list[int]]] = field(default_factory=list)
+    """Per written frame: ``[placement id, bits]`` of every readable card; bit k: its k-th corner index shows."""
     plays: list[PlayTruth] = field(default_factory=list)
     black_frames: list[int] = field(default_factory=list)
 
@@ -462,6 +463,18 @@ def _floor_and_table(rng: np.random.Generator) -> np.ndarray:
     return np.clip(floor, 0, 255).astype(np.uint8)
 
 
+def _indices_under_later_cards(lying: list[_Placement]) -> dict[int, list[bool]]:
+    """For each lying card, which of its corner indices a card laid later covers (a fan hides all but one)."""
+    out = {}
+    for position, placement in enumerate(lying):
+        later = [p.quad.astype(np.float32).reshape(-1, 1, 2) for p in lying[position + 1:]]
+        out[placement.pid] = [
+            any(cv2.pointPolygonTest(quad, (float(c[0]), float(c[1])), False) > 0 for quad in later)
+            for c in placement.index_centres
+        ]
+    return out
+
+
 def _composite(canvas: np.ndarray, placement: _Placement) -> None:
     x0, y0 = placement.origin
     patch = placement.patch
@@ -543,6 +556,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
         })
 
     lying: list[int] = []
+    under_cards: dict[int, list[bool]] = {}
     static = cv2.warpPerspective(cv2.GaussianBlur(base, (3, 3), 0.7), camera, (w, h), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REFLECT)
     change_index = 0
@@ -566,6 +580,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             static = base.copy()
             for pid in lying:
                 _composite(static, by_id[pid])
+            under_cards = _indices_under_later_cards([by_id[pid] for pid in lying])
             static = cv2.warpPerspective(cv2.GaussianBlur(static, (3, 3), 0.7), camera, (w, h),
                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         tick_to_frame.append(written)
@@ -589,17 +604,17 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
                         covered.add(placement.seat)
                         break
         covered_seats.append(covered)
-        visible = []
+        visible: list[list[int]] = []
         for pid in lying:
             placement = by_id[pid]
-            seen = False
-            for centre in placement.index_centres:
+            bits = 0
+            for k, centre in enumerate(placement.index_centres):
                 mx, my = int(centre[0] / 4), int(centre[1] / 4)
-                if 0 <= mx < w // 4 and 0 <= my < h // 4 and not hand_mask[my, mx]:
-                    seen = True
-                    break
-            if seen:
-                visible.append(pid)
+                if under_cards[pid][k] or not (0 <= mx < w // 4 and 0 <= my < h // 4) or hand_mask[my, mx]:
+                    continue
+                bits |= 1 << k
+            if bits:
+                visible.append([pid, bits])
         if dropouts.get(tick) == "black":
             frame = np.full((h, w, 3), 8, np.uint8)
             truth.black_frames.append(written)

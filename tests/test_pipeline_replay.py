@@ -160,7 +160,7 @@ def test_a_lingering_hand_and_a_dropout_never_produce_a_wrong_play_event(rendere
     truth = VideoTruth.load(paths["frames"])
     assert truth.black_frames, "the video has black frames"
     lingering = [p for p in truth.plays if (p.trick, p.seat) == (2, 1)][0]
-    hidden = [sum(1 for pid in truth.frames[f] if truth.cards[pid]["trick"] == 2 and truth.cards[pid]["seat"] == 1)
+    hidden = [sum(1 for pid, _ in truth.frames[f] if truth.cards[pid]["trick"] == 2 and truth.cards[pid]["seat"] == 1)
               for f in range(lingering.laid_frame, lingering.clear_frame)]
     assert min(hidden) < len(lingering.cards), "the resting hand hides some of the cards it laid"
     game = LiveGame(json.loads(paths["setup"].read_text(encoding="utf-8")))

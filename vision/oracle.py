@@ -1,8 +1,9 @@
 """A card reader that knows the answer: the ground truth of a rendered table video.
 
 :class:`OracleReader` has the card reader's interface (``read(image) -> list of card
-instances``) but answers from :class:`datasets.video.VideoTruth`: every card whose
-corner index is visible in that frame (not under a hand), with its image box. It lets
+instances``) but answers from :class:`datasets.video.VideoTruth`: every card with a
+corner index visible in that frame (not under a hand, nor under a card laid later), with
+the box around its visible indices, as the trained reader gives. It lets
 the table pipeline be built and tested before a trained card model exists, and it
 separates pipeline errors from reader errors when measuring.
 
@@ -17,7 +18,7 @@ with an imperfect reader.
 >>> from datasets.video import VideoTruth
 >>> truth = VideoTruth(record={}, setup={}, fps=15.0, frame_size=(640, 480), table_corners=[],
 ...                    cards=[{"card": "AS", "box": [10, 10, 70, 100], "indices": [[12, 12, 20, 30]]}],
-...                    frames=[[], [0]])
+...                    frames=[[], [[0, 1]]])
 >>> reader = OracleReader(truth)
 >>> [i.card for i in reader.read_index(1)]
 ['AS']
@@ -37,7 +38,8 @@ from vision.sources import Frame
 
 @dataclass(frozen=True)
 class CardInstance:
-    """One physical card seen in a frame: its name, image box (x1, y1, x2, y2), confidence, index boxes."""
+    """One physical card seen in a frame: its name, the box (x1, y1, x2, y2) around its visible corner
+    indices (as :class:`vision.detector.CardInstance`), a confidence, the index boxes."""
 
     card: str
     box: tuple[float, float, float, float]
@@ -81,21 +83,20 @@ class OracleReader:
         if not 0 <= index < len(self.truth.frames):
             return []
         out = []
-        for pid in self.truth.frames[index]:
+        for pid, bits in self.truth.frames[index]:
             card = self.truth.cards[pid]
             name, confidence = card["card"], self.confidence
+            indices = [tuple(b) for k, b in enumerate(card.get("indices", ())) if bits >> k & 1]
+            # Like the card reader: the box spans the corner indices it can see, not the whole card.
+            box = (min(b[0] for b in indices), min(b[1] for b in indices),
+                   max(b[2] for b in indices), max(b[3] for b in indices)) if indices else tuple(card["box"])
             if self.miss_rate and self._rng.random() < self.miss_rate:
                 continue
             if self.confusion_rate and self._rng.random() < self.confusion_rate:
                 name, confidence = _neighbour(name, self._rng), float(self._rng.uniform(0.3, 0.75))
             elif self.miss_rate or self.confusion_rate:
                 confidence = float(self._rng.uniform(0.75, 0.99))
-            out.append(CardInstance(
-                card=name,
-                box=tuple(card["box"]),
-                confidence=confidence,
-                indices=tuple(tuple(b) for b in card.get("indices", ())),
-            ))
+            out.append(CardInstance(card=name, box=box, confidence=confidence, indices=tuple(indices)))
         return out
 
 
