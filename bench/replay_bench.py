@@ -123,7 +123,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     import scorer
 
     profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
-                ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("single-deck", 4, 3)]
+                ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
+                ("four-deck", 4, 3)]
     exact = total = videos_exact = 0
     with tempfile.TemporaryDirectory() as folder:
         for k in range(count):
