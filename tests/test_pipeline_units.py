@@ -380,3 +380,22 @@ def test_a_table_that_cannot_be_found_falls_back_to_the_whole_picture_with_a_war
     pipeline.process(Frame(0, 0.0, patchwork))
     assert pipeline.calibration is not None and pipeline.calibration.corners[2] == (640.0, 480.0)
     assert "whole picture" in (pipeline.calibration_warning or "")
+
+
+def test_a_card_a_person_corrected_is_not_overruled_by_later_reads():
+    script = {0: {}, 10: {0: [("AS", 0.95), ("4S", 0.4)]}}
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(25):
+        pipeline.process(frame)
+    assert game.snapshot()["deals"][0]["tricks"][0]["plays"][0] == ["AS", "4S"]
+    assert game.pending() and game.pending()[0]["card"] == "4S"
+    game.correct(0, 0, 0, 1, "5S")  # the person on the page: it is the 5 of spades
+    later = {0: [("AS", 0.95), ("3S", 0.9)]}  # later reads disagree with everyone...
+    reader.script[26] = later
+    reader.script[30] = {**later, 1: [("6S", 0.95), ("7S", 0.95)]}  # ...and seat 1's play brings many reads
+    for frame in reader.frames(70, start=25):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["AS", "5S"], ["6S", "7S"]]

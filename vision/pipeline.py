@@ -420,8 +420,15 @@ class TablePipeline:
                 continue
             if position > 0 and len(zone.content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
                 continue  # the rules side with what was recorded
+            if seat in self._corrected_seats():
+                continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, zone.content, reason="misread-corrected", attempt=None)
             return
+
+    def _corrected_seats(self) -> set[int]:
+        record = self.game.snapshot()
+        tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
+        return {c["seat"] for c in tricks[-1].get("corrections", [])} if tricks else set()
 
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
                       attempt: list[str] | None) -> None:
