@@ -12,18 +12,25 @@ later must agree (:mod:`vision.tracking`). What the zone then holds is its settl
 content, and the rules decide what it means:
 
 * the seat whose turn it is (``LiveGame.expected_seat``) has played when its zone
-  settles with new cards; a lead may come from any seat (a wrong leader is the audit's
-  business), a follow must have as many cards as the lead — fewer means the player is
-  still laying cards, so it waits (after ``short_play_wait_s`` it is taken with the
+  settles with new cards; a lead from another seat is taken after ``wrong_leader_wait_s``
+  more (a wrong leader is the audit's business); a follow must have as many cards as
+  the lead — otherwise the player may still be laying cards, or a read missed one, so
+  the table is read again and the play waits (after ``short_play_wait_s`` it is taken,
   missing cards marked for a person to confirm);
 * the last play of the trick can still change until the next one settles: cards taken
   back from a lead are a failed throw (the record keeps the ``attempt``), cards added
   or changed revise the play;
+* every read teaches every still zone; after each play the table is read a few more
+  times, and cards that have not moved but now read differently by consensus of the
+  reads were misread: the record is corrected (never a card a person corrected);
 * after the last play the trick is complete; the next trick starts once the sweep has
-  cleared the table.
+  cleared the table (or the next lead has lain still ``stale_sweep_s`` beside cards
+  left behind).
 
 Every settled play goes to :meth:`LiveGame.play` at once (saved atomically, audited,
-published on ``game.bus``). Cards read with low confidence are marked unconfirmed.
+published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
+(a ``StateChanged`` event whose reason says why). Cards read with low confidence are
+marked unconfirmed.
 
 >>> from vision.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
