@@ -399,3 +399,12 @@ def test_a_card_a_person_corrected_is_not_overruled_by_later_reads():
         pipeline.process(frame)
     trick = game.snapshot()["deals"][0]["tricks"][0]
     assert trick["plays"] == [["AS", "5S"], ["6S", "7S"]]
+
+
+def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
+    reader = ScriptedReader({0: {2: [("7C", 0.9)]}, 30: {2: [("7C", 0.9)], 0: [("AS", 0.95)]}})
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(60):
+        pipeline.process(frame)
+    assert game.snapshot()["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"]]}]

@@ -493,6 +493,11 @@ class TablePipeline:
         ]
         if not candidates:
             return
+        # Cards lying in another seat's zone since before anything moved there (a mark on the
+        # cloth read as a card, cards left from an earlier session) are not a lead.
+        candidates = [z for z in candidates if z.seat == expected or z.last_busy > -1e8]
+        if not candidates:
+            return
         candidates.sort(key=lambda z: (z.seat != expected, z.content_at))
         chosen = candidates[0]
         if chosen.seat != expected:
