@@ -119,7 +119,8 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float) -> None:
-    """Render ``count`` varied deals (2 and 3 decks, 4-6 players, both card-art families) and replay them."""
+    """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
+    idle hands passing over the table) and replay them."""
     import scorer
 
     profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
@@ -133,7 +134,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             record = scorer.random_record(profile, seed, players=players, hand_size=hand)
             split = "holdout" if k % 2 else "train"
             video = Path(folder) / f"deal{k}.mp4"
-            truth = render_video(record, video, RenderOptions(seed=seed, style_split=split,
+            truth = render_video(record, video, RenderOptions(seed=seed, style_split=split, gesture_rate=0.3,
                                                               linger=((1, (seed % players)),)))
             save_render(truth, video)
             reader, _ = make_reader(truth, cost_ms, force_oracle, noise)

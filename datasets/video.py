@@ -5,8 +5,8 @@ its first deal as a webcam above the table would see it: each seat's arm reaches
 its zone and lays the play fanned (index corners visible, as ``TABLE.md`` asks), a
 failed throw is laid and partly taken back, the trick's winner sweeps the cards away,
 and the camera adds mild perspective, lighting drift, noise, blur and MP4 compression.
-Optional disturbances: a hand that lingers over the cards it laid, a frame dropout
-(frames lost, frames black).
+Optional disturbances: a hand that lingers over the cards it laid, hands passing over
+the table without playing, a frame dropout (frames lost, frames black).
 
 It returns a :class:`VideoTruth`: the record exactly as filmed (setup and tricks), the
 table corners in the image, and per frame the cards whose corner index a reader could
@@ -62,6 +62,7 @@ class RenderOptions:
     linger: tuple[tuple[int, int], ...] = ()  # (trick, seat): that hand rests over its cards
     linger_s: float = 1.6
     dropouts: tuple[tuple[float, int, str], ...] = ()  # (time_s, frames, "skip" | "black")
+    gesture_rate: float = 0.0  # chance, after each play, that another player's hand passes over the table
     max_tricks: int | None = None
 
 
@@ -91,6 +92,7 @@ class VideoTruth:
     """Per written frame: ``[placement id, bits]`` of every readable card; bit k: its k-th corner index shows."""
     plays: list[PlayTruth] = field(default_factory=list)
     black_frames: list[int] = field(default_factory=list)
+    gesture_frames: list[int] = field(default_factory=list)  # where a hand passes over without playing
 
     @property
     def frame_count(self) -> int:
@@ -106,6 +108,7 @@ class VideoTruth:
             "frames": self.frames,
             "plays": [p.__dict__ for p in self.plays],
             "black_frames": self.black_frames,
+            "gesture_frames": self.gesture_frames,
             "record": self.record,
             "setup": self.setup,
         }
@@ -122,6 +125,7 @@ class VideoTruth:
             frames=data["frames"],
             plays=[PlayTruth(**p) for p in data["plays"]],
             black_frames=data.get("black_frames", []),
+            gesture_frames=data.get("gesture_frames", []),
         )
 
     def save(self, path: Path) -> None:
@@ -281,6 +285,7 @@ class _Director:
         self.placements: list[_Placement] = []
         self.plays: list[PlayTruth] = []
         self.play_times: list[tuple[float, float]] = []
+        self.gesture_times: list[float] = []
         self.time = 1.2  # an empty table first: calibration and background
         self.arms = {seat: _Arm(seat, self.players, rng, options.card_height_px) for seat in range(self.players)}
         self._patch_cache: dict[tuple[str, int], np.ndarray] = {}
@@ -380,6 +385,17 @@ class _Director:
         self.plays.append(PlayTruth(trick, seat, [p.card for p in taken], "take-back", 0, 0))
         self.play_times.append((laid, clear))
 
+    def gesture(self, seat: int) -> None:
+        """A hand passes over the table and back (pointing, reaching for a drink): not a play."""
+        o = self.options
+        arm = self.arms[seat]
+        angle = self.rng.uniform(0, 2 * math.pi)
+        target = _table_point(0.5 * math.cos(angle), 0.5 * math.sin(angle))
+        start = self.time
+        self.gesture_times.append(start)
+        self.segments.append(_Segment(start, start + 2.5 * o.arm_s, arm, [arm.anchor, target, target, arm.anchor]))
+        self.time = start + 2.5 * o.arm_s
+
     def sweep(self, winner: int, lying: list[_Placement]) -> None:
         o = self.options
         arm = self.arms[winner]
@@ -436,6 +452,9 @@ def _script(record: dict[str, Any], options: RenderOptions, rng: np.random.Gener
                 lying += director.play(t, seat, list(cards), "play", linger=linger)
             low, high = options.gap_s
             director.wait(float(rng.uniform(low, high)))
+            if options.gesture_rate and rng.random() < options.gesture_rate:
+                director.gesture(int(rng.integers(players)))
+                director.wait(float(rng.uniform(low, high)))
         if len(trick["plays"]) == players:
             director.wait(options.sweep_wait_s)
             winner = scorer.trick_winner(record, len(record["deals"]) - 1, t)
@@ -644,6 +663,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             clear += 1
         play.clear_frame = clear
     truth.plays = director.plays
+    truth.gesture_frames = [frame_of(when) for when in director.gesture_times]
     return truth
 
 

@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="card art family (holdout: designs the card reader never trained on)")
     parser.add_argument("--linger", action="append", default=[], metavar="TRICK:SEAT",
                         help="that hand rests over its cards after laying them (repeatable)")
+    parser.add_argument("--gestures", type=float, default=0.0, metavar="RATE",
+                        help="chance after each play that a hand passes over the table without playing")
     parser.add_argument("--dropout", action="append", default=[], metavar="TIME:FRAMES[:black]",
                         help="lose FRAMES frames at TIME seconds (or make them black) (repeatable)")
 
@@ -83,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         style_split=args.style_split,
         linger=_pairs(args.linger, "--linger"),
         dropouts=_dropouts(args.dropout),
+        gesture_rate=args.gestures,
         max_tricks=args.tricks,
     )
     truth = render_video(record, args.out, options)

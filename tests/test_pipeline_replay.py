@@ -90,7 +90,8 @@ CASES: dict[str, tuple[dict[str, Any], RenderOptions]] = {
     "two-deck-throw-tractor": (TWO_DECK, fast(5, linger=((2, 1),), dropouts=((11.0, 6, "skip"), (19.0, 3, "black")))),
     # triple, failed throw in three decks, triple tractor; card art the reader never trained on
     "three-deck-triples": (THREE_DECK, fast(6, style_split="holdout", linger=((0, 1),))),
-    "random-2deck": (scorer.random_record("standard-2deck", 7, hand_size=3), fast(7)),
+    # hands pass over the table (and over cards already played) without playing
+    "random-2deck": (scorer.random_record("standard-2deck", 7, hand_size=3), fast(7, gesture_rate=0.5)),
     "random-3deck": (scorer.random_record("titanic-3deck", 11, hand_size=3), fast(11)),
     "random-5-players": (scorer.random_record("friends-3deck", 3, players=5, hand_size=2), fast(3)),
 }
@@ -140,7 +141,8 @@ def test_replay_recovers_the_record_trick_for_trick(rendered, tmp_path, capsys, 
         assert "must-follow-suit (proven)" in printed
 
 
-def test_triples_tractors_and_failed_throws_are_in_the_test_videos(rendered):
+def test_triples_tractors_failed_throws_and_idle_hands_are_in_the_test_videos(rendered):
+    assert VideoTruth.load(rendered["random-2deck"]["frames"]).gesture_frames
     sizes = {len(play) for name in ("two-deck-throw-tractor", "three-deck-triples")
              for trick in tricks_of(rendered[name]["truth"]) for play in trick["plays"]}
     assert {1, 2, 3, 4, 6} <= sizes
