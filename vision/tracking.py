@@ -6,7 +6,8 @@ physical card keeps one track even when the reader hesitates between two names; 
 track's name is the confidence-weighted vote of its reads. Three identical cards of a
 3-deck game are three tracks: instances are counted, never merged by name.
 
-A zone's content is *settled* when two reads in a row agree card for card; if the reader
+A zone's content is *settled* when a read agrees card for card with one of the two reads
+before it; if the reader
 keeps hesitating, after ``max_reads`` reads with an unchanged card count the votes
 decide and the hesitant cards are marked for a person to confirm.
 
@@ -82,7 +83,7 @@ class ZoneTracker:
         self.max_reads = max_reads
         self.tracks: list[Track] = []
         self._next_id = 0
-        self._last_signature: tuple[str, ...] | None = None
+        self._recent_signatures: list[tuple[str, ...]] = []
         self._reads_since_change = 0
         self._count_history: list[int] = []
         self.last_read = ZoneContent((), ())
@@ -91,7 +92,7 @@ class ZoneTracker:
 
     def reset(self) -> None:
         """Forget everything read so far: something moved in the zone, its cards may have changed."""
-        self._last_signature = None
+        self._recent_signatures = []
         self._reads_since_change = 0
         self._count_history = []
         self.reads_since_reset = 0
@@ -112,8 +113,8 @@ class ZoneTracker:
         """Add one read of the zone; the settled content, or None while reads disagree."""
         matched = self._match(observations)
         signature = tuple(sorted(card for card, *_ in observations))
-        agreed = signature == self._last_signature
-        self._last_signature = signature
+        agreed = signature in self._recent_signatures  # this read agrees with one of the last two
+        self._recent_signatures = [*self._recent_signatures[-1:], signature]
         self._count_history.append(len(observations))
         self.reads_since_reset += 1
         for track in self.tracks:
