@@ -126,7 +126,7 @@ class ZoneTracker:
         current = [t for t in self.tracks if t.track_id in matched]
         self.last_read = self._content(current, hesitant=set())
         if agreed:
-            return self._content(current, hesitant=set())
+            return self._content(current, hesitant={t.track_id for t in current if t.agreement < 0.75})
         stable_count = len(self._count_history) >= self.max_reads and len(set(self._count_history[-3:])) == 1
         if stable_count:
             hesitant = {t.track_id for t in current if t.agreement < 0.75}
