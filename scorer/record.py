@@ -348,7 +348,9 @@ def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = 
 
 def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
     """What ``seat`` must play to the trick in progress, in words (None when it is not
-    following now). The page's "you must play …".
+    following now, or when the record does not know the seat's hand: without
+    ``hands`` a hand during the deal is only what the seat plays later, which says
+    nothing about what it must play now). The page's "you must play …".
 
     >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
     ...   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
@@ -362,6 +364,8 @@ def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
 
     parsed = parse_record(record)
     i = _deal_index(parsed, deal)
+    if parsed.deals[i].hands is None:
+        return None
     state = build_state(parsed, i)
     trick = state.current
     if trick is None or state.turn != seat or trick.lead is None or trick.lead.mixed:

@@ -917,3 +917,16 @@ def test_a_later_attempt_is_evidence_for_earlier_tricks() -> None:
     # a card only ever attempted, in a complete deal, was never held
     out = deal_out(record("standard-2deck", [t0, t1, t2], complete=True))
     assert [(v["trick"], v["seat"], v["rule"]) for v in out["violations"]] == [(2, 2, "card-not-available")]
+
+
+def test_follow_hint_needs_the_hands() -> None:
+    """Without ``hands`` the seat's hand now is unknown: no hint rather than a wrong one."""
+    import scorer
+
+    with_hands = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+                  "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
+                  "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    assert scorer.follow_hint(with_hands, 1) == "follow ♥ with 2 cards: [2] (a pair)"
+    without = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+               "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    assert scorer.follow_hint(without, 1) is None
