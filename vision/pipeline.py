@@ -53,6 +53,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
+from vision.events import StateChanged
 from vision.live import LiveGame, OutOfTurnError
 from vision.motion import MotionMonitor
 from vision.sources import Frame, FrameSource, SourceError, open_source
@@ -186,6 +187,9 @@ class TablePipeline:
         self._trick = _Trick()
         self._swept = True
         self._sync_from_record(now=0.0)
+        self._resync = False
+        # The page may change the record under us (a new deal, an imported or edited record).
+        game.bus.subscribe(self._on_event)
 
     # --- public -------------------------------------------------------------------
 
@@ -279,6 +283,12 @@ class TablePipeline:
         """Read the table again every ``verify_interval_s`` for a while (a new play, or the rules doubt a read)."""
         self._verify_until = max(self._verify_until, now + (self.verify_s if seconds is None else seconds))
 
+    _OWN_REASONS = frozenset({"failed-throw", "play-revised", "play-withdrawn", "misread-corrected"})
+
+    def _on_event(self, event: Any) -> None:
+        if isinstance(event, StateChanged) and event.reason not in self._OWN_REASONS:
+            self._resync = True
+
     # --- reading ------------------------------------------------------------------
 
     def _calibrate(self, image: np.ndarray) -> None:
@@ -368,6 +378,10 @@ class TablePipeline:
 
     def _advance(self, frame: Frame) -> None:
         now = self._now = frame.time_s
+        if self._resync:
+            self._resync = False
+            self._swept = True
+            self._sync_from_record(now)
         trick = self._trick
         n = self.players
         self._correct_misreads(frame)
