@@ -413,16 +413,18 @@ def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
 def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
     from vision.events import StateChanged
 
-    reader = ScriptedReader(_trick_then({60: {}, 80: {1: [("KD", 0.95)]}}))
+    script = {0: {}, 10: {0: [("AS", 0.95)]}, 20: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}, 40: {}, 60: {1: [("KD", 0.95)]}}
+    reader = ScriptedReader(script)
     game = LiveGame(SETUP)
     seen: list[str] = []
     game.bus.subscribe(lambda e: seen.append(e.reason) if isinstance(e, StateChanged) else None)
     pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(70):
+    for frame in reader.frames(35):
         pipeline.process(frame)
-    game.new_deal({"level": "3", "trump": "S", "dealer": 1, "tricks": []})  # the page: next deal, seat 1 deals
-    for frame in reader.frames(100, start=70):
+    # mid-trick, the page abandons the deal and starts the next one: seat 1 deals and leads
+    game.new_deal({"level": "3", "trump": "S", "dealer": 1, "tricks": []})
+    for frame in reader.frames(90, start=35):
         pipeline.process(frame)
     record = game.snapshot()
-    assert len(record["deals"][0]["tricks"]) == 1 and seen == ["new-deal"]
+    assert record["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"], ["3S"]]}] and seen == ["new-deal"]
     assert record["deals"][1]["tricks"] == [{"leader": 1, "plays": [["KD"]]}]
