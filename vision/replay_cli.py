@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, type=Path, help="record to write (resumed if it exists)")
     parser.add_argument("--corners", help="table corners in the image 'x,y x,y x,y x,y' (default: find them)")
     parser.add_argument("--settle", type=float, default=0.7, help="seconds a play must stay still (default 0.7)")
+    parser.add_argument("--fps", type=float, help="frame rate of a folder of frames (or a video whose header lies)")
     parser.add_argument("--oracle", type=Path,
                         help="read cards from a rendered video's .frames.json instead of the card model (testing)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -139,7 +140,7 @@ def summary_lines(game: LiveGame) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import TablePipeline, open_source
 
-    source = open_source(args.video)
+    source = open_source(args.video, fps=args.fps)
     try:
         setup = load_setup(args.setup)
         reader = _reader(args)
