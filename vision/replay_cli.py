@@ -137,6 +137,32 @@ def summary_lines(game: LiveGame) -> list[str]:
     return lines
 
 
+class _PlainProgress:
+    """A one-line progress display on stderr, for when tqdm is not installed."""
+
+    def __init__(self, total: int | None) -> None:
+        self.total, self.done, self.shown = total, 0, -1
+
+    def update(self, count: int) -> None:
+        self.done += count
+        percent = int(100 * self.done / self.total) if self.total else self.done // 100
+        if percent != self.shown:
+            self.shown = percent
+            text = f"{percent:3d}% ({self.done}/{self.total} frames)" if self.total else f"{self.done} frames"
+            print(f"\rreplay {text}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr, flush=True)
+
+
+def _progress_bar(total: int | None) -> Any:
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return _PlainProgress(total)
+    return tqdm(total=total, unit="frame", file=sys.stderr, leave=False, desc="replay", dynamic_ncols=True)
+
+
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import TablePipeline, open_source
 
@@ -148,12 +174,7 @@ def run(args: argparse.Namespace) -> int:
         game, resumed = _open_game(setup, args.out)
         pipeline = TablePipeline(game, reader=reader, calibration=corners, settle_s=args.settle,
                                  replay_from_start=resumed)
-        progress_bar = None
-        if not args.quiet:
-            from tqdm import tqdm
-
-            progress_bar = tqdm(total=source.frame_count, unit="frame", file=sys.stderr, leave=False,
-                                desc="replay", dynamic_ncols=True)
+        progress_bar = None if args.quiet else _progress_bar(source.frame_count)
 
         def progress(index: int, count: int | None) -> None:
             if progress_bar is not None:
