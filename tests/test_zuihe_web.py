@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from web.zuihe import zuihe_bp
 
@@ -83,64 +77,3 @@ def test_api_bad_input_is_400_with_one_line(app: Flask, payload: object, status:
 def test_api_rejects_a_body_that_is_not_json(app: Flask) -> None:
     answer = app.test_client().post("/zuihe/api/score", data="hand", content_type="text/plain")
     assert answer.status_code == 400 and "HAND.json" in answer.get_json()["error"]
-
-
-# ------------------------------------------------------------------ in a real browser
-
-CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
-
-
-@pytest.fixture()
-def served(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/zuihe/"
-    finally:
-        server.shutdown()
-        thread.join(5)
-
-
-@pytest.mark.browser
-def test_click_cards_and_read_the_explanation_in_a_browser(served: str) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
-    expect = playwright.expect
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page()
-            page.goto(served)
-            assert page.locator("#palette .zh-card").count() == 30
-            # the example hand, then one more click on 白花 in the palette moves it into the hand
-            page.click("#sample")
-            page.wait_for_selector("#items")
-            assert page.locator(".zh-title").inner_text() == "和了 — 哈牌，10和，5嘴"
-            assert "幺四坎" in page.locator("#items").inner_text()
-            assert page.locator("#items tfoot").inner_text().split()[-2:] == ["5", "嘴"]
-            page.click("#palette .zh-card[data-code=BA]")
-            assert page.locator("#count").inner_text() == "31 张"
-            page.click("#score")
-            # 白花 白花 left over
-            expect(page.locator("#groups tbody tr").last.locator("svg")).to_have_count(2)
-            expect(page.locator(".zh-title")).to_have_text("和了 — 哈牌，10和，5嘴")
-            # English
-            page.click("#zuihe-lang")
-            assert page.locator(".zh-title").inner_text().startswith("Wins")
-            assert "抹 (won on a 叉 or 光)" in page.locator("#items").inner_text()
-            # take a 九饼 back: the other two are loose, no win
-            page.click("#hand .zh-card[data-code='9B'] >> nth=0")
-            assert page.locator("#count").inner_text() == "30 cards"
-            page.click("#score")
-            expect(page.locator(".zh-title")).to_contain_text("Does not win")
-            assert page.locator("#error").is_hidden()
-            # a bad hand shows the one-line error
-            page.click("#clear")
-            page.check("input[name=tianhe]")
-            page.check("input[name=dihe]")
-            page.click("#score")
-            expect(page.locator("#error")).to_contain_text("tianhe")
-        finally:
-            browser.close()
