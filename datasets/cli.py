@@ -107,7 +107,7 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     if workers <= 1:
         for job in jobs:
             total += _write_one(job)
-            if bar:
+            if bar is not None:
                 bar.update()
     else:
         # one thread per worker: the scene code is numpy/OpenCV heavy
@@ -116,9 +116,9 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
         with ctx.Pool(workers, initializer=_init_worker) as pool:
             for labelled in pool.imap_unordered(_write_one, jobs, chunksize=4):
                 total += labelled
-                if bar:
+                if bar is not None:
                     bar.update()
-    if bar:
+    if bar is not None:
         bar.close()
     return total
 

@@ -40,13 +40,21 @@ def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
 
 
 @needs_models
-def test_detect_finds_the_cards_of_a_scene(capsys) -> None:
-    meta = json.loads((TEST_SET / "meta" / IMAGES[0].with_suffix(".json").name).read_text())
-    expected = sorted(c["card"] for c in meta["cards"] if c["readable"])
-    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--json"]) == 0
-    found = sorted(c["card"] for c in json.loads(capsys.readouterr().out)[0]["cards"])
-    common = sum(min(found.count(n), expected.count(n)) for n in set(expected))
-    assert common >= 0.8 * len(expected), (found, expected)
+def test_detect_finds_the_cards_of_scenes(capsys) -> None:
+    images = IMAGES
+    assert tuolaji_cli.main(["detect", *map(str, images), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    common = expected_total = found_total = 0
+    for image, entry in zip(images, out, strict=True):
+        meta = json.loads((TEST_SET / "meta" / image.with_suffix(".json").name).read_text())
+        expected = [c["card"] for c in meta["cards"] if c["readable"]]
+        found = [c["card"] for c in entry["cards"]]
+        common += sum(min(found.count(n), expected.count(n)) for n in set(expected))
+        expected_total += len(expected)
+        found_total += len(found)
+    # floors under the shipped models' measured figures (models/README.md)
+    assert common >= 0.5 * expected_total, (common, expected_total)
+    assert common >= 0.5 * found_total, (common, found_total)
 
 
 def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -3,8 +3,9 @@
 Two models from ``models/`` (no torch, no ultralytics at run time):
 
 1. ``detector.onnx``: a one-class YOLO detector of card corner indices (rank + suit pip)
-   on the whole frame, letterboxed into 640×480; output ``(1, 5, N)`` = cx, cy, w, h,
-   score (already a sigmoid) in input pixels. Numpy NMS.
+   on the whole frame, resized and letterboxed into 448×336 (a 640×480 frame at 0.7
+   scale, the scale it was trained at); output ``(1, 5, N)`` = cx, cy, w, h, score
+   (already a sigmoid) in input pixels. Numpy NMS.
 2. ``classifier.onnx``: reads a 40×40 crop around each index, taken from the frame at
    its full resolution, into the 54 cards or "not a card index", and the direction of
    the card's top.
@@ -45,7 +46,7 @@ class IndexReading:
 
     card: str
     box: Box  # x1, y1, x2, y2 in frame pixels
-    confidence: float  # detector score × classifier probability
+    confidence: float  # classifier probability × detector score ** detector_weight
     angle_deg: float  # clockwise from "up" in the image: the direction of the card's top
 
     @property
@@ -70,12 +71,13 @@ class CardInstance:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    input_width: int = 640
-    input_height: int = 480
+    input_width: int = 448  # frames are read at 0.7 scale of 640x480, the scale the detector trained at
+    input_height: int = 336
     detect_threshold: float = 0.25
     nms_iou: float = 0.5
     class_threshold: float = 0.4
     card_threshold: float = 0.35
+    detector_weight: float = 1.0  # index confidence = class probability × detector score ** detector_weight
     max_indices: int = 96
 
 
@@ -163,7 +165,8 @@ class CardReader:
             if k == REJECT or p[k] < self.settings.class_threshold:
                 continue
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
-            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), float(score * p[k]), angle))
+            confidence = float(p[k]) * float(score) ** self.settings.detector_weight
+            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle))
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:

@@ -171,9 +171,9 @@ def evaluate(reader: CardReader, samples, progress: bool = True) -> dict:
         cards = reader.read(image)
         tally.seconds.append(time.perf_counter() - t0)
         score_image(cards, truth, tally)
-        if bar:
+        if bar is not None:
             bar.update()
-    if bar:
+    if bar is not None:
         bar.close()
     return tally.metrics()
 

@@ -1,7 +1,8 @@
 """``tuolaji export``: turn trained checkpoints into the ONNX files the reader loads.
 
-* the detector (ultralytics ``.pt``) -> ``detector.onnx``, a rectangular 480×640 input
-  (the network is fully convolutional; a 640×480 frame needs no square padding);
+* the detector (ultralytics ``.pt``) -> ``detector.onnx``, a rectangular 336×448 input
+  (a 640×480 frame at the 0.7 scale the detector trained at; the network is fully
+  convolutional, so a 4:3 frame needs no square padding);
 * the classifier (``best.pt`` of ``tuolaji train classifier``) -> ``classifier.onnx``
   with a dynamic batch axis, outputs ``probs`` (N×55) and ``up`` (N×2);
 * ``cards.json``: class names, input sizes, reader thresholds and provenance.
@@ -30,10 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector", type=Path, help="ultralytics checkpoint (.pt) of the index detector")
     parser.add_argument("--classifier", type=Path, help="classifier checkpoint (.pt) from `tuolaji train classifier`")
     parser.add_argument("--out", type=Path, default=REPO / "models", help="output folder (default models/)")
-    parser.add_argument("--imgsz", default="480x640", help="detector input HxW (default 480x640)")
+    parser.add_argument("--imgsz", default="336x448", help="detector input HxW (default 336x448: 640x480 frames at 0.7)")
 
 
-def export_detector(checkpoint: Path, out_dir: Path, height: int = 480, width: int = 640) -> Path:
+def export_detector(checkpoint: Path, out_dir: Path, height: int = 336, width: int = 448) -> Path:
     """Export the ultralytics detector to ``out_dir/detector.onnx``."""
     if not checkpoint.exists():
         raise OSError(2, "No such file or directory", str(checkpoint))
@@ -71,18 +72,19 @@ def export_classifier(checkpoint: Path, out_dir: Path) -> Path:
     return target
 
 
-def write_cards_json(out_dir: Path, extra: dict | None = None) -> Path:
+def write_cards_json(out_dir: Path, height: int = 336, width: int = 448, extra: dict | None = None) -> Path:
     """Class names and reader settings next to the ONNX files (existing keys are kept)."""
     path = out_dir / "cards.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     data.update({
         "detector_classes": ["index"],
         "classifier_classes": [*CARD_NAMES, "reject"],
-        "detector_input": {"height": 480, "width": 640, "layout": "NCHW RGB float 0..1, letterboxed at top-left"},
+        "detector_input": {"height": height, "width": width, "layout": "NCHW RGB float 0..1, letterboxed at top-left"},
         "classifier_input": {"size": 40, "layout": "NCHW BGR float 0..1, square crop 1.3x the index box"},
     })
-    data.setdefault("reader", {"detect_threshold": 0.25, "nms_iou": 0.5, "class_threshold": 0.4,
-                               "card_threshold": 0.35})
+    reader = data.setdefault("reader", {"detect_threshold": 0.25, "nms_iou": 0.5, "class_threshold": 0.4,
+                                        "card_threshold": 0.35})
+    reader.update(input_width=width, input_height=height)
     if extra:
         data.update(extra)
     path.write_text(json.dumps(data, indent=1) + "\n")
@@ -102,5 +104,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {export_detector(args.detector, args.out, height, width)}")
     if args.classifier:
         print(f"wrote {export_classifier(args.classifier, args.out)}")
-    print(f"wrote {write_cards_json(args.out)}")
+    print(f"wrote {write_cards_json(args.out, height, width)}")
     return 0

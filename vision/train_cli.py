@@ -47,13 +47,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, help="torch threads (default from the settings: 2)")
     parser.add_argument("--resume", action="store_true", help="continue the run in the run folder from last.pt")
     parser.add_argument("--init", type=Path, help="start from these weights (a .pt) instead of scratch")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override one setting of the yaml, e.g. --set lr0=0.002 (repeatable)")
 
 
 def load_settings(path: Path, model: str) -> dict:
     """The ``model`` section of the settings yaml.
 
-    >>> load_settings(DEFAULT_CONFIG, "detector")["imgsz"]
-    320
+    >>> load_settings(DEFAULT_CONFIG, "detector")["batch"]
+    16
     """
     import yaml
 
@@ -129,18 +131,19 @@ def train_detector(settings: dict, args: argparse.Namespace) -> int:
     project = project if project.is_absolute() else REPO / project
     run_dir = project / name
     last = run_dir / "weights" / "last.pt"
+    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
+    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
     if args.resume:
         if not last.exists():
             raise OSError(2, "No checkpoint to resume from", str(last))
+        _repoint_checkpoint(last, _write_data_yaml(run_dir, train, val), project, name, args.epochs)
         yolo(str(last)).train(resume=True)
         return 0
-    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
-    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
     data_yaml = _write_data_yaml(run_dir, train, val)
     model_file = str(args.init or _repo_path(settings.get("model", "models/cardindex.yaml")))
-    keys = ("imgsz", "seed", "cache", "nbs", "fraction", "patience", "close_mosaic", "scale", "translate", "fliplr", "flipud",
-            "mosaic", "degrees", "hsv_h", "hsv_s", "hsv_v")
-    overrides = {k: settings[k] for k in keys if k in settings}
+    # every other setting goes to ultralytics as is (imgsz, lr0, mosaic, ...)
+    own = {"model", "train", "val", "project", "name", "epochs", "batch", "threads"}
+    overrides = {k: v for k, v in settings.items() if k not in own}
     yolo(model_file).train(
         data=str(data_yaml),
         epochs=int(args.epochs or settings.get("epochs", 60)),
@@ -150,7 +153,7 @@ def train_detector(settings: dict, args: argparse.Namespace) -> int:
         project=str(project),
         name=name,
         exist_ok=True,
-        pretrained=False,
+        pretrained=args.init is not None,  # --init: start from those weights
         amp=False,
         plots=False,
         deterministic=False,
@@ -158,6 +161,22 @@ def train_detector(settings: dict, args: argparse.Namespace) -> int:
         **overrides,
     )
     return 0
+
+
+def _repoint_checkpoint(checkpoint: Path, data_yaml: Path, project: Path, name: str, epochs: int | None) -> None:
+    """Point a checkpoint's saved paths at this machine's folders, so a run copied from
+    another machine (or from models/checkpoints/) resumes here; ``epochs`` changes the
+    run's length (its learning-rate schedule and last no-mosaic epochs follow)."""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    train_args = state.get("train_args", {})
+    train_args.update(data=str(data_yaml), project=str(project), name=name, save_dir=str(project / name),
+                      device="cpu", workers=0, exist_ok=True)
+    if epochs:
+        train_args["epochs"] = int(epochs)
+    state["train_args"] = train_args
+    torch.save(state, checkpoint)
 
 
 def _as_list(value) -> list:
@@ -169,8 +188,25 @@ def _repo_path(path) -> Path:
     return p if p.is_absolute() else REPO / p
 
 
+def apply_overrides(settings: dict, pairs: list[str]) -> dict:
+    """Settings with ``KEY=VALUE`` overrides (values parsed as YAML scalars).
+
+    >>> apply_overrides({"lr0": 0.004}, ["lr0=0.002", "mosaic=0"])
+    {'lr0': 0.002, 'mosaic': 0}
+    """
+    import yaml
+
+    out = dict(settings)
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--set: expected KEY=VALUE, got {pair!r}")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    settings = load_settings(args.config, args.model)
+    settings = apply_overrides(load_settings(args.config, args.model), args.set)
     if args.model == "detector":
         return train_detector(settings, args)
     from vision.classifier_train import train_classifier
