@@ -125,6 +125,13 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     from vision import demo
 
     setup = record_setup(load_record(Path(demo.DEMO_SETUP)))
+    if args.oracle is None and not demo.shipped_reader_is_ready():
+        f1 = demo.shipped_reader_f1()
+        why = "no trained card model" if f1 is None else (
+            f"the shipped card model is not accurate enough yet (card F1 {f1:.2f} < {demo.READY_F1}, models/README.md)")
+        print(f"tuolaji serve: {why}; the demo reads its cards from {demo.DEMO_FRAMES.name}",
+              file=sys.stderr, flush=True)
+        args.oracle = Path(demo.DEMO_FRAMES)
     reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
     return PipelineFeed(table, str(demo.DEMO_VIDEO), speed=None if args.fast else args.speed, reader=reader,

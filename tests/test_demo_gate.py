@@ -1,0 +1,61 @@
+"""The demo trusts the shipped card reader only once its recorded F1 reaches the target,
+and the recorded figure is the one the reader really measures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vision.demo import READY_F1, shipped_reader_f1, shipped_reader_is_ready
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+
+
+def fake_models(folder: Path, metrics: dict | None) -> Path:
+    for name in ("detector.onnx", "classifier.onnx"):
+        (folder / name).write_bytes(b"onnx")
+    meta = {"detector_classes": ["index"]}
+    if metrics is not None:
+        meta["metrics"] = metrics
+    (folder / "cards.json").write_text(json.dumps(meta), encoding="utf-8")
+    return folder
+
+
+def test_ready_only_at_the_target(tmp_path: Path) -> None:
+    assert not shipped_reader_is_ready(tmp_path)  # no model at all
+    assert shipped_reader_f1(fake_models(tmp_path, None)) is None
+    assert not shipped_reader_is_ready(fake_models(tmp_path, {"fixed_test_f1": READY_F1 - 0.001}))
+    assert shipped_reader_is_ready(fake_models(tmp_path, {"fixed_test_f1": READY_F1}))
+    assert not shipped_reader_is_ready(fake_models(tmp_path, {"fixed_test_f1": "high"}))
+
+
+@pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped card model")
+def test_the_recorded_f1_is_what_the_shipped_reader_measures() -> None:
+    from vision.detector import CardReader
+    from vision.eval_cli import evaluate, samples_from_folder
+
+    measured = evaluate(CardReader.load(), samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)
+    assert shipped_reader_f1() == pytest.approx(measured["f1"], abs=0.005)
+
+
+def test_serve_demo_says_where_its_cards_come_from(tmp_path: Path) -> None:
+    """Below the target the demo reads its rendered answer file, and says so on stderr."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--demo", "--fast", "--port", "0",
+         "--data", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("tuolaji serve: open http://127.0.0.1:")
+    finally:
+        process.terminate()
+        _, stderr = process.communicate(timeout=30)
+    if shipped_reader_is_ready():
+        assert "demo-3deck.frames.json" not in stderr
+    else:
+        assert "the demo reads its cards from demo-3deck.frames.json" in stderr
