@@ -72,6 +72,15 @@ def write_json_atomic(path: Path, data: Any) -> None:
         raise
 
 
+def read_json_file(path: Path) -> Any:
+    """The JSON in ``path``; a file that is not JSON raises :class:`InputError` naming it and the place."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+
+
 def _violation_key(violation: dict[str, Any]) -> tuple[int, int, str]:
     return (violation["trick"], violation["seat"], violation["rule"])
 
@@ -99,12 +108,7 @@ class LiveGame:
     @classmethod
     def resume(cls, path: Path, *, bus: EventBus | None = None) -> LiveGame:
         """Continue the game stored at ``path`` (written by an earlier session, perhaps one that crashed)."""
-        path = Path(path)
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
-        return cls(record, path=path, bus=bus)
+        return cls(read_json_file(path), path=Path(path), bus=bus)
 
     # --- reading -----------------------------------------------------------------
 

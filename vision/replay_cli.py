@@ -22,7 +22,7 @@ from typing import Any
 
 import scorer
 from scorer.errors import InputError
-from vision.live import LiveGame, write_json_atomic
+from vision.live import LiveGame, read_json_file, write_json_atomic
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,11 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_setup(path: Path) -> dict[str, Any]:
     """Read SETUP.json: a valid record whose last deal has no tricks yet."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        setup = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+    setup = read_json_file(path)
     if not isinstance(setup, dict) or "deals" not in setup:
         raise InputError(f"{path}: not a game record (expected an object with format, rules, players, deals)")
     try:

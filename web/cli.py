@@ -13,7 +13,6 @@ to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``).
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import signal
 import sys
@@ -24,6 +23,7 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorer.errors import InputError
+from vision.live import read_json_file
 
 from . import create_app, get_table
 from .table import Feed, PipelineFeed, RecordFeed, Table, record_setup
@@ -63,11 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(path: Path) -> dict[str, Any]:
     """A record file, or the record inside a ``tuolaji replay`` output that wraps one."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ServeError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+    data = read_json_file(path)
     if isinstance(data, dict) and "format" not in data and isinstance(data.get("record"), dict):
         data = data["record"]
     if not isinstance(data, dict):
