@@ -15,7 +15,7 @@ from vision.detector import CardInstance, IndexReading, group_indices, nms
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 TEST_SET = REPO / "tests" / "data" / "detector"
-FLOOR_F1 = 0.6  # the shipped models measure 0.69 on this set; raise with every better model
+FLOOR_F1 = 0.65  # the shipped models measure 0.73 on this set; raise with every better model
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                   reason="no shipped models")
 
@@ -107,7 +107,7 @@ def shipped_metrics() -> dict:
 
 @needs_models
 @pytest.mark.xfail(strict=True, reason="issue 3 target not reached yet: the shipped models are undertrained "
-                   "(card F1 0.69 on this set, see models/README.md); remove this mark when they reach 0.95")
+                   "(card F1 0.73 on this set, see models/README.md); remove this mark when they reach 0.95")
 def test_shipped_models_reach_the_issue_target_on_the_fixed_test_set(shipped_metrics: dict) -> None:
     assert shipped_metrics["f1"] >= 0.95, shipped_metrics
 
