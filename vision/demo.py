@@ -14,9 +14,12 @@ Rebuild it (deterministic for a given OpenCV build) with ``python -m vision.demo
 from __future__ import annotations
 
 import copy
+import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from vision.detector import MODELS_DIR
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo-3deck.mp4"
@@ -48,14 +51,9 @@ DEMO_SEED = 2024
 READY_F1 = 0.95
 """Card F1 on the fixed test set that the shipped card reader must reach before the demo trusts it."""
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-
-
 def shipped_reader_f1(models_dir: Path = MODELS_DIR) -> float | None:
     """The shipped card reader's card F1 on the fixed test set, as recorded in ``cards.json``
     (``metrics.fixed_test_f1``); None when there is no model or no measurement."""
-    import json
-
     meta = Path(models_dir) / "cards.json"
     if not all((Path(models_dir) / name).exists() for name in ("detector.onnx", "classifier.onnx")):
         return None
