@@ -31,19 +31,31 @@ def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
 
 
 class CardIndexNet(nn.Module):
-    """A small plain CNN: 40×40 → 20×20 → 10×10 → 5×5, then one linear layer per head."""
+    """A small plain CNN: 40×40 → 20×20 → 10×10 → 5×5, then one linear layer per head.
 
-    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 16) -> None:
+    ``width`` sets the channels (w, 2w, 4w, 8w); ``extra`` adds that many more 3×3 blocks
+    at 10×10 and at 5×5. Checkpoints store both (:func:`architecture`).
+
+    >>> net = CardIndexNet(width=8, extra=1)
+    >>> [tuple(t.shape) for t in net(torch.zeros(2, 3, 40, 40))]
+    [(2, 55), (2, 2)]
+    """
+
+    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 16, extra: int = 0) -> None:
         super().__init__()
         w = width
-        self.features = nn.Sequential(
+        self.width, self.extra = width, extra
+        layers = [
             _block(3, w, 1),
             _block(w, 2 * w, 2),
             _block(2 * w, 2 * w, 1),
             _block(2 * w, 4 * w, 2),
             _block(4 * w, 4 * w, 1),
-            _block(4 * w, 8 * w, 2),
-        )
+        ]
+        layers += [_block(4 * w, 4 * w, 1) for _ in range(extra)]
+        layers.append(_block(4 * w, 8 * w, 2))
+        layers += [_block(8 * w, 8 * w, 1) for _ in range(extra)]
+        self.features = nn.Sequential(*layers)
         flat = 8 * w * 5 * 5
         self.dropout = nn.Dropout(0.2)
         self.classes = nn.Linear(flat, num_classes)
@@ -60,6 +72,18 @@ class CardIndexNet(nn.Module):
     def forward_train(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.dropout(self.features(x).flatten(1))
         return self.classes(f), self.orientation(f), self.rank(f), self.suit(f)
+
+
+def architecture(net: CardIndexNet) -> dict:
+    """The constructor arguments a checkpoint needs to rebuild ``net``."""
+    return {"width": net.width, "extra": net.extra}
+
+
+def from_checkpoint(state: dict) -> CardIndexNet:
+    """Rebuild the network saved in a checkpoint dict (older ones: width 16, no extra blocks)."""
+    net = CardIndexNet(**state.get("architecture", {"width": 16, "extra": 0}))
+    net.load_state_dict(state["model"])
+    return net
 
 
 class ExportWrapper(nn.Module):

@@ -109,34 +109,36 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, batch: int = 
 
 def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path, epochs: int = 30, batch: int = 128,
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
-                     resume: bool = False, init: Path | None = None, log: TextIO | None = None) -> dict:
+                     resume: bool = False, init: Path | None = None, log: TextIO | None = None,
+                     width: int = 16, extra: int = 0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics."""
     import torch
     import torch.nn.functional as F
 
-    from vision.classifier_model import CardIndexNet, rank_and_suit_targets
+    from vision.classifier_model import CardIndexNet, architecture, from_checkpoint, rank_and_suit_targets
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     x, y, angle = load_crops(train_dirs)
     vx, vy, vangle = load_crops(val_dirs)
     out_dir.mkdir(parents=True, exist_ok=True)
-    net = CardIndexNet()
+    last = out_dir / "last.pt"
+    saved = torch.load(last, map_location="cpu", weights_only=False) if resume and last.exists() else None
+    # a resumed run keeps the network it was started with
+    net = from_checkpoint(saved) if saved else CardIndexNet(width=width, extra=extra)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     per_epoch = min(len(x), int(samples_per_epoch)) if samples_per_epoch else len(x)
     steps_per_epoch = math.ceil(per_epoch / batch)
     start_epoch, best = 0, -1.0
     history: list[dict] = []
-    last = out_dir / "last.pt"
     if resume:
-        if not last.exists():
+        if saved is None:
             raise OSError(2, "No checkpoint to resume from", str(last))
-        state = torch.load(last, map_location="cpu", weights_only=False)
-        net.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
-        start_epoch, best, history = state["epoch"] + 1, state["best"], state["history"]
+        optimiser.load_state_dict(saved["optimiser"])
+        start_epoch, best, history = saved["epoch"] + 1, saved["best"], saved["history"]
     elif init is not None:
-        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=False)["model"])
+        net = from_checkpoint(torch.load(init, map_location="cpu", weights_only=False))
+        optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     total_steps = epochs * steps_per_epoch
 
     def lr_at(step: int) -> float:
@@ -175,13 +177,13 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         history.append(metrics)
         is_best = metrics["acc"] > best
         best = max(best, metrics["acc"])
-        state = {"model": net.state_dict(), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
+        state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
                  "epochs": epochs, "batch": batch, "lr": lr, "seed": seed}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:
-            torch.save({"model": net.state_dict(), "epoch": epoch, "metrics": metrics}, out_dir / "best.pt")
+            torch.save({"model": net.state_dict(), "architecture": architecture(net), "epoch": epoch, "metrics": metrics}, out_dir / "best.pt")
         (out_dir / "history.json").write_text(json.dumps(history, indent=1))
         if log:
             print(f"classifier epoch {epoch + 1}/{epochs} " + " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"

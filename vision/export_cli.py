@@ -57,11 +57,10 @@ def export_classifier(checkpoint: Path, out_dir: Path) -> Path:
     import torch
 
     from vision.cardcrop import CROP_PX
-    from vision.classifier_model import CardIndexNet, ExportWrapper
+    from vision.classifier_model import ExportWrapper, from_checkpoint
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
-    net = CardIndexNet()
-    net.load_state_dict(state["model"])
+    net = from_checkpoint(state)
     wrapper = ExportWrapper(net).eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "classifier.onnx"

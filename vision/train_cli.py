@@ -230,5 +230,7 @@ def run(args: argparse.Namespace) -> int:
         resume=args.resume,
         init=args.init,
         log=sys.stderr,
+        width=int(settings.get("width", 16)),
+        extra=int(settings.get("extra", 0)),
     )
     return 0
