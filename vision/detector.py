@@ -324,6 +324,32 @@ def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
     return abs(dx) < 0.55 * card_height or abs(dy) > 0.4 * card_height
 
 
+def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading]) -> bool:
+    """True when a and b face the same way and another index facing that way lies between them.
+
+    Two same-facing corners of one card (top-left and top-right of a 4-corner deck) have
+    the card's edge between them; an index of another card there would lie on top of
+    that edge, and the card laid over it (``TABLE.md``: fans overlap to the right) hides
+    the far corner. So of three fanned identical cards, the outer two never pair.
+    """
+    if float(_up(a) @ _up(b)) < 0.8:
+        return False
+    start, end = np.array(a.centre), np.array(b.centre)
+    span = end - start
+    length2 = float(span @ span)
+    if length2 <= 0:
+        return False
+    size = (_index_size(a) + _index_size(b)) / 2
+    for r in readings:
+        if r is a or r is b or float(_up(r) @ _up(a)) < 0.8:
+            continue
+        d = np.array(r.centre) - start
+        t = float(d @ span) / length2
+        if 0.15 < t < 0.85 and abs(float(d[0] * span[1] - d[1] * span[0])) / math.sqrt(length2) < size:
+            return True
+    return False
+
+
 DUPLICATE_OVERLAP = 0.55
 """Two same-named, same-facing readings whose boxes share this much of the smaller one are one index."""
 
@@ -401,7 +427,8 @@ def group_indices(readings: list[IndexReading]) -> list[CardInstance]:
             if size[ri] + size[rj] > 4:
                 continue
             height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
-            if any(_fanned_apart(readings[p], readings[q], height) for p in members[ri] for q in members[rj]):
+            if any(_fanned_apart(readings[p], readings[q], height) or _index_between(readings[p], readings[q], readings)
+                   for p in members[ri] for q in members[rj]):
                 continue
             parent[rj] = ri
             size[ri] += size[rj]
