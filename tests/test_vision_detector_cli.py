@@ -84,3 +84,35 @@ def test_eval_detector_reports_card_level_metrics(capsys) -> None:
     for axis in ("rotation", "overlap", "blur", "size"):
         assert any(name.startswith(axis + ":") for name in slices)
     assert metrics["images"] == len(IMAGES)
+
+
+@needs_models
+def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path: Path, capsys) -> None:
+    import shutil
+
+    from vision.detector import CardReader
+    from vision.eval_cli import TUNING_GRID, evaluate, samples_from_folder
+
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
+        shutil.copy(REPO / "models" / name, models / name)
+    tune = tmp_path / "tune"
+    for sub in ("images", "meta"):
+        (tune / sub).mkdir(parents=True)
+    for meta in sorted((TEST_SET / "meta").glob("*.json"))[:6]:
+        shutil.copy(meta, tune / "meta" / meta.name)
+        image = json.loads(meta.read_text())["image"]
+        shutil.copy(TEST_SET / image, tune / image)
+
+    assert tuolaji_cli.main(["eval-detector", "--data", str(tune), "--models", str(models), "--tune"]) == 0
+    assert "written to" in capsys.readouterr().out
+    written = json.loads((models / "cards.json").read_text())
+    for key, choices in TUNING_GRID.items():
+        assert written["reader"][key] in choices
+    assert str(tune) in written["reader_tuned_on"]
+    tuned_f1 = float(written["reader_tuned_on"].rsplit(" ", 1)[1])
+    # the written thresholds reproduce the reported F1, and no worse than the shipped ones on this set
+    assert evaluate(CardReader.load(models), samples_from_folder(tune), progress=False)["f1"] == pytest.approx(tuned_f1)
+    shipped = evaluate(CardReader.load(REPO / "models"), samples_from_folder(tune), progress=False)["f1"]
+    assert tuned_f1 >= shipped - 1e-9
