@@ -330,7 +330,9 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
     Two same-facing corners of one card (top-left and top-right of a 4-corner deck) have
     the card's edge between them; an index of another card there would lie on top of
     that edge, and the card laid over it (``TABLE.md``: fans overlap to the right) hides
-    the far corner. So of three fanned identical cards, the outer two never pair.
+    the far corner. So of three fanned identical cards, the outer two never pair. Only a
+    reading at least half as sure as the less sure of a and b counts (a pip misread as an
+    index must not split a card).
     """
     if float(_up(a) @ _up(b)) < 0.8:
         return False
@@ -340,8 +342,9 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
     if length2 <= 0:
         return False
     size = (_index_size(a) + _index_size(b)) / 2
+    least = 0.5 * min(a.confidence, b.confidence)
     for r in readings:
-        if r is a or r is b or float(_up(r) @ _up(a)) < 0.8:
+        if r is a or r is b or r.confidence < least or float(_up(r) @ _up(a)) < 0.8:
             continue
         d = np.array(r.centre) - start
         t = float(d @ span) / length2
