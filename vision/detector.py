@@ -79,6 +79,7 @@ class ReaderSettings:
     card_threshold: float = 0.35
     detector_weight: float = 1.0  # index confidence = class probability × detector score ** detector_weight
     max_indices: int = 96
+    classify_turns: int = 1  # 4: also read each crop turned by 90°, 180° and 270°, and average (4× the classifier's cost)
 
 
 class CardReader:
@@ -145,9 +146,18 @@ class CardReader:
         if len(boxes) == 0:
             return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32)
         crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) * (1 / 255.0)
-        probs, orient = self._classifier.run(None, {self._cls_input: blob})
-        return probs, np.stack([refine_up(crop, up) for crop, up in zip(crops, orient, strict=True)])
+        turns = 4 if self.settings.classify_turns >= 4 else 1
+        probs_sum, up_sum = 0.0, 0.0
+        for k in range(turns):
+            turned = np.rot90(crops, k, axes=(1, 2))  # k counter-clockwise quarter turns
+            blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+            probs, up = self._classifier.run(None, {self._cls_input: blob})
+            # the up-vector read in the turned crop, turned back (clockwise by k quarter turns, y pointing down)
+            cos, sin = _QUARTER_TURNS[k]
+            probs_sum = probs_sum + probs
+            up_sum = up_sum + np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
+        up = up_sum / np.linalg.norm(up_sum, axis=1, keepdims=True).clip(1e-6)
+        return probs_sum / turns, np.stack([refine_up(crop, u) for crop, u in zip(crops, up, strict=True)])
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
         """Every corner index read in the frame (rejects dropped)."""
@@ -173,6 +183,9 @@ class CardReader:
         """The physical cards in a BGR frame, most confident first."""
         cards = group_indices(self.read_indices(frame_bgr))
         return [c for c in cards if c.confidence >= self.settings.card_threshold]
+
+
+_QUARTER_TURNS = ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))  # (cos, sin) of k × 90°
 
 
 def _check_frame(frame: np.ndarray) -> None:
