@@ -21,13 +21,14 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from vision.detector import CardReader, group_indices  # noqa: E402
+from vision.detector import CAREFUL, CardReader, group_indices  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--models", type=Path, default=None)
+    parser.add_argument("--careful", action="store_true", help="read every index four ways (the table pipeline's reads)")
     parser.add_argument("--images", type=Path, default=REPO / "tests" / "data" / "detector" / "images")
     args = parser.parse_args()
     files = sorted(args.images.glob("*.jpg"))
@@ -35,7 +36,7 @@ def main() -> int:
         print(f"no *.jpg in {args.images}", file=sys.stderr)
         return 2
     encoded = [np.fromfile(str(f), np.uint8) for f in files]
-    reader = CardReader.load(args.models)
+    reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
     for data in encoded[:3]:  # warm up ONNX Runtime
         reader.read(cv2.imdecode(data, cv2.IMREAD_COLOR))
     total, stages = [], {"decode": [], "detect": [], "classify": [], "group": []}

@@ -116,3 +116,27 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
     assert evaluate(CardReader.load(models), samples_from_folder(tune), progress=False)["f1"] == pytest.approx(tuned_f1)
     shipped = evaluate(CardReader.load(REPO / "models"), samples_from_folder(tune), progress=False)["f1"]
     assert tuned_f1 >= shipped - 1e-9
+
+
+@needs_models
+def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None:
+    scores = {}
+    for flags in ([], ["--careful"]):
+        assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json", *flags]) == 0
+        scores[bool(flags)] = json.loads(capsys.readouterr().out)["f1"]
+    assert scores[True] >= scores[False] - 0.01, scores
+
+
+@needs_models
+def test_detect_careful_keeps_the_output_contract(capsys) -> None:
+    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--careful"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [o["image"] for o in out] == [str(IMAGES[0])]
+    assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
+
+
+def test_unknown_reader_setting_is_refused() -> None:
+    from vision.detector import CardReader
+
+    with pytest.raises(TypeError, match="classify_turn"):
+        CardReader.load(classify_turn=4)

@@ -82,6 +82,11 @@ class ReaderSettings:
     classify_turns: int = 1  # 4: also read each crop turned by 90°, 180° and 270°, and average (4× the classifier's cost)
 
 
+CAREFUL: dict[str, int] = {"classify_turns": 4}
+"""Reader settings for reads that may take longer: the table pipeline reads only when a
+zone has settled, so it reads every index four ways (``tuolaji detect --careful`` too)."""
+
+
 class CardReader:
     """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
     (one reader per thread)."""
@@ -94,15 +99,22 @@ class CardReader:
         self._cls_input = classifier.get_inputs()[0].name
 
     @staticmethod
-    def load(models_dir: str | Path | None = None, threads: int = 2) -> CardReader:
-        """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``."""
+    def load(models_dir: str | Path | None = None, threads: int = 2, **overrides: float) -> CardReader:
+        """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``.
+
+        ``overrides`` replace settings of ``cards.json`` (for instance ``**CAREFUL``).
+        """
         import onnxruntime as ort
 
         folder = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = folder / "cards.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
         known = ReaderSettings.__dataclass_fields__
-        settings = ReaderSettings(**{k: v for k, v in meta.get("reader", {}).items() if k in known})
+        chosen = {k: v for k, v in meta.get("reader", {}).items() if k in known}
+        unknown = set(overrides) - set(known)
+        if unknown:
+            raise TypeError(f"unknown reader settings: {sorted(unknown)}")
+        settings = ReaderSettings(**{**chosen, **overrides})
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -481,5 +493,5 @@ def read_image_file(path: str | Path) -> np.ndarray:
     return image
 
 
-__all__ = ["CROP_PX", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
+__all__ = ["CAREFUL", "CROP_PX", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
            "read_image_file"]

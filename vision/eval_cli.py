@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector import CardInstance, CardReader, read_image_file
+from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", choices=("holdout", "train"), default="holdout", help="styles of the generated set")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    parser.add_argument("--careful", action="store_true", help="read every index four ways (as the table pipeline does)")
     parser.add_argument("--tune", action="store_true",
                         help="choose the reader's thresholds by card F1 on this set and write them into the models' "
                              "cards.json (use a tuning set, never the test or holdout set)")
@@ -261,7 +262,7 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
 
 
 def run(args: argparse.Namespace) -> int:
-    reader = CardReader.load(args.models)
+    reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
     samples = samples_from_folder(args.data) if args.data else samples_generated(args.count, args.seed, args.split)
     if args.tune:
         from vision.detector import MODELS_DIR
