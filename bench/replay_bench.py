@@ -45,9 +45,9 @@ from vision.pipeline import TablePipeline, open_source  # noqa: E402
 def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0) -> tuple[Any, str]:
     models = ROOT / "models"
     if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
-        from vision.detector import CAREFUL, CardReader
+        from vision.detector import TABLE, CardReader
 
-        return CardReader.load(**CAREFUL), "trained CardReader (careful: each index read four ways)"
+        return CardReader.load(**TABLE), "trained CardReader (table settings: each index read four ways)"
     reader = OracleReader(truth, cost_ms=cost_ms, miss_rate=noise, confusion_rate=noise / 2)
     name = f"oracle reader costing {cost_ms:g} ms a read"
     return reader, name + (f", missing {noise:.0%} and misreading {noise / 2:.0%} of cards" if noise else "")

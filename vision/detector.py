@@ -80,11 +80,17 @@ class ReaderSettings:
     detector_weight: float = 1.0  # index confidence = class probability × detector score ** detector_weight
     max_indices: int = 96
     classify_turns: int = 1  # 4: also read each crop turned by 90°, 180° and 270°, and average (4× the classifier's cost)
+    index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
 
 
-CAREFUL: dict[str, int] = {"classify_turns": 4}
-"""Reader settings for reads that may take longer: the table pipeline reads only when a
-zone has settled, so it reads every index four ways (``tuolaji detect --careful`` too)."""
+CAREFUL: dict[str, float] = {"classify_turns": 4}
+"""Reader settings for reads that may take longer: every index read four ways
+(``tuolaji detect --careful``)."""
+
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
+"""Reader settings of the table pipeline: it reads only when a zone has settled, so it
+reads carefully, and the table is laid by ``TABLE.md`` (every index of a fan visible),
+so two same-named indices closer than 0.75 index sizes are one."""
 
 
 class CardReader:
@@ -193,7 +199,7 @@ class CardReader:
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
         """The physical cards in a BGR frame, most confident first."""
-        cards = group_indices(self.read_indices(frame_bgr))
+        cards = group_indices(self.read_indices(frame_bgr), self.settings.index_spacing)
         return [c for c in cards if c.confidence >= self.settings.card_threshold]
 
 
@@ -391,28 +397,35 @@ def _overlap_of_smaller(a: Box, b: Box) -> float:
     return w * h / max(smaller, 1e-9)
 
 
-def drop_duplicate_reads(readings: list[IndexReading]) -> list[IndexReading]:
+def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> list[IndexReading]:
     """The readings without second detections of one index (most confident kept).
 
     The detector sometimes boxes one index twice (the rank alone and rank + suit) with
     too little overlap for NMS; both read the same card the same way up. Fanned
     identical cards leave each index visible (``TABLE.md``), so theirs overlap less.
+    ``spacing`` > 0 also takes same-named, same-facing readings whose centres are closer
+    than that many index sizes for one index: on a table laid by ``TABLE.md`` no two
+    visible indices are closer than an index's width.
 
     >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (1, 3, 10, 20), 0.8, 5.0)]))
     1
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (8, 0, 18, 16), 0.8, 0.0)]))
     2
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (6, 0, 16, 16), 0.3, 0.0)], spacing=0.75))
+    1
     """
     kept: list[IndexReading] = []
     for reading in sorted(readings, key=lambda r: -r.confidence):
         if not any(k.card == reading.card and float(_up(k) @ _up(reading)) > 0.7
-                   and _overlap_of_smaller(k.box, reading.box) >= DUPLICATE_OVERLAP for k in kept):
+                   and (_overlap_of_smaller(k.box, reading.box) >= DUPLICATE_OVERLAP
+                        or math.dist(k.centre, reading.centre) < spacing * (_index_size(k) + _index_size(reading)) / 2)
+                   for k in kept):
             kept.append(reading)
     return kept
 
 
-def group_indices(readings: list[IndexReading]) -> list[CardInstance]:
+def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[CardInstance]:
     """Group index readings into physical cards, nearest plausible pairs first.
 
     Each index takes at most one "vertical" and one "diagonal" partner, so of two
@@ -425,7 +438,7 @@ def group_indices(readings: list[IndexReading]) -> list[CardInstance]:
     >>> sorted(len(c.indices) for c in group_indices([tl, br, fan]))
     [1, 2]
     """
-    readings = drop_duplicate_reads(readings)
+    readings = drop_duplicate_reads(readings, spacing)
     n = len(readings)
     parent = list(range(n))
     size = [1] * n
@@ -493,5 +506,5 @@ def read_image_file(path: str | Path) -> np.ndarray:
     return image
 
 
-__all__ = ["CAREFUL", "CROP_PX", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
+__all__ = ["CAREFUL", "CROP_PX", "TABLE", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
            "read_image_file"]

@@ -196,9 +196,9 @@ class TablePipeline:
     @property
     def reader(self) -> CardReaderLike:
         if self._reader is None:
-            from vision.detector import CAREFUL, CardReader  # the trained model; imported only when needed
+            from vision.detector import TABLE, CardReader  # the trained model; imported only when needed
 
-            self._reader = CardReader.load(**CAREFUL)
+            self._reader = CardReader.load(**TABLE)
         return self._reader
 
     def run(

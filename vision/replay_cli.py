@@ -92,11 +92,11 @@ def _reader(args: argparse.Namespace) -> Any:
         except (KeyError, ValueError, TypeError) as exc:
             raise InputError(f"{args.oracle}: not a rendered video's frames file ({exc})") from exc
     try:
-        from vision.detector import CAREFUL, CardReader
+        from vision.detector import TABLE, CardReader
     except ModuleNotFoundError as exc:
         raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc
     try:
-        return CardReader.load(**CAREFUL)
+        return CardReader.load(**TABLE)
     except OSError as exc:
         raise InputError(f"no trained card model ({exc.filename or exc}); train one (tuolaji train), "
                          "or pass --oracle FRAMES.json to test the pipeline alone") from exc

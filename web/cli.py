@@ -144,9 +144,9 @@ def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None
             raise FileNotFoundError(2, "no such file", str(args.oracle))
         return OracleReader.from_file(args.oracle)
     try:
-        from vision.detector import CAREFUL, CardReader
+        from vision.detector import TABLE, CardReader
 
-        return CardReader.load(**CAREFUL)
+        return CardReader.load(**TABLE)
     except (OSError, ModuleNotFoundError) as exc:
         if fallback_frames is None:
             raise ServeError(f"no card reader available ({exc}); train one with `tuolaji train`, "
