@@ -124,7 +124,7 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     if args.oracle is None and not demo.shipped_reader_is_ready():
         f1 = demo.shipped_reader_f1()
         why = "no trained card model" if f1 is None else (
-            f"the shipped card model is not accurate enough yet (card F1 {f1:.2f} < {demo.READY_F1}, models/README.md)")
+            f"the shipped card model does not yet replay the demo exactly (card F1 {f1:.2f}, models/README.md)")
         print(f"tuolaji serve: {why}; the demo reads its cards from {demo.DEMO_FRAMES.name}",
               file=sys.stderr, flush=True)
         args.oracle = Path(demo.DEMO_FRAMES)
