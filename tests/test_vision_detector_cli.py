@@ -140,3 +140,19 @@ def test_unknown_reader_setting_is_refused() -> None:
 
     with pytest.raises(TypeError, match="classify_turn"):
         CardReader.load(classify_turn=4)
+
+
+@needs_models
+def test_eval_detector_record_writes_the_fixed_test_f1(tmp_path: Path, capsys) -> None:
+    import shutil
+
+    models = tmp_path / "models"
+    models.mkdir()
+    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
+        shutil.copy(REPO / "models" / name, models / name)
+    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
+                             "--json"]) == 0
+    measured = json.loads(capsys.readouterr().out)["f1"]
+    assert json.loads((models / "cards.json").read_text())["metrics"]["fixed_test_f1"] == measured
+    assert tuolaji_cli.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
+    assert "--record" in capsys.readouterr().err

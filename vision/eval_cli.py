@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.errors import InputError
 from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file
 
 
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     parser.add_argument("--careful", action="store_true", help="read every index four ways (as the table pipeline does)")
+    parser.add_argument("--record", action="store_true",
+                        help="with --data tests/data/detector: record the F1 in the models' cards.json "
+                             "(metrics.fixed_test_f1, which the tests hold to a live measurement)")
     parser.add_argument("--tune", action="store_true",
                         help="choose the reader's thresholds by card F1 on this set and write them into the models' "
                              "cards.json (use a tuning set, never the test or holdout set)")
@@ -215,6 +219,8 @@ def format_report(m: dict) -> str:
     return "\n".join(lines)
 
 
+FIXED_TEST_SET = Path(__file__).resolve().parent.parent / "tests" / "data" / "detector"
+
 TUNING_GRID = {
     "detector_weight": (1.0, 0.5, 0.25),
     "detect_threshold": (0.05, 0.1, 0.15, 0.25),
@@ -276,7 +282,17 @@ def run(args: argparse.Namespace) -> int:
         path.write_text(json.dumps(data, indent=1) + "\n")
         print(f"thresholds {choice} (card F1 {metrics['f1']:.3f} on the tuning set) written to {path}")
         return 0
+    if args.record and (args.data is None or args.data.resolve() != FIXED_TEST_SET or args.careful):
+        raise InputError(f"--record: only the fast read of the fixed test set is recorded (--data {FIXED_TEST_SET})")
     metrics = evaluate(reader, samples)
+    if args.record:
+        from vision.detector import MODELS_DIR
+
+        path = (args.models or MODELS_DIR) / "cards.json"
+        data = json.loads(path.read_text())
+        data.setdefault("metrics", {}).update(fixed_test_f1=metrics["f1"], fixed_test_set="tests/data/detector",
+                                              measured_by="tuolaji eval-detector --data tests/data/detector --record")
+        path.write_text(json.dumps(data, indent=1) + "\n")
     metrics["set"] = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
     print(json.dumps(metrics, indent=1) if args.json else format_report(metrics))
     return 0
