@@ -183,3 +183,32 @@ def test_reading_each_crop_four_ways_keeps_the_directions_and_reads_as_well() ->
     right_one = sum(a == b for a, b in zip(one_cards, names, strict=True))
     right_four = sum(a == b for a, b in zip(four_cards, names, strict=True))
     assert right_four >= right_one - 1, (right_one, right_four)
+
+
+class _RecordingSession:
+    """Stands in for an ONNX Runtime session: remembers the input shapes it was given."""
+
+    def __init__(self, shape: list) -> None:
+        self.shape = shape
+        self.seen: list[tuple[int, ...]] = []
+
+    def get_inputs(self) -> list:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(name="images", shape=self.shape)]
+
+    def run(self, _outputs, feeds: dict) -> list:
+        self.seen.append(feeds["images"].shape)
+        return [np.zeros((1, 5, 0), np.float32)]
+
+
+@pytest.mark.parametrize(("shape", "portrait_input"), [([1, 3, 336, 448], (1, 3, 336, 448)),
+                                                       (["batch", 3, "height", "width"], (1, 3, 448, 336))])
+def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, portrait_input: tuple) -> None:
+    from vision.detector import CardReader, ReaderSettings
+
+    detector = _RecordingSession(shape)
+    reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings())
+    reader.detect(np.zeros((480, 640, 3), np.uint8))
+    reader.detect(np.zeros((640, 480, 3), np.uint8))
+    assert detector.seen == [(1, 3, 336, 448), portrait_input]

@@ -102,6 +102,8 @@ class CardReader:
         self._classifier = classifier
         self.settings = settings
         self._det_input = detector.get_inputs()[0].name
+        # a detector exported with dynamic height and width also reads portrait frames upright
+        self._det_dynamic = not all(isinstance(d, int) for d in detector.get_inputs()[0].shape[2:])
         self._cls_input = classifier.get_inputs()[0].name
 
     @staticmethod
@@ -139,10 +141,13 @@ class CardReader:
         """Index boxes (K×4, frame pixels) and scores (K) after NMS."""
         s = self.settings
         h, w = frame_bgr.shape[:2]
-        ratio = min(s.input_width / w, s.input_height / h)
+        in_w, in_h = s.input_width, s.input_height
+        if self._det_dynamic and h > w:
+            in_w, in_h = in_h, in_w
+        ratio = min(in_w / w, in_h / h)
         nw, nh = max(1, round(w * ratio)), max(1, round(h * ratio))
         resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
-        canvas = np.full((s.input_height, s.input_width, 3), 114, np.uint8)
+        canvas = np.full((in_h, in_w, 3), 114, np.uint8)
         canvas[:nh, :nw] = resized
         blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) * (1 / 255.0)
         raw = self._detector.run(None, {self._det_input: blob})[0][0]  # (5, N)

@@ -42,7 +42,8 @@ def export_detector(checkpoint: Path, out_dir: Path, height: int = 336, width: i
     from ultralytics import YOLO
 
     model = YOLO(str(checkpoint))
-    produced = Path(model.export(format="onnx", imgsz=[height, width], opset=17, simplify=True, dynamic=False,
+    # dynamic height and width: the reader turns its input upright for portrait photos
+    produced = Path(model.export(format="onnx", imgsz=[height, width], opset=17, simplify=True, dynamic=True,
                                  half=False, batch=1, device="cpu"))
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "detector.onnx"
