@@ -212,3 +212,34 @@ def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, portrait_
     reader.detect(np.zeros((480, 640, 3), np.uint8))
     reader.detect(np.zeros((640, 480, 3), np.uint8))
     assert detector.seen == [(1, 3, 336, 448), portrait_input]
+
+
+@needs_models
+def test_the_coarse_pass_reads_close_ups() -> None:
+    """Close-up photos (the test scenes cropped and blown up 3×) put indices far above the
+    detector's training sizes: the second, coarse pass finds them."""
+    import dataclasses
+    from collections import Counter
+
+    import cv2
+
+    from vision.detector import CardReader
+
+    reader = CardReader.load()
+    found = {0.0: 0, reader.settings.coarse_scale: 0}
+    wanted = 0
+    for path in sorted((TEST_SET / "meta").glob("*.json"))[:12]:
+        meta = json.loads(path.read_text())
+        image = cv2.imread(str(TEST_SET / meta["image"]))
+        h, w = image.shape[:2]
+        x0, y0, cw, ch = w // 3, h // 3, w // 3, h // 3
+        close_up = cv2.resize(image[y0:y0 + ch, x0:x0 + cw], (w, h), interpolation=cv2.INTER_CUBIC)
+        inside = {i["card_id"] for i in meta["indices"] if i["visible"] >= 0.6 and i["box"][0] >= x0
+                  and i["box"][1] >= y0 and i["box"][2] <= x0 + cw and i["box"][3] <= y0 + ch}
+        truth = Counter(c["card"] for c in meta["cards"] if c["card_id"] in inside)
+        wanted += sum(truth.values())
+        for scale in found:
+            reader.settings = dataclasses.replace(reader.settings, coarse_scale=scale)
+            found[scale] += sum((truth & Counter(c.card for c in reader.read(close_up))).values())
+    assert reader.settings.coarse_scale > 0 and wanted >= 8
+    assert found[reader.settings.coarse_scale] >= found[0.0] + 0.2 * wanted, (found, wanted)
