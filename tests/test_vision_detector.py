@@ -208,10 +208,21 @@ def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, portrait_
     from vision.detector import CardReader, ReaderSettings
 
     detector = _RecordingSession(shape)
-    reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings())
+    reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.0))
     reader.detect(np.zeros((480, 640, 3), np.uint8))
     reader.detect(np.zeros((640, 480, 3), np.uint8))
     assert detector.seen == [(1, 3, 336, 448), portrait_input]
+
+
+@pytest.mark.parametrize(("shape", "coarse_input"), [([1, 3, 336, 448], (1, 3, 336, 448)),
+                                                     (["batch", 3, "height", "width"], (1, 3, 160, 224))])
+def test_the_coarse_pass_runs_on_a_smaller_canvas_when_it_can(shape: list, coarse_input: tuple) -> None:
+    from vision.detector import CardReader, ReaderSettings
+
+    detector = _RecordingSession(shape)
+    reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.5))
+    reader.detect(np.zeros((480, 640, 3), np.uint8))
+    assert detector.seen == [(1, 3, 336, 448), coarse_input]
 
 
 @needs_models
