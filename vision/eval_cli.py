@@ -222,10 +222,10 @@ def format_report(m: dict) -> str:
 FIXED_TEST_SET = Path(__file__).resolve().parent.parent / "tests" / "data" / "detector"
 
 TUNING_GRID = {
-    "detector_weight": (1.0, 0.5, 0.25),
-    "detect_threshold": (0.05, 0.1, 0.15, 0.25),
-    "class_threshold": (0.3, 0.4, 0.6, 0.8),
-    "card_threshold": (0.1, 0.2, 0.3, 0.5),
+    "detector_weight": (1.0, 0.5, 0.25, 0.1),
+    "detect_threshold": (0.03, 0.05, 0.1, 0.15, 0.25),
+    "class_threshold": (0.3, 0.4, 0.6),
+    "card_threshold": (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
 }
 
 
