@@ -129,6 +129,8 @@ class CardReader:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         sessions = []
         for name in ("detector.onnx", "classifier.onnx"):
             path = folder / name
@@ -177,7 +179,8 @@ class CardReader:
         h, w = frame_bgr.shape[:2]
         ratio = min(in_w / w, in_h / h) * shrink
         nw, nh = max(1, round(w * ratio)), max(1, round(h * ratio))
-        resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+        # linear, as the training letterbox resized (and several times faster than INTER_AREA)
+        resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
         canvas = np.full((in_h, in_w, 3), 114, np.uint8)
         canvas[:nh, :nw] = resized
         blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) * (1 / 255.0)
