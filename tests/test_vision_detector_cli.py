@@ -74,6 +74,17 @@ def test_missing_image_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
     assert len(err) == 1 and "nope.png" in err[0]
 
 
+def copy_of_the_models(folder: Path) -> Path:
+    """The shipped models copied to ``folder/models``, for commands that write into cards.json."""
+    import shutil
+
+    models = folder / "models"
+    models.mkdir()
+    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
+        shutil.copy(REPO / "models" / name, models / name)
+    return models
+
+
 @needs_models
 def test_eval_detector_reports_card_level_metrics(capsys) -> None:
     assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
@@ -93,10 +104,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
     from vision.detector import CardReader
     from vision.eval_cli import TUNING_GRID, evaluate, samples_from_folder
 
-    models = tmp_path / "models"
-    models.mkdir()
-    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
-        shutil.copy(REPO / "models" / name, models / name)
+    models = copy_of_the_models(tmp_path)
     tune = tmp_path / "tune"
     for sub in ("images", "meta"):
         (tune / sub).mkdir(parents=True)
@@ -144,12 +152,7 @@ def test_unknown_reader_setting_is_refused() -> None:
 
 @needs_models
 def test_eval_detector_record_writes_the_fixed_test_f1(tmp_path: Path, capsys) -> None:
-    import shutil
-
-    models = tmp_path / "models"
-    models.mkdir()
-    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
-        shutil.copy(REPO / "models" / name, models / name)
+    models = copy_of_the_models(tmp_path)
     assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
                              "--json"]) == 0
     measured = json.loads(capsys.readouterr().out)["f1"]
