@@ -124,21 +124,22 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     out_dir.mkdir(parents=True, exist_ok=True)
     last = out_dir / "last.pt"
     saved = torch.load(last, map_location="cpu", weights_only=False) if resume and last.exists() else None
-    # a resumed run keeps the network it was started with
-    net = from_checkpoint(saved) if saved else CardIndexNet(width=width, extra=extra)
+    if resume and saved is None:
+        raise OSError(2, "No checkpoint to resume from", str(last))
+    if saved is not None:  # a resumed run keeps the network it was started with
+        net = from_checkpoint(saved)
+    elif init is not None:
+        net = from_checkpoint(torch.load(init, map_location="cpu", weights_only=False))
+    else:
+        net = CardIndexNet(width=width, extra=extra)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     per_epoch = min(len(x), int(samples_per_epoch)) if samples_per_epoch else len(x)
     steps_per_epoch = math.ceil(per_epoch / batch)
     start_epoch, best = 0, -1.0
     history: list[dict] = []
-    if resume:
-        if saved is None:
-            raise OSError(2, "No checkpoint to resume from", str(last))
+    if saved is not None:
         optimiser.load_state_dict(saved["optimiser"])
         start_epoch, best, history = saved["epoch"] + 1, saved["best"], saved["history"]
-    elif init is not None:
-        net = from_checkpoint(torch.load(init, map_location="cpu", weights_only=False))
-        optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     total_steps = epochs * steps_per_epoch
 
     def lr_at(step: int) -> float:

@@ -230,7 +230,11 @@ class CardReader:
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
         """The physical cards in a BGR frame, most confident first."""
-        cards = group_indices(self.read_indices(frame_bgr), self.settings.index_spacing)
+        return self.cards_from(self.read_indices(frame_bgr))
+
+    def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
+        """The physical cards of some index readings (grouped, the unsure ones dropped)."""
+        cards = group_indices(readings, self.settings.index_spacing)
         return [c for c in cards if c.confidence >= self.settings.card_threshold]
 
 
@@ -523,6 +527,21 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
     return cards
 
 
+def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | None = None,
+                      metrics: dict | None = None, **fields: object) -> Path:
+    """Merge ``reader`` settings, ``metrics`` and top-level ``fields`` into ``cards.json``
+    (of ``models_dir``, default the shipped models); returns its path."""
+    path = (Path(models_dir) if models_dir is not None else MODELS_DIR) / "cards.json"
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    if reader:
+        data.setdefault("reader", {}).update(reader)
+    if metrics:
+        data.setdefault("metrics", {}).update(metrics)
+    data.update(fields)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
 def read_image_file(path: str | Path) -> np.ndarray:
     """Decode an image file to BGR, or raise InputError naming the file."""
     from scorer.errors import InputError
@@ -538,4 +557,4 @@ def read_image_file(path: str | Path) -> np.ndarray:
 
 
 __all__ = ["CAREFUL", "CROP_PX", "TABLE", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
-           "read_image_file"]
+           "read_image_file", "update_cards_json"]

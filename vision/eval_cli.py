@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.errors import InputError
-from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file
+from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file, update_cards_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -238,8 +238,6 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
     import dataclasses
     import itertools
 
-    from vision.detector import group_indices
-
     grid = grid or TUNING_GRID
     reader.settings = dataclasses.replace(reader.settings, detect_threshold=min(grid["detect_threshold"]))
     cache = []
@@ -256,8 +254,7 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
         for boxes, scores, probs, up, truth in cache:
             keep = scores >= choice["detect_threshold"]
             readings = reader.readings_from(boxes[keep], scores[keep], probs[keep], up[keep])
-            cards = [c for c in group_indices(readings) if c.confidence >= choice["card_threshold"]]
-            score_image(cards, truth, tally)
+            score_image(reader.cards_from(readings), truth, tally)
         metrics = tally.metrics()
         key = (metrics["f1"], metrics["precision"])
         if best is None or key > best[0]:
@@ -270,29 +267,18 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
 def run(args: argparse.Namespace) -> int:
     reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
     samples = samples_from_folder(args.data) if args.data else samples_generated(args.count, args.seed, args.split)
+    where = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
     if args.tune:
-        from vision.detector import MODELS_DIR
-
         choice, metrics = tune_thresholds(reader, samples)
-        path = (args.models or MODELS_DIR) / "cards.json"
-        data = json.loads(path.read_text()) if path.exists() else {}
-        data.setdefault("reader", {}).update(choice)
-        where = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
-        data["reader_tuned_on"] = f"{where}: card F1 {metrics['f1']}"
-        path.write_text(json.dumps(data, indent=1) + "\n")
+        path = update_cards_json(args.models, reader=choice, reader_tuned_on=f"{where}: card F1 {metrics['f1']}")
         print(f"thresholds {choice} (card F1 {metrics['f1']:.3f} on the tuning set) written to {path}")
         return 0
     if args.record and (args.data is None or args.data.resolve() != FIXED_TEST_SET or args.careful):
         raise InputError(f"--record: only the fast read of the fixed test set is recorded (--data {FIXED_TEST_SET})")
     metrics = evaluate(reader, samples)
     if args.record:
-        from vision.detector import MODELS_DIR
-
-        path = (args.models or MODELS_DIR) / "cards.json"
-        data = json.loads(path.read_text())
-        data.setdefault("metrics", {}).update(fixed_test_f1=metrics["f1"], fixed_test_set="tests/data/detector",
-                                              measured_by="tuolaji eval-detector --data tests/data/detector --record")
-        path.write_text(json.dumps(data, indent=1) + "\n")
-    metrics["set"] = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
+        update_cards_json(args.models, metrics={"fixed_test_f1": metrics["f1"], "fixed_test_set": "tests/data/detector",
+                                                "measured_by": "tuolaji eval-detector --data tests/data/detector --record"})
+    metrics["set"] = where
     print(json.dumps(metrics, indent=1) if args.json else format_report(metrics))
     return 0
