@@ -255,3 +255,32 @@ def test_the_coarse_pass_reads_close_ups() -> None:
                 found[scale] += sum((truth & Counter(c.card for c in reader.read(close_up))).values())
     assert reader.settings.coarse_scale > 0 and wanted >= 20
     assert found[reader.settings.coarse_scale] >= found[0.0] + 0.25 * wanted, (found, wanted)
+
+
+def _stroke_crop(angle: float) -> np.ndarray:
+    """A 40×40 crop of a card corner (an edge and two glyph strokes) turned ``angle`` degrees clockwise."""
+    import cv2
+
+    crop = np.full((40, 40, 3), 90, np.uint8)
+    crop[6:, 6:] = 250  # the card, its top and left edges in view
+    crop[12:30, 14:17] = 0  # an upright stroke
+    crop[12:15, 14:26] = 0  # and a level one
+    turn = cv2.getRotationMatrix2D((19.5, 19.5), -angle, 1.0)  # cv2 turns counter-clockwise
+    return cv2.warpAffine(crop, turn, (40, 40), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_directions_snap_to_the_card_edges_in_one_batch() -> None:
+    """Each up-vector within 25° of the crop's square orientation moves onto it; the others stay."""
+    from vision.detector import refine_up, refine_ups
+
+    angles = [0.0, 17.0, 63.0, 128.0, 200.0, 301.0]
+    crops = np.stack([_stroke_crop(a) for a in angles])
+    guesses = np.array(angles) + np.array([12.0, -15.0, 9.0, -20.0, 14.0, 40.0])  # the last is 40° off: kept
+    ups = np.stack([np.sin(np.radians(guesses)), -np.cos(np.radians(guesses))], axis=1).astype(np.float32)
+    refined = refine_ups(crops, ups)
+    got = np.degrees(np.arctan2(refined[:, 0], -refined[:, 1])) % 360
+    error = (got - np.array(angles) + 180) % 360 - 180
+    assert np.abs(error[:-1]).max() < 2.0, error
+    assert np.allclose(refined[-1], ups[-1])
+    assert np.allclose(np.stack([refine_up(c, u) for c, u in zip(crops, ups, strict=True)]), refined, atol=1e-6)
+    assert refine_ups(crops[:0], ups[:0]).shape == (0, 2)

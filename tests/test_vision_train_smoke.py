@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 import tuolaji_cli
@@ -28,9 +30,32 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     assert tuolaji_cli.main(["train", "classifier", "--train", str(data), "--val", str(data), "--out",
                              str(tmp_path / "cls"), "--epochs", "1", "--resume"]) == 0
     models = tmp_path / "models"
+    models.mkdir()
+    # what was measured of the models an export replaces does not describe the new ones
+    (models / "cards.json").write_text(json.dumps({"reader": {"card_threshold": 0.6}, "metrics": {"demo_replay_exact": True},
+                                                    "reader_tuned_on": "old"}))
     assert tuolaji_cli.main(["export", "--detector", str(last), "--classifier", str(tmp_path / "cls" / "last.pt"),
                              "--out", str(models)]) == 0
     assert {p.name for p in models.iterdir()} >= {"detector.onnx", "classifier.onnx", "cards.json"}
+    written = json.loads((models / "cards.json").read_text())
+    assert written["classifier_weights"] == "int8" and written["reader"]["card_threshold"] == 0.6
+    assert "metrics" not in written and "reader_tuned_on" not in written
+    floats = tmp_path / "float-models"
+    assert tuolaji_cli.main(["export", "--classifier", str(tmp_path / "cls" / "last.pt"), "--float-classifier",
+                             "--out", str(floats)]) == 0
+    assert json.loads((floats / "cards.json").read_text())["classifier_weights"] == "float32"
+
+    import onnx
+    import onnxruntime as ort
+
+    ops = {node.op_type for node in onnx.load(str(models / "classifier.onnx")).graph.node}
+    assert "QuantizeLinear" in ops and "QuantizeLinear" not in {n.op_type for n in onnx.load(str(floats / "classifier.onnx")).graph.node}
+    with np.load(sorted((data / "crops").glob("*.npz"))[0]) as crops:
+        blob = np.ascontiguousarray(crops["x"].transpose(0, 3, 1, 2), dtype=np.float32) / 255
+    int8_probs = ort.InferenceSession(str(models / "classifier.onnx")).run(None, {"crops": blob})[0]
+    float_probs = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})[0]
+    assert np.allclose(int8_probs.sum(1), 1, atol=1e-3)
+    assert np.abs(int8_probs - float_probs).max() < 0.1
 
     from vision.detector import CardReader
 

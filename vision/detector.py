@@ -183,7 +183,7 @@ class CardReader:
         resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
         canvas = np.full((in_h, in_w, 3), 114, np.uint8)
         canvas[:nh, :nw] = resized
-        blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) * (1 / 255.0)
+        blob = cv2.dnn.blobFromImage(canvas, 1 / 255.0, swapRB=True)  # 1×3×H×W RGB 0..1, in one pass
         raw = self._detector.run(None, {self._det_input: blob})[0][0]  # (5, N)
         keep = raw[4] >= self.settings.detect_threshold
         cx, cy, bw, bh = raw[0, keep], raw[1, keep], raw[2, keep], raw[3, keep]
@@ -206,7 +206,7 @@ class CardReader:
             probs_sum = probs_sum + probs
             up_sum = up_sum + np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
         up = up_sum / np.linalg.norm(up_sum, axis=1, keepdims=True).clip(1e-6)
-        return probs_sum / turns, np.stack([refine_up(crop, u) for crop, u in zip(crops, up, strict=True)])
+        return probs_sum / turns, refine_ups(crops, up)
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
         """Every corner index read in the frame (rejects dropped)."""
@@ -267,23 +267,38 @@ def refine_up(crop_bgr: np.ndarray, up: np.ndarray) -> np.ndarray:
     >>> refine_up(crop, np.array([0.26, -0.97], np.float32)).round(3).tolist()   # 15° off
     [0.0, -1.0]
     """
-    gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return refine_ups(crop_bgr[None], np.asarray(up, np.float32)[None])[0]
+
+
+def refine_ups(crops_bgr: np.ndarray, ups: np.ndarray) -> np.ndarray:
+    """:func:`refine_up` for a batch of crops (K×S×S×3) and up-vectors (K×2) at once."""
+    ups = np.asarray(ups, np.float32)
+    if len(crops_bgr) == 0:
+        return ups.reshape(0, 2)
+    # luma rounded as cv2.cvtColor rounds it (fixed point, 14 bits)
+    weights = np.array([1868, 9617, 4899], np.int32)
+    gray = ((crops_bgr.astype(np.int32) @ weights + 8192) >> 14).astype(np.float32)
+    padded = np.pad(gray, ((0, 0), (1, 1), (1, 1)), mode="reflect")  # the 3×3 Sobel's own border rule
+    dx = padded[:, :, 2:] - padded[:, :, :-2]
+    gx = dx[:, :-2] + 2 * dx[:, 1:-1] + dx[:, 2:]
+    dy = padded[:, 2:] - padded[:, :-2]
+    gy = dy[:, :, :-2] + 2 * dy[:, :, 1:-1] + dy[:, :, 2:]
     energy = gx * gx + gy * gy
-    total = float(energy.sum())
-    if total <= 0:
-        return up
-    z = complex((energy * np.exp(4j * np.arctan2(gy, gx))).sum())
-    if abs(z) / total < REFINE_COHERENCE:
-        return up
-    square = math.degrees(math.atan2(z.imag, z.real) / 4)  # the card's rotation modulo 90°
-    angle = math.degrees(math.atan2(float(up[0]), float(-up[1])))
+    total = energy.sum(axis=(1, 2))
+    # energy × e^(4iθ) = (gx + i·gy)^4 / energy, without the arctangents
+    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy
+    inverse = np.divide(1.0, energy, out=np.zeros_like(energy), where=energy > 0)
+    z_re = ((cos2 * cos2 - sin2 * sin2) * inverse).sum(axis=(1, 2))
+    z_im = (2 * cos2 * sin2 * inverse).sum(axis=(1, 2))
+    z = z_re + 1j * z_im
+    square = np.degrees(np.angle(z) / 4)  # each card's rotation modulo 90°
+    angle = np.degrees(np.arctan2(ups[:, 0], -ups[:, 1]))
     turn = (square - angle + 45) % 90 - 45
-    if abs(turn) > REFINE_MAX_TURN_DEG:
-        return up
-    a = math.radians(angle + turn)
-    return np.array([math.sin(a), -math.cos(a)], np.float32)
+    snap = (total > 0) & (np.abs(z) >= REFINE_COHERENCE * total) & (np.abs(turn) <= REFINE_MAX_TURN_DEG)
+    snapped = np.radians(angle + turn)
+    out = ups.copy()
+    out[snap] = np.stack([np.sin(snapped), -np.cos(snapped)], axis=1)[snap].astype(np.float32)
+    return out
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -557,4 +572,4 @@ def read_image_file(path: str | Path) -> np.ndarray:
 
 
 __all__ = ["CAREFUL", "CROP_PX", "TABLE", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
-           "read_image_file", "update_cards_json"]
+           "read_image_file", "refine_up", "refine_ups", "update_cards_json"]

@@ -4,7 +4,10 @@
   (a 640×480 frame at the 0.7 scale the detector trained at; the network is fully
   convolutional, so a 4:3 frame needs no square padding);
 * the classifier (``best.pt`` of ``tuolaji train classifier``) -> ``classifier.onnx``
-  with a dynamic batch axis, outputs ``probs`` (N×55) and ``up`` (N×2);
+  with a dynamic batch axis, outputs ``probs`` (N×55) and ``up`` (N×2), its weights and
+  activations quantized to 8 bits (static, per channel, calibrated on crops of its own
+  training set): 2-3× faster on a CPU with VNNI, 0.1 point of accuracy (``--float-classifier``
+  keeps 32-bit floats);
 * ``cards.json``: class names, input sizes, reader thresholds and provenance.
 
 Example::
@@ -31,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector", type=Path, help="ultralytics checkpoint (.pt) of the index detector")
     parser.add_argument("--classifier", type=Path, help="classifier checkpoint (.pt) from `tuolaji train classifier`")
     parser.add_argument("--out", type=Path, default=REPO / "models", help="output folder (default models/)")
+    parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
+    parser.add_argument("--calibration", type=Path, action="append",
+                        help="crops set(s) to calibrate the 8-bit classifier on (default: the checkpoint's training sets)")
     parser.add_argument("--imgsz", default="336x448", help="detector input HxW (default 336x448: 640x480 frames at 0.7)")
 
 
@@ -51,31 +57,88 @@ def export_detector(checkpoint: Path, out_dir: Path, height: int = 336, width: i
     return target
 
 
-def export_classifier(checkpoint: Path, out_dir: Path) -> Path:
-    """Export the classifier to ``out_dir/classifier.onnx`` (dynamic batch)."""
+CALIBRATION_CROPS = 1024
+"""Training crops the 8-bit classifier's activation ranges are measured on."""
+
+
+def export_classifier(checkpoint: Path, out_dir: Path, quantize: bool = True,
+                      calibration: list[Path] | None = None) -> Path:
+    """Export the classifier to ``out_dir/classifier.onnx`` (dynamic batch), 8-bit unless
+    ``quantize`` is false; ``calibration`` defaults to the checkpoint's training sets."""
     if not checkpoint.exists():
         raise OSError(2, "No such file or directory", str(checkpoint))
+    import tempfile
+
     import torch
 
     from vision.cardcrop import CROP_PX
     from vision.classifier_model import ExportWrapper, from_checkpoint
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    if quantize and not calibration:
+        calibration = [REPO / p if not Path(p).is_absolute() else Path(p) for p in state.get("train", ["data/sets/cls-train"])]
     net = from_checkpoint(state)
     wrapper = ExportWrapper(net).eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "classifier.onnx"
     dummy = torch.zeros(2, 3, CROP_PX, CROP_PX)
-    torch.onnx.export(wrapper, (dummy,), str(target), input_names=["crops"], output_names=["probs", "up"],
-                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        float_path = Path(tmp) / "classifier.float.onnx" if quantize else target
+        torch.onnx.export(wrapper, (dummy,), str(float_path), input_names=["crops"], output_names=["probs", "up"],
+                          dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}}, opset_version=17,
+                          dynamo=False)
+        if quantize:
+            quantize_classifier(float_path, target, calibration or [])
+    return target
+
+
+def quantize_classifier(float_path: Path, target: Path, calibration: list[Path], count: int = CALIBRATION_CROPS,
+                        seed: int = 0) -> Path:
+    """Write an 8-bit copy of the float classifier at ``float_path`` to ``target``.
+
+    Static quantization of the convolutions (QDQ, signed 8-bit weights per output
+    channel, unsigned 8-bit activations; the two heads stay in floats) with activation ranges measured on ``count`` crops drawn (seeded) from
+    the ``calibration`` crop sets: the same crops give the same file.
+    """
+    import numpy as np
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    from vision.classifier_train import load_crops
+
+    crops, _labels, _angles = load_crops(calibration)
+    chosen = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
+    blobs = np.ascontiguousarray(chosen.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+
+    class Batches(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.start = 0
+
+        def get_next(self) -> dict | None:
+            if self.start >= len(blobs):
+                return None
+            batch = blobs[self.start : self.start + 64]
+            self.start += 64
+            return {"crops": batch}
+
+    prepared = float_path.with_suffix(".prepared.onnx")
+    quant_pre_process(str(float_path), str(prepared))
+    quantize_static(str(prepared), str(target), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                    op_types_to_quantize=["Conv", "Relu", "Flatten"])  # the two heads stay in floats: exact probabilities and directions
     return target
 
 
 def write_cards_json(out_dir: Path, height: int = 336, width: int = 448, extra: dict | None = None) -> Path:
-    """Class names and reader settings next to the ONNX files (existing keys are kept)."""
+    """Class names and reader settings next to the ONNX files.
+
+    The reader's thresholds are kept (the starting point for tuning the new models); what
+    was measured of the models these replace (``metrics``, ``reader_tuned_on``) is dropped.
+    """
     path = out_dir / "cards.json"
     data = json.loads(path.read_text()) if path.exists() else {}
+    for stale in ("metrics", "reader_tuned_on"):
+        data.pop(stale, None)
     data.update({
         "detector_classes": ["index"],
         "classifier_classes": [*CARD_NAMES, "reject"],
@@ -103,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if args.detector:
         print(f"wrote {export_detector(args.detector, args.out, height, width)}")
     if args.classifier:
-        print(f"wrote {export_classifier(args.classifier, args.out)}")
-    print(f"wrote {write_cards_json(args.out, height, width)}")
+        print(f"wrote {export_classifier(args.classifier, args.out, not args.float_classifier, args.calibration)}")
+    extra = {"classifier_weights": "float32" if args.float_classifier else "int8"} if args.classifier else None
+    print(f"wrote {write_cards_json(args.out, height, width, extra)}")
     return 0
