@@ -21,7 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from vision.detector import CAREFUL, CardReader, group_indices  # noqa: E402
+from vision.detector import CAREFUL, CardReader  # noqa: E402
 
 
 def main() -> int:
@@ -48,10 +48,10 @@ def main() -> int:
         t1 = time.perf_counter()
         boxes, scores = reader.detect(frame)
         t2 = time.perf_counter()
-        probs, up = reader.classify(frame, boxes)
+        probs, up, side = reader.classify(frame, boxes)
         t3 = time.perf_counter()
-        readings = reader.readings_from(boxes, scores, probs, up)
-        found = [c for c in group_indices(readings) if c.confidence >= reader.settings.card_threshold]
+        readings = reader.readings_from(boxes, scores, probs, up, side)
+        found = reader.cards_from(readings)
         t4 = time.perf_counter()
         cards += len(found)
         for name, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):

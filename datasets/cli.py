@@ -5,7 +5,7 @@ Layout of ``--out DIR`` (YOLO format, one class ``index``)::
     DIR/images/000123.jpg      the scene (BGR JPEG)
     DIR/labels/000123.txt      "0 cx cy w h" per visible corner index (normalised)
     DIR/meta/000123.json       cards, indices (name, polygon, angle, visibility), camera info
-    DIR/crops/000123.npz       classifier crops (with --crops): x uint8 N×40×40×3, y, angle
+    DIR/crops/000123.npz       classifier crops (with --crops): x uint8 N×40×40×3, y, angle, side
     DIR/dataset.yaml           ultralytics data file (train = val = this set)
     DIR/generate.json          the exact arguments, for reproducing the set
 
@@ -78,8 +78,8 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool]) -> int:
     }
     (out / "meta" / f"{stem}.json").write_text(json.dumps(meta, separators=(",", ":")))
     if crops:
-        x, y, angle = classifier_crops(scene, np.random.default_rng([seed, index, 7]))
-        np.savez_compressed(out / "crops" / f"{stem}.npz", x=x, y=y, angle=angle)
+        x, y, angle, side = classifier_crops(scene, np.random.default_rng([seed, index, 7]))
+        np.savez_compressed(out / "crops" / f"{stem}.npz", x=x, y=y, angle=angle, side=side)
     return len(scene.labelled_indices())
 
 

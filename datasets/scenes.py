@@ -459,24 +459,71 @@ def _up_vector(angle_deg: float) -> np.ndarray:
 
 # ---------------------------------------------------------------- classifier crops
 
-def classifier_crops(scene: Scene, rng: np.random.Generator, negatives: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Crops for the card classifier: (uint8 N×40×40×3, class ids, up-angle degrees).
+SIDE_LEFT, SIDE_RIGHT, SIDE_NONE = 0, 1, -1
+"""Corner sides of :func:`corner_sides`; ``SIDE_NONE`` for reject crops."""
+
+
+def corner_sides(indices: list[IndexLabel]) -> list[int]:
+    """For each index, which corner of its card it is, as its own glyphs stand upright:
+    ``SIDE_LEFT`` (a top-left corner, or the bottom-right one printed upside down) or
+    ``SIDE_RIGHT`` (the top-right and bottom-left corners of 4-corner decks).
+
+    Measured from the card's centre, the mean of all its index centres (hidden ones too).
+
+    >>> tl = IndexLabel(0, "7H", ((0, 0), (10, 0), (10, 16), (0, 16)), (0, 0, 10, 16), 0.0, 1.0)
+    >>> br = IndexLabel(0, "7H", ((60, 84), (50, 84), (50, 68), (60, 68)), (50, 68, 60, 84), 180.0, 1.0)
+    >>> tr = IndexLabel(0, "7H", ((50, 0), (60, 0), (60, 16), (50, 16)), (50, 0, 60, 16), 0.0, 1.0)
+    >>> corner_sides([tl, br]), corner_sides([tl, br, tr])
+    ([0, 0], [0, 0, 1])
+    """
+    centres: dict[int, list[np.ndarray]] = {}
+    for i in indices:
+        centres.setdefault(i.card_id, []).append(np.mean(np.asarray(i.polygon, float), axis=0))
+    sides = []
+    for i in indices:
+        offset = np.mean(np.asarray(i.polygon, float), axis=0) - np.mean(centres[i.card_id], axis=0)
+        a = math.radians(i.angle_deg)
+        sides.append(SIDE_RIGHT if float(offset @ np.array([math.cos(a), math.sin(a)])) > 0 else SIDE_LEFT)
+    return sides
+
+
+def crop_sources(indices: list[IndexLabel]) -> list[tuple[int, int]]:
+    """Which indices give classifier crops, in order: (position in ``indices``, crops).
+
+    Two jittered crops of each labelled index big enough to read, one reject crop of
+    each index that is almost hidden (but not gone). Random rejects elsewhere follow.
+    """
+    sources = []
+    for k, idx in enumerate(indices):
+        x1, y1, x2, y2 = idx.box
+        bw, bh = x2 - x1, y2 - y1
+        if idx.labelled:
+            if max(bw, bh) >= MIN_READABLE_PX:  # smaller: the detector still learns it; no one can read its glyphs
+                sources.append((k, 2))
+        elif HIDDEN_FRACTION > idx.visible > 0.02 and bw > 3 and bh > 3:
+            sources.append((k, 1))
+    return sources
+
+
+def classifier_crops(scene: Scene, rng: np.random.Generator,
+                     negatives: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Crops for the card classifier: (uint8 N×40×40×3, class ids, up-angle degrees, corner sides).
 
     Positives are the labelled indices, with the box jittered like a detector's; class
     ``REJECT`` crops are hidden indices, card faces, hands and the table. The angle of
-    a reject crop is NaN.
+    a reject crop is NaN and its side ``SIDE_NONE``.
     """
-    crops, labels, angles = [], [], []
+    crops, labels, angles, sides = [], [], [], []
     h, w = scene.image.shape[:2]
     sizes = []
-    for idx in scene.indices:
+    corner = corner_sides(scene.indices)
+    for k, count in crop_sources(scene.indices):
+        idx = scene.indices[k]
         x1, y1, x2, y2 = idx.box
         bw, bh = x2 - x1, y2 - y1
-        if idx.labelled and max(bw, bh) < MIN_READABLE_PX:
-            continue  # the detector still learns it; no one can read its glyphs
         if idx.labelled:
             sizes.append(max(bw, bh))
-            for _ in range(2):
+            for _ in range(count):
                 jx, jy = rng.normal(0, 0.06, 2) * max(bw, bh)
                 s = rng.uniform(0.88, 1.15)
                 cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
@@ -484,10 +531,12 @@ def classifier_crops(scene: Scene, rng: np.random.Generator, negatives: int = 3)
                 crops.append(crop_index(scene.image, box))
                 labels.append(CARD_NAMES.index(idx.card))
                 angles.append(idx.angle_deg)
-        elif idx.visible < HIDDEN_FRACTION and idx.visible > 0.02 and bw > 3 and bh > 3:
+                sides.append(corner[k])
+        else:
             crops.append(crop_index(scene.image, idx.box))
             labels.append(REJECT)
             angles.append(float("nan"))
+            sides.append(SIDE_NONE)
     typical = float(np.median(sizes)) if sizes else 25.0
     for _ in range(negatives):
         side = typical * CROP_SCALE_NEG * rng.uniform(0.7, 1.4)
@@ -502,9 +551,28 @@ def classifier_crops(scene: Scene, rng: np.random.Generator, negatives: int = 3)
         crops.append(crop_square(scene.image, (cx, cy), side, CROP_PX))
         labels.append(REJECT)
         angles.append(float("nan"))
+        sides.append(SIDE_NONE)
     if not crops:
-        return np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.float32)
-    return np.stack(crops), np.array(labels, np.int64), np.array(angles, np.float32)
+        return (np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.float32),
+                np.zeros(0, np.int8))
+    return np.stack(crops), np.array(labels, np.int64), np.array(angles, np.float32), np.array(sides, np.int8)
+
+
+def crop_sides_from_meta(meta: dict, labels: np.ndarray) -> np.ndarray:
+    """The corner sides of a scene's crops written before crops carried them, from its
+    ``meta/*.json`` (same selection as :func:`classifier_crops`; the class ids must agree)."""
+    indices = [IndexLabel(i["card_id"], i["card"], tuple(map(tuple, i["polygon"])), tuple(i["box"]), i["angle_deg"], i["visible"])
+               for i in meta["indices"]]
+    corner = corner_sides(indices)
+    sides, expected = [], []
+    for k, count in crop_sources(indices):
+        idx = indices[k]
+        sides += [corner[k] if idx.labelled else SIDE_NONE] * count
+        expected += [CARD_NAMES.index(idx.card) if idx.labelled else REJECT] * count
+    n = len(expected)
+    if list(labels[:n]) != expected or any(v != REJECT for v in labels[n:]):
+        raise ValueError(f"{meta.get('image')}: its crops do not follow its meta (another generator version?)")
+    return np.array(sides + [SIDE_NONE] * (len(labels) - n), np.int8)
 
 
 CROP_SCALE_NEG = 1.3

@@ -11,7 +11,15 @@ import pytest
 
 import tuolaji_cli
 from datasets.cardart import CARD_NAMES
-from datasets.scenes import REJECT, VISIBLE_FRACTION, classifier_crops, generate_scene
+from datasets.scenes import (
+    REJECT,
+    SIDE_LEFT,
+    SIDE_NONE,
+    SIDE_RIGHT,
+    VISIBLE_FRACTION,
+    classifier_crops,
+    generate_scene,
+)
 
 
 @pytest.fixture(scope="module")
@@ -71,10 +79,11 @@ def test_same_seed_same_scene_other_seed_other_scene() -> None:
 
 
 def test_classifier_crops_have_card_and_reject_classes(scenes) -> None:
-    x, y, angle = classifier_crops(scenes[0], np.random.default_rng(0), negatives=4)
-    assert x.shape[1:] == (40, 40, 3) and len(x) == len(y) == len(angle)
+    x, y, angle, side = classifier_crops(scenes[0], np.random.default_rng(0), negatives=4)
+    assert x.shape[1:] == (40, 40, 3) and len(x) == len(y) == len(angle) == len(side)
     assert (y == REJECT).any() and (y < REJECT).any()
     assert np.isnan(angle[y == REJECT]).all() and not np.isnan(angle[y < REJECT]).any()
+    assert (side[y == REJECT] == SIDE_NONE).all() and set(side[y < REJECT]) <= {SIDE_LEFT, SIDE_RIGHT}
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -100,3 +109,27 @@ def test_generate_cli_rejects_a_bad_size(tmp_path: Path, capsys) -> None:
     assert tuolaji_cli.main(["generate", "--out", str(tmp_path), "--count", "1", "--seed", "1", "--size", "big"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--size" in err[0]
+
+
+def test_crops_written_before_they_carried_sides_get_them_from_the_meta(tmp_path: Path) -> None:
+    from scorer.errors import InputError
+    from vision.classifier_train import load_crops
+
+    out = tmp_path / "set"
+    assert tuolaji_cli.main(["generate", "--out", str(out), "--count", "3", "--seed", "4", "--size", "320x320",
+                             "--crops", "--quiet"]) == 0
+    x, y, angle, side = load_crops([out])
+    assert set(side[y < REJECT]) <= {SIDE_LEFT, SIDE_RIGHT} and (side[y == REJECT] == SIDE_NONE).all()
+    for file in sorted((out / "crops").glob("*.npz")):  # as an older generator wrote them
+        with np.load(file) as data:
+            kept = {k: data[k] for k in ("x", "y", "angle")}
+        np.savez_compressed(file, **kept)
+    again = load_crops([out])
+    assert np.array_equal(again[3], side) and np.array_equal(again[1], y)
+    first = sorted((out / "crops").glob("*.npz"))[0]
+    with np.load(first) as data:
+        kept = {k: data[k] for k in ("x", "y", "angle")}
+    kept["y"] = np.roll(kept["y"], 1)  # crops that do not follow their scene
+    np.savez_compressed(first, **kept)
+    with pytest.raises(InputError, match="do not follow its meta"):
+        load_crops([out])

@@ -56,6 +56,18 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     float_probs = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})[0]
     assert np.allclose(int8_probs.sum(1), 1, atol=1e-3)
     assert np.abs(int8_probs - float_probs).max() < 0.1
+    assert [o.name for o in ort.InferenceSession(str(models / "classifier.onnx")).get_outputs()] == ["probs", "up", "side"]
+
+    # two checkpoints make one ensemble network; a network twice over reads as itself
+    pair = tmp_path / "pair-models"
+    checkpoint = str(tmp_path / "cls" / "last.pt")
+    assert tuolaji_cli.main(["export", "--classifier", checkpoint, "--classifier", checkpoint, "--float-classifier",
+                             "--out", str(pair)]) == 0
+    pair_out = ort.InferenceSession(str(pair / "classifier.onnx")).run(None, {"crops": blob})
+    float_out = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})
+    for got, want in zip(pair_out, float_out, strict=True):
+        assert np.allclose(got, want, atol=1e-5)
+    assert ((float_out[2] >= 0) & (float_out[2] <= 1)).all()
 
     from vision.detector import CardReader
 

@@ -1,9 +1,11 @@
 """The card-index classifier network (torch; training side only — runtime uses its ONNX).
 
 Input: a batch of 40×40 BGR crops, float32 in 0..1, NCHW. Outputs: logits over the 54
-cards + "not a card index" (55), and a 2-vector pointing to the top of the card in
-image coordinates (sin, -cos of the clockwise angle from "up"); the reader uses it to
-pair the corner indices of one card.
+cards + "not a card index" (55), a 2-vector pointing to the top of the card in image
+coordinates (sin, -cos of the clockwise angle from "up"), and (networks with a side
+head) a logit for "this is a right-hand corner of its card, as its glyphs stand" (the
+top-right and bottom-left corners of 4-corner decks); the reader uses them to pair the
+corner indices of one card.
 
 About 14 M multiply-adds per crop, so a frame's dozen crops cost a few milliseconds.
 """
@@ -34,17 +36,20 @@ class CardIndexNet(nn.Module):
     """A small plain CNN: 40×40 → 20×20 → 10×10 → 5×5, then one linear layer per head.
 
     ``width`` sets the channels (w, 2w, 4w, 8w); ``extra`` adds that many more 3×3 blocks
-    at 10×10 and at 5×5. Checkpoints store both (:func:`architecture`).
+    at 10×10 and at 5×5; ``side`` adds the corner-side head. Checkpoints store all three
+    (:func:`architecture`).
 
     >>> net = CardIndexNet(width=8, extra=1)
     >>> [tuple(t.shape) for t in net(torch.zeros(2, 3, 40, 40))]
-    [(2, 55), (2, 2)]
+    [(2, 55), (2, 2), (2, 1)]
+    >>> len(CardIndexNet(width=8, side=False)(torch.zeros(2, 3, 40, 40)))
+    2
     """
 
-    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 16, extra: int = 0) -> None:
+    def __init__(self, num_classes: int = NUM_CLASSES, width: int = 16, extra: int = 0, side: bool = True) -> None:
         super().__init__()
         w = width
-        self.width, self.extra = width, extra
+        self.width, self.extra, self.has_side = width, extra, side
         layers = [
             _block(3, w, 1),
             _block(w, 2 * w, 2),
@@ -60,39 +65,61 @@ class CardIndexNet(nn.Module):
         self.dropout = nn.Dropout(0.2)
         self.classes = nn.Linear(flat, num_classes)
         self.orientation = nn.Linear(flat, 2)
+        self.side = nn.Linear(flat, 1) if side else None
         # training-only helpers: rank (13 + joker + reject) and suit (4 + 2 jokers + reject)
         # share what the 54 cards have in common, so the features learn faster
         self.rank = nn.Linear(flat, RANK_CLASSES)
         self.suit = nn.Linear(flat, SUIT_CLASSES)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """Class logits, orientation, and (with a side head) the right-corner logit."""
         f = self.dropout(self.features(x).flatten(1))
-        return self.classes(f), self.orientation(f)
+        if self.side is None:
+            return self.classes(f), self.orientation(f)
+        return self.classes(f), self.orientation(f), self.side(f)
 
-    def forward_train(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward_train(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """:meth:`forward` plus the rank and suit helper logits, and the side logit (or None)."""
         f = self.dropout(self.features(x).flatten(1))
-        return self.classes(f), self.orientation(f), self.rank(f), self.suit(f)
+        side = self.side(f) if self.side is not None else None
+        return self.classes(f), self.orientation(f), self.rank(f), self.suit(f), side
 
 
 def architecture(net: CardIndexNet) -> dict:
     """The constructor arguments a checkpoint needs to rebuild ``net``."""
-    return {"width": net.width, "extra": net.extra}
+    return {"width": net.width, "extra": net.extra, "side": net.has_side}
 
 
-def from_checkpoint(state: dict) -> CardIndexNet:
-    """Rebuild the network saved in a checkpoint dict (older ones: width 16, no extra blocks)."""
-    net = CardIndexNet(**state.get("architecture", {"width": 16, "extra": 0}))
-    net.load_state_dict(state["model"])
+def from_checkpoint(state: dict, side: bool | None = None) -> CardIndexNet:
+    """Rebuild the network saved in a checkpoint dict (older ones: width 16, no extra blocks,
+    no side head). ``side=True`` adds a fresh side head to a network saved without one."""
+    saved = {"width": 16, "extra": 0, "side": False, **state.get("architecture", {})}
+    net = CardIndexNet(**{**saved, "side": saved["side"] if side is None else side})
+    missing, unexpected = net.load_state_dict(state["model"], strict=False)
+    if unexpected or any(not key.startswith("side.") for key in missing) or (missing and saved["side"]):
+        raise ValueError(f"checkpoint does not fit the network: missing {missing}, unexpected {unexpected}")
     return net
 
 
 class ExportWrapper(nn.Module):
-    """What goes into the ONNX file: probabilities and a unit orientation vector."""
+    """What goes into the ONNX file: probabilities, a unit orientation vector and (when a
+    network has a side head) the probability of a right-hand corner. Several networks
+    make an ensemble: their probabilities, directions and side probabilities are averaged
+    (the side over the networks that have the head)."""
 
-    def __init__(self, net: CardIndexNet) -> None:
+    def __init__(self, *nets: CardIndexNet) -> None:
         super().__init__()
-        self.net = net
+        self.nets = nn.ModuleList(nets)
+        self.has_side = any(net.has_side for net in nets)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits, orient = self.net(x)
-        return torch.softmax(logits, dim=1), orient / orient.norm(dim=1, keepdim=True).clamp_min(1e-6)
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        probs, ups, sides = [], [], []
+        for net in self.nets:
+            out = net(x)
+            probs.append(torch.softmax(out[0], dim=1))
+            ups.append(out[1] / out[1].norm(dim=1, keepdim=True).clamp_min(1e-6))
+            if len(out) > 2:
+                sides.append(torch.sigmoid(out[2]).squeeze(1))
+        up = torch.stack(ups).mean(0)
+        result = (torch.stack(probs).mean(0), up / up.norm(dim=1, keepdim=True).clamp_min(1e-6))
+        return (*result, torch.stack(sides).mean(0)) if self.has_side else result

@@ -23,20 +23,34 @@ from scorer.errors import InputError
 REJECT = 54
 
 
-def load_crops(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles)."""
-    xs, ys, angles = [], [], []
+def load_crops(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles, int8 corner sides).
+
+    Crops written before they carried their corner sides get them from the scene's meta.
+    """
+    from datasets.scenes import crop_sides_from_meta
+
+    xs, ys, angles, sides = [], [], [], []
     for folder in folders:
         files = sorted((folder / "crops").glob("*.npz"))
         if not files:
             raise InputError(f"{folder}: no crops/*.npz (generate the set with --crops)")
         for file in files:
             with np.load(file) as data:
-                if len(data["y"]):
-                    xs.append(data["x"])
-                    ys.append(data["y"])
-                    angles.append(data["angle"])
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(angles)
+                if not len(data["y"]):
+                    continue
+                xs.append(data["x"])
+                ys.append(data["y"])
+                angles.append(data["angle"])
+                if "side" in data:
+                    sides.append(data["side"])
+                else:
+                    meta = json.loads((folder / "meta" / f"{file.stem}.json").read_text())
+                    try:
+                        sides.append(crop_sides_from_meta(meta, data["y"]))
+                    except ValueError as error:
+                        raise InputError(f"{file}: {error}") from None
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(angles), np.concatenate(sides)
 
 
 def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -85,16 +99,18 @@ def to_tensor_batch(x: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
 
 
-def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, batch: int = 512) -> dict:
+def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndarray | None = None, batch: int = 512) -> dict:
     import torch
 
     net.eval()
-    preds, orients = [], []
+    preds, orients, rights = [], [], []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            logits, orient = net(to_tensor_batch(x[i : i + batch]))
-            preds.append(logits.argmax(1).numpy())
-            orients.append(orient.numpy())
+            out = net(to_tensor_batch(x[i : i + batch]))
+            preds.append(out[0].argmax(1).numpy())
+            orients.append(out[1].numpy())
+            if len(out) > 2:
+                rights.append(out[2][:, 0].numpy() > 0)
     pred = np.concatenate(preds)
     orient = np.concatenate(orients)
     pos = y != REJECT
@@ -104,7 +120,12 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, batch: int = 
     vec = angle_vectors(angle[pos])
     cos = (orient[pos] * vec).sum(1) / np.maximum(np.linalg.norm(orient[pos], axis=1), 1e-6)
     angle_err = float(np.degrees(np.median(np.arccos(np.clip(cos, -1, 1))))) if pos.any() else 180.0
-    return {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err}
+    metrics = {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err}
+    known = pos & (side >= 0) if side is not None else pos & False
+    if rights and known.any():
+        right = np.concatenate(rights)
+        metrics["side_acc"] = float((right[known] == (side[known] == 1)).mean())
+    return metrics
 
 
 def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path, epochs: int = 30, batch: int = 128,
@@ -119,8 +140,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    x, y, angle = load_crops(train_dirs)
-    vx, vy, vangle = load_crops(val_dirs)
+    x, y, angle, side = load_crops(train_dirs)
+    vx, vy, vangle, vside = load_crops(val_dirs)
     out_dir.mkdir(parents=True, exist_ok=True)
     last = out_dir / "last.pt"
     saved = torch.load(last, map_location="cpu", weights_only=False) if resume and last.exists() else None
@@ -129,7 +150,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     if saved is not None:  # a resumed run keeps the network it was started with
         net = from_checkpoint(saved)
     elif init is not None:
-        net = from_checkpoint(torch.load(init, map_location="cpu", weights_only=False))
+        net = from_checkpoint(torch.load(init, map_location="cpu", weights_only=False), side=True)  # a fresh side head if it had none
     else:
         net = CardIndexNet(width=width, extra=extra)
     optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
@@ -161,7 +182,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
             by = torch.from_numpy(y[idx])
             for group in optimiser.param_groups:
                 group["lr"] = lr_at(epoch * steps_per_epoch + s)
-            logits, orient, rank_logits, suit_logits = net.forward_train(to_tensor_batch(bx))
+            logits, orient, rank_logits, suit_logits, right_logit = net.forward_train(to_tensor_batch(bx))
             rank, suit = rank_and_suit_targets(by)
             loss = F.cross_entropy(logits, by, label_smoothing=0.05)
             loss = loss + 0.5 * F.cross_entropy(rank_logits, rank) + 0.5 * F.cross_entropy(suit_logits, suit)
@@ -169,11 +190,15 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
             if pos.any():
                 target = torch.from_numpy(angle_vectors(bangle))[pos]
                 loss = loss + 0.5 * F.mse_loss(orient[pos], target)
+            known = torch.from_numpy(side[idx] >= 0)
+            if right_logit is not None and known.any():
+                target = torch.from_numpy((side[idx] == 1).astype(np.float32))[known]
+                loss = loss + 0.3 * F.binary_cross_entropy_with_logits(right_logit[known, 0], target)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             running += float(loss.detach())
-        metrics = evaluate(net, vx, vy, vangle)
+        metrics = evaluate(net, vx, vy, vangle, vside)
         metrics.update(epoch=epoch + 1, loss=running / steps_per_epoch, seconds=round(time.time() - t0, 1))
         history.append(metrics)
         is_best = metrics["acc"] > best

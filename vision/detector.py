@@ -48,6 +48,7 @@ class IndexReading:
     box: Box  # x1, y1, x2, y2 in frame pixels
     confidence: float  # classifier probability × detector score ** detector_weight
     angle_deg: float  # clockwise from "up" in the image: the direction of the card's top
+    side: float = math.nan  # probability that this is a right-hand corner of its card as its glyphs stand (NaN: not read)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -190,42 +191,48 @@ class CardReader:
         boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / ratio
         return boxes.reshape(-1, 4), raw[4, keep], ratio
 
-    def classify(self, frame_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities (K×55) and unit up-vectors (K×2) for the crops around ``boxes``."""
+    def classify(self, frame_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities (K×55), unit up-vectors (K×2) and right-hand-corner probabilities
+        (K; NaN from a classifier without that output) for the crops around ``boxes``."""
         if len(boxes) == 0:
-            return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32)
+            return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
         crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
         turns = 4 if self.settings.classify_turns >= 4 else 1
-        probs_sum, up_sum = 0.0, 0.0
+        probs_sum, up_sum, side_sum = 0.0, 0.0, 0.0
         for k in range(turns):
             turned = np.rot90(crops, k, axes=(1, 2))  # k counter-clockwise quarter turns
             blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
-            probs, up = self._classifier.run(None, {self._cls_input: blob})
+            outputs = self._classifier.run(None, {self._cls_input: blob})
+            probs, up = outputs[0], outputs[1]
             # the up-vector read in the turned crop, turned back (clockwise by k quarter turns, y pointing down)
             cos, sin = _QUARTER_TURNS[k]
             probs_sum = probs_sum + probs
             up_sum = up_sum + np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
+            # a corner's side is the same however the crop is turned
+            side_sum = side_sum + (outputs[2].reshape(-1) if len(outputs) > 2 else np.full(len(crops), np.nan, np.float32))
         up = up_sum / np.linalg.norm(up_sum, axis=1, keepdims=True).clip(1e-6)
-        return probs_sum / turns, refine_ups(crops, up)
+        return probs_sum / turns, refine_ups(crops, up), (side_sum / turns).astype(np.float32)
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
         """Every corner index read in the frame (rejects dropped)."""
         _check_frame(frame_bgr)
         boxes, scores = self.detect(frame_bgr)
-        probs, orient = self.classify(frame_bgr, boxes)
-        return self.readings_from(boxes, scores, probs, orient)
+        probs, orient, side = self.classify(frame_bgr, boxes)
+        return self.readings_from(boxes, scores, probs, orient, side)
 
     def readings_from(self, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray,
-                      orient: np.ndarray) -> list[IndexReading]:
+                      orient: np.ndarray, side: np.ndarray | None = None) -> list[IndexReading]:
         """Index readings from the two models' outputs (rejects and unsure reads dropped)."""
         readings = []
-        for box, score, p, o in zip(boxes, scores, probs, orient, strict=True):
+        if side is None:
+            side = np.full(len(boxes), np.nan, np.float32)
+        for box, score, p, o, right in zip(boxes, scores, probs, orient, side, strict=True):
             k = int(p.argmax())
             if k == REJECT or p[k] < self.settings.class_threshold:
                 continue
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
             confidence = float(p[k]) * float(score) ** self.settings.detector_weight
-            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle))
+            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right)))
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
@@ -361,7 +368,8 @@ DIAGONAL_RATIO = (0.4, 1.7)
 
 
 def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
-    """"vertical" or "diagonal" when two indices can be opposite corners of one card, else None.
+    """"vertical" or "diagonal" when two indices can be opposite corners of one card,
+    "level" when they can be its two top (or two bottom) corners, else None.
 
     Corner indices of one card face opposite ways (the bottom ones are printed upside
     down), and each sees the other *below* itself in the card's frame: straight below
@@ -374,10 +382,22 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     'diagonal'
     >>> pair_kind(a, IndexReading("7H", (15, 0, 25, 16), 0.9, 0.0)) is None
     True
+
+    Two same-facing corners level with each other are the top corners of a 4-corner card
+    only if the classifier read the left one as a left-hand corner and the right one as a
+    right-hand corner (fanned identical cards show left-hand corners only):
+
+    >>> left = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0, side=0.05)
+    >>> pair_kind(left, IndexReading("7H", (40, 0, 50, 16), 0.9, 0.0, side=0.95))
+    'level'
+    >>> pair_kind(left, IndexReading("7H", (40, 0, 50, 16), 0.9, 0.0, side=0.1)) is None
+    True
     """
     if a.card != b.card:
         return None
     ua, ub = _up(a), _up(b)
+    if float(ua @ ub) >= LEVEL_DOT:
+        return "level" if _level_pair(a, b) else None
     if float(ua @ ub) > OPPOSITE_DOT:
         return None
     axis = ua - ub
@@ -394,6 +414,62 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     if DIAGONAL_RATIO[0] <= ratio <= DIAGONAL_RATIO[1]:
         return "diagonal"
     return None
+
+
+LEVEL_DOT = 0.8
+"""Up-vectors of two same-facing corners: their dot product is at least this (within 37°)."""
+SIDE_SURE = 0.75
+"""A reading is taken for a right-hand corner at this side probability or more, for a
+left-hand one at 1 minus this or less; in between (or unread: NaN) it pairs only with
+opposite corners."""
+LEVEL_ACROSS = (1.2, 6.0)
+"""Index sizes from the left-hand to the right-hand top corner of a 4-corner card."""
+LEVEL_SLOPE = 0.3
+"""Most drop (down / across, in the pair's mean frame) between two level corners."""
+
+
+def _level_pair(a: IndexReading, b: IndexReading) -> bool:
+    """True when a and b (same-facing) are a left-hand and a right-hand corner, level, the
+    right-hand one a card's width to the right of the other."""
+    if a.side <= 1 - SIDE_SURE and b.side >= SIDE_SURE:
+        left, right = a, b
+    elif b.side <= 1 - SIDE_SURE and a.side >= SIDE_SURE:
+        left, right = b, a
+    else:
+        return False
+    up = _up(left) + _up(right)
+    up /= max(float(np.linalg.norm(up)), 1e-9)
+    size = (_index_size(left) + _index_size(right)) / 2
+    d = np.subtract(right.centre, left.centre)
+    across = float(d @ np.array([-up[1], up[0]])) / size
+    down = float(d @ -up) / size
+    return LEVEL_ACROSS[0] <= across <= LEVEL_ACROSS[1] and abs(down) <= LEVEL_SLOPE * across
+
+
+def _sure_side(reading: IndexReading) -> int | None:
+    """1 for a sure right-hand corner, 0 for a sure left-hand one, None when unsure or unread."""
+    if reading.side >= SIDE_SURE:
+        return 1
+    if reading.side <= 1 - SIDE_SURE:
+        return 0
+    return None
+
+
+def _one_card(a: IndexReading, b: IndexReading) -> bool:
+    """False when a and b cannot be two corners of one card: facing across each other, or
+    facing opposite ways where no opposite corners could lie, or (sides read) two corners on the
+    same side facing the same way, or a diagonal pair read as one side's corners (or the reverse)."""
+    dot = float(_up(a) @ _up(b))
+    side_a, side_b = _sure_side(a), _sure_side(b)
+    sides_known = side_a is not None and side_b is not None
+    if dot >= LEVEL_DOT:
+        return not (sides_known and side_a == side_b)
+    if dot > OPPOSITE_DOT:
+        return False
+    kind = pair_kind(a, b)
+    if kind is None:
+        return False
+    return not sides_known or kind == ("diagonal" if side_a == side_b else "vertical")
 
 
 def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
@@ -509,6 +585,7 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
                 candidates.append((dist / scale, kind, i, j))
     candidates.sort()
     members: dict[int, list[int]] = {i: [i] for i in range(n)}
+    heights: dict[int, float] = {}  # a group's card height (index sizes), known once opposite corners joined it
     taken: set[tuple[int, str]] = set()
     for _dist, kind, i, j in candidates:
         if (i, kind) in taken or (j, kind) in taken:
@@ -517,13 +594,20 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
         if ri != rj:
             if size[ri] + size[rj] > 4:
                 continue
-            height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
-            if any(_fanned_apart(readings[p], readings[q], height) or _index_between(readings[p], readings[q], readings)
+            if kind == "level":
+                height = heights.get(ri, heights.get(rj))
+            else:
+                height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
+            if any(not _one_card(readings[p], readings[q])
+                   or (height is not None and _fanned_apart(readings[p], readings[q], height))
+                   or _index_between(readings[p], readings[q], readings)
                    for p in members[ri] for q in members[rj]):
                 continue
             parent[rj] = ri
             size[ri] += size[rj]
             members[ri] += members.pop(rj)
+            if height is not None:
+                heights[ri] = height
         taken.add((i, kind))
         taken.add((j, kind))
     groups: dict[int, list[IndexReading]] = {}

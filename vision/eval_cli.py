@@ -243,17 +243,17 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
     cache = []
     for image, truth in samples:
         boxes, scores = reader.detect(image)
-        probs, up = reader.classify(image, boxes)
-        cache.append((boxes, scores, probs, up, truth))
+        probs, up, side = reader.classify(image, boxes)
+        cache.append((boxes, scores, probs, up, side, truth))
     best: tuple[tuple[float, float], dict, dict] | None = None
     names = list(grid)
     for values in itertools.product(*(grid[n] for n in names)):
         choice = dict(zip(names, values, strict=True))
         reader.settings = dataclasses.replace(reader.settings, **choice)
         tally = Tally()
-        for boxes, scores, probs, up, truth in cache:
+        for boxes, scores, probs, up, side, truth in cache:
             keep = scores >= choice["detect_threshold"]
-            readings = reader.readings_from(boxes[keep], scores[keep], probs[keep], up[keep])
+            readings = reader.readings_from(boxes[keep], scores[keep], probs[keep], up[keep], side[keep])
             score_image(reader.cards_from(readings), truth, tally)
         metrics = tally.metrics()
         key = (metrics["f1"], metrics["precision"])

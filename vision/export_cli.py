@@ -32,7 +32,8 @@ CARD_NAMES: tuple[str, ...] = tuple(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector", type=Path, help="ultralytics checkpoint (.pt) of the index detector")
-    parser.add_argument("--classifier", type=Path, help="classifier checkpoint (.pt) from `tuolaji train classifier`")
+    parser.add_argument("--classifier", type=Path, action="append",
+                        help="classifier checkpoint (.pt) from `tuolaji train classifier`; twice or more: one ensemble network")
     parser.add_argument("--out", type=Path, default=REPO / "models", help="output folder (default models/)")
     parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
     parser.add_argument("--calibration", type=Path, action="append",
@@ -61,12 +62,13 @@ CALIBRATION_CROPS = 1024
 """Training crops the 8-bit classifier's activation ranges are measured on."""
 
 
-def export_classifier(checkpoint: Path, out_dir: Path, quantize: bool = True,
+def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: bool = True,
                       calibration: list[Path] | None = None) -> Path:
     """Export the classifier to ``out_dir/classifier.onnx`` (dynamic batch), 8-bit unless
-    ``quantize`` is false; ``calibration`` defaults to the checkpoint's training sets."""
-    if not checkpoint.exists():
-        raise OSError(2, "No such file or directory", str(checkpoint))
+    ``quantize`` is false; ``calibration`` defaults to the first checkpoint's training sets.
+
+    Several checkpoints make one ensemble network (probabilities and directions averaged).
+    """
     import tempfile
 
     import torch
@@ -74,19 +76,22 @@ def export_classifier(checkpoint: Path, out_dir: Path, quantize: bool = True,
     from vision.cardcrop import CROP_PX
     from vision.classifier_model import ExportWrapper, from_checkpoint
 
-    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    checkpoints = [checkpoints] if isinstance(checkpoints, Path) else list(checkpoints)
+    for checkpoint in checkpoints:
+        if not checkpoint.exists():
+            raise OSError(2, "No such file or directory", str(checkpoint))
+    states = [torch.load(c, map_location="cpu", weights_only=False) for c in checkpoints]
     if quantize and not calibration:
-        calibration = [REPO / p if not Path(p).is_absolute() else Path(p) for p in state.get("train", ["data/sets/cls-train"])]
-    net = from_checkpoint(state)
-    wrapper = ExportWrapper(net).eval()
+        calibration = [REPO / p if not Path(p).is_absolute() else Path(p) for p in states[0].get("train", ["data/sets/cls-train"])]
+    wrapper = ExportWrapper(*(from_checkpoint(state) for state in states)).eval()
+    outputs = ["probs", "up", "side"] if wrapper.has_side else ["probs", "up"]
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / "classifier.onnx"
     dummy = torch.zeros(2, 3, CROP_PX, CROP_PX)
     with tempfile.TemporaryDirectory() as tmp:
         float_path = Path(tmp) / "classifier.float.onnx" if quantize else target
-        torch.onnx.export(wrapper, (dummy,), str(float_path), input_names=["crops"], output_names=["probs", "up"],
-                          dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}}, opset_version=17,
-                          dynamo=False)
+        torch.onnx.export(wrapper, (dummy,), str(float_path), input_names=["crops"], output_names=outputs,
+                          dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]}, opset_version=17, dynamo=False)
         if quantize:
             quantize_classifier(float_path, target, calibration or [])
     return target
@@ -106,7 +111,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
 
     from vision.classifier_train import load_crops
 
-    crops, _labels, _angles = load_crops(calibration)
+    crops, _labels, _angles, _sides = load_crops(calibration)
     chosen = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
     blobs = np.ascontiguousarray(chosen.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
 
