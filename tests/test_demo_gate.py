@@ -63,3 +63,34 @@ def test_serve_demo_says_where_its_cards_come_from(tmp_path: Path) -> None:
         assert "demo-3deck.frames.json" not in stderr
     else:
         assert "the demo reads its cards from demo-3deck.frames.json" in stderr
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped models")
+def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> None:
+    """`python -m vision.demo --record-check --models DIR` replays the demo with DIR's reader and
+    records the result there only; `--help` renders nothing."""
+    from tests.test_vision_detector_cli import copy_of_the_models
+
+    models = copy_of_the_models(tmp_path)
+    meta = json.loads((models / "cards.json").read_text(encoding="utf-8"))
+    meta.pop("metrics", None)
+    (models / "cards.json").write_text(json.dumps(meta), encoding="utf-8")
+    shipped_before = (MODELS / "cards.json").read_bytes()
+    done = subprocess.run([sys.executable, "-m", "vision.demo", "--record-check", "--models", str(models)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_env())
+    assert done.returncode == 0, done.stderr
+    recorded = json.loads((models / "cards.json").read_text(encoding="utf-8"))["metrics"]
+    exact, total = (int(v) for v in recorded["demo_tricks_exact"].split("/"))
+    assert total >= 4 and recorded["demo_replay_exact"] == (exact == total)
+    assert f"{exact}/{total} tricks exact" in done.stdout
+    assert (MODELS / "cards.json").read_bytes() == shipped_before
+    helped = subprocess.run([sys.executable, "-m", "vision.demo", "--help"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60, env=_env())
+    assert helped.returncode == 0 and "--record-check" in helped.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]

@@ -122,11 +122,24 @@ def build_demo(out_dir: Path = DEMO_DIR) -> dict[str, Path]:
     return paths
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--record-check"]:
-        exact, total = record_demo_check()
-        print(f"demo replayed by the shipped reader: {exact}/{total} tricks exact; recorded in models/cards.json")
-        sys.exit(0)
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else DEMO_DIR
-    for kind, path in build_demo(target).items():
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m vision.demo",
+                                     description="render the bundled demo video, or check that a reader replays it exactly")
+    parser.add_argument("out", nargs="?", type=Path, default=DEMO_DIR, help=f"where to render the demo (default {DEMO_DIR})")
+    parser.add_argument("--record-check", action="store_true",
+                        help="replay the demo with the reader of --models and record the result in its cards.json")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="models folder (default: the shipped models/)")
+    args = parser.parse_args(argv)
+    if args.record_check:
+        exact, total = record_demo_check(args.models)
+        print(f"demo replayed by the reader of {args.models}: {exact}/{total} tricks exact; recorded in its cards.json")
+        return 0
+    for kind, path in build_demo(args.out).items():
         print(f"{kind}: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
