@@ -16,7 +16,7 @@ from vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indice
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 TEST_SET = REPO / "tests" / "data" / "detector"
-FLOOR_F1 = 0.82  # the shipped models measure 0.87 on this set; raise with every better model
+FLOOR_F1 = 0.86  # the shipped models measure 0.892 on this set; raise with every better model
 CARD_NAMES_WITH_REJECT = (*CARD_NAMES, "reject")
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                   reason="no shipped models")
@@ -98,14 +98,15 @@ def test_identical_four_corner_cards_side_by_side_with_their_bottoms_covered_sta
     assert sorted(min(r.box[0] for r in c.indices) for c in cards) == pytest.approx([100 + 0.8 * 12 - 6, 163 + gap + 0.8 * 12 - 6])
 
 
-def test_corners_of_one_side_never_make_one_card() -> None:
-    """Read sides veto impossible cards: two left-hand corners facing opposite ways lie on a
-    diagonal, never one above the other."""
-    top_left, bottom_right, top_right, bottom_left = card_corners("KS", 200, 100, 63, 88, 0, 4, sides=True)
-    assert len(group_indices([top_left, bottom_left])) == 1  # left-hand top, right-hand bottom: one card
-    assert len(group_indices([top_left, dataclasses.replace(bottom_left, side=0.0)])) == 2
-    assert len(group_indices([top_left, bottom_right])) == 1
-    assert len(group_indices([top_left, dataclasses.replace(bottom_right, side=1.0)])) == 2
+@pytest.mark.parametrize("misread", [0, 1, 2, 3])
+def test_a_misread_side_never_splits_a_card(misread: int) -> None:
+    """Sides only ever join corners: a whole 4-corner card with one corner's side read the
+    wrong way round is still one card (the demo's top cards were split in two when a read
+    side could veto a pair)."""
+    readings = card_corners("QS", 200, 100, 63, 88, 94, 4, sides=True)
+    readings[misread] = dataclasses.replace(readings[misread], side=1.0 - readings[misread].side)
+    cards = group_indices(readings)
+    assert [len(c.indices) for c in cards] == [4]
 
 
 def test_two_identical_cards_side_by_side_stay_two() -> None:
@@ -120,10 +121,11 @@ def test_different_cards_never_merge() -> None:
     assert sorted(c.card for c in group_indices(readings)) == ["6S", "9S"]
 
 
-@pytest.mark.parametrize(("with_sides", "least_f1"), [(False, 0.96), (True, 0.98)])
-def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f1: float) -> None:
-    """With ground-truth index reads, grouping alone reaches a card-level F1 well above 0.95,
-    and higher still when the corner sides are read too (4-corner cards with covered bottoms)."""
+@pytest.mark.parametrize(("with_sides", "least_f1", "least_precision"), [(False, 0.96, 0.95), (True, 0.97, 0.975)])
+def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f1: float, least_precision: float) -> None:
+    """With ground-truth index reads, grouping alone reaches a card-level F1 well above 0.95;
+    read corner sides join the top corners of 4-corner cards with covered bottoms, which
+    were counted twice (precision 0.957 -> 0.977 on this set)."""
     from datasets.scenes import IndexLabel, corner_sides
     from vision.eval_cli import Tally, score_image, truth_from_meta
 
@@ -137,7 +139,7 @@ def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f
         score_image(group_indices(readings), truth_from_meta(meta), tally)
     metrics = tally.metrics()
     assert metrics["cards"] > 100
-    assert metrics["f1"] >= least_f1, metrics
+    assert metrics["f1"] >= least_f1 and metrics["precision"] >= least_precision, metrics
 
 
 @pytest.fixture(scope="module")

@@ -446,30 +446,19 @@ def _level_pair(a: IndexReading, b: IndexReading) -> bool:
     return LEVEL_ACROSS[0] <= across <= LEVEL_ACROSS[1] and abs(down) <= LEVEL_SLOPE * across
 
 
-def _sure_side(reading: IndexReading) -> int | None:
-    """1 for a sure right-hand corner, 0 for a sure left-hand one, None when unsure or unread."""
-    if reading.side >= SIDE_SURE:
-        return 1
-    if reading.side <= 1 - SIDE_SURE:
-        return 0
-    return None
-
-
 def _one_card(a: IndexReading, b: IndexReading) -> bool:
     """False when a and b cannot be two corners of one card: facing across each other, or
-    facing opposite ways where no opposite corners could lie, or (sides read) two corners on the
-    same side facing the same way, or a diagonal pair read as one side's corners (or the reverse)."""
+    facing opposite ways where no opposite corners could lie.
+
+    Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
+    misread side must not split a whole card in two.
+    """
     dot = float(_up(a) @ _up(b))
-    side_a, side_b = _sure_side(a), _sure_side(b)
-    sides_known = side_a is not None and side_b is not None
     if dot >= LEVEL_DOT:
-        return not (sides_known and side_a == side_b)
+        return True
     if dot > OPPOSITE_DOT:
         return False
-    kind = pair_kind(a, b)
-    if kind is None:
-        return False
-    return not sides_known or kind == ("diagonal" if side_a == side_b else "vertical")
+    return pair_kind(a, b) is not None
 
 
 def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
