@@ -7,13 +7,15 @@ Two models from ``models/`` (no torch, no ultralytics at run time):
    scale, the scale it was trained at); output ``(1, 5, N)`` = cx, cy, w, h, score
    (already a sigmoid) in input pixels. Numpy NMS.
 2. ``classifier.onnx``: reads a 40×40 crop around each index, taken from the frame at
-   its full resolution, into the 54 cards or "not a card index", and the direction of
-   the card's top.
+   its full resolution, into the 54 cards or "not a card index", the direction of the
+   card's top, and (classifiers with a side head) whether the index is a right-hand
+   corner of its card.
 
 Then :func:`group_indices` pairs the indices of one physical card: same name, opposite
 directions a card's height or diagonal apart (2- and 4-corner decks), or the same
-direction a card's width apart (4-corner decks). Fanned identical cards lie only a fan
-offset apart with the same direction, so two identical cards side by side stay two.
+direction a card's width apart, a left-hand corner and a right-hand one (the top corners
+of 4-corner decks). Fanned identical cards show only left-hand corners, a fan offset apart
+with the same direction, so two identical cards side by side stay two.
 
 >>> reader = CardReader.load()                                    # doctest: +SKIP
 >>> [c.card for c in reader.read(cv2.imread("table.jpg"))]        # doctest: +SKIP
