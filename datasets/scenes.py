@@ -63,6 +63,12 @@ class IndexLabel:
     def labelled(self) -> bool:
         return self.visible >= VISIBLE_FRACTION
 
+    @staticmethod
+    def from_meta(entry: dict) -> IndexLabel:
+        """The label of one entry of a scene's ``meta/*.json`` ``indices`` (written by ``asdict``)."""
+        return IndexLabel(entry["card_id"], entry["card"], tuple(map(tuple, entry["polygon"])), tuple(entry["box"]),
+                          entry["angle_deg"], entry["visible"])
+
 
 @dataclass(frozen=True)
 class CardLabel:
@@ -561,8 +567,7 @@ def classifier_crops(scene: Scene, rng: np.random.Generator,
 def crop_sides_from_meta(meta: dict, labels: np.ndarray) -> np.ndarray:
     """The corner sides of a scene's crops written before crops carried them, from its
     ``meta/*.json`` (same selection as :func:`classifier_crops`; the class ids must agree)."""
-    indices = [IndexLabel(i["card_id"], i["card"], tuple(map(tuple, i["polygon"])), tuple(i["box"]), i["angle_deg"], i["visible"])
-               for i in meta["indices"]]
+    indices = [IndexLabel.from_meta(i) for i in meta["indices"]]
     corner = corner_sides(indices)
     sides, expected = [], []
     for k, count in crop_sources(indices):

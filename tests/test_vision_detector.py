@@ -132,8 +132,7 @@ def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f
     tally = Tally()
     for path in sorted((TEST_SET / "meta").glob("*.json")):
         meta = json.loads(path.read_text())
-        labels = [IndexLabel(i["card_id"], i["card"], tuple(map(tuple, i["polygon"])), tuple(i["box"]), i["angle_deg"], i["visible"])
-                  for i in meta["indices"]]
+        labels = [IndexLabel.from_meta(i) for i in meta["indices"]]
         readings = [IndexReading(i.card, i.box, 0.9, i.angle_deg, float(side) if with_sides else float("nan"))
                     for i, side in zip(labels, corner_sides(labels), strict=True) if i.visible >= 0.6]
         score_image(group_indices(readings), truth_from_meta(meta), tally)

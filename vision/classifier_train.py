@@ -121,8 +121,7 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndar
     cos = (orient[pos] * vec).sum(1) / np.maximum(np.linalg.norm(orient[pos], axis=1), 1e-6)
     angle_err = float(np.degrees(np.median(np.arccos(np.clip(cos, -1, 1))))) if pos.any() else 180.0
     metrics = {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err}
-    known = pos & (side >= 0) if side is not None else pos & False
-    if rights and known.any():
+    if rights and side is not None and (known := pos & (side >= 0)).any():
         right = np.concatenate(rights)
         metrics["side_acc"] = float((right[known] == (side[known] == 1)).mean())
     return metrics

@@ -455,12 +455,7 @@ def _one_card(a: IndexReading, b: IndexReading) -> bool:
     Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
     misread side must not split a whole card in two.
     """
-    dot = float(_up(a) @ _up(b))
-    if dot >= LEVEL_DOT:
-        return True
-    if dot > OPPOSITE_DOT:
-        return False
-    return pair_kind(a, b) is not None
+    return float(_up(a) @ _up(b)) >= LEVEL_DOT or pair_kind(a, b) is not None
 
 
 def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:

@@ -4,10 +4,10 @@
   (a 640×480 frame at the 0.7 scale the detector trained at; the network is fully
   convolutional, so a 4:3 frame needs no square padding);
 * the classifier (``best.pt`` of ``tuolaji train classifier``) -> ``classifier.onnx``
-  with a dynamic batch axis, outputs ``probs`` (N×55) and ``up`` (N×2), its weights and
-  activations quantized to 8 bits (static, per channel, calibrated on crops of its own
-  training set): 2-3× faster on a CPU with VNNI, 0.1 point of accuracy (``--float-classifier``
-  keeps 32-bit floats);
+  with a dynamic batch axis, outputs ``probs`` (N×55), ``up`` (N×2) and (networks with a
+  side head) ``side`` (N), its convolutions quantized to 8 bits (static, per channel,
+  calibrated on crops of its own training set; the heads stay in floats): 3× faster on a
+  CPU with VNNI, the same accuracy (``--float-classifier`` keeps 32-bit floats);
 * ``cards.json``: class names, input sizes, reader thresholds and provenance.
 
 Example::
@@ -24,10 +24,6 @@ import shutil
 from pathlib import Path
 
 from vision.train_cli import REPO, configure_offline
-
-CARD_NAMES: tuple[str, ...] = tuple(
-    r + s for s in "SHCD" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-) + ("SJ", "BJ")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,8 +98,9 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     """Write an 8-bit copy of the float classifier at ``float_path`` to ``target``.
 
     Static quantization of the convolutions (QDQ, signed 8-bit weights per output
-    channel, unsigned 8-bit activations; the two heads stay in floats) with activation ranges measured on ``count`` crops drawn (seeded) from
-    the ``calibration`` crop sets: the same crops give the same file.
+    channel, unsigned 8-bit activations; the heads stay in floats) with activation
+    ranges measured on ``count`` crops drawn (seeded) from the ``calibration`` crop sets:
+    the same crops give the same file.
     """
     import numpy as np
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
@@ -130,7 +127,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     quant_pre_process(str(float_path), str(prepared))
     quantize_static(str(prepared), str(target), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                    op_types_to_quantize=["Conv", "Relu", "Flatten"])  # the two heads stay in floats: exact probabilities and directions
+                    op_types_to_quantize=["Conv", "Relu", "Flatten"])  # the heads stay in floats: exact probabilities and directions
     return target
 
 
@@ -140,6 +137,8 @@ def write_cards_json(out_dir: Path, height: int = 336, width: int = 448, extra: 
     The reader's thresholds are kept (the starting point for tuning the new models); what
     was measured of the models these replace (``metrics``, ``reader_tuned_on``) is dropped.
     """
+    from vision.detector import CARD_NAMES
+
     path = out_dir / "cards.json"
     data = json.loads(path.read_text()) if path.exists() else {}
     for stale in ("metrics", "reader_tuned_on"):
