@@ -16,7 +16,7 @@ from vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indice
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 TEST_SET = REPO / "tests" / "data" / "detector"
-FLOOR_F1 = 0.86  # the shipped models measure 0.892 on this set; raise with every better model
+FLOOR_F1 = 0.88  # the shipped models measure 0.905 on this set; raise with every better model
 CARD_NAMES_WITH_REJECT = (*CARD_NAMES, "reject")
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                   reason="no shipped models")
@@ -119,6 +119,56 @@ def test_different_cards_never_merge() -> None:
     readings = card_corners("6S", 100, 100, 63, 88, 0)
     readings[1] = IndexReading("9S", readings[1].box, 0.9, readings[1].angle_deg)
     assert sorted(c.card for c in group_indices(readings)) == ["6S", "9S"]
+
+
+def probabilities(**cards: float) -> np.ndarray:
+    """54 card probabilities: the given ones (``C9=0.6`` is 9♣), the rest shared evenly."""
+    named = {(k[1:] + k[0] if k[0] in "SHCD" else k): v for k, v in cards.items()}
+    rest = (1.0 - sum(named.values())) / (54 - len(named))
+    p = np.full(54, rest)
+    for name, v in named.items():
+        p[CARD_NAMES.index(name)] = v
+    return p
+
+
+def with_probs(reading: IndexReading, probs: np.ndarray) -> IndexReading:
+    k = int(probs.argmax())
+    return dataclasses.replace(reading, card=CARD_NAMES[k], confidence=float(probs[k]), probs=probs)
+
+
+def test_a_misread_corner_joins_its_card_and_the_card_is_read_from_both() -> None:
+    """A blurred corner read 9♠ (0.6) but 9♣ possible (0.35): with the other, sharp corner
+    read 9♣ it is one card, a 9♣, not a 9♣ and a phantom 9♠."""
+    sharp, blurred = card_corners("9C", 200, 100, 63, 88, 30)
+    readings = [with_probs(sharp, probabilities(C9=0.97)), with_probs(blurred, probabilities(S9=0.6, C9=0.35))]
+    assert readings[1].card == "9S"
+    cards = group_indices(readings)
+    assert [(c.card, len(c.indices)) for c in cards] == [("9C", 2)]
+    assert cards[0].confidence == pytest.approx(1 - (1 - 0.97) * (1 - 0.35))
+    # the fused read may differ from both corners' own: each unsure between the same two cards
+    readings = [with_probs(sharp, probabilities(H6=0.5, D6=0.45)), with_probs(blurred, probabilities(S6=0.5, D6=0.45))]
+    assert [c.card for c in group_indices(readings)] == ["6D"]
+
+
+def test_corners_that_cannot_be_one_card_stay_apart() -> None:
+    top, bottom = card_corners("9C", 200, 100, 63, 88, 30)
+    unlikely = [with_probs(top, probabilities(C9=0.97)), with_probs(bottom, probabilities(S9=0.93, C9=0.05))]
+    assert sorted(c.card for c in group_indices(unlikely)) == ["9C", "9S"]
+    names_only = [dataclasses.replace(r, probs=None) for r in
+                  (with_probs(top, probabilities(C9=0.97)), with_probs(bottom, probabilities(S9=0.6, C9=0.35)))]
+    assert sorted(c.card for c in group_indices(names_only)) == ["9C", "9S"]
+    # one possible name is not enough: the geometry must allow one card too
+    fanned = [with_probs(r, probabilities(C9=0.97) if k == 0 else probabilities(S9=0.6, C9=0.35))
+              for k, r in enumerate([top, dataclasses.replace(top, box=tuple(v + (19.0 if i % 2 == 0 else 0.0)
+                                                                              for i, v in enumerate(top.box)))])]
+    assert len(group_indices(fanned)) == 2
+
+
+def test_a_reading_keeps_its_probabilities_out_of_equality() -> None:
+    a = with_probs(card_corners("9C", 0, 0, 63, 88, 0)[0], probabilities(C9=0.9))
+    b = dataclasses.replace(a, probs=probabilities(C9=0.9, S9=0.05))
+    assert a == b and hash(a) == hash(b)
+    assert a.confidence_as("9C") == pytest.approx(0.9) and a.confidence_as("SJ") == pytest.approx(a.probs[53])
 
 
 @pytest.mark.parametrize(("with_sides", "least_f1", "least_precision"), [(False, 0.96, 0.95), (True, 0.97, 0.975)])

@@ -11,7 +11,8 @@ Two models from ``models/`` (no torch, no ultralytics at run time):
    card's top, and (classifiers with a side head) whether the index is a right-hand
    corner of its card.
 
-Then :func:`group_indices` pairs the indices of one physical card: same name, opposite
+Then :func:`group_indices` pairs the indices of one physical card: the same card (the same
+name, or names both readings' probabilities allow; the card is then read from all of them), opposite
 directions a card's height or diagonal apart (2- and 4-corner decks), or the same
 direction a card's width apart, a left-hand corner and a right-hand one (the top corners
 of 4-corner decks). Fanned identical cards show only left-hand corners, a fan offset apart
@@ -51,10 +52,22 @@ class IndexReading:
     confidence: float  # classifier probability × detector score ** detector_weight
     angle_deg: float  # clockwise from "up" in the image: the direction of the card's top
     side: float = math.nan  # probability that this is a right-hand corner of its card as its glyphs stand (NaN: not read)
+    # the classifier's probabilities of the 54 cards (summing to 1, reject left out); None: only the name is known
+    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def centre(self) -> tuple[float, float]:
         return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    def confidence_as(self, card: str) -> float:
+        """The confidence this reading would have if it had read ``card`` (0 when its
+        probabilities are unknown and it read another card)."""
+        if card == self.card:
+            return self.confidence
+        if self.probs is None:
+            return 0.0
+        k = CARD_NAMES.index(card)
+        return self.confidence * float(self.probs[k]) / max(float(self.probs[CARD_NAMES.index(self.card)]), 1e-9)
 
 
 @dataclass(frozen=True)
@@ -234,7 +247,9 @@ class CardReader:
                 continue
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
             confidence = float(p[k]) * float(score) ** self.settings.detector_weight
-            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right)))
+            cards = p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9)
+            cards.flags.writeable = False
+            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right), cards))
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
@@ -395,7 +410,7 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     >>> pair_kind(left, IndexReading("7H", (40, 0, 50, 16), 0.9, 0.0, side=0.1)) is None
     True
     """
-    if a.card != b.card:
+    if not may_be_same_card(a, b):
         return None
     ua, ub = _up(a), _up(b)
     if float(ua @ ub) >= LEVEL_DOT:
@@ -416,6 +431,48 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     if DIAGONAL_RATIO[0] <= ratio <= DIAGONAL_RATIO[1]:
         return "diagonal"
     return None
+
+
+SAME_CARD_JOINT = 0.02
+"""Two readings of different names may still be one card's corners when, for some card,
+the product of their probabilities is at least this ..."""
+SAME_CARD_EACH = 0.1
+"""... and each gives that card at least this probability (chosen by card F1 on the tuning set)."""
+
+
+def may_be_same_card(a: IndexReading, b: IndexReading) -> bool:
+    """True when a and b read the same card, or (both with probabilities) could both be
+    reads of one card: a blurred corner read 9♠ at 0.6 and 9♣ at 0.35 may be the other
+    corner of a sharp 9♣.
+
+    >>> p = np.zeros(54); p[CARD_NAMES.index("9S")], p[CARD_NAMES.index("9C")] = 0.6, 0.4
+    >>> q = np.zeros(54); q[CARD_NAMES.index("9C")] = 1.0
+    >>> a, b = IndexReading("9S", (0, 0, 10, 16), 0.6, 0.0, probs=p), IndexReading("9C", (40, 70, 50, 86), 0.9, 180.0, probs=q)
+    >>> may_be_same_card(a, b), may_be_same_card(a, IndexReading("9C", (40, 70, 50, 86), 0.9, 180.0))
+    (True, False)
+    """
+    if a.card == b.card:
+        return True
+    if a.probs is None or b.probs is None:
+        return False
+    joint = a.probs * b.probs
+    k = int(joint.argmax())
+    return bool(joint[k] >= SAME_CARD_JOINT and a.probs[k] >= SAME_CARD_EACH and b.probs[k] >= SAME_CARD_EACH)
+
+
+def fused_card(group: tuple[IndexReading, ...]) -> str:
+    """The card a group of readings of one physical card shows: the most probable one
+    given all their probabilities (independent reads: the product), else the surest name.
+
+    >>> p = np.full(54, 0.1 / 53); p[CARD_NAMES.index("9S")] = 0.9
+    >>> q = np.full(54, 0.05 / 52); q[CARD_NAMES.index("9S")], q[CARD_NAMES.index("9C")] = 0.3, 0.65
+    >>> fused_card((IndexReading("9C", (0, 0, 10, 16), 0.65, 0.0, probs=q), IndexReading("9S", (40, 70, 50, 86), 0.9, 180.0, probs=p)))
+    '9S'
+    """
+    if len({r.card for r in group}) == 1 or any(r.probs is None for r in group):
+        return max(group, key=lambda r: r.confidence).card
+    log_p = sum(np.log(r.probs + 1e-6) for r in group)
+    return CARD_NAMES[int(log_p.argmax())]
 
 
 LEVEL_DOT = 0.8
@@ -540,6 +597,9 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
 def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[CardInstance]:
     """Group index readings into physical cards, nearest plausible pairs first.
 
+    A card's name is the most probable one given all its readings (:func:`fused_card`),
+    its confidence that at least one of them read it right.
+
     Each index takes at most one "vertical" and one "diagonal" partner, so of two
     identical fanned cards the top one's bottom index pairs with its own (nearer) top
     index, and the covered card stays a card of its own.
@@ -584,7 +644,7 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
                 height = heights.get(ri, heights.get(rj))
             else:
                 height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
-            if any(not _one_card(readings[p], readings[q])
+            if any(not _one_card(readings[p], readings[q]) or not may_be_same_card(readings[p], readings[q])
                    or (height is not None and _fanned_apart(readings[p], readings[q], height))
                    or _index_between(readings[p], readings[q], readings)
                    for p in members[ri] for q in members[rj]):
@@ -602,12 +662,13 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
     cards = []
     for members in groups.values():
         group = tuple(sorted(members, key=lambda r: -r.confidence))
+        card = fused_card(group)
         miss = 1.0
         for r in group:
-            miss *= 1.0 - r.confidence
+            miss *= 1.0 - r.confidence_as(card)
         box = (min(r.box[0] for r in group), min(r.box[1] for r in group),
                max(r.box[2] for r in group), max(r.box[3] for r in group))
-        cards.append(CardInstance(group[0].card, box, 1.0 - miss, group))
+        cards.append(CardInstance(card, box, 1.0 - miss, group))
     cards.sort(key=lambda c: -c.confidence)
     return cards
 
