@@ -16,7 +16,7 @@ from vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indice
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 TEST_SET = REPO / "tests" / "data" / "detector"
-FLOOR_F1 = 0.88  # the shipped models measure 0.905 on this set; raise with every better model
+FLOOR_F1 = 0.89  # the shipped models measure 0.920 on this set; raise with every better model
 CARD_NAMES_WITH_REJECT = (*CARD_NAMES, "reject")
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                   reason="no shipped models")
@@ -295,27 +295,30 @@ class _RecordingSession:
         return [np.zeros((1, 5, 0), np.float32)]
 
 
-@pytest.mark.parametrize(("shape", "portrait_input"), [([1, 3, 336, 448], (1, 3, 336, 448)),
-                                                       (["batch", 3, "height", "width"], (1, 3, 448, 336))])
-def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, portrait_input: tuple) -> None:
+@pytest.mark.parametrize(("shape", "landscape_input", "portrait_input"),
+                         [([1, 3, 336, 448], (1, 3, 336, 448), (1, 3, 336, 448)),
+                          (["batch", 3, "height", "width"], (1, 3, 416, 544), (1, 3, 544, 416))])
+def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, landscape_input: tuple, portrait_input: tuple) -> None:
+    """A dynamic detector reads at the settings' size (portrait frames turned upright), a fixed one at its own."""
     from vision.detector import CardReader, ReaderSettings
 
     detector = _RecordingSession(shape)
     reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.0))
     reader.detect(np.zeros((480, 640, 3), np.uint8))
     reader.detect(np.zeros((640, 480, 3), np.uint8))
-    assert detector.seen == [(1, 3, 336, 448), portrait_input]
+    assert detector.seen == [landscape_input, portrait_input]
 
 
-@pytest.mark.parametrize(("shape", "coarse_input"), [([1, 3, 336, 448], (1, 3, 336, 448)),
-                                                     (["batch", 3, "height", "width"], (1, 3, 160, 224))])
-def test_the_coarse_pass_runs_on_a_smaller_canvas_when_it_can(shape: list, coarse_input: tuple) -> None:
+@pytest.mark.parametrize(("shape", "main_input", "coarse_input"),
+                         [([1, 3, 336, 448], (1, 3, 336, 448), (1, 3, 336, 448)),
+                          (["batch", 3, "height", "width"], (1, 3, 416, 544), (1, 3, 192, 256))])
+def test_the_coarse_pass_runs_on_a_smaller_canvas_when_it_can(shape: list, main_input: tuple, coarse_input: tuple) -> None:
     from vision.detector import CardReader, ReaderSettings
 
     detector = _RecordingSession(shape)
     reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.5))
     reader.detect(np.zeros((480, 640, 3), np.uint8))
-    assert detector.seen == [(1, 3, 336, 448), coarse_input]
+    assert detector.seen == [main_input, coarse_input]
 
 
 @needs_models

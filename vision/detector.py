@@ -3,8 +3,9 @@
 Two models from ``models/`` (no torch, no ultralytics at run time):
 
 1. ``detector.onnx``: a one-class YOLO detector of card corner indices (rank + suit pip)
-   on the whole frame, resized and letterboxed into 448×336 (a 640×480 frame at 0.7
-   scale, the scale it was trained at); output ``(1, 5, N)`` = cx, cy, w, h, score
+   on the whole frame, resized and letterboxed into 544×416 (a 640×480 frame at 0.85
+   scale: trained at 0.7, it finds more of the smallest indices a little larger);
+   output ``(1, 5, N)`` = cx, cy, w, h, score
    (already a sigmoid) in input pixels. Numpy NMS.
 2. ``classifier.onnx``: reads a 40×40 crop around each index, taken from the frame at
    its full resolution, into the 54 cards or "not a card index", the direction of the
@@ -87,8 +88,8 @@ class CardInstance:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    input_width: int = 448  # frames are read at 0.7 scale of 640x480, the scale the detector trained at
-    input_height: int = 336
+    input_width: int = 544  # frames are read at 0.85 scale of 640x480 (the detector trained at 0.7 finds more small indices)
+    input_height: int = 416
     detect_threshold: float = 0.25
     nms_iou: float = 0.5
     class_threshold: float = 0.4
@@ -122,6 +123,8 @@ class CardReader:
         self._det_input = detector.get_inputs()[0].name
         # a detector exported with dynamic height and width also reads portrait frames upright
         self._det_dynamic = not all(isinstance(d, int) for d in detector.get_inputs()[0].shape[2:])
+        # a detector exported with a fixed input reads at that size, whatever the settings say
+        self._det_fixed = None if self._det_dynamic else tuple(int(d) for d in detector.get_inputs()[0].shape[2:][::-1])
         self._cls_input = classifier.get_inputs()[0].name
 
     @staticmethod
@@ -168,7 +171,7 @@ class CardReader:
         """
         s = self.settings
         h, w = frame_bgr.shape[:2]
-        in_w, in_h = s.input_width, s.input_height
+        in_w, in_h = self._det_fixed or (s.input_width, s.input_height)
         if self._det_dynamic and h > w:
             in_w, in_h = in_h, in_w
         boxes, scores, ratio = self._detect_pass(frame_bgr, in_w, in_h, 1.0)

@@ -1,8 +1,9 @@
 """``tuolaji export``: turn trained checkpoints into the ONNX files the reader loads.
 
-* the detector (ultralytics ``.pt``) -> ``detector.onnx``, a rectangular 336×448 input
-  (a 640×480 frame at the 0.7 scale the detector trained at; the network is fully
-  convolutional, so a 4:3 frame needs no square padding);
+* the detector (ultralytics ``.pt``) -> ``detector.onnx``, a rectangular 416×544 input
+  (a 640×480 frame at 0.85 scale: the detector trained at 0.7, and finds more of the
+  smallest indices a little larger; the network is fully convolutional, so a 4:3 frame
+  needs no square padding);
 * the classifier (``best.pt`` of ``tuolaji train classifier``) -> ``classifier.onnx``
   with a dynamic batch axis, outputs ``probs`` (N×55), ``up`` (N×2) and (networks with a
   side head) ``side`` (N), its convolutions quantized to 8 bits (static, per channel,
@@ -34,10 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
     parser.add_argument("--calibration", type=Path, action="append",
                         help="crops set(s) to calibrate the 8-bit classifier on (default: the checkpoint's training sets)")
-    parser.add_argument("--imgsz", default="336x448", help="detector input HxW (default 336x448: 640x480 frames at 0.7)")
+    parser.add_argument("--imgsz", default="416x544", help="detector input HxW (default 416x544: 640x480 frames at 0.85)")
 
 
-def export_detector(checkpoint: Path, out_dir: Path, height: int = 336, width: int = 448) -> Path:
+def export_detector(checkpoint: Path, out_dir: Path, height: int = 416, width: int = 544) -> Path:
     """Export the ultralytics detector to ``out_dir/detector.onnx``."""
     if not checkpoint.exists():
         raise OSError(2, "No such file or directory", str(checkpoint))
@@ -131,7 +132,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     return target
 
 
-def write_cards_json(out_dir: Path, height: int = 336, width: int = 448, extra: dict | None = None) -> Path:
+def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: dict | None = None) -> Path:
     """Class names and reader settings next to the ONNX files.
 
     The reader's thresholds are kept (the starting point for tuning the new models); what
