@@ -97,6 +97,7 @@ class ReaderSettings:
     detector_weight: float = 1.0  # index confidence = class probability × detector score ** detector_weight
     max_indices: int = 96
     classify_turns: int = 1  # 4: also read each crop turned by 90°, 180° and 270°, and average (4× the classifier's cost)
+    reread_below: float = 0.8  # ... only the crops read less surely than this (when classify_turns is 1; 0: none)
     coarse_scale: float = 0.5  # a second detector pass at this fraction of the scale, for close-ups (0: none)
     coarse_min_index: float = 40.0  # ... keeping only indices at least this long (detector input pixels)
     index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
@@ -211,25 +212,39 @@ class CardReader:
 
     def classify(self, frame_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities (K×55), unit up-vectors (K×2) and right-hand-corner probabilities
-        (K; NaN from a classifier without that output) for the crops around ``boxes``."""
+        (K; NaN from a classifier without that output) for the crops around ``boxes``.
+
+        Each crop is read once, or (``classify_turns`` 4) also turned by 90°, 180° and 270°
+        and the four reads averaged; with ``reread_below``, only the crops read less surely
+        than that are read the other three ways.
+        """
         if len(boxes) == 0:
             return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
         crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
-        turns = 4 if self.settings.classify_turns >= 4 else 1
-        probs_sum, up_sum, side_sum = 0.0, 0.0, 0.0
-        for k in range(turns):
-            turned = np.rot90(crops, k, axes=(1, 2))  # k counter-clockwise quarter turns
-            blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
-            outputs = self._classifier.run(None, {self._cls_input: blob})
-            probs, up = outputs[0], outputs[1]
-            # the up-vector read in the turned crop, turned back (clockwise by k quarter turns, y pointing down)
-            cos, sin = _QUARTER_TURNS[k]
-            probs_sum = probs_sum + probs
-            up_sum = up_sum + np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
-            # a corner's side is the same however the crop is turned
-            side_sum = side_sum + (outputs[2].reshape(-1) if len(outputs) > 2 else np.full(len(crops), np.nan, np.float32))
-        up = up_sum / np.linalg.norm(up_sum, axis=1, keepdims=True).clip(1e-6)
-        return probs_sum / turns, refine_ups(crops, up), (side_sum / turns).astype(np.float32)
+        probs, up, side = self._read_turned(crops, 0)
+        again = np.ones(len(crops), bool) if self.settings.classify_turns >= 4 else probs.max(axis=1) < self.settings.reread_below
+        if again.any():
+            sums = [probs[again], up[again], side[again]]
+            for k in (1, 2, 3):
+                for total, more in zip(sums, self._read_turned(crops[again], k), strict=True):
+                    total += more
+            probs[again], up[again], side[again] = sums[0] / 4, sums[1], sums[2] / 4
+        up = up / np.linalg.norm(up, axis=1, keepdims=True).clip(1e-6)
+        return probs, refine_ups(crops, up), side.astype(np.float32)
+
+    def _read_turned(self, crops: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The classifier's outputs for the crops turned by k counter-clockwise quarter turns, the
+        up-vectors turned back (unnormalised) and the sides NaN when the classifier has no side output."""
+        turned = np.rot90(crops, k, axes=(1, 2))
+        blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+        outputs = self._classifier.run(None, {self._cls_input: blob})
+        probs, up = np.array(outputs[0], np.float32), outputs[1]
+        # turned back clockwise by k quarter turns (y points down)
+        cos, sin = _QUARTER_TURNS[k]
+        up = np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1).astype(np.float32)
+        # a corner's side is the same however the crop is turned
+        side = outputs[2].reshape(-1).astype(np.float32) if len(outputs) > 2 else np.full(len(crops), np.nan, np.float32)
+        return probs, up, side
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
         """Every corner index read in the frame (rejects dropped)."""
