@@ -5,7 +5,7 @@ the stage times and p50/p95, and as its last line exactly::
 
     detect_ms_p50=X fps=Y
 
-Usage: ``.venv/bin/python bench/detect_bench.py [--frames 200] [--models DIR]``
+Usage: ``.venv/bin/python bench/detect_bench.py [--frames 200] [--models DIR] [--careful | --fast]``
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from vision.detector import CAREFUL, CardReader  # noqa: E402
+from vision.detector import CardReader, reader_preset  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--models", type=Path, default=None)
-    parser.add_argument("--careful", action="store_true", help="read every index four ways (the table pipeline's reads)")
+    speed = parser.add_mutually_exclusive_group()
+    speed.add_argument("--careful", action="store_true", help="read every index four ways (the table pipeline's reads)")
+    speed.add_argument("--fast", action="store_true", help="frames at 0.7 scale, every index read once (tuolaji detect --fast)")
     parser.add_argument("--images", type=Path, default=REPO / "tests" / "data" / "detector" / "images")
     args = parser.parse_args()
     files = sorted(args.images.glob("*.jpg"))
@@ -36,7 +38,7 @@ def main() -> int:
         print(f"no *.jpg in {args.images}", file=sys.stderr)
         return 2
     encoded = [np.fromfile(str(f), np.uint8) for f in files]
-    reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
+    reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
     for data in encoded[:3]:  # warm up ONNX Runtime
         reader.read(cv2.imdecode(data, cv2.IMREAD_COLOR))
     total, stages = [], {"decode": [], "detect": [], "classify": [], "group": []}

@@ -143,6 +143,31 @@ def test_detect_careful_keeps_the_output_contract(capsys) -> None:
     assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
 
 
+@needs_models
+def test_detect_fast_reads_at_the_training_scale_and_keeps_the_output_contract(capsys) -> None:
+    from vision.detector import FAST, CardReader, reader_preset
+
+    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--fast"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [o["image"] for o in out] == [str(IMAGES[0])]
+    assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
+    settings = CardReader.load(**reader_preset(fast=True)).settings
+    assert (settings.input_width, settings.input_height, settings.reread_below) == (448, 336, 0.0) == tuple(FAST.values())
+    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0
+    assert json.loads(capsys.readouterr().out)["f1"] >= 0.8
+
+
+def test_careful_and_fast_exclude_each_other(capsys) -> None:
+    from vision.detector import reader_preset
+
+    with pytest.raises(SystemExit) as stop:
+        tuolaji_cli.main(["detect", str(IMAGES[0]), "--fast", "--careful"])
+    assert stop.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="exclude each other"):
+        reader_preset(careful=True, fast=True)
+
+
 def test_unknown_reader_setting_is_refused() -> None:
     from vision.detector import CardReader
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file
+from vision.detector import CardInstance, CardReader, read_image_file, reader_preset
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the JSON list (the default output)")
     parser.add_argument("--annotate", type=Path, metavar="DIR", help="write annotated copies of the images here")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
-    parser.add_argument("--careful", action="store_true",
-                        help="read every corner index four ways (turned by quarter turns) and average: "
-                             "more accurate, about 4x the classifier's time")
+    speed = parser.add_mutually_exclusive_group()
+    speed.add_argument("--careful", action="store_true",
+                       help="read every corner index four ways (turned by quarter turns) and average: "
+                       "more accurate, about 4x the classifier's time")
+    speed.add_argument("--fast", action="store_true",
+                       help="read frames at 0.7 scale and every index once: about a quarter less time, "
+                       "fewer of the smallest cards")
 
 
 def card_json(card: CardInstance) -> dict:
@@ -61,7 +65,7 @@ def annotate(image: np.ndarray, cards: list[CardInstance]) -> np.ndarray:
 
 def run(args: argparse.Namespace) -> int:
     images = [(path, read_image_file(path)) for path in args.images]  # fail before any output
-    reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
+    reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
     results = []
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.errors import InputError
-from vision.detector import CAREFUL, CardInstance, CardReader, read_image_file, update_cards_json
+from vision.detector import CardInstance, CardReader, read_image_file, reader_preset, update_cards_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", choices=("holdout", "train"), default="holdout", help="styles of the generated set")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
-    parser.add_argument("--careful", action="store_true", help="read every index four ways (as the table pipeline does)")
+    speed = parser.add_mutually_exclusive_group()
+    speed.add_argument("--careful", action="store_true", help="read every index four ways (as the table pipeline does)")
+    speed.add_argument("--fast", action="store_true", help="read frames at 0.7 scale and every index once (the quickest reads)")
     parser.add_argument("--record", action="store_true",
                         help="with --data tests/data/detector: record the F1 in the models' cards.json "
                              "(metrics.fixed_test_f1, which the tests hold to a live measurement)")
@@ -265,7 +267,7 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
 
 
 def run(args: argparse.Namespace) -> int:
-    reader = CardReader.load(args.models, **(CAREFUL if args.careful else {}))
+    reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
     samples = samples_from_folder(args.data) if args.data else samples_generated(args.count, args.seed, args.split)
     where = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
     if args.tune:
@@ -273,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
         path = update_cards_json(args.models, reader=choice, reader_tuned_on=f"{where}: card F1 {metrics['f1']}")
         print(f"thresholds {choice} (card F1 {metrics['f1']:.3f} on the tuning set) written to {path}")
         return 0
-    if args.record and (args.data is None or args.data.resolve() != FIXED_TEST_SET or args.careful):
+    if args.record and (args.data is None or args.data.resolve() != FIXED_TEST_SET or args.careful or args.fast):
         raise InputError(f"--record: only the fast read of the fixed test set is recorded (--data {FIXED_TEST_SET})")
     metrics = evaluate(reader, samples)
     if args.record:
