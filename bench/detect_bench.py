@@ -21,6 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from vision.detect_cli import add_reading_arguments  # noqa: E402
 from vision.detector import CardReader, reader_preset  # noqa: E402
 
 
@@ -28,9 +29,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--models", type=Path, default=None)
-    speed = parser.add_mutually_exclusive_group()
-    speed.add_argument("--careful", action="store_true", help="read every index four ways (the table pipeline's reads)")
-    speed.add_argument("--fast", action="store_true", help="frames at 0.7 scale, every index read once (tuolaji detect --fast)")
+    add_reading_arguments(parser)
     parser.add_argument("--images", type=Path, default=REPO / "tests" / "data" / "detector" / "images")
     args = parser.parse_args()
     files = sorted(args.images.glob("*.jpg"))

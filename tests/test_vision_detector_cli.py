@@ -136,21 +136,18 @@ def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None
 
 
 @needs_models
-def test_detect_careful_keeps_the_output_contract(capsys) -> None:
-    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--careful"]) == 0
+@pytest.mark.parametrize("preset", ["--careful", "--fast"])
+def test_detect_with_a_reading_preset_keeps_the_output_contract(preset: str, capsys) -> None:
+    assert tuolaji_cli.main(["detect", str(IMAGES[0]), preset]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [o["image"] for o in out] == [str(IMAGES[0])]
     assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
 
 
 @needs_models
-def test_detect_fast_reads_at_the_training_scale_and_keeps_the_output_contract(capsys) -> None:
+def test_fast_reads_at_the_training_scale_and_still_scores(capsys) -> None:
     from vision.detector import FAST, CardReader, reader_preset
 
-    assert tuolaji_cli.main(["detect", str(IMAGES[0]), "--fast"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert [o["image"] for o in out] == [str(IMAGES[0])]
-    assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
     settings = CardReader.load(**reader_preset(fast=True)).settings
     assert (settings.input_width, settings.input_height, settings.reread_below) == (448, 336, 0.0) == tuple(FAST.values())
     assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0

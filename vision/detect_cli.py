@@ -28,10 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the JSON list (the default output)")
     parser.add_argument("--annotate", type=Path, metavar="DIR", help="write annotated copies of the images here")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
+    add_reading_arguments(parser)
+
+
+def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--careful`` or ``--fast`` (not both): the reader presets of :func:`vision.detector.reader_preset`."""
     speed = parser.add_mutually_exclusive_group()
     speed.add_argument("--careful", action="store_true",
-                       help="read every corner index four ways (turned by quarter turns) and average: "
-                       "more accurate, about 4x the classifier's time")
+                       help="read every corner index four ways (turned by quarter turns) and average, "
+                       "as the table pipeline does: more accurate, about 4x the classifier's time")
     speed.add_argument("--fast", action="store_true",
                        help="read frames at 0.7 scale and every index once: about a quarter less time, "
                        "fewer of the smallest cards")

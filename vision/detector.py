@@ -134,10 +134,10 @@ class CardReader:
         self._classifier = classifier
         self.settings = settings
         self._det_input = detector.get_inputs()[0].name
-        # a detector exported with dynamic height and width also reads portrait frames upright
-        self._det_dynamic = not all(isinstance(d, int) for d in detector.get_inputs()[0].shape[2:])
-        # a detector exported with a fixed input reads at that size, whatever the settings say
-        self._det_fixed = None if self._det_dynamic else tuple(int(d) for d in detector.get_inputs()[0].shape[2:][::-1])
+        # a detector exported with a fixed input reads at that size (width, height), whatever the
+        # settings say; one with dynamic height and width (None) also reads portrait frames upright
+        shape = detector.get_inputs()[0].shape[2:]
+        self._det_fixed = tuple(int(d) for d in shape[::-1]) if all(isinstance(d, int) for d in shape) else None
         self._cls_input = classifier.get_inputs()[0].name
 
     @staticmethod
@@ -185,11 +185,11 @@ class CardReader:
         s = self.settings
         h, w = frame_bgr.shape[:2]
         in_w, in_h = self._det_fixed or (s.input_width, s.input_height)
-        if self._det_dynamic and h > w:
+        if self._det_fixed is None and h > w:
             in_w, in_h = in_h, in_w
         boxes, scores, ratio = self._detect_pass(frame_bgr, in_w, in_h, 1.0)
         if s.coarse_scale > 0:
-            if self._det_dynamic:  # a smaller canvas: a quarter of the cost at scale 0.5
+            if self._det_fixed is None:  # a smaller canvas: a quarter of the cost at scale 0.5
                 small_w = max(32, round(in_w * s.coarse_scale / 32) * 32)
                 small_h = max(32, round(in_h * s.coarse_scale / 32) * 32)
                 more, more_scores, _ = self._detect_pass(frame_bgr, small_w, small_h, 1.0)
@@ -536,13 +536,14 @@ def _level_pair(a: IndexReading, b: IndexReading) -> bool:
 
 
 def _one_card(a: IndexReading, b: IndexReading) -> bool:
-    """False when a and b cannot be two corners of one card: facing across each other, or
-    facing opposite ways where no opposite corners could lie.
+    """False when a and b cannot be two corners of one card: read as cards neither could be
+    (:func:`may_be_same_card`), facing across each other, or facing opposite ways where no
+    opposite corners could lie.
 
     Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
     misread side must not split a whole card in two.
     """
-    return float(_up(a) @ _up(b)) >= LEVEL_DOT or pair_kind(a, b) is not None
+    return may_be_same_card(a, b) and (float(_up(a) @ _up(b)) >= LEVEL_DOT or pair_kind(a, b) is not None)
 
 
 def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
@@ -674,7 +675,7 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
                 height = heights.get(ri, heights.get(rj))
             else:
                 height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
-            if any(not _one_card(readings[p], readings[q]) or not may_be_same_card(readings[p], readings[q])
+            if any(not _one_card(readings[p], readings[q])
                    or (height is not None and _fanned_apart(readings[p], readings[q], height))
                    or _index_between(readings[p], readings[q], readings)
                    for p in members[ri] for q in members[rj]):

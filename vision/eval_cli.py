@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.errors import InputError
+from vision.detect_cli import add_reading_arguments
 from vision.detector import CardInstance, CardReader, read_image_file, reader_preset, update_cards_json
 
 
@@ -37,9 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", choices=("holdout", "train"), default="holdout", help="styles of the generated set")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
-    speed = parser.add_mutually_exclusive_group()
-    speed.add_argument("--careful", action="store_true", help="read every index four ways (as the table pipeline does)")
-    speed.add_argument("--fast", action="store_true", help="read frames at 0.7 scale and every index once (the quickest reads)")
+    add_reading_arguments(parser)
     parser.add_argument("--record", action="store_true",
                         help="with --data tests/data/detector: record the F1 in the models' cards.json "
                              "(metrics.fixed_test_f1, which the tests hold to a live measurement)")
