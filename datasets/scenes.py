@@ -564,20 +564,25 @@ def classifier_crops(scene: Scene, rng: np.random.Generator,
     return np.stack(crops), np.array(labels, np.int64), np.array(angles, np.float32), np.array(sides, np.int8)
 
 
-def crop_sides_from_meta(meta: dict, labels: np.ndarray) -> np.ndarray:
-    """The corner sides of a scene's crops written before crops carried them, from its
-    ``meta/*.json`` (same selection as :func:`classifier_crops`; the class ids must agree)."""
+def crop_facts_from_meta(meta: dict, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corner sides (int8) and index sizes (float32: the longest side of the index box in
+    pixels; 0 for a reject crop) of a scene's crops, from its ``meta/*.json`` (same selection
+    as :func:`classifier_crops`; the class ids must agree). Crops written before they
+    carried their sides get them here."""
     indices = [IndexLabel.from_meta(i) for i in meta["indices"]]
     corner = corner_sides(indices)
-    sides, expected = [], []
+    sides, sizes, expected = [], [], []
     for k, count in crop_sources(indices):
         idx = indices[k]
+        x1, y1, x2, y2 = idx.box
         sides += [corner[k] if idx.labelled else SIDE_NONE] * count
+        sizes += [max(x2 - x1, y2 - y1) if idx.labelled else 0.0] * count
         expected += [CARD_NAMES.index(idx.card) if idx.labelled else REJECT] * count
     n = len(expected)
     if list(labels[:n]) != expected or any(v != REJECT for v in labels[n:]):
         raise ValueError(f"{meta.get('image')}: its crops do not follow its meta (another generator version?)")
-    return np.array(sides + [SIDE_NONE] * (len(labels) - n), np.int8)
+    rest = len(labels) - n
+    return np.array(sides + [SIDE_NONE] * rest, np.int8), np.array(sizes + [0.0] * rest, np.float32)
 
 
 CROP_SCALE_NEG = 1.3

@@ -133,3 +133,25 @@ def test_crops_written_before_they_carried_sides_get_them_from_the_meta(tmp_path
     np.savez_compressed(first, **kept)
     with pytest.raises(InputError, match="do not follow its meta"):
         load_crops([out])
+
+
+def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epochs(tmp_path: Path) -> None:
+    """``load_crops(sizes=True)`` gives each crop its index's longest side (0 for rejects), and
+    ``small_weight`` draws the crops of small indices that many times as often."""
+    from vision.classifier_train import epoch_order, load_crops
+
+    out = tmp_path / "set"
+    assert tuolaji_cli.main(["generate", "--out", str(out), "--count", "4", "--seed", "5", "--size", "640x480",
+                             "--crops", "--quiet"]) == 0
+    x, y, angle, side, size = load_crops([out], sizes=True)
+    assert len(size) == len(y) and (size[y == REJECT] == 0).all() and (size[y < REJECT] >= 12).all()
+    meta = json.loads(sorted((out / "meta").glob("*.json"))[0].read_text())
+    sides = [max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in (i["box"] for i in meta["indices"] if i["visible"] >= VISIBLE_FRACTION)]
+    readable = [v for v in sides if v >= 12]  # smaller indices give no crops
+    assert size[0] == size[1] == pytest.approx(readable[0])  # two jittered crops of each
+    assert np.array_equal(load_crops([out])[3], side)
+    small = (y < REJECT) & (size < np.median(size[y < REJECT]))
+    weights = np.where(small, 4.0, 1.0)
+    drawn = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k), weights) for k in range(200)])
+    plain = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k)) for k in range(200)])
+    assert np.isin(drawn, np.where(small)[0]).mean() > 1.5 * np.isin(plain, np.where(small)[0]).mean()

@@ -23,14 +23,16 @@ from scorer.errors import InputError
 REJECT = 54
 
 
-def load_crops(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles, int8 corner sides).
+def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ...]:
+    """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles, int8
+    corner sides), and with ``sizes`` their index sizes (float32 px, 0 for rejects) as a fifth.
 
-    Crops written before they carried their corner sides get them from the scene's meta.
+    Crops written before they carried their corner sides get them from the scene's meta,
+    as do the sizes.
     """
-    from datasets.scenes import crop_sides_from_meta
+    from datasets.scenes import crop_facts_from_meta
 
-    xs, ys, angles, sides = [], [], [], []
+    xs, ys, angles, sides, index_sizes = [], [], [], [], []
     for folder in folders:
         files = sorted((folder / "crops").glob("*.npz"))
         if not files:
@@ -42,15 +44,32 @@ def load_crops(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                 xs.append(data["x"])
                 ys.append(data["y"])
                 angles.append(data["angle"])
-                if "side" in data:
+                if "side" in data and not sizes:
                     sides.append(data["side"])
-                else:
-                    meta = json.loads((folder / "meta" / f"{file.stem}.json").read_text())
-                    try:
-                        sides.append(crop_sides_from_meta(meta, data["y"]))
-                    except ValueError as error:
-                        raise InputError(f"{file}: {error}") from None
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(angles), np.concatenate(sides)
+                    continue
+                meta = json.loads((folder / "meta" / f"{file.stem}.json").read_text())
+                try:
+                    scene_sides, scene_sizes = crop_facts_from_meta(meta, data["y"])
+                except ValueError as error:
+                    raise InputError(f"{file}: {error}") from None
+                sides.append(data["side"] if "side" in data else scene_sides)
+                index_sizes.append(scene_sizes)
+    loaded = (np.concatenate(xs), np.concatenate(ys), np.concatenate(angles), np.concatenate(sides))
+    return (*loaded, np.concatenate(index_sizes)) if sizes else loaded
+
+
+def epoch_order(count: int, per_epoch: int, rng: np.random.Generator, weights: np.ndarray | None = None) -> np.ndarray:
+    """Which crops (distinct) an epoch trains on: a random ``per_epoch`` of ``count``, each drawn
+    with probability proportional to its weight (all alike without weights).
+
+    >>> epoch_order(5, 3, np.random.default_rng(0)).tolist() == np.random.default_rng(0).permutation(5)[:3].tolist()
+    True
+    >>> sorted(epoch_order(4, 2, np.random.default_rng(1), np.array([1.0, 1.0, 0.0, 0.0])).tolist())
+    [0, 1]
+    """
+    if weights is None:
+        return rng.permutation(count)[:per_epoch]
+    return rng.choice(count, size=per_epoch, replace=False, p=weights / weights.sum())
 
 
 def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -130,8 +149,12 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndar
 def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path, epochs: int = 30, batch: int = 128,
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
-                     width: int = 16, extra: int = 0) -> dict:
-    """Train (or resume) the classifier; returns the last epoch's metrics."""
+                     width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0) -> dict:
+    """Train (or resume) the classifier; returns the last epoch's metrics.
+
+    With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
+    that many times as often into each epoch (small indices are the ones read worst).
+    """
     import torch
     import torch.nn.functional as F
 
@@ -139,7 +162,12 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    x, y, angle, side = load_crops(train_dirs)
+    weights = None
+    if small_weight != 1.0 and small_below > 0:
+        x, y, angle, side, index_size = load_crops(train_dirs, sizes=True)
+        weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
+    else:
+        x, y, angle, side = load_crops(train_dirs)
     vx, vy, vangle, vside = load_crops(val_dirs)
     out_dir.mkdir(parents=True, exist_ok=True)
     last = out_dir / "last.pt"
@@ -172,7 +200,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     for epoch in range(start_epoch, epochs):
         net.train()
         rng = np.random.default_rng([seed, epoch])
-        order = rng.permutation(len(x))[:per_epoch]
+        order = epoch_order(len(x), per_epoch, rng, weights)
         t0 = time.time()
         running = 0.0
         for s in range(steps_per_epoch):
@@ -204,7 +232,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         best = max(best, metrics["acc"])
         state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
-                 "epochs": epochs, "batch": batch, "lr": lr, "seed": seed}
+                 "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:

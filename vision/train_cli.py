@@ -232,5 +232,7 @@ def run(args: argparse.Namespace) -> int:
         log=sys.stderr,
         width=int(settings.get("width", 16)),
         extra=int(settings.get("extra", 0)),
+        small_below=float(settings.get("small_below", 0.0)),
+        small_weight=float(settings.get("small_weight", 1.0)),
     )
     return 0
