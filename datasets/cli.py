@@ -40,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crops", action="store_true", help="also write classifier crops per scene")
     parser.add_argument("--start", type=int, default=0, help="first scene number (to extend a set)")
     parser.add_argument("--workers", type=int, default=1, help="parallel worker processes")
+    parser.add_argument("--joker-share", type=float, default=None,
+                        help="how often a drawn card is a joker (default 0.06; a uniform draw: 0.037)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -58,11 +60,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _write_one(job: tuple[Path, int, int, str, int, int, bool]) -> int:
+def _write_one(job: tuple[Path, int, int, str, int, int, bool, float]) -> int:
     from datasets.scenes import classifier_crops, generate_scene
 
-    out, seed, index, split, width, height, crops = job
-    scene = generate_scene(seed, index, width, height, split)
+    out, seed, index, split, width, height, crops, joker_share = job
+    scene = generate_scene(seed, index, width, height, split, joker_share)
     stem = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     (out / "labels" / f"{stem}.txt").write_text("".join(line + "\n" for line in scene.yolo_lines()))
@@ -71,6 +73,7 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool]) -> int:
         "seed": seed,
         "index": index,
         "split": split,
+        "joker_share": joker_share,
         "size": [width, height],
         "info": scene.info,
         "cards": [asdict(c) for c in scene.cards],
@@ -84,10 +87,16 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool]) -> int:
 
 
 def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple[int, int] = (640, 480),
-             crops: bool = False, workers: int = 1, start: int = 0, progress: bool = True) -> int:
+             crops: bool = False, workers: int = 1, start: int = 0, progress: bool = True,
+             joker_share: float | None = None) -> int:
     """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices."""
+    from datasets.scenes import JOKER_SHARE
+
     if count < 0:
         raise InputError(f"--count must be >= 0, got {count}")
+    joker_share = JOKER_SHARE if joker_share is None else joker_share
+    if not 0.0 <= joker_share <= 1.0:
+        raise InputError(f"--joker-share must be between 0 and 1, got {joker_share}")
     for sub in ("images", "labels", "meta") + (("crops",) if crops else ()):
         (out / sub).mkdir(parents=True, exist_ok=True)
     width, height = size
@@ -95,9 +104,10 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
         f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n  0: index\n"
     )
     (out / "generate.json").write_text(json.dumps(
-        {"count": count, "seed": seed, "split": split, "size": f"{width}x{height}", "crops": crops, "start": start},
+        {"count": count, "seed": seed, "split": split, "size": f"{width}x{height}", "crops": crops, "start": start,
+         "joker_share": joker_share},
         indent=1))
-    jobs = [(out, seed, i, split, width, height, crops) for i in range(start, start + count)]
+    jobs = [(out, seed, i, split, width, height, crops, joker_share) for i in range(start, start + count)]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -131,6 +141,6 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     cv2.setNumThreads(1)
     total = generate(args.out, args.count, args.seed, args.split, size, args.crops, args.workers, args.start,
-                     progress=not args.quiet)
+                     progress=not args.quiet, joker_share=args.joker_share)
     print(f"wrote {args.count} scenes with {total} labelled corner indices to {args.out}")
     return 0

@@ -248,7 +248,11 @@ def _paper_with_digits(rng: np.random.Generator, style: CardStyle) -> np.ndarray
 
 # ---------------------------------------------------------------- the scene
 
-def _choose_hand(rng: np.random.Generator, counts: dict[str, int], size: int) -> list[str]:
+JOKER_SHARE = 0.06
+"""How often a drawn card is a joker (both jokers together; a uniform draw would give 2/54)."""
+
+
+def _choose_hand(rng: np.random.Generator, counts: dict[str, int], size: int, joker_share: float = JOKER_SHARE) -> list[str]:
     """Card names for one play: singles, pairs, triples or a tractor, at most 3 of a name per scene."""
     names: list[str] = []
     kind = rng.random()
@@ -259,7 +263,7 @@ def _choose_hand(rng: np.random.Generator, counts: dict[str, int], size: int) ->
     else:
         group = 1
     while len(names) < size:
-        if rng.random() < 0.06:
+        if rng.random() < joker_share:
             name = CARD_NAMES[52 + int(rng.integers(2))]
         else:
             name = RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
@@ -274,7 +278,8 @@ def _choose_hand(rng: np.random.Generator, counts: dict[str, int], size: int) ->
     return names
 
 
-def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train") -> Scene:
+def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train",
+                   joker_share: float = JOKER_SHARE) -> Scene:
     """Render scene number ``index`` of data set ``seed`` (pure function of its arguments)."""
     rng = np.random.default_rng([seed, index, 0 if split == "train" else 1])
     surfaces = _TRAIN_SURFACES if split == "train" else _HOLDOUT_SURFACES
@@ -295,7 +300,7 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         card_h = base_h * rng.uniform(0.92, 1.08)
         card_w = card_h * style.aspect
         n = int(rng.choice([1, 1, 2, 2, 3, 4, 5, 6, 8]))
-        names = _choose_hand(rng, counts, n)
+        names = _choose_hand(rng, counts, n, joker_share)
         angle0 = float(rng.choice([0, 90, 180, 270]) + rng.normal(0, 12)) if rng.random() < 0.7 else float(rng.uniform(0, 360))
         offset = card_w * rng.uniform(0.2, 0.42)
         step_angle = rng.uniform(-7, 7) if rng.random() < 0.5 else rng.uniform(-1.5, 1.5)

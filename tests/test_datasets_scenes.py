@@ -155,3 +155,20 @@ def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epoch
     drawn = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k), weights) for k in range(200)])
     plain = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k)) for k in range(200)])
     assert np.isin(drawn, np.where(small)[0]).mean() > 1.5 * np.isin(plain, np.where(small)[0]).mean()
+
+
+def test_joker_share_sets_how_often_jokers_are_drawn(tmp_path: Path, capsys) -> None:
+    def jokers(share: str) -> float:
+        out = tmp_path / share
+        assert tuolaji_cli.main(["generate", "--out", str(out), "--count", "6", "--seed", "3", "--size", "320x240",
+                                 "--joker-share", share, "--quiet"]) == 0
+        cards = [c["card"] for m in sorted((out / "meta").glob("*.json")) for c in json.loads(m.read_text())["cards"]]
+        assert json.loads((out / "generate.json").read_text())["joker_share"] == float(share)
+        return sum(c in ("SJ", "BJ") for c in cards) / len(cards)
+
+    assert jokers("0") == 0.0
+    assert jokers("0.6") > 0.35
+    assert tuolaji_cli.main(["generate", "--out", str(tmp_path / "bad"), "--count", "1", "--seed", "1",
+                             "--joker-share", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--joker-share" in err[0]
