@@ -53,6 +53,22 @@ def test_sessions_are_listed_on_the_page_and_in_the_api(data_dir):
     assert '<td data-i18n="profile.titanic-3deck">三副牌·泰坦尼克</td>' in html  # rules by their Chinese name
 
 
+def test_the_live_state_counts_the_tricks_played_so_far(data_dir):
+    """``/api/state``'s session summary follows the game as it is played (it once kept the
+    counts of the moment the session opened: 0 tricks beside a record of 6)."""
+    app = make_app(data_dir)
+    record, _ = revoke_record()
+    client = app.test_client()
+    opened = client.get("/api/state").get_json()
+    assert opened["session"] is None
+    session_id = played_session(app, record)
+    live = client.get("/api/state").get_json()
+    assert len(live["state"]["record"]["deals"][0]["tricks"]) == 6
+    listed = client.get("/api/sessions").get_json()["sessions"][0]
+    assert live["session"] | {} == live["session"] | {"id": session_id, "deals": 1, "tricks": 6, "updated": listed["updated"]}
+    assert live["session"]["updated"] > live["session"]["created"]
+
+
 def test_a_restarted_server_resumes_the_latest_session(data_dir):
     app = make_app(data_dir)
     record, _ = revoke_record()

@@ -112,15 +112,17 @@ class SessionStore:
             )
             return int(cursor.lastrowid or 0)
 
-    def save(self, session_id: int, record: dict[str, Any]) -> None:
-        """Replace the session's record (after every change of its game)."""
+    def save(self, session_id: int, record: dict[str, Any]) -> float:
+        """Replace the session's record (after every change of its game); returns the time saved."""
+        saved = time.time()
         with self._lock, self._connect() as connection:
             cursor = connection.execute(
                 "UPDATE sessions SET record = ?, updated = ? WHERE id = ?",
-                (json.dumps(record, ensure_ascii=False), time.time(), session_id),
+                (json.dumps(record, ensure_ascii=False), saved, session_id),
             )
             if cursor.rowcount == 0:
                 raise NoSuchSessionError(f"session {session_id}: no such session")
+        return saved
 
     def rename(self, session_id: int, name: str) -> None:
         with self._lock, self._connect() as connection:

@@ -20,6 +20,7 @@ False
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import threading
 import time
@@ -110,7 +111,9 @@ class Table:
             text = json.dumps(record, ensure_ascii=False, sort_keys=True)
             if self._saved == (self._session.id, text):
                 return  # several events of one change: saved already
-            self.store.save(self._session.id, record)
+            saved = self.store.save(self._session.id, record)
+            # the live session's summary (deals, tricks, updated) follows what was saved
+            self._session = dataclasses.replace(self._session, record=record, updated=saved)
             self._saved = (self._session.id, text)
 
 
