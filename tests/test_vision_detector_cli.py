@@ -181,3 +181,6 @@ def test_eval_detector_record_writes_the_fixed_test_f1(tmp_path: Path, capsys) -
     assert json.loads((models / "cards.json").read_text())["metrics"]["fixed_test_f1"] == measured
     assert tuolaji_cli.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
     assert "--record" in capsys.readouterr().err
+    for preset in ("--careful", "--fast"):
+        assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record", preset]) == 2
+        assert "default read" in capsys.readouterr().err

@@ -275,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"thresholds {choice} (card F1 {metrics['f1']:.3f} on the tuning set) written to {path}")
         return 0
     if args.record and (args.data is None or args.data.resolve() != FIXED_TEST_SET or args.careful or args.fast):
-        raise InputError(f"--record: only the fast read of the fixed test set is recorded (--data {FIXED_TEST_SET})")
+        raise InputError(f"--record: only the default read of the fixed test set is recorded (--data {FIXED_TEST_SET}, neither --careful nor --fast)")
     metrics = evaluate(reader, samples)
     if args.record:
         update_cards_json(args.models, metrics={"fixed_test_f1": metrics["f1"], "fixed_test_set": "tests/data/detector",
