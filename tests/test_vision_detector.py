@@ -304,6 +304,11 @@ class _RecordingSession:
 
         return [SimpleNamespace(name="images", shape=self.shape)]
 
+    def get_outputs(self) -> list:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(name=name) for name in ("probs", "up", "side")]
+
     def run(self, _outputs, feeds: dict) -> list:
         self.seen.append(feeds["images"].shape)
         return [np.zeros((1, 5, 0), np.float32)]

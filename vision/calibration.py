@@ -240,6 +240,36 @@ class SeatZones:
         return labels.reshape(h, w)
 
 
+    def zone_boxes(self, calibration: TableCalibration, margin: float = 0.04) -> dict[int, tuple[int, int, int, int]]:
+        """Per seat, the rectangle of the picture (x1, y1, x2, y2 pixels) that holds its zone,
+        widened by ``margin`` of the picture's width each way (a card may lie across a
+        zone's edge). Found on a small copy of the label map, so it is cheap at any size.
+
+        >>> zones = SeatZones(4)
+        >>> boxes = zones.zone_boxes(TableCalibration.full_frame((1920, 1080)))
+        >>> sorted(boxes), all(0 <= x1 < x2 <= 1920 and 0 <= y1 < y2 <= 1080 for x1, y1, x2, y2 in boxes.values())
+        ([0, 1, 2, 3], True)
+        >>> boxes[0][3] == 1080 and boxes[0][1] > 300   # seat 0 sits at the bottom edge
+        True
+        """
+        w, h = calibration.image_size
+        factor = min(1.0, 160.0 / w)
+        small = calibration.scaled(factor) if factor < 1.0 else calibration
+        labels = self.label_map(small)
+        pad = margin * w
+        boxes = {}
+        for seat in range(self.players):
+            ys, xs = np.nonzero(labels == seat)
+            if not len(xs):
+                continue
+            x1 = max(0, int((xs.min() / factor) - pad))
+            y1 = max(0, int((ys.min() / factor) - pad))
+            x2 = min(w, int(((xs.max() + 1) / factor) + pad))
+            y2 = min(h, int(((ys.max() + 1) / factor) + pad))
+            boxes[seat] = (x1, y1, x2, y2)
+        return boxes
+
+
 def table_aspect(calibration: TableCalibration) -> float:
     """Width / height of the table as the picture shows it (mean of opposite edges).
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.decks import add_deck_arguments, chosen_deck
 from vision.detector import CardInstance, CardReader, read_image_file, reader_preset
 
 
@@ -29,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", type=Path, metavar="DIR", help="write annotated copies of the images here")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     add_reading_arguments(parser)
+    add_deck_arguments(parser)
 
 
 def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +72,7 @@ def annotate(image: np.ndarray, cards: list[CardInstance]) -> np.ndarray:
 
 def run(args: argparse.Namespace) -> int:
     images = [(path, read_image_file(path)) for path in args.images]  # fail before any output
-    reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
+    reader = CardReader.load(args.models, deck=chosen_deck(args.deck, args.deck_data), **reader_preset(args.careful, args.fast))
     results = []
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)

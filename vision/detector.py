@@ -34,7 +34,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.errors import InputError
 from vision.cardcrop import CROP_PX, crop_index
+from vision.decks import DeckHead
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -85,6 +87,23 @@ class CardInstance:
     confidence: float
     indices: tuple[IndexReading, ...] = field(default=())
 
+    def candidates(self, count: int = 5) -> list[tuple[str, float]]:
+        """The likeliest cards this one may be, with their probabilities given all its corners
+        (independent reads: the normalised product), most probable first; only its name
+        (probability 1) when its corners carry no probabilities.
+
+        >>> p = np.full(54, 0.2 / 53); p[CARD_NAMES.index("9C")] = 0.8
+        >>> [(c, round(v, 2)) for c, v in CardInstance("9C", (0, 0, 9, 9), 0.8, (IndexReading("9C", (0, 0, 9, 9), 0.8, 0.0, probs=p),)).candidates(2)]
+        [('9C', 0.8), ('2S', 0.0)]
+        """
+        if not self.indices or any(r.probs is None for r in self.indices):
+            return [(self.card, 1.0)]
+        log_p = sum(np.log(np.asarray(r.probs, np.float64) + 1e-9) for r in self.indices)
+        p = np.exp(log_p - log_p.max())
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")[:count]
+        return [(CARD_NAMES[int(k)], float(p[k])) for k in order]
+
 
 @dataclass(frozen=True)
 class ReaderSettings:
@@ -130,10 +149,14 @@ class CardReader:
     """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
     (one reader per thread)."""
 
-    def __init__(self, detector, classifier, settings: ReaderSettings) -> None:
+    def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None) -> None:
         self._detector = detector
         self._classifier = classifier
         self.settings = settings
+        self._cls_outputs = [o.name for o in classifier.get_outputs()]
+        if deck is not None and "features" not in self._cls_outputs:
+            raise InputError(f"deck {deck.name!r}: this classifier has no features output (re-export it with `tuolaji export`)")
+        self.deck = deck
         self._det_input = detector.get_inputs()[0].name
         # a detector exported with a fixed input reads at that size (width, height), whatever the
         # settings say; one with dynamic height and width (None) also reads portrait frames upright
@@ -142,10 +165,12 @@ class CardReader:
         self._cls_input = classifier.get_inputs()[0].name
 
     @staticmethod
-    def load(models_dir: str | Path | None = None, threads: int = 2, **overrides: float) -> CardReader:
+    def load(models_dir: str | Path | None = None, threads: int = 2, deck: DeckHead | None = None,
+             **overrides: float) -> CardReader:
         """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``.
 
-        ``overrides`` replace settings of ``cards.json`` (for instance ``**CAREFUL``).
+        ``overrides`` replace settings of ``cards.json`` (for instance ``**CAREFUL``);
+        ``deck`` (from :func:`vision.decks.load_deck`) reads the cards of an enrolled deck.
         """
         import onnxruntime as ort
 
@@ -170,7 +195,7 @@ class CardReader:
             if not path.exists():
                 raise OSError(2, "No such file or directory", str(path))
             sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
-        return CardReader(sessions[0], sessions[1], settings)
+        return CardReader(sessions[0], sessions[1], settings, deck)
 
     # ------------------------------------------------------------ stages
 
@@ -262,16 +287,29 @@ class CardReader:
         quarter turns, in one run (turn after turn: len(turns)·K rows): probabilities, the
         up-vectors turned back (unnormalised), and the sides (NaN when the classifier has no
         side output)."""
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
-        blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
-        outputs = self._classifier.run(None, {self._cls_input: blob})
-        probs, up = np.array(outputs[0], np.float32), np.array(outputs[1], np.float32)
+        outputs = self._run_classifier(np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns]))
+        probs, up = outputs["probs"], outputs["up"]
+        if self.deck is not None:
+            probs = self.deck.probabilities(outputs["features"])
         # each turned back clockwise by its k quarter turns (y points down)
         cos, sin = (np.repeat(np.array([_QUARTER_TURNS[k][i] for k in turns], np.float32), len(crops)) for i in (0, 1))
         up = np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
         # a corner's side is the same however the crop is turned
-        side = outputs[2].reshape(-1).astype(np.float32) if len(outputs) > 2 else np.full(len(turned), np.nan, np.float32)
+        side = outputs["side"].reshape(-1) if "side" in outputs else np.full(len(probs), np.nan, np.float32)
         return probs, up, side
+
+    def _run_classifier(self, crops: np.ndarray) -> dict[str, np.ndarray]:
+        """The classifier's outputs by name (``probs``, ``up``, and ``side`` and ``features``
+        where the network has them) for a batch of BGR uint8 crops."""
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+        outputs = self._classifier.run(None, {self._cls_input: blob})
+        return {name: np.asarray(value, np.float32) for name, value in zip(self._cls_outputs, outputs, strict=True)}
+
+    def crop_features(self, crops: np.ndarray) -> np.ndarray:
+        """The features the class head reads (N×F) of BGR uint8 crops (what enrolment adapts on)."""
+        if "features" not in self._cls_outputs:
+            raise InputError("this classifier has no features output (re-export it with `tuolaji export`)")
+        return self._run_classifier(crops)["features"]
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
         """Every corner index read in the frame (rejects dropped)."""
@@ -776,8 +814,6 @@ def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | No
 
 def read_image_file(path: str | Path) -> np.ndarray:
     """Decode an image file to BGR, or raise InputError naming the file."""
-    from scorer.errors import InputError
-
     p = Path(path)
     if not p.exists():
         raise OSError(2, "No such file or directory", str(p))

@@ -27,18 +27,24 @@ from pathlib import Path
 import numpy as np
 
 from scorer.errors import InputError
+from vision.decks import add_deck_arguments, chosen_deck
 from vision.detect_cli import add_reading_arguments
 from vision.detector import CardInstance, CardReader, read_image_file, reader_preset, update_cards_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, help="a set written by `tuolaji generate` (uses its meta/*.json)")
+    parser.add_argument("--real", type=Path, metavar="DIR",
+                        help="real photos: DIR/images/* and DIR/labels/<stem>.json ({\"cards\": [...]}); "
+                             "each physical card counts once, JK matches either joker")
+    parser.add_argument("--real-split", metavar="NAME", help="with --real: only the photos whose label has this \"split\"")
     parser.add_argument("--count", type=int, default=300, help="scenes to generate when no --data (default 300)")
     parser.add_argument("--seed", type=int, default=9001, help="seed of the generated set (default 9001)")
     parser.add_argument("--split", choices=("holdout", "train"), default="holdout", help="styles of the generated set")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_reading_arguments(parser)
+    add_deck_arguments(parser, "--deck-data")
     parser.add_argument("--record", action="store_true",
                         help="with --data tests/data/detector: record the F1 in the models' cards.json "
                              "(metrics.fixed_test_f1, which the tests hold to a live measurement)")
@@ -265,8 +271,49 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
     return best[1], best[2]
 
 
+def evaluate_real(reader: CardReader, photos, progress: bool = True) -> dict:
+    """Evaluate ``reader`` on real photos (see :mod:`vision.realeval`)."""
+    from vision.realeval import RealTally, real_samples
+
+    tally = RealTally()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(desc="eval-detector", unit="photo", file=sys.stderr, total=len(photos))
+    for photo, image in real_samples(photos):
+        t0 = time.perf_counter()
+        cards = reader.read(image)
+        tally.seconds.append(time.perf_counter() - t0)
+        tally.add([c.card for c in cards], list(photo.cards))
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return tally.metrics()
+
+
+def run_real(args: argparse.Namespace, reader: CardReader) -> int:
+    from vision.realeval import format_real_report, load_real_folder
+
+    if args.data or args.tune or args.record:
+        raise InputError("--real: measured on its own (not with --data, --tune or --record)")
+    photos = load_real_folder(args.real, args.real_split)
+    metrics = evaluate_real(reader, photos)
+    metrics["set"] = str(args.real) + (f" (split {args.real_split})" if args.real_split else "")
+    print(json.dumps(metrics, indent=1) if args.json else format_real_report(metrics))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
+    if args.real_split and not args.real:
+        raise InputError("--real-split needs --real DIR")
+    deck = chosen_deck(args.deck, args.deck_data)
+    if deck is not None and (args.tune or args.record):
+        raise InputError("--deck: --tune and --record measure the shipped models, not an enrolled deck")
+    reader = CardReader.load(args.models, deck=deck, **reader_preset(args.careful, args.fast))
+    if args.real:
+        return run_real(args, reader)
     samples = samples_from_folder(args.data) if args.data else samples_generated(args.count, args.seed, args.split)
     where = str(args.data) if args.data else f"generated: count={args.count} seed={args.seed} split={args.split}"
     if args.tune:

@@ -91,7 +91,47 @@ def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: b
                           dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]}, opset_version=17, dynamo=False)
         if quantize:
             quantize_classifier(float_path, target, calibration or [])
+    if len(checkpoints) == 1:
+        expose_features(target)
     return target
+
+
+FEATURES_OUTPUT = "features"
+"""The classifier's output that enrolment adapts a deck's head on (:mod:`vision.enrol`)."""
+
+
+
+def expose_features(classifier: Path) -> Path:
+    """Add the input of the class head (the flattened features, after any dequantization)
+    to ``classifier``'s outputs as ``features``, and write that head's weights to
+    ``classifier_head.npz`` beside it; returns the npz path.
+
+    ``softmax(features @ weight.T + bias)`` is then the network's ``probs``: enrolment
+    starts a deck's head from these weights and adapts them to the deck.
+    """
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(classifier))
+    graph = model.graph
+    heads = [n for n in graph.node if n.op_type == "Gemm" and "classes" in n.output[0]]
+    if len(heads) != 1:
+        raise ValueError(f"{classifier}: expected one class head (a Gemm), found {len(heads)}")
+    head = heads[0]
+    transposed = any(a.name == "transB" and a.i == 1 for a in head.attribute)
+    initializers = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    weight, bias = initializers[head.input[1]], initializers[head.input[2]]
+    weight = weight if transposed else weight.T
+    if FEATURES_OUTPUT not in [o.name for o in graph.output]:
+        graph.node.append(onnx.helper.make_node("Identity", [head.input[0]], [FEATURES_OUTPUT]))
+        graph.output.append(onnx.helper.make_tensor_value_info(FEATURES_OUTPUT, onnx.TensorProto.FLOAT, ["n", weight.shape[1]]))
+        onnx.save(model, str(classifier))
+    from vision.decks import CLASSIFIER_HEAD_FILE
+
+    path = classifier.parent / CLASSIFIER_HEAD_FILE
+    np.savez_compressed(path, weight=weight.astype(np.float32), bias=bias.astype(np.float32))
+    return path
 
 
 def quantize_classifier(float_path: Path, target: Path, calibration: list[Path], count: int = CALIBRATION_CROPS,

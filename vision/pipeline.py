@@ -43,6 +43,7 @@ marked unconfirmed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 import time
 from collections import Counter
@@ -56,6 +57,7 @@ from vision.calibration import CalibrationError, SeatZones, TableCalibration, ca
 from vision.events import StateChanged
 from vision.live import LiveGame, OutOfTurnError
 from vision.motion import MotionMonitor
+from vision.read_check import deal_facts, weigh_read
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from vision.tracking import ZoneContent, ZoneTracker
 
@@ -85,6 +87,7 @@ class PipelineStats:
     plays: int = 0
     already_recorded: int = 0  # plays watched again while a resumed replay caught up with its record
     revisions: int = 0
+    reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
 
@@ -124,6 +127,10 @@ def _box_centre(box: Sequence[float]) -> tuple[float, float]:
     return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
 
 
+ZONE_READ_ABOVE = 1000
+"""Frames wider than this (pixels) are read seat zone by seat zone at full resolution."""
+
+
 class TablePipeline:
     """Turns frames of the table into plays in ``game`` (see the module docstring).
 
@@ -153,6 +160,7 @@ class TablePipeline:
         verify_interval_s: float = 0.2,
         wrong_leader_wait_s: float = 1.0,
         stale_sweep_s: float = 3.0,
+        zone_read_above: int = ZONE_READ_ABOVE,
     ) -> None:
         self.game = game
         self.wrong_leader_wait_s = wrong_leader_wait_s
@@ -168,6 +176,8 @@ class TablePipeline:
         self.short_play_wait_s = short_play_wait_s
         self.min_confidence = min_confidence
         self.motion_width = motion_width
+        self.zone_read_above = zone_read_above
+        self._zone_boxes: dict[int, tuple[int, int, int, int]] = {}
         self._reader = reader
         self._given_calibration = calibration
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
@@ -311,12 +321,13 @@ class TablePipeline:
         self.calibration = calibration
         self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
+        self._zone_boxes = self.seat_zones.zone_boxes(calibration) if size[0] > self.zone_read_above else {}
 
     def _read(self, frame: Frame) -> dict[int, list[tuple[str, float, float, float]]]:
         begun = time.perf_counter()
         reader = self.reader
         read_frame = getattr(reader, "read_frame", None)
-        instances = read_frame(frame) if callable(read_frame) else reader.read(frame.image)
+        instances = read_frame(frame) if callable(read_frame) else self._read_image(reader, frame.image)
         self.stats.reads += 1
         self.stats.read_seconds += time.perf_counter() - begun
         assert self.calibration is not None
@@ -325,13 +336,40 @@ class TablePipeline:
             return by_seat
         centres = [_box_centre(instance.box) for instance in instances]
         table_points = self.calibration.to_table(centres)
+        facts = deal_facts(self.game.snapshot()) if any(hasattr(i, "candidates") for i in instances) else None
         for instance, (u, v) in zip(instances, table_points, strict=True):
             seat = self.seat_zones.seat_at(float(u), float(v))
             if seat is None:
                 continue
-            confidence = float(getattr(instance, "confidence", 1.0))
-            by_seat.setdefault(seat, []).append((str(instance.card), float(u), float(v), confidence))
+            card, confidence = str(instance.card), float(getattr(instance, "confidence", 1.0))
+            if facts is not None and hasattr(instance, "candidates"):
+                candidates = instance.candidates()
+                chosen, probability = weigh_read(candidates, facts, seat)
+                if chosen != card:
+                    self.stats.reads_weighed += 1
+                    confidence *= probability / max(candidates[0][1], 1e-9)
+                    card = chosen
+            by_seat.setdefault(seat, []).append((card, float(u), float(v), confidence))
         return by_seat
+
+    def _read_image(self, reader: CardReaderLike, image: np.ndarray) -> list[Any]:
+        """The card instances of a frame. A frame wider than ``zone_read_above`` (a camera at
+        its full resolution) is read zone by zone, each seat's rectangle at full resolution:
+        the reader shrinks what it reads to its own input size, and a whole 1080p table
+        shrunk that far leaves corner indices too small to read. A card seen in two
+        rectangles counts in the one whose seat holds its centre."""
+        if not self._zone_boxes or image.shape[1] <= self.zone_read_above:
+            return reader.read(image)
+        assert self.calibration is not None
+        instances = []
+        for seat, (x1, y1, x2, y2) in self._zone_boxes.items():
+            for instance in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2])):
+                box = instance.box
+                moved = dataclasses.replace(instance, box=(box[0] + x1, box[1] + y1, box[2] + x1, box[3] + y1))
+                (u, v), = self.calibration.to_table([_box_centre(moved.box)])
+                if self.seat_zones.seat_at(float(u), float(v)) == seat:
+                    instances.append(moved)
+        return instances
 
     def _fan_direction(self, seat: int) -> tuple[float, float]:
         dx, dy = self.seat_zones.seat_direction(seat)

@@ -112,12 +112,36 @@ class VideoFileSource(FrameSource):
         self._capture.release()
 
 
+CAMERA_SIZE = (1920, 1080)
+"""The picture size a camera is asked for: a card's corner index over a whole table is
+about 8 px tall at 640×480, too small to read, and about 25 px at 1920×1080."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` (as ``--camera-size`` takes it) as (width, height).
+
+    >>> parse_size("1920x1080")
+    (1920, 1080)
+    >>> parse_size("big")
+    Traceback (most recent call last):
+    ...
+    vision.sources.SourceError: --camera-size: expected WxH like 1920x1080, got 'big'
+    """
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SourceError(f"--camera-size: expected WxH like 1920x1080, got {text!r}") from None
+    if not (160 <= width <= 8192 and 120 <= height <= 8192):
+        raise SourceError(f"--camera-size: {width}x{height} is outside 160x120 .. 8192x8192")
+    return width, height
+
+
 class CameraSource(FrameSource):
     """A live webcam by index. Frames carry wall-clock time since the source opened."""
 
     live = True
 
-    def __init__(self, index: int, *, width: int = 640, height: int = 480, fps: float | None = None) -> None:
+    def __init__(self, index: int, *, width: int = CAMERA_SIZE[0], height: int = CAMERA_SIZE[1], fps: float | None = None) -> None:
         self.name = f"camera {index}"
         self._capture = cv2.VideoCapture(index)
         if not self._capture.isOpened():
@@ -130,6 +154,7 @@ class CameraSource(FrameSource):
             self._capture.release()
             raise SourceError(f"camera {index}: opened but gives no picture")
         self._first: np.ndarray | None = first
+        self.size = (int(first.shape[1]), int(first.shape[0]))  # what the camera gives, which may differ from what was asked
         reported = self._capture.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps or (reported if reported and reported > 1 else 30.0))
 
@@ -177,14 +202,16 @@ class FolderSource(FrameSource):
             yield Frame(index, index / self.fps, image)
 
 
-def open_source(spec: str | int | Path, *, fps: float | None = None) -> FrameSource:
+def open_source(spec: str | int | Path, *, fps: float | None = None,
+                camera_size: tuple[int, int] = CAMERA_SIZE) -> FrameSource:
     """Open a webcam (an int, or a string of digits), a video file or a folder of frames.
 
-    ``fps`` overrides the rate (for folders, and videos whose header lies).
+    ``fps`` overrides the rate (for folders, and videos whose header lies); a webcam is
+    asked for ``camera_size`` (width, height).
     Raises :class:`SourceError` (an InputError) or FileNotFoundError with one clear line.
     """
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
-        return CameraSource(int(spec), fps=fps)
+        return CameraSource(int(spec), width=camera_size[0], height=camera_size[1], fps=fps)
     path = Path(spec)
     if not path.exists():
         raise FileNotFoundError(2, "no such file or folder", str(path))

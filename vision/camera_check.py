@@ -1,0 +1,123 @@
+"""Is this camera set up to read cards? (``tuolaji check-camera``, and the page's camera check.)
+
+From one frame of the table with a few cards face up on it: the picture's size, whether
+the table was found, how tall the cards' corner indices are in the picture, how bright
+the table is, and what to change. The reader reads an index of 22 px or more almost
+always right, 16-22 px mostly, and under 14 px seldom (measured on the project's
+validation crops, see models/README.md).
+
+>>> advice_for(index_px=9.0, brightness=120.0, glare=0.0, table_found=True, size=(640, 480))[0]
+'too-small'
+>>> advice_for(index_px=26.0, brightness=120.0, glare=0.0, table_found=True, size=(1920, 1080))
+('good', [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+GOOD_INDEX_PX = 20.0
+"""From this index height (pixels of the camera's picture) reads are reliable."""
+SMALLEST_INDEX_PX = 14.0
+"""Under this, most reads fail."""
+DARK = 110.0
+"""Grey level (0-255) of the cards' paper under which the picture is too dark (the cloth
+may be as dark as it likes: the paper around the indices is what is measured)."""
+GLARE = 0.04
+"""Share of the table's pixels that are blown out (white) from which glare is reported."""
+
+
+@dataclass(frozen=True)
+class CameraCheck:
+    """What one frame says about a camera set-up."""
+
+    size: tuple[int, int]
+    table_found: bool
+    cards: int
+    index_px: float | None  # median height of the corner indices read (longer box side), None without any
+    brightness: float  # of the cards' paper (the table's brightest without cards)
+    glare: float
+    verdict: str  # good, marginal, too-small, no-cards
+    advice: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"size": list(self.size), "table_found": self.table_found, "cards": self.cards,
+                "index_px": None if self.index_px is None else round(self.index_px, 1),
+                "brightness": round(self.brightness, 1), "glare": round(self.glare, 4),
+                "verdict": self.verdict, "advice": list(self.advice)}
+
+    def report(self) -> str:
+        index = "no corner index found" if self.index_px is None else f"corner indices {self.index_px:.0f} px tall"
+        lines = [f"picture {self.size[0]}x{self.size[1]}, table {'found' if self.table_found else 'not found'}, "
+                 f"{self.cards} card(s) read, {index}, brightness {self.brightness:.0f}/255: {self.verdict}"]
+        lines += [f"- {line}" for line in self.advice]
+        return "\n".join(lines)
+
+
+def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
+               size: tuple[int, int]) -> tuple[str, list[str]]:
+    """The verdict and what to change."""
+    advice = []
+    if index_px is None:
+        verdict = "no-cards"
+        advice.append("no card corner was found: lay a few cards face up in the seat zones and check again")
+    elif index_px < SMALLEST_INDEX_PX:
+        verdict = "too-small"
+    elif index_px < GOOD_INDEX_PX:
+        verdict = "marginal"
+    else:
+        verdict = "good"
+    if verdict in ("too-small", "marginal"):
+        want = GOOD_INDEX_PX / max(index_px or 1.0, 1.0)
+        if size[0] < 1920:
+            advice.append(f"indices are {index_px:.0f} px tall, {GOOD_INDEX_PX:.0f} px are needed: open the camera at "
+                          f"a higher resolution (--camera-size 1920x1080 or more)")
+        advice.append(f"or bring the camera {want:.1f}x closer (lower it until the table just fills the picture)")
+    if brightness < DARK:
+        advice.append("the table is dark: more light over it (a lamp above, not beside, the table)")
+    if glare > GLARE:
+        advice.append("there is glare: move the lamp or tilt the camera so no light reflects off the cards")
+    if not table_found:
+        advice.append("the table's edges were not found: the whole picture is used; frame the table with some "
+                      "floor or room around it, or give its corners")
+    if verdict == "good" and advice:
+        verdict = "marginal"
+    return verdict, advice
+
+
+def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
+    """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`)."""
+    from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+
+    h, w = image.shape[:2]
+    try:
+        calibration = calibrate(image)
+        table_found = True
+    except CalibrationError:
+        calibration = TableCalibration.full_frame((w, h))
+        table_found = False
+    if w > 1000:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
+        boxes = SeatZones(players).zone_boxes(calibration)
+        cards = [c for x1, y1, x2, y2 in boxes.values() for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
+    else:
+        cards = reader.read(image)
+    heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
+    index_px = float(np.median(heights)) if heights else None
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(np.asarray(calibration.corners)).astype(np.int32), 255)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    table = grey[mask > 0] if mask.any() else grey.ravel()
+    papers = []
+    for card in cards:
+        for index in card.indices:
+            x1, y1, x2, y2 = (int(round(v)) for v in index.box)
+            patch = grey[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+            if patch.size:
+                papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper
+    brightness = float(np.median(papers)) if papers else float(np.percentile(table, 99))
+    glare = float((table >= 250).mean())
+    verdict, advice = advice_for(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found, size=(w, h))
+    return CameraCheck((w, h), table_found, len(cards), index_px, brightness, glare, verdict, advice)

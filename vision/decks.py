@@ -1,0 +1,165 @@
+"""Enrolled decks: a table's own deck, learnt from a few photos (``tuolaji enrol``).
+
+A deck is a copy of the classifier's class head adapted to one physical deck (its
+fonts, pips and court faces), saved under ``DATA/decks/NAME/``: ``head.npz`` (``weight``
+55×F, ``bias`` 55, over the classifier's ``features`` output) and ``deck.json`` (what it
+was learnt from). The reader given a deck reads every index crop's probabilities from
+that head instead of the shipped one; everything else (detector, directions, grouping)
+is unchanged. DATA is found as for ``tuolaji serve``: ``--data``, else ``$TUOLAJI_DATA``,
+else ``./data``.
+
+>>> head = DeckHead("home", np.zeros((55, 3), np.float32), np.log(np.full(55, 1 / 55, np.float32)))
+>>> head.probabilities(np.ones((2, 3), np.float32)).shape
+(2, 55)
+>>> deck_folder(Path("/tmp/t"), "home")
+PosixPath('/tmp/t/decks/home')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scorer.errors import InputError
+
+DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+HEAD_FILE = "head.npz"
+CLASSIFIER_HEAD_FILE = "classifier_head.npz"
+"""Beside ``classifier.onnx``: the weights of its class head (``weight`` 55×F, ``bias`` 55),
+written by ``tuolaji export``; a deck's head starts from them."""
+INFO_FILE = "deck.json"
+
+
+def data_folder(explicit: Path | None = None) -> Path:
+    """``explicit`` (``--data``), else ``$TUOLAJI_DATA``, else ``./data``."""
+    return Path(explicit) if explicit is not None else Path(os.environ.get("TUOLAJI_DATA") or "data")
+
+
+def check_deck_name(name: str) -> str:
+    """``name`` if it can name a deck folder (letters, digits, ``_.-``, at most 64), else InputError.
+
+    >>> check_deck_name("club-3decks")
+    'club-3decks'
+    >>> check_deck_name("../x")
+    Traceback (most recent call last):
+    ...
+    scorer.errors.InputError: deck name '../x': use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)
+    """
+    if not DECK_NAME.match(name):
+        raise InputError(f"deck name {name!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)")
+    return name
+
+
+def deck_folder(data: Path, name: str) -> Path:
+    return data / "decks" / check_deck_name(name)
+
+
+@dataclass(frozen=True)
+class DeckHead:
+    """The class head of one enrolled deck: ``softmax(features @ weight.T + bias)``."""
+
+    name: str
+    weight: np.ndarray  # 55×F
+    bias: np.ndarray  # 55
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        logits = features @ self.weight.T + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def chosen_deck(name: str | None, data: Path | None) -> DeckHead | None:
+    """The deck of ``--deck NAME`` (under ``--data``/``$TUOLAJI_DATA``/``./data``), or None without one."""
+    if name is None:
+        if data is not None and not Path(data).is_dir():
+            raise InputError(f"{data}: no such data folder")
+        return None
+    return load_deck(data_folder(data), name)
+
+
+def add_deck_arguments(parser, data_option: str = "--data") -> None:
+    """``--deck NAME`` and the data folder it is enrolled in (``data_option``, default ``--data``)."""
+    parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name (see `tuolaji enrol`)")
+    parser.add_argument(data_option, type=Path, metavar="DIR", dest="deck_data",
+                        help="data folder of the enrolled decks (default $TUOLAJI_DATA or ./data)")
+
+
+def list_decks(data: Path) -> list[str]:
+    """The names of the decks enrolled under ``data``, sorted."""
+    folder = data / "decks"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if (p / HEAD_FILE).is_file() and DECK_NAME.match(p.name))
+
+
+def load_deck(data: Path, name: str) -> DeckHead:
+    """The deck ``name`` enrolled under ``data``, or InputError naming what is missing."""
+    folder = deck_folder(data, name)
+    path = folder / HEAD_FILE
+    if not path.is_file():
+        known = ", ".join(list_decks(data)) or "none"
+        raise InputError(f"deck {name!r}: not enrolled in {data / 'decks'} (enrolled: {known}; see `tuolaji enrol`)")
+    try:
+        with np.load(path) as saved:
+            weight, bias = saved["weight"].astype(np.float32), saved["bias"].astype(np.float32)
+    except (OSError, ValueError, KeyError) as error:
+        raise InputError(f"{path}: not a deck head ({error})") from None
+    if weight.ndim != 2 or bias.shape != (weight.shape[0],):
+        raise InputError(f"{path}: not a deck head (weight {weight.shape}, bias {bias.shape})")
+    return DeckHead(name, weight, bias)
+
+
+def save_deck(data: Path, head: DeckHead, info: dict) -> Path:
+    """Write ``head`` and ``info`` to the deck's folder, each file atomically; returns the folder."""
+    folder = deck_folder(data, head.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / (HEAD_FILE + ".tmp.npz")
+    np.savez_compressed(tmp, weight=head.weight, bias=head.bias)
+    os.replace(tmp, folder / HEAD_FILE)
+    tmp_info = folder / (INFO_FILE + ".tmp")
+    tmp_info.write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp_info, folder / INFO_FILE)
+    return folder
+
+
+def adapt_head(weight: np.ndarray, bias: np.ndarray, features: np.ndarray, labels: np.ndarray, *,
+               steps: int = 300, lr: float = 0.05, pull: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
+    """The class head ``weight``, ``bias`` adapted to read ``labels`` from ``features``.
+
+    Adam on the cross-entropy of the enrolled crops, plus ``pull`` × the squared distance to
+    the shipped head (so cards the photos did not show keep the shipped reading). The
+    features are scaled by their mean norm for a step size that suits every network.
+
+    >>> rng = np.random.default_rng(0)
+    >>> f = rng.normal(size=(40, 8)).astype(np.float32)
+    >>> y = (f[:, 0] > 0).astype(np.int64)
+    >>> w, b = adapt_head(np.zeros((2, 8), np.float32), np.zeros(2, np.float32), f, y, steps=100)
+    >>> float(((f @ w.T + b).argmax(1) == y).mean())
+    1.0
+    """
+    scale = float(np.linalg.norm(features, axis=1).mean()) or 1.0
+    x = features / scale
+    w, b = weight * scale, bias.copy()
+    w0, b0 = w.copy(), b.copy()
+    onehot = np.eye(weight.shape[0], dtype=np.float32)[labels]
+    m = [np.zeros_like(w), np.zeros_like(b)]
+    v = [np.zeros_like(w), np.zeros_like(b)]
+    beta1, beta2 = 0.9, 0.999
+    for step in range(1, steps + 1):
+        logits = x @ w.T + b
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        grad_logits = (p - onehot) / len(x)
+        grads = [grad_logits.T @ x + 2 * pull * (w - w0), grad_logits.sum(axis=0) + 2 * pull * (b - b0)]
+        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
+            m[i] = beta1 * m[i] + (1 - beta1) * grad
+            v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
+            param -= lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
+    return (w / scale).astype(np.float32), b.astype(np.float32)

@@ -1,0 +1,31 @@
+"""``tuolaji enrol NAME MANIFEST.json [--data DIR]``: learn a table's own deck from a few photos.
+
+MANIFEST is a JSON list of ``{"image": "path relative to the manifest", "cards": ["AS", ...]}``
+(the cards fully visible in each photo). The deck is saved under ``DIR/decks/NAME``
+(DIR: ``--data``, else ``$TUOLAJI_DATA``, else ``./data``); ``--deck NAME`` on ``detect``,
+``eval-detector``, ``replay`` and ``serve`` then reads with it. Prints one line: photos,
+cards matched, time. A bad manifest, a missing photo or a listed card that cannot be
+found: one line naming it, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the deck's name (letters, digits, '_', '.', '-')")
+    parser.add_argument("manifest", type=Path, metavar="MANIFEST.json", help="the photos and the cards each shows")
+    parser.add_argument("--data", type=Path, metavar="DIR", help="data folder (default $TUOLAJI_DATA or ./data)")
+    parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.decks import data_folder
+    from vision.enrol import enrol
+
+    result = enrol(args.name, args.manifest, data_folder(args.data), args.models)
+    print(f"enrolled deck {result.name}: {result.photos} photos, {result.cards_matched} of {result.cards_listed} cards matched, "
+          f"{result.lessons} corner indices learnt, {result.seconds:.1f} s -> {result.folder}")
+    return 0

@@ -1,0 +1,123 @@
+"""Reads checked against the game: what a deal makes possible weighs an unsure read.
+
+The reader gives each card its candidates with their probabilities
+(:meth:`vision.detector.CardInstance.candidates`). The game knows more:
+
+* a deal of ``d`` decks holds at most ``d`` copies of a card, and the cards already
+  played this deal are gone;
+* a hand, where the record holds it, bounds what its seat can play;
+* a player following a lead very likely follows its suit.
+
+:func:`weigh_read` chooses among the candidates with these weights. A card read
+clearly (probability at least :data:`CLEAR_READ`) stays what it reads, so a prior never
+hides a real revoke or a real extra copy; what stays unsure still goes to a person
+(the pipeline's confidence threshold).
+
+>>> facts = DealFacts(decks=2, gone=Counter({"AS": 2}))
+>>> weigh_read([("AS", 0.6), ("AC", 0.35)], facts, seat=1)
+('AC', 0.35)
+>>> weigh_read([("AS", 0.95), ("AC", 0.05)], facts, seat=1)
+('AS', 0.95)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+CLEAR_READ = 0.9
+"""A read at least this sure is kept, whatever the game says."""
+FOLLOW_PRIOR = 3.0
+"""How much likelier a follower's card is to be of the led suit than not."""
+OUTSIDE_HAND = 0.05
+"""The weight of a card the seat's recorded hand does not (or no longer) hold."""
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """What the game says about the cards of the deal in progress.
+
+    The last trick of the record is still on the table (until the next lead is played,
+    its cards lie in their zones and are read again), so its cards count as gone only
+    for the other seats; the tricks before it are swept and gone for everyone.
+    """
+
+    decks: int
+    gone: Counter = field(default_factory=Counter)  # cards of the swept tricks of this deal
+    on_table: dict[int, Counter] = field(default_factory=dict)  # seat -> its play in the last trick
+    hands: dict[int, Counter] | None = None  # seat -> what its recorded hand held before the last trick
+    led_suit: int | None = None  # effective suit (scorer.order) of the trick being followed
+    leader: int | None = None  # seat that led it
+    suit_of: Any = None  # card name -> effective suit, for this deal's trump and level
+
+    def weight(self, card: str, seat: int) -> float:
+        """How possible ``card`` is at ``seat``: 0 when every copy is gone elsewhere, less
+        when the seat's hand does not hold it, more when it follows the led suit."""
+        elsewhere = self.gone[card] + sum(play[card] for s, play in self.on_table.items() if s != seat)
+        if elsewhere >= self.decks:
+            return 0.0
+        w = 1.0
+        if self.hands is not None and seat in self.hands and self.hands[seat][card] <= 0:
+            w *= OUTSIDE_HAND
+        if self.led_suit is not None and self.suit_of is not None and seat != self.leader and self.suit_of(card) == self.led_suit:
+            w *= FOLLOW_PRIOR
+        return w
+
+
+def weigh_read(candidates: list[tuple[str, float]], facts: DealFacts, seat: int) -> tuple[str, float]:
+    """The card to take among ``candidates`` (card, probability; most probable first) at
+    ``seat``, and its probability. The best read stands when it is clear, or when the game
+    rules out every candidate."""
+    best = candidates[0]
+    if best[1] >= CLEAR_READ:
+        return best
+    weighed = [(facts.weight(card, seat) * p, card, p) for card, p in candidates]
+    top = max(weighed, key=lambda item: item[0])
+    return best if top[0] <= 0 else (top[1], top[2])
+
+
+def deal_facts(record: dict[str, Any]) -> DealFacts | None:
+    """The facts of the last deal of a record (None before any deal)."""
+    from scorer.cards import parse_card
+    from scorer.order import TrumpOrder
+    from scorer.profiles import resolve_rules
+
+    if not record.get("deals"):
+        return None
+    deal = record["deals"][-1]
+    try:
+        options = resolve_rules(record.get("rules", "standard-2deck"))
+        order = TrumpOrder.of(deal.get("level", "2"), deal.get("trump"), bool(getattr(options, "twos_trump", False)))
+    except Exception:  # a record the rules core refuses is the audit's to report, not the reader's
+        return None
+    players = max(1, len(record.get("players", [])))
+    tricks = [t for t in (deal.get("tricks") or []) if isinstance(t, dict)]
+    gone: Counter = Counter()
+    played_by: dict[int, Counter] = {}
+    on_table: dict[int, Counter] = {}
+    for number, trick in enumerate(tricks):
+        leader = int(trick.get("leader", 0))
+        for j, play in enumerate(trick.get("plays") or []):
+            if not play:
+                continue
+            seat = (leader + j) % players
+            if number == len(tricks) - 1:
+                on_table[seat] = Counter(play)
+            else:
+                gone.update(play)
+                played_by.setdefault(seat, Counter()).update(play)
+    hands = None
+    if deal.get("hands"):
+        hands = {seat: Counter(hand) - played_by.get(seat, Counter()) for seat, hand in enumerate(deal["hands"]) if hand}
+
+    def suit_of(card: str) -> int:
+        return order.suit[parse_card(card)]
+
+    led_suit = leader = None
+    if tricks:
+        plays = tricks[-1].get("plays") or []
+        if plays and plays[0] and len(plays) < players:
+            leader = int(tricks[-1].get("leader", 0))
+            led_suit = suit_of(plays[0][0])
+    return DealFacts(options.decks, gone, on_table, hands, led_suit, leader, suit_of)
