@@ -64,8 +64,26 @@ def main() -> int:
         print(f"  {name:9s} p50 {np.percentile(values, 50):6.2f} ms   p95 {np.percentile(values, 95):6.2f} ms")
     p50, p95 = float(np.percentile(total, 50)), float(np.percentile(total, 95))
     print(f"  total     p50 {p50:6.2f} ms   p95 {p95:6.2f} ms")
+    zone_p50, zone_size = zone_read_ms(reader, encoded, max(20, args.frames // 4))
+    print(f"zone_read_ms_p50={zone_p50:.1f} (one settled seat zone, {zone_size[0]}x{zone_size[1]} px, of a 1920x1080 frame, "
+          f"4 players: the table pipeline's read of a camera at full resolution)")
     print(f"detect_ms_p50={p50:.1f} fps={1000 / p50:.1f}")
     return 0
+
+
+def zone_read_ms(reader: CardReader, encoded: list[np.ndarray], frames: int) -> tuple[float, tuple[int, int]]:
+    """p50 time (ms) to read seat 0's zone of 1920×1080 frames (the test scenes scaled up), and the zone's size."""
+    from vision.calibration import SeatZones, TableCalibration
+
+    x1, y1, x2, y2 = SeatZones(4).zone_boxes(TableCalibration.full_frame((1920, 1080)))[0]
+    big = [cv2.resize(cv2.imdecode(data, cv2.IMREAD_COLOR), (1920, 1080), interpolation=cv2.INTER_LINEAR) for data in encoded[:8]]
+    times = []
+    for k in range(frames):
+        frame = big[k % len(big)]
+        t0 = time.perf_counter()
+        reader.read(np.ascontiguousarray(frame[y1:y2, x1:x2]))
+        times.append((time.perf_counter() - t0) * 1000)
+    return float(np.percentile(times, 50)), (x2 - x1, y2 - y1)
 
 
 if __name__ == "__main__":

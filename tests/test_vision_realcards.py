@@ -280,3 +280,14 @@ def test_a_known_hand_bounds_its_seat() -> None:
     facts = deal_facts(record)
     assert facts is not None
     assert weigh_read([("QC", 0.5), ("QS", 0.45)], facts, seat=0) == ("QS", 0.45)
+
+
+def test_replay_and_check_camera_refuse_a_missing_deck_and_a_bad_camera_size(tmp_path: Path) -> None:
+    video = REPO / "vision" / "demo" / "demo-3deck.mp4"
+    setup = REPO / "vision" / "demo" / "demo-3deck.setup.json"
+    ghost = tuolaji("replay", str(video), "--setup", str(setup), "--out", str(tmp_path / "r.json"),
+                    "--deck", "ghost", "--data", str(tmp_path))
+    assert ghost.returncode == 2 and "deck 'ghost'" in ghost.stderr and ghost.stderr.count("\n") == 1
+    assert not (tmp_path / "r.json").exists()
+    size = tuolaji("check-camera", "--camera", "0", "--camera-size", "huge")
+    assert size.returncode == 2 and "--camera-size" in size.stderr

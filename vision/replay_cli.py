@@ -22,6 +22,7 @@ from typing import Any
 
 import scorer
 from scorer.errors import InputError
+from vision.decks import add_deck_arguments, chosen_deck
 from vision.live import LiveGame, read_json_file, write_json_atomic
 
 
@@ -34,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, help="frame rate of a folder of frames (or a video whose header lies)")
     parser.add_argument("--oracle", type=Path,
                         help="read cards from a rendered video's .frames.json instead of the card model (testing)")
+    parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
+                        help="with a webcam index: the resolution to ask for (default 1920x1080)")
+    add_deck_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the audit as JSON instead of the summary")
 
@@ -96,7 +100,7 @@ def _reader(args: argparse.Namespace) -> Any:
     except ModuleNotFoundError as exc:
         raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc
     try:
-        return CardReader.load(**TABLE)
+        return CardReader.load(deck=chosen_deck(args.deck, args.deck_data), **TABLE)
     except OSError as exc:
         raise InputError(f"no trained card model ({exc.filename or exc}); train one (tuolaji train), "
                          "or pass --oracle FRAMES.json to test the pipeline alone") from exc
@@ -161,8 +165,9 @@ def _progress_bar(total: int | None) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from vision.pipeline import TablePipeline, open_source
+    from vision.sources import parse_size
 
-    source = open_source(args.video, fps=args.fps)
+    source = open_source(args.video, fps=args.fps, camera_size=parse_size(args.camera_size))
     try:
         setup = load_setup(args.setup)
         reader = _reader(args)

@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no input: continue the most recent stored session on the page")
     parser.add_argument("--session", type=int, metavar="ID",
                         help="feed the input into stored session ID instead of a new one")
+    parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
+                        help="resolution to ask the camera for (default 1920x1080; see `tuolaji check-camera`)")
+    parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name in --data (`tuolaji enrol`)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--data", type=Path, metavar="DIR",
@@ -106,8 +109,10 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
             if sidecar.exists():
                 setup = record_setup(load_record(sidecar))
         from vision.pipeline import open_source
+        from vision.sources import parse_size
 
-        frames = open_source(spec)  # a missing camera or an unreadable video is reported before the model
+        # a missing camera or an unreadable video is reported before the model
+        frames = open_source(spec, camera_size=parse_size(args.camera_size))
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
@@ -144,9 +149,10 @@ def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None
             raise FileNotFoundError(2, "no such file", str(args.oracle))
         return OracleReader.from_file(args.oracle)
     try:
+        from vision.decks import chosen_deck
         from vision.detector import TABLE, CardReader
 
-        return CardReader.load(**TABLE)
+        return CardReader.load(deck=chosen_deck(getattr(args, "deck", None), args.data), **TABLE)
     except (OSError, ModuleNotFoundError) as exc:
         if fallback_frames is None:
             raise ServeError(f"no card reader available ({exc}); train one with `tuolaji train`, "
