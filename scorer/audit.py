@@ -24,7 +24,7 @@ from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
-from scorer.state import forced_unit, trick_resolution
+from scorer.state import forced_key, forced_unit, trick_resolution
 
 
 def _cards_text(cards: list[int]) -> str:
@@ -360,7 +360,7 @@ class _DealAudit:
                 k[c] = max(k[c], back.count(c))
 
     def _winner(self, lead: Lead, plays: list[list[int]]) -> int:
-        return trick_resolution(self.order, lead, plays, self.opts.throw_compare)
+        return trick_resolution(self.order, lead, plays, self.opts.throw_compare, self.opts)
 
     # ---------------------------------------------------------------- throws
     def _beaten(self, t: int, leader: int, units: list[Unit], known: list[list[int]]
@@ -385,13 +385,8 @@ class _DealAudit:
 
     def _may_become_forced(self, unit: Unit, beaten: list[tuple[Unit, int, Unit]]) -> bool:
         """Whether ``unit`` could still be the forced unit once more units are shown beaten."""
-        for u, _, _ in beaten:
-            if self.opts.forced_unit == "smallest-beaten":
-                if u.size < unit.size or (u.size == unit.size and u.top < unit.top):
-                    return False
-            elif u.size > unit.size or (u.size == unit.size and u.top < unit.top):
-                return False
-        return True
+        key = forced_key(self.opts.forced_unit)
+        return all(key(u) >= key(unit) for u, _, _ in beaten)
 
     def _penalize(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
         mode = self.opts.throw_penalty
@@ -433,7 +428,7 @@ class _DealAudit:
                 self.add(t, leader, "lead-mixed-suits", True,
                          f"seat {leader} attempted {_cards_text(attempt)} mixing suits", play_out)
                 return
-            units = read_format(order, attempt)
+            units = read_format(order, attempt, self.opts)
             if len(units) < 2:
                 self.add(t, leader, "wrong-forced-unit", True,
                          f"the attempt {_cards_text(attempt)} is a single unit, not a throw", play_out)

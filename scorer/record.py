@@ -319,7 +319,7 @@ def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord |
         return t.leader  # an empty lead: nothing can beat it
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     lead = Lead.of(order, t.plays[0], parsed.options)
-    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare)) % parsed.players
+    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options)) % parsed.players
 
 
 def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:

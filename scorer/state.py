@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from scorer.cards import CARD_POINTS
 from scorer.follow import check_follow, hand_counts, suit_holding
@@ -55,14 +55,15 @@ class Trick:
         return self.winners[-1] if self.winners else None
 
 
-def trick_resolution(order: TrumpOrder, lead: Lead, plays: list[list[int]], compare: str) -> int:
+def trick_resolution(order: TrumpOrder, lead: Lead, plays: list[list[int]], compare: str,
+                     options: Options | None = None) -> int:
     """Index of the winning play among ``plays`` (``plays[0]`` is the lead)."""
     best = 0
     best_strength = strength(order, lead, plays[0], compare, is_lead=True)
     if best_strength is None:
         return 0
     for i in range(1, len(plays)):
-        s = strength(order, lead, plays[i], compare)
+        s = strength(order, lead, plays[i], compare, options=options)
         if s is not None and beats(s, best_strength, compare):
             best, best_strength = i, s
     return best
@@ -140,7 +141,7 @@ class DealState:
                                    if not trick.lead.mixed else None)
         else:
             assert trick.lead is not None
-            s = strength(self.order, trick.lead, list(cards), compare)
+            s = strength(self.order, trick.lead, list(cards), compare, options=self.options)
             w = trick.winners[-1]
             cur = trick.strengths[w]
             trick.plays.append(list(cards))
@@ -181,7 +182,7 @@ class DealState:
             suits = {self.order.suit[c] for c in cards}
             if len(suits) != 1:
                 return False
-            units = read_format(self.order, list(cards))
+            units = read_format(self.order, list(cards), self.options)
             return len(units) == 1 or not self.beaten_units(seat, units)
         assert trick.lead is not None
         if trick.lead.mixed:
@@ -238,14 +239,14 @@ class DealState:
     def standing_throw(self, seat: int, holding: dict[int, int]) -> list[int] | None:
         """The biggest throw from ``holding`` that stands (its units that nobody beats)."""
         order = self.order
-        units = read_format(order, [c for c, n in holding.items() for _ in range(n)])
+        units = read_format(order, [c for c, n in holding.items() for _ in range(n)], self.options)
         if len(units) < 2:
             return None
         beaten = {id(u) for u, _, _ in self.beaten_units(seat, units)}
         keep = [c for u in units if id(u) not in beaten for c in u.cards()]
         if not keep:
             return None
-        units2 = read_format(order, keep)
+        units2 = read_format(order, keep, self.options)
         if len(units2) < 2 or self.beaten_units(seat, units2):
             return None
         return sorted(keep, key=lambda c: (order.value[c], c))
@@ -260,13 +261,13 @@ class DealState:
             if not holding:
                 continue
             cards = [c for c, n in holding.items() for _ in range(n)]
-            units = read_format(order, cards)
+            units = read_format(order, cards, self.options)
             if len(units) > 4:
                 units = rng.sample(units, rng.randint(2, 4))
             if len(units) < 2:
                 continue
             throw = [c for u in units for c in u.cards()]
-            units = read_format(order, throw)
+            units = read_format(order, throw, self.options)
             if len(units) < 2:
                 continue
             beaten = self.beaten_units(seat, units)
@@ -305,12 +306,26 @@ class DealState:
 def forced_unit(beaten: list[Unit], mode: str) -> Unit:
     """The unit a failed throw must play (RULES §4 ``forced_unit``).
 
+    ``lowest-beaten`` (default; seeds 000, 001, 004 「只能出其中最小牌」): the beaten unit
+    whose highest card ranks lowest, ties to the one with fewer cards;
     ``largest-beaten``: of the beaten units those with the most cards, the lowest;
     ``smallest-beaten``: the fewest cards, then the lowest.
+
+    >>> from scorer.formats import Unit
+    >>> qq, j = Unit(2, 1, 10, (24,)), Unit(1, 1, 9, (22,))  # ♥QQ J against ♥AA
+    >>> forced_unit([qq, j], "lowest-beaten") == j, forced_unit([qq, j], "largest-beaten") == qq
+    (True, True)
     """
+    return min(beaten, key=forced_key(mode))
+
+
+def forced_key(mode: str) -> Callable[[Unit], tuple[int, int]]:
+    """The order in which ``forced_unit`` picks (smallest key first)."""
     if mode == "smallest-beaten":
-        return min(beaten, key=lambda u: (u.size, u.top))
-    return min(beaten, key=lambda u: (-u.size, u.top))
+        return lambda u: (u.size, u.top)
+    if mode == "largest-beaten":
+        return lambda u: (-u.size, u.top)
+    return lambda u: (u.top, u.size)
 
 
 def single_unit_leads(order: TrumpOrder, holding: dict[int, int]) -> list[list[int]]:
