@@ -13,7 +13,7 @@ object ``{"profile": NAME, option: value, ...}`` overriding some of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from scorer.cards import RANKS
@@ -50,7 +50,7 @@ GUANGZHOU_TITANIC_LADDER: tuple[Requirement, ...] = (
 BID_ORDERS = ("two-deck", "titanic", "count", "chaodipi")
 
 
-class ForcedUnit(str, Enum):
+class ForcedUnit(StrEnum):
     """Which beaten unit a failed throw must play (RULES §4 ``forced_unit``).
 
     >>> ForcedUnit("lowest-beaten") == "lowest-beaten"
@@ -61,11 +61,8 @@ class ForcedUnit(str, Enum):
     LARGEST_BEATEN = "largest-beaten"  # the most cards, then the lowest
     SMALLEST_BEATEN = "smallest-beaten"  # the fewest cards, then the lowest
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Penalty(str, Enum):
+class Penalty(StrEnum):
     """How a penalty is scored (RULES §4 ``throw_penalty``; the same scale for the other
     penalties of seed 001 Ⅰ.九: 垫错, 毙牌出错, 留底差错, 多牌少牌).
 
@@ -78,18 +75,12 @@ class Penalty(str, Enum):
     LEVEL_POINTS = "level-points"
     LEVEL = "level"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class FirstDealer(str, Enum):
+class FirstDealer(StrEnum):
     """Who deals the first deal of a game (RULES §9)."""
 
     FIRST_BIDDER = "first-bidder"  # 反主不反庄 (seed 004)
     WINNING_BIDDER = "winning-bidder"  # 反主反庄 (seed 001)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 PENALTY_OPTIONS = ("throw_penalty", "discard_penalty", "trump_penalty", "kitty_penalty", "card_count_penalty")
