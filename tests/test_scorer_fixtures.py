@@ -32,6 +32,8 @@ def _bid_for(profile: str, level: str, trump: str) -> list[str] | None:
     order = PROFILES[profile].bid_order
     if trump != "NT":
         return [level + trump]
+    if PROFILES[profile].decks == 1:
+        return ["SJ", "BJ"] if order == "two-deck" else None  # one deck holds one SJ
     return {"two-deck": ["SJ", "SJ"], "titanic": ["SJ", "BJ"], "chaodipi": ["BJ", "BJ"]}.get(order)
 
 
