@@ -56,6 +56,13 @@ class ParsedRecord:
     players: int
     start_levels: list[int]
     deals: list[ParsedDeal]
+    mid_game: bool = False  # the record starts mid-game: no first-deal rules (RULES §9)
+
+    @property
+    def starts_the_game(self) -> bool:
+        """Whether the record's first deal is the deal that starts the game: every start
+        level is the starting level 2 and the record does not say ``"mid_game": true``."""
+        return not self.mid_game and all(x == 0 for x in self.start_levels)
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -126,8 +133,11 @@ def parse_record(record: Any) -> ParsedRecord:
         if not isinstance(start, list) or len(start) != n:
             raise RecordError(f"start_levels: expected {n} levels")
         start_levels = [_rank(v, f"start_levels[{i}]") for i, v in enumerate(start)]
+    mid_game = record.get("mid_game", False)
+    if not isinstance(mid_game, bool):
+        raise RecordError("mid_game: expected true or false")
     parsed = [_parse_deal(d, f"deals[{i}]", n) for i, d in enumerate(deals)]
-    return ParsedRecord(options, n, start_levels, parsed)
+    return ParsedRecord(options, n, start_levels, parsed, mid_game)
 
 
 def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:

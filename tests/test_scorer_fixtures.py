@@ -45,7 +45,8 @@ def build_example(name: str) -> dict:
     rec["players"] = ["东", "南", "西", "北"] if len(rec["players"]) == 4 else rec["players"]
     first = rec["deals"][0]
     bid = _bid_for(profile, first["level"], first["trump"])
-    if bid is not None:
+    held = first["hands"][first["dealer"]] + first["kitty"]
+    if bid is not None and all(held.count(c) >= bid.count(c) for c in bid):  # a bid shows cards of the hand
         first["bids"] = [{"seat": first["dealer"], "cards": bid}]
     if name == "standard-2deck":
         # a second deal: the levels and the dealer carry over
