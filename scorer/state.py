@@ -223,18 +223,81 @@ class DealState:
         yield from legal_follows(self.order, trick.lead, self.hands[seat], self.options)
 
     def _leads(self, seat: int) -> Iterator[list[int]]:
-        """Every single-unit lead, then per suit the throw of all units nobody can beat."""
+        """Every single-unit lead, then per suit every throw that stands (all of them)."""
         order = self.order
         hand = self.hands[seat]
         for suit in range(5):
             holding = suit_holding(order, hand, suit)
             if not holding:
                 continue
-            units = single_unit_leads(order, holding)
-            yield from units
-            throw = self.standing_throw(seat, holding)
-            if throw is not None:
-                yield throw
+            yield from single_unit_leads(order, holding)
+        for suit in range(5):
+            holding = suit_holding(order, hand, suit)
+            if holding:
+                yield from self.standing_throws(seat, holding)
+
+    def standing_throws(self, seat: int, holding: dict[int, int]) -> Iterator[list[int]]:
+        """Every throw from a one-suit ``holding`` that stands: each sub-multiset read as two
+        or more units none of which another hand beats (RULES §4), largest first.
+
+        Only kinds that some unbeaten unit can hold, in such a unit's width, are tried, so a
+        suit the others cannot beat at all gives every sub-multiset (as many as the product
+        of the counts plus one) and a beatable one far fewer.
+
+        >>> from scorer.cards import format_cards, parse_cards
+        >>> from scorer.profiles import PROFILES
+        >>> hands = [parse_cards(["AH", "KH", "QH", "JH"]), parse_cards(["3H"]), parse_cards(["4H"]), parse_cards(["5H"])]
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, hands)
+        >>> throws = [format_cards(t) for t in deal.standing_throws(0, {c: 1 for c in parse_cards(["AH", "KH", "QH", "JH"])})]
+        >>> len(throws), ["KH", "AH"] in throws
+        (11, True)
+        """
+        order = self.order
+        value = order.value
+        suit = order.suit[next(iter(holding))]
+        others = [suit_holding(order, self.hands[s], suit) for s in range(self.players) if s != seat]
+        best_top: dict[tuple[int, int], int] = {}
+
+        def stands(u: Unit) -> bool:
+            shape = u.shape
+            if shape not in best_top:
+                top = -1
+                for h in others:
+                    b = beating_unit(Unit(u.width, u.length, -1, ()), h, value)
+                    if b is not None:
+                        top = max(top, b.top)
+                best_top[shape] = top
+            return u.top >= best_top[shape]
+
+        widths: dict[int, set[int]] = {}
+        for lead in single_unit_leads(order, holding):
+            units = read_format(order, lead, self.options)
+            if len(units) == 1 and stands(units[0]):
+                u = units[0]
+                for k in u.kinds:
+                    widths.setdefault(k, set()).add(u.width)
+        kinds = sorted(widths, key=lambda c: (value[c], c), reverse=True)
+        if self.options.triple_pair_tractor:  # the reading may carve: every count of a kind
+            choices = [list(range(holding[c], -1, -1)) for c in kinds]
+        else:  # tuples stay whole: a kind's count is the width of its unit
+            choices = [sorted(widths[c], reverse=True) + [0] for c in kinds]
+        pick = [0] * len(kinds)
+
+        def rec(i: int) -> Iterator[list[int]]:
+            if i == len(kinds):
+                cards = [c for c, n in zip(kinds, pick, strict=True) for _ in range(n)]
+                if len(cards) < 2:
+                    return
+                units = read_format(order, cards, self.options)
+                if len(units) >= 2 and all(stands(u) for u in units):
+                    yield sorted(cards, key=lambda c: (value[c], c))
+                return
+            for n in choices[i]:
+                pick[i] = n
+                yield from rec(i + 1)
+            pick[i] = 0
+
+        yield from rec(0)
 
     def standing_throw(self, seat: int, holding: dict[int, int]) -> list[int] | None:
         """The biggest throw from ``holding`` that stands (its units that nobody beats)."""
