@@ -401,6 +401,29 @@ def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
     return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
 
 
+def lead_obligation(record: dict, deal: int = -1) -> str | None:
+    """What the lead of the trick in progress obliges the followers, in words, without
+    any hand (a camera never sees the hands: :func:`follow_hint` and :func:`legal_plays`
+    need them). None when no trick is in progress.
+
+    >>> rec = {"rules": "titanic-3deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> lead_obligation(rec)
+    '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'
+    """
+    from scorer.follow import describe_obligation
+
+    parsed = parse_record(record)
+    d = parsed.deals[_deal_index(parsed, deal)]
+    if not d.tricks or len(d.tricks[-1].plays) >= parsed.players or not d.tricks[-1].plays:
+        return None
+    from scorer.formats import Lead
+    from scorer.order import TrumpOrder
+
+    order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
+    return describe_obligation(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
+
+
 def seat_points(record: dict, deal: int = -1) -> list[int]:
     """Points each seat has won so far (找朋友: everyone keeps his own until revealed).
 
@@ -550,5 +573,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
 ]
