@@ -13,8 +13,8 @@ import pytest
 
 from scorer import (
     PROFILES,
-    BidError,
     BiddingState,
+    BidError,
     audit_record,
     describe_obligation,
     lead_obligation,
