@@ -129,6 +129,7 @@ class BiddingState:
         self.bids: list[Bid] = []
         self.verdicts: list[str | None] = []  # per bid: None when it stood, else why not
         self.kitty_buried = False
+        self.closed = False  # bidding over: 暗叫 suits are shown
         self._reset()
 
     def _reset(self) -> None:
@@ -161,8 +162,6 @@ class BiddingState:
         if self.options.blind_bids and not self.closed:
             return None
         return self.trump
-
-    closed: bool = False
 
     @property
     def dealer(self) -> int | None:
