@@ -118,6 +118,24 @@ class DealState:
     def is_over(self) -> bool:
         return self.current is None and all(sum(h) == 0 for h in self.hands)
 
+    def obligation(self) -> str | None:
+        """What the lead of the trick in progress obliges the followers, without any hand
+        (:func:`scorer.follow.describe_obligation`); None when no trick is in progress.
+
+        >>> from scorer.cards import parse_cards
+        >>> from scorer.profiles import PROFILES
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, [parse_cards(["9D"])] + [[]] * 3)
+        >>> deal.push(parse_cards(["9D"]))
+        >>> deal.obligation()
+        '♦ single led: play one ♦ if you hold one, else any card'
+        """
+        from scorer.follow import describe_obligation
+
+        trick = self.current
+        if trick is None or trick.lead is None:
+            return None
+        return describe_obligation(trick.lead, self.options)
+
     # ------------------------------------------------------------ moves
     def push(self, cards: list[int], leader: int | None = None) -> None:
         """Play ``cards`` for the seat to move. ``leader`` (first play of a trick only)
