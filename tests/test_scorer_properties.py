@@ -229,3 +229,31 @@ def test_generator_plays_are_legal_and_in_the_list(config: int, seed: int) -> No
             assert key in [sorted(x) for x in state.legal_plays(limit=20000)]
             state.push(cards)
     assert all(TRUMP == 4 for _ in [0])
+
+
+@FAST
+@given(config=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**31))
+def test_legal_leads_are_every_legal_lead(config: int, seed: int) -> None:
+    """The lead generator lists exactly the one-suit sub-multisets that ``is_legal`` accepts
+    (every single unit and every standing throw), each once."""
+    from itertools import product
+
+    rec = make(config, seed, hand_size=7)
+    state = _replay(rec)
+    tricks = rec["deals"][0]["tricks"]
+    stop = random.Random(seed).randrange(len(tricks))
+    for t in tricks[:stop]:
+        for p in t["plays"]:
+            state.push([int(c) for c in parse_cards(p)])
+    listed = [tuple(sorted(p)) for p in state.legal_plays()]
+    assert len(listed) == len(set(listed))
+    brute = set()
+    hand = state.hands[state.turn]
+    for suit in range(5):
+        holding = suit_holding(state.order, hand, suit)
+        kinds = sorted(holding)
+        for counts in product(*(range(holding[c] + 1) for c in kinds)):
+            play = [c for c, n in zip(kinds, counts, strict=True) for _ in range(n)]
+            if play and state.is_legal(play):
+                brute.add(tuple(sorted(play)))
+    assert set(listed) == brute
