@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.bidding import check_bids
+from scorer.bidding import BiddingState, check_bids
 from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
-from scorer.record import ParsedDeal, ParsedRecord, parse_record
+from scorer.record import ParsedDeal, ParsedRecord, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.state import forced_key, forced_unit, trick_resolution
 
@@ -615,4 +615,47 @@ def audit_record(record: dict) -> dict:
     return {"deals": deals}
 
 
-__all__ = ["audit_record"]
+def bidding_state(record: dict, deal: int = -1) -> BiddingState:
+    """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
+    game so far decides who may bid and at which level (找朋友: the side that won the last
+    deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.
+
+    >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
+    ...        "bids": [{"seat": 1, "cards": ["2H"]}]}]}
+    >>> from scorer.cards import parse_cards
+    >>> b = bidding_state(rec)
+    >>> b.standing_seat, b.trump, b.dealer, b.is_overcall(2, parse_cards(["2S", "2S"]))
+    (1, 'H', 1, True)
+    """
+    parsed = parse_record(record)
+    n = len(parsed.deals)
+    if not -n <= deal < n:
+        raise RecordError(f"deals[{deal}]: no such deal")
+    index = deal % n
+    levels = list(parsed.start_levels)
+    previous: _DealAudit | None = None
+    for i in range(index):
+        audit = _DealAudit(parsed, i, levels, previous)
+        audit.run()
+        if audit.levels_after is not None:
+            levels = audit.levels_after
+        previous = audit
+    d = parsed.deals[index]
+    opts = parsed.options
+    known = previous is not None and previous.winners is not None and previous.next_dealer is not None
+    later_friends = opts.friends and known
+    dealer = d.dealer
+    if known and not opts.friends and previous is not None and previous.next_dealer is not None:
+        dealer = previous.next_dealer
+    state = BiddingState(opts, levels[dealer] if known else d.level, parsed.players,
+                         levels=levels if later_friends else None,
+                         eligible=previous.winners if later_friends and previous is not None else None,
+                         dealer=dealer, first_deal=index == 0 and parsed.starts_the_game)
+    for bid in d.bids or ():
+        state.push(bid["seat"], bid["cards"], bid["after_kitty"])
+        if bid["after_kitty"]:
+            state.bury_kitty()
+    return state
+
+
+__all__ = ["audit_record", "bidding_state"]

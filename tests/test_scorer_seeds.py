@@ -401,3 +401,24 @@ def test_rules_lists_the_new_options() -> None:
                    "trump_penalty", "kitty_penalty", "card_count_penalty", "blind_bids"):
         assert option in text, option
     assert any(line.split() == ["titanic_beats_three_pair", "True"] for line in text.splitlines())
+
+
+def test_bidding_state_of_a_record_follows_the_game() -> None:
+    import json
+    from pathlib import Path
+
+    from scorer import bidding_state
+
+    rec = json.loads((Path(__file__).resolve().parent.parent / "examples" / "friends-game.json").read_text("utf-8"))
+    out = audit_record(rec)["deals"]
+    deal = rec["deals"][1]
+    b = bidding_state(rec, 1)
+    winners = {s for s in range(5) if out[0]["levels_after"][s] != "2"}  # the first deal's winners went up
+    assert b.eligible == winners and b.dealer == deal["dealer"]
+    assert b.deal_level == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"].index(deal["level"])
+    loser = min(set(range(5)) - winners)
+    assert b.why_not(loser, cards("2S 2S")) is not None
+    # fixed partnerships: the rotation's dealer, whatever the bids
+    std = json.loads((Path(__file__).resolve().parent.parent / "examples" / "standard-2deck.json").read_text("utf-8"))
+    b = bidding_state(std, 1)
+    assert b.dealer == audit_record(std)["deals"][0]["next_dealer"] == std["deals"][1]["dealer"]
