@@ -12,17 +12,20 @@ game records and their audit (see RULES.md and RECORD.md).
 []
 """
 
-from scorer.audit import audit_record
+from scorer.audit import audit_record, bidding_state
+from scorer.bidding import Bid, BiddingState, BidError
 from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
+from scorer.follow import describe_obligation
 from scorer.formats import Lead, Unit, read_format, throw_ladder, unit_ladder
 from scorer.order import TRUMP, TrumpOrder
-from scorer.profiles import PROFILES, Options, RulesError, resolve_rules
+from scorer.profiles import PROFILES, FirstDealer, ForcedUnit, Options, Penalty, RulesError, resolve_rules
 from scorer.record import (
     RecordError,
     build_state,
     dealer_side_seats,
     dumps_record,
     follow_hint,
+    lead_obligation,
     legal_plays,
     loads_record,
     next_leader,
@@ -36,12 +39,18 @@ from scorer.record import (
 from scorer.state import DealState
 
 __all__ = [
+    "Bid",
+    "BidError",
+    "BiddingState",
     "CARD_NAMES",
     "PROFILES",
     "TRUMP",
     "Card",
     "CardError",
     "DealState",
+    "FirstDealer",
+    "ForcedUnit",
+    "Penalty",
     "Lead",
     "Options",
     "RecordError",
@@ -49,14 +58,17 @@ __all__ = [
     "TrumpOrder",
     "Unit",
     "audit_record",
+    "bidding_state",
     "build_state",
     "dealer_side_seats",
+    "describe_obligation",
     "dumps_record",
     "follow_hint",
     "loads_record",
     "normalize_record",
     "format_card",
     "format_cards",
+    "lead_obligation",
     "legal_plays",
     "next_leader",
     "parse_card",

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.bidding import check_bids
+from scorer.bidding import BiddingState, check_bids
 from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
-from scorer.record import ParsedDeal, ParsedRecord, parse_record
+from scorer.record import ParsedDeal, ParsedRecord, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
-from scorer.state import forced_unit, trick_resolution
+from scorer.state import forced_key, forced_unit, trick_resolution
 
 
 def _cards_text(cards: list[int]) -> str:
@@ -38,7 +38,12 @@ def _unit_text(u: Unit) -> str:
 class _DealAudit:
     """One pass over a deal: evidence tables, then trick by trick."""
 
-    def __init__(self, parsed: ParsedRecord, index: int, levels_before: list[int]):
+    def __init__(self, parsed: ParsedRecord, index: int, levels_before: list[int],
+                 previous: _DealAudit | None = None):
+        self.parsed = parsed
+        self.previous = previous
+        self.winners: set[int] | None = None  # the side that went up (complete deals)
+        self.next_dealer: int | None = None
         self.opts: Options = parsed.options
         self.n = parsed.players
         self.d: ParsedDeal = parsed.deals[index]
@@ -126,15 +131,7 @@ class _DealAudit:
         else:
             self._bound_hands()
             known = self.bounds[0] if tricks else [[0] * 54 for _ in range(n)]
-        pre: list[dict[str, Any]] = []
-        if d.bids is not None:
-            for v in check_bids(opts, d.bids, d.level, d.trump, d.dealer, self.index == 0):
-                pre.append({"trick": None, "seat": v["seat"], "rule": "bad-bid", "proven": True, "detail": v["detail"]})
-        kitty_size = opts.kitty_size_for(n)
-        if d.kitty is not None and len(d.kitty) != kitty_size:
-            pre.append({"trick": None, "seat": d.dealer, "rule": "bad-kitty", "proven": True,
-                        "detail": f"the kitty holds {len(d.kitty)} cards; these rules bury {kitty_size}"})
-        self.violations.extend(pre)
+        self._deal_checks(played_total)
 
         # friends
         points = [0] * n
@@ -188,6 +185,7 @@ class _DealAudit:
             if not lead_cards:
                 # nothing to follow: the leader keeps the trick, followers are not judged
                 self.add(t, leader, "wrong-card-count", True, f"seat {leader} led no cards", plays_out[0])
+                self._penalize(t, leader, opts.card_count_penalty, 1, "wrong card count (多牌少牌)")
             elif lead.mixed:
                 suits = sorted({SUIT_LABELS[order.suit[c]] for c in lead_cards})
                 self.add(t, leader, "lead-mixed-suits", True,
@@ -202,6 +200,8 @@ class _DealAudit:
                     self.add(t, s, "wrong-card-count", True,
                              f"seat {s} played {len(p)} card{'s' if len(p) != 1 else ''} to a lead of {lead.size}",
                              plays_out[j])
+                    self._penalize(t, s, opts.card_count_penalty, abs(len(p) - lead.size),
+                                   "wrong card count (多牌少牌)")
                     continue
                 if lead.mixed:
                     continue
@@ -220,6 +220,12 @@ class _DealAudit:
                     self.add(t, s, "must-follow-suit", True,
                              f"led {suit_label}; seat {s} played {_cards_text(p)} while holding "
                              f"{_cards_text(shown)} ({self.evidence(s, shown, t)})", plays_out[j])
+                    in_suit = sum(1 for c in p if order.suit[c] == lead.suit)
+                    wrong = min(lead.size, in_suit + len(fault.missing)) - in_suit
+                    if lead.suit != TRUMP and any(order.suit[c] == TRUMP for c in p):
+                        self._penalize(t, s, opts.trump_penalty, wrong, "wrong trumping (毙牌出错)")
+                    else:
+                        self._penalize(t, s, opts.discard_penalty, wrong, "wrong discard (垫错)")
                 else:
                     from scorer.profiles import requirement_name
 
@@ -230,6 +236,8 @@ class _DealAudit:
                              f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
                              f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
                              f" ({self.evidence(s, unit_cards, t, include_current=True)})", plays_out[j])
+                    if proven:
+                        self._penalize(t, s, opts.discard_penalty, len(unit_cards), "wrong discard (垫错)")
             # winner
             if len(tr.plays) == n:
                 w = self._winner(lead, tr.plays)
@@ -272,6 +280,79 @@ class _DealAudit:
         if self.complete and last_winner_play is not None and prev_winner is not None:
             self._outcome(result, last_winner_play, prev_winner, defender_points, penalty_points, defenders)
         return result
+
+    def _deal_checks(self, played_total: list[int]) -> None:
+        """Deal-level checks (``"trick": null``): the dealer and level against the previous
+        deal, the bids, the kitty size and the friend calls."""
+        d, n, opts = self.d, self.n, self.opts
+        i = self.index
+
+        def flag(seat: int, rule: str, detail: str) -> None:
+            self.add(None, seat, rule, True, detail)
+
+        prev = self.previous
+        prev_done = prev is not None and prev.winners is not None
+        if prev is not None and prev.winners is not None and prev.next_dealer is not None:
+            winners = prev.winners
+            if opts.friends:
+                if d.dealer not in winners:
+                    flag(d.dealer, "wrong-dealer", f"seat {d.dealer} deals deal {i}; the side that won deal {i - 1} "
+                                                   f"is seats {', '.join(str(x) for x in sorted(winners))}")
+            elif d.dealer != prev.next_dealer:
+                flag(d.dealer, "wrong-dealer", f"seat {d.dealer} deals deal {i}; seat {prev.next_dealer} deals "
+                                               f"after deal {i - 1}")
+            if d.level != self.levels_before[d.dealer]:
+                flag(d.dealer, "wrong-dealer", f"deal {i} is played at level {RANKS[d.level]}; its dealer, seat "
+                                               f"{d.dealer}, is at level {RANKS[self.levels_before[d.dealer]]}")
+        if d.bids is not None:
+            later_friends = opts.friends and prev_done
+            assert prev is None or not later_friends or prev.winners is not None
+            found = check_bids(opts, d.bids, d.level, d.trump, d.dealer,
+                               i == 0 and self.parsed.starts_the_game, players=n,
+                               levels=self.levels_before if later_friends else None,
+                               eligible=prev.winners if later_friends and prev is not None else None)
+            for v in found:
+                flag(v["seat"], "bad-bid", v["detail"])
+            self._check_bid_cards(played_total)
+        kitty_size = opts.kitty_size_for(n)
+        if d.kitty is not None and len(d.kitty) != kitty_size:
+            flag(d.dealer, "bad-kitty", f"the kitty holds {len(d.kitty)} cards; these rules bury {kitty_size}")
+            self._penalize(None, d.dealer, opts.kitty_penalty, abs(len(d.kitty) - kitty_size), "wrong kitty (留底差错)")
+        for k, (card, nth) in enumerate(d.friends):
+            if self.order.suit[card] == TRUMP:
+                flag(d.dealer, "bad-friend-call", f"friend call {k} ({pretty_card(card)}) is a trump: "
+                                                  "only off-suit cards are called")
+            elif nth > opts.decks:
+                flag(d.dealer, "bad-friend-call", f"friend call {k} ({pretty_card(card)}, copy {nth}): "
+                                                  f"{opts.decks} deck{'s' if opts.decks > 1 else ''} hold {opts.decks}")
+
+    def _check_bid_cards(self, played_total: list[int]) -> None:
+        """A bid shows cards from the bidder's hand: with ``hands`` the recorded hand, once a
+        deal without them is complete what the bidder played (the dealer, and a 炒地皮
+        re-bidder who took up the kitty, may also have buried them)."""
+        d = self.d
+        assert d.bids is not None
+        for k, bid in enumerate(d.bids):
+            seat, cards = bid["seat"], bid["cards"]
+            if d.hands is not None:
+                have, source = hand_counts(d.hands[seat]), "the recorded hand"
+            elif self.complete:
+                have = [0] * 54
+                for c, ts in self.played_at[seat].items():
+                    have[c] = len(ts)
+                source = "his plays"
+            else:
+                continue
+            if d.kitty is not None and (seat == d.dealer or any(b["seat"] == seat and b["after_kitty"] for b in d.bids)):
+                for c in d.kitty:
+                    have[c] += 1
+                source += " and the kitty"
+            for c in sorted(set(cards)):
+                if cards.count(c) > have[c]:
+                    self.add(None, seat, "bad-bid", True,
+                             f"bid {k} ({_cards_text(cards)}) shows {cards.count(c)} {pretty_card(c)}; "
+                             f"seat {seat} holds {have[c]} ({source})")
+                    break
 
     def _fault_settled(self, lead: Lead, hand: list[int], play: list[int]) -> bool:
         """``protect_longer_tuples`` during a deal: a format fault found in a hand known only
@@ -360,7 +441,7 @@ class _DealAudit:
                 k[c] = max(k[c], back.count(c))
 
     def _winner(self, lead: Lead, plays: list[list[int]]) -> int:
-        return trick_resolution(self.order, lead, plays, self.opts.throw_compare)
+        return trick_resolution(self.order, lead, plays, self.opts.throw_compare, self.opts)
 
     # ---------------------------------------------------------------- throws
     def _beaten(self, t: int, leader: int, units: list[Unit], known: list[list[int]]
@@ -385,28 +466,32 @@ class _DealAudit:
 
     def _may_become_forced(self, unit: Unit, beaten: list[tuple[Unit, int, Unit]]) -> bool:
         """Whether ``unit`` could still be the forced unit once more units are shown beaten."""
-        for u, _, _ in beaten:
-            if self.opts.forced_unit == "smallest-beaten":
-                if u.size < unit.size or (u.size == unit.size and u.top < unit.top):
-                    return False
-            elif u.size > unit.size or (u.size == unit.size and u.top < unit.top):
-                return False
-        return True
+        key = forced_key(self.opts.forced_unit)
+        return all(key(u) >= key(unit) for u, _, _ in beaten)
 
-    def _penalize(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
-        mode = self.opts.throw_penalty
-        if mode == "none":
+    def _penalize(self, t: int | None, seat: int, mode: str, wrong: int, what: str, unit: str = "wrong card",
+                  who: str = "offender") -> None:
+        """Apply one penalty of seed 001 Ⅰ.九 under its option ``mode`` (:class:`Penalty`):
+        ``points`` per wrong card, ``level-points`` one level's worth, ``level`` one level."""
+        if mode == "none" or wrong <= 0:
             return
-        stuck = sum(u.size for u, _, _ in beaten)
+        opts = self.opts
         if mode == "points":
-            pts = stuck * self.opts.throw_penalty_points
-            self.penalties.append({"trick": t, "seat": seat, "_points": pts,
-                                   "detail": f"{what}: {stuck} stuck card{'s' if stuck != 1 else ''} × "
-                                             f"{self.opts.throw_penalty_points}"})
+            per = opts.throw_penalty_points
+            pts = wrong * per
+            detail = f"{what}: {wrong} {unit}{'s' if wrong != 1 else ''} × {per}"
+        elif mode == "level-points":
+            pts = opts.step_for(self.n)
+            detail = f"{what}: one level's worth of points ({pts})"
         else:
-            self.penalties.append({"trick": t, "seat": seat, "_points": 0,
-                                   "detail": f"{what}: the thrower's side loses one level"})
+            pts = 0
+            detail = f"{what}: the {who}'s side loses one level"
             self.level_penalty_seats.append(seat)
+        self.penalties.append({"trick": t, "seat": seat, "_points": pts, "detail": detail})
+
+    def _penalize_throw(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
+        stuck = sum(u.size for u, _, _ in beaten)
+        self._penalize(t, seat, self.opts.throw_penalty, stuck, what, unit="stuck card", who="thrower")
 
     def _beaten_text(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> str:
         parts = []
@@ -433,7 +518,7 @@ class _DealAudit:
                 self.add(t, leader, "lead-mixed-suits", True,
                          f"seat {leader} attempted {_cards_text(attempt)} mixing suits", play_out)
                 return
-            units = read_format(order, attempt)
+            units = read_format(order, attempt, self.opts)
             if len(units) < 2:
                 self.add(t, leader, "wrong-forced-unit", True,
                          f"the attempt {_cards_text(attempt)} is a single unit, not a throw", play_out)
@@ -447,7 +532,7 @@ class _DealAudit:
                 return
             forced = self._forced(beaten)
             text = self._beaten_text(beaten, t)
-            self._penalize(t, leader, beaten, f"failed throw {_cards_text(attempt)}")
+            self._penalize_throw(t, leader, beaten, f"failed throw {_cards_text(attempt)}")
             played = sorted(tr.plays[0])
             key = (forced.size, forced.top)
             # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
@@ -466,7 +551,7 @@ class _DealAudit:
             return
         beaten = self._beaten(t, leader, lead.units, known)
         if beaten:
-            self._penalize(t, leader, beaten, f"failed throw {_cards_text(lead.cards)}")
+            self._penalize_throw(t, leader, beaten, f"failed throw {_cards_text(lead.cards)}")
             forced = self._forced(beaten)
             self.add(t, leader, "failed-throw", True,
                      f"throw {_cards_text(lead.cards)} stood but {self._beaten_text(beaten, t)}; "
@@ -496,6 +581,8 @@ class _DealAudit:
             for s in side_seats:
                 after[s] = max(0, after[s] - 1)
         nxt = next_dealer(d.dealer, n, self.dealer_side, side, opts.dealer_stays)
+        self.winners = set(winners)
+        self.next_dealer = nxt
         result.update({
             "kitty_points": kitty_points,
             "kitty_multiplier": mult,
@@ -518,12 +605,57 @@ def audit_record(record: dict) -> dict:
     parsed = parse_record(record)
     levels = list(parsed.start_levels)
     deals = []
+    previous: _DealAudit | None = None
     for i in range(len(parsed.deals)):
-        audit = _DealAudit(parsed, i, levels)
+        audit = _DealAudit(parsed, i, levels, previous)
         deals.append(audit.run())
         if audit.levels_after is not None:
             levels = audit.levels_after
+        previous = audit
     return {"deals": deals}
 
 
-__all__ = ["audit_record"]
+def bidding_state(record: dict, deal: int = -1) -> BiddingState:
+    """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
+    game so far decides who may bid and at which level (找朋友: the side that won the last
+    deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.
+
+    >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
+    ...        "bids": [{"seat": 1, "cards": ["2H"]}]}]}
+    >>> from scorer.cards import parse_cards
+    >>> b = bidding_state(rec)
+    >>> b.standing_seat, b.trump, b.dealer, b.is_overcall(2, parse_cards(["2S", "2S"]))
+    (1, 'H', 1, True)
+    """
+    parsed = parse_record(record)
+    n = len(parsed.deals)
+    if not -n <= deal < n:
+        raise RecordError(f"deals[{deal}]: no such deal")
+    index = deal % n
+    levels = list(parsed.start_levels)
+    previous: _DealAudit | None = None
+    for i in range(index):
+        audit = _DealAudit(parsed, i, levels, previous)
+        audit.run()
+        if audit.levels_after is not None:
+            levels = audit.levels_after
+        previous = audit
+    d = parsed.deals[index]
+    opts = parsed.options
+    known = previous is not None and previous.winners is not None and previous.next_dealer is not None
+    later_friends = opts.friends and known
+    dealer = d.dealer
+    if known and not opts.friends and previous is not None and previous.next_dealer is not None:
+        dealer = previous.next_dealer
+    state = BiddingState(opts, levels[dealer] if known else d.level, parsed.players,
+                         levels=levels if later_friends else None,
+                         eligible=previous.winners if later_friends and previous is not None else None,
+                         dealer=dealer, first_deal=index == 0 and parsed.starts_the_game)
+    for bid in d.bids or ():
+        state.push(bid["seat"], bid["cards"], bid["after_kitty"])
+        if bid["after_kitty"]:
+            state.bury_kitty()
+    return state
+
+
+__all__ = ["audit_record", "bidding_state"]

@@ -24,9 +24,10 @@ A bid shows level cards of one suit or jokers. Each profile's ``bid_order`` rank
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from scorer.cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card
+from scorer.cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
+from scorer.errors import TuolajiError
 from scorer.profiles import Options
 
 SUIT_RANK_CHAODIPI = {"S": 3, "H": 2, "C": 1, "D": 0}
@@ -68,39 +69,167 @@ def bid_strength(order: str, cards: list[int], level: int) -> tuple | None:
     raise ValueError(order)
 
 
-def check_bids(options: Options, bids: list[dict[str, Any]], level: int, trump: str, dealer: int,
-               first_deal: bool) -> list[dict[str, Any]]:
-    """Every bidding violation: ``{"seat", "rule": "bad-bid", "detail"}``.
+class Bid(NamedTuple):
+    """One bid: the seat and every card it shows (a reinforcement repeats the earlier
+    cards); ``after_kitty`` for a 炒地皮 re-bid after the kitty was buried."""
+
+    seat: int
+    cards: tuple[int, ...]
+    after_kitty: bool = False
+
+    def text(self) -> str:
+        return " ".join(pretty_card(c) for c in self.cards)
+
+
+class BidError(TuolajiError):
+    """A bid that does not stand (raised by :meth:`BiddingState.push` with ``strict``)."""
+
+
+class BiddingState:
+    """A live bidding (亮主 / 反主 / 炒地皮), python-chess style: ``push`` a bid, ``pop`` it.
+
+    It says what the standing bid is, whether a proposed bid overcalls it under the
+    profile's bid order (自保 and 自反 where ``self_overcall``; seed 001 保放 with
+    ``reinforce``; 炒地皮 re-bids after the kitty with ``rebid_after_kitty``; 4-deck 暗叫
+    with ``blind_bids``, where the standing suit stays hidden until :meth:`close`), who
+    deals and the trump. Like :class:`scorer.state.DealState` it lets every bid be
+    pushed (the table let it happen): a bid that does not stand is kept with its reason
+    and changes nothing; ``push(..., strict=True)`` raises :class:`BidError` instead.
+
+    ``level`` is the deal's level. 找朋友 after the first deal: ``levels`` (each seat's
+    level) and ``eligible`` (the side that won the last deal); a bid then shows the level
+    card of one of them, and whose level it is deals (RULES §10). ``dealer``: the dealer
+    fixed by rotation (later deals of fixed partnerships); ``first_deal``: the deal that
+    starts the game, where the first dealer follows ``options.first_dealer``.
 
     >>> from scorer.profiles import PROFILES
     >>> from scorer.cards import parse_cards
-    >>> bids = [{"seat": 1, "cards": parse_cards(["10H"])}, {"seat": 2, "cards": parse_cards(["10S"])}]
-    >>> [v["seat"] for v in check_bids(PROFILES["standard-2deck"], bids, 8, "H", 1, True)]
-    [2]
+    >>> b = BiddingState(PROFILES["titanic-3deck"], "10")
+    >>> b.push(1, parse_cards(["10H"])), b.standing_seat, b.trump, b.dealer
+    (None, 1, 'H', 1)
+    >>> b.why_not(2, parse_cards(["10S"]))
+    'bid 1 (♠10) does not overcall the standing bid'
+    >>> b.is_overcall(2, parse_cards(["SJ", "BJ"])), b.push(2, parse_cards(["SJ", "BJ"]))
+    (True, None)
+    >>> b.trump, b.dealer  # 先亮者為莊家: the first bidder deals the first deal
+    ('NT', 1)
+    >>> b.pop().seat, b.trump
+    (2, 'H')
     """
-    out: list[dict[str, Any]] = []
-    order = options.bid_order
-    best: tuple | None = None
-    best_seat: int | None = None
-    first_seat: int | None = None
-    shown: dict[tuple[int, str], int] = {}  # (seat, suit) -> most level cards shown
 
-    def bad(seat: int, detail: str) -> None:
-        out.append({"seat": seat, "rule": "bad-bid", "detail": detail})
+    def __init__(self, options: Options, level: int | str, players: int = 4, *, levels: list[int] | None = None,
+                 eligible: set[int] | None = None, dealer: int | None = None, first_deal: bool = True):
+        self.options = options
+        self.level = level if isinstance(level, int) else rank_index(level)
+        self.players = players
+        self.levels = list(levels) if levels is not None else None
+        self.eligible = set(eligible) if eligible is not None else None
+        self.fixed_dealer = dealer
+        self.first_deal = first_deal
+        self.bids: list[Bid] = []
+        self.verdicts: list[str | None] = []  # per bid: None when it stood, else why not
+        self.kitty_buried = False
+        self.closed = False  # bidding over: 暗叫 suits are shown
+        self._reset()
 
-    for i, bid in enumerate(bids):
-        seat, cards = bid["seat"], bid["cards"]
-        names = " ".join(pretty_card(c) for c in cards)
-        if bid.get("after_kitty") and not options.rebid_after_kitty:
-            bad(seat, f"bid {i} ({names}) after the kitty: these rules have no 炒地皮")
-            continue
-        s = bid_strength(order, cards, level)
+    def _reset(self) -> None:
+        self._best: tuple | None = None
+        self._best_bid: Bid | None = None
+        self._first_seat: int | None = None
+        self._shown: dict[tuple[int, str], int] = {}
+        self._owner: int | None = None
+
+    # ------------------------------------------------------------ position
+    @property
+    def standing(self) -> Bid | None:
+        """The standing (strongest valid) bid, None before any."""
+        return self._best_bid
+
+    @property
+    def standing_seat(self) -> int | None:
+        return None if self._best_bid is None else self._best_bid.seat
+
+    @property
+    def trump(self) -> str | None:
+        """The trump the standing bid makes (``S`` ``H`` ``C`` ``D``, ``NT``, or ``any``: 炒地皮
+        three jokers, the bidder names it); None before any bid."""
+        return None if self._best is None else self._best[-1]
+
+    @property
+    def shown_trump(self) -> str | None:
+        """What the other players may know of the trump: under 暗叫 (``blind_bids``)
+        nothing until the bidding is closed."""
+        if self.options.blind_bids and not self.closed:
+            return None
+        return self.trump
+
+    @property
+    def dealer(self) -> int | None:
+        """Who deals: the rotation's dealer; on the first deal the first or the winning
+        bidder (``first_dealer``); 找朋友 after the first deal whose level the bid shows."""
+        if self.levels is not None and self.eligible is not None:
+            return self._owner
+        if self.first_deal:
+            if self.options.first_dealer == "first-bidder":
+                return self._first_seat if self._first_seat is not None else self.fixed_dealer
+            return self.standing_seat if self.standing_seat is not None else self.fixed_dealer
+        return self.fixed_dealer
+
+    @property
+    def deal_level(self) -> int:
+        """The level the deal is played at (找朋友: the dealer's own level)."""
+        if self.levels is not None and self._owner is not None:
+            return self.levels[self._owner]
+        return self.level
+
+    @property
+    def kitty_holder(self) -> int | None:
+        """Who takes up the kitty now (炒地皮: the winner of a re-bid after the kitty)."""
+        if self.kitty_buried and self._best_bid is not None and self._best_bid.after_kitty:
+            return self._best_bid.seat
+        return self.dealer
+
+    # ------------------------------------------------------------ asking
+    def why_not(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None) -> str | None:
+        """Why a bid would not stand now (the audit's ``bad-bid`` detail), None if it would."""
+        bid = Bid(seat, tuple(cards), self.kitty_buried if after_kitty is None else after_kitty)
+        return self._judge(bid, len(self.bids))[0]
+
+    def is_overcall(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None) -> bool:
+        """Whether the bid would stand (it overcalls the standing bid, or is the first)."""
+        return self.why_not(seat, cards, after_kitty) is None
+
+    def _judge(self, bid: Bid, i: int) -> tuple[str | None, tuple | None, int | None]:
+        options = self.options
+        seat, cards = bid.seat, list(bid.cards)
+        names = bid.text()
+        if bid.after_kitty and not options.rebid_after_kitty:
+            return f"bid {i} ({names}) after the kitty: these rules have no 炒地皮", None, None
+        if self.eligible is not None and seat not in self.eligible:
+            return (f"bid {i} ({names}): seat {seat} is not on the side that won the last deal "
+                    f"(seats {', '.join(str(x) for x in sorted(self.eligible))})"), None, None
+        for c in sorted(set(cards)):
+            if cards.count(c) > options.decks:
+                decks = options.decks
+                return (f"bid {i} ({names}) shows {cards.count(c)} copies of {pretty_card(c)}; "
+                        f"{decks} deck{'s' if decks > 1 else ''} hold {decks}"), None, None
+        level = self.level
+        owner: int | None = None
+        if self.levels is not None and self.eligible is not None:
+            ranks = {c % 13 for c in cards if c < 52}
+            if len(ranks) == 1:
+                level = ranks.pop()
+                owner = self._owner_of(seat, level)
+                if owner is None:
+                    return (f"bid {i} ({names}) shows a level no player of the winning side is at"), None, None
+        s = bid_strength(options.bid_order, cards, level)
         if s is None:
-            bad(seat, f"bid {i} ({names}) is not a bid under the {order} bid order")
-            continue
-        key = s[:-1]
-        suit = s[-1]
+            return f"bid {i} ({names}) is not a bid under the {options.bid_order} bid order", None, None
+        key, suit = s[:-1], s[-1]
+        best = self._best
         if best is not None:
+            best_seat = self.standing_seat
+            shown = self._shown
             reinforcing = (
                 options.reinforce and suit in SUITS and best_seat == seat
                 and shown.get((seat, suit), 0) < len(cards)
@@ -109,28 +238,106 @@ def check_bids(options: Options, bids: list[dict[str, Any]], level: int, trump: 
                 and 0 < shown.get((seat, suit), 0) < len(cards)
             )
             if best_seat == seat and not options.self_overcall and not reinforcing:
-                bad(seat, f"bid {i} ({names}): seat {seat} overcalls his own bid")
-                continue
+                return f"bid {i} ({names}): seat {seat} overcalls his own bid", None, None
             if not (key > best[:-1] or (reinforcing and key >= best[:-1])):
-                bad(seat, f"bid {i} ({names}) does not overcall the standing bid")
-                continue
-        if suit in SUITS:
-            shown[(seat, suit)] = max(shown.get((seat, suit), 0), len(cards))
-        if first_seat is None:
-            first_seat = seat
-        best, best_seat = s, seat
-    if best is None:
-        if order == "two-deck" and not bids and trump != "NT":
-            bad(dealer, f"no bid: the deal is played in no-trump, not {trump}")
+                return f"bid {i} ({names}) does not overcall the standing bid", None, None
+        if owner is None and self.levels is not None and self.eligible is not None:
+            owner = seat  # jokers: the bidder deals at his own level
+        return None, s, owner
+
+    def _owner_of(self, seat: int, level: int) -> int | None:
+        """Whose level a bid of ``level`` by ``seat`` shows: the bidder if it is his own,
+        else the next seat after him on the winning side at that level (RULES §10)."""
+        assert self.levels is not None and self.eligible is not None
+        if seat in self.eligible and self.levels[seat] == level:
+            return seat
+        for k in range(1, self.players):
+            other = (seat + k) % self.players
+            if other in self.eligible and self.levels[other] == level:
+                return other
+        return None
+
+    # ------------------------------------------------------------ moves
+    def push(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None,
+             strict: bool = False) -> str | None:
+        """Record a bid; returns None when it stands, else why not (then it changes
+        nothing). ``after_kitty`` defaults to whether :meth:`bury_kitty` was called."""
+        bid = Bid(seat, tuple(cards), self.kitty_buried if after_kitty is None else after_kitty)
+        why, s, owner = self._judge(bid, len(self.bids))
+        if why is not None and strict:
+            raise BidError(why)
+        self.bids.append(bid)
+        self.verdicts.append(why)
+        if why is None:
+            assert s is not None
+            suit = s[-1]
+            if suit in SUITS:
+                self._shown[(seat, suit)] = max(self._shown.get((seat, suit), 0), len(bid.cards))
+            if self._first_seat is None:
+                self._first_seat = seat
+            self._best, self._best_bid, self._owner = s, bid, owner
+        return why
+
+    def pop(self) -> Bid:
+        """Take back the last bid."""
+        bids = self.bids[:-1]
+        last = self.bids[-1]
+        self.bids, self.verdicts = [], []
+        self._reset()
+        for b in bids:
+            self.push(b.seat, b.cards, b.after_kitty)
+        return last
+
+    def bury_kitty(self) -> None:
+        """The kitty is buried: later bids are 炒地皮 re-bids (``after_kitty``)."""
+        self.kitty_buried = True
+
+    def close(self) -> None:
+        """Bidding is over: under 暗叫 the standing suit is shown now."""
+        self.closed = True
+
+    # ------------------------------------------------------------ verdicts
+    def problems(self, trump: str, dealer: int) -> list[tuple[int, str]]:
+        """(seat, detail) of every bidding fault of a finished deal played in ``trump`` by
+        ``dealer``: the bids that did not stand, a missing no-trump, a trump the winning
+        bid does not make, and a dealer the bids do not make."""
+        out = [(b.seat, why) for b, why in zip(self.bids, self.verdicts, strict=True) if why is not None]
+        if self._best is None:
+            if self.options.bid_order == "two-deck" and not self.bids and trump != "NT":
+                out.append((dealer, f"no bid: the deal is played in no-trump, not {trump}"))
+            return out
+        want = self._best[-1]
+        assert self._best_bid is not None
+        if want != "any" and want != trump:
+            out.append((self._best_bid.seat, f"the winning bid makes {want} trump, the deal says {trump}"))
+        if self.levels is not None and self.eligible is not None:
+            if self._owner is not None and self._owner != dealer:
+                out.append((dealer, f"the winning bid makes seat {self._owner} dealer, not seat {dealer}"))
+        elif self.first_deal:
+            expected = self.dealer
+            if expected is not None and expected != dealer:
+                out.append((dealer, f"first dealer should be seat {expected} ({self.options.first_dealer}), "
+                                    f"not seat {dealer}"))
         return out
-    want = best[-1]
-    if want != "any" and want != trump:
-        bad(best_seat, f"the winning bid makes {want} trump, the deal says {trump}")
-    if first_deal:
-        expected = first_seat if options.first_dealer == "first-bidder" else best_seat
-        if expected is not None and expected != dealer:
-            bad(dealer, f"first dealer should be seat {expected} ({options.first_dealer}), not seat {dealer}")
-    return out
 
 
-__all__ = ["bid_strength", "check_bids", "SMALL_JOKER", "BIG_JOKER"]
+def check_bids(options: Options, bids: list[dict[str, Any]], level: int, trump: str, dealer: int,
+               first_deal: bool, *, players: int = 4, levels: list[int] | None = None,
+               eligible: set[int] | None = None) -> list[dict[str, Any]]:
+    """Every bidding violation of a deal: ``{"seat", "rule": "bad-bid", "detail"}`` (a
+    replay of :class:`BiddingState`).
+
+    >>> from scorer.profiles import PROFILES
+    >>> from scorer.cards import parse_cards
+    >>> bids = [{"seat": 1, "cards": parse_cards(["10H"])}, {"seat": 2, "cards": parse_cards(["10S"])}]
+    >>> [v["seat"] for v in check_bids(PROFILES["standard-2deck"], bids, 8, "H", 1, True)]
+    [2]
+    """
+    state = BiddingState(options, level, players, levels=levels, eligible=eligible, dealer=dealer,
+                         first_deal=first_deal)
+    for bid in bids:
+        state.push(bid["seat"], bid["cards"], bool(bid.get("after_kitty")))
+    return [{"seat": seat, "rule": "bad-bid", "detail": detail} for seat, detail in state.problems(trump, dealer)]
+
+
+__all__ = ["Bid", "BidError", "BiddingState", "bid_strength", "check_bids", "SMALL_JOKER", "BIG_JOKER"]

@@ -63,13 +63,14 @@ def format_table(record: dict, audit: dict) -> str:
         if deal["violations"]:
             lines.append(f"  violations ({len(deal['violations'])}):")
             for v in deal["violations"]:
-                where = "bids/kitty" if v["trick"] is None else f"trick {v['trick']}"
+                where = "deal" if v["trick"] is None else f"trick {v['trick']}"
                 status = "proven" if v["proven"] else "not yet proven"
                 lines.append(f"    {where:<10} seat {_pad(who(v['seat']), 8)} {v['rule']:<19} {status:<15} {v['detail']}")
         else:
             lines.append("  violations: none")
         for p in deal["penalties"]:
-            lines.append(f"  penalty: trick {p['trick']} seat {who(p['seat'])} {p['points']:+d} points  {p['detail']}")
+            where = "deal" if p["trick"] is None else f"trick {p['trick']}"
+            lines.append(f"  penalty: {where} seat {who(p['seat'])} {p['points']:+d} points  {p['detail']}")
         lines.append(f"  defender points: {deal['defender_points']}  penalty points: {deal['penalty_points']}")
         if deal["outcome"] is None:
             lines.append("  deal in progress: no outcome yet")

@@ -21,7 +21,7 @@ def describe(name: str) -> str:
     for key, value in opts.as_dict().items():
         if key == "ladders":
             continue
-        lines.append(f"  {key:<22} {value}")
+        lines.append(f"  {key:<25} {value}")
     players = opts.players
     lines.append("  " + "  ".join(
         f"[{n} players: T {opts.threshold_for(n)} / s {opts.step_for(n)}, kitty {opts.kitty_size_for(n)}, "

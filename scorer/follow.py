@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scorer.formats import Lead, Unit, counts_of, embeddings, satisfies
-from scorer.order import TrumpOrder
-from scorer.profiles import Options, Requirement
+from scorer.formats import SINGLE, Lead, Unit, counts_of, embeddings, satisfies
+from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
+from scorer.profiles import Options, Requirement, Shape
 
 
 class FollowFault(NamedTuple):
@@ -94,3 +94,99 @@ def required_rung(order: TrumpOrder, lead: Lead, holding: dict[int, int], option
         if satisfies(req, holding, order.value, options.protect_longer_tuples):
             return i
     return len(lead.ladder) - 1
+
+
+# ---------------------------------------------------------------- obligations without hands
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count_word(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
+
+def _shape_noun(shape: Shape) -> str:
+    w, length = shape
+    tuple_name = {2: "pair", 3: "triple", 4: "quad"}.get(w, f"{w}-tuple")
+    if length == 1:
+        return tuple_name
+    if shape == (3, 2):
+        return "泰坦尼克"
+    return f"tractor of {length} {tuple_name}s"
+
+
+def _suit_noun(suit: int, n: int) -> str:
+    label = SUIT_LABELS[suit]
+    return label + ("s" if suit == TRUMP and n != 1 else "")
+
+
+def _requirement_words(req: Requirement, suit: int) -> str:
+    """One rung in words: ``a ♥ pair and two other ♥``, ``two ♥``."""
+    label = SUIT_LABELS[suit]
+    parts: list[str] = []
+    for shape in dict.fromkeys(x for x in req if x != SINGLE):
+        count = req.count(shape)
+        noun = _shape_noun(shape)
+        article = "an" if noun[0] in "aeiou" else "a"
+        parts.append(f"{article} {label} {noun}" if count == 1 else f"{_count_word(count)} {label} {noun}s")
+    singles = req.count(SINGLE)
+    if not parts:
+        return f"{_count_word(singles)} {_suit_noun(suit, singles)}" if singles > 1 else f"one {_suit_noun(suit, 1)}"
+    if singles:
+        parts.append(f"{_count_word(singles)} other {_suit_noun(suit, singles)}")
+    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _carve_note(req: Requirement, options: Options) -> str:
+    """What may stand in for the rung's tuples: wider tuples, unless protected."""
+    widths = sorted({w for w, _ in req if w > 1})
+    if not widths:
+        return ""
+    w = widths[0]
+    if options.protect_longer_tuples:
+        return " (not carved from a wider tuple)" if w < options.decks else ""
+    wider = [{3: "a triple", 4: "a quad"}[x] for x in range(w + 1, options.decks + 1) if x in (3, 4)]
+    if not wider:
+        return ""
+    return f" ({' or '.join(wider)} counts)"
+
+
+def describe_obligation(lead: Lead, options: Options) -> str:
+    """What a lead obliges every follower, without knowing any hand (RULES §5): the
+    ladder in words, for a live table where nobody sees the hands.
+
+    >>> from scorer.cards import parse_cards
+    >>> from scorer.profiles import PROFILES
+    >>> opts = PROFILES["titanic-3deck"]
+    >>> describe_obligation(Lead.of(TrumpOrder.of("2", "S"), parse_cards(["AH", "AH"]), opts), opts)
+    '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'
+    >>> describe_obligation(Lead.of(TrumpOrder.of("2", "S"), parse_cards(["AS", "AS", "KS"]), opts), opts)
+    'trump throw of a pair and a single led: play a trump pair and one other trump if you hold them (a triple counts), else three trumps, else all your trumps and any other cards'
+    >>> describe_obligation(Lead.of(TrumpOrder.of("2", "S"), parse_cards(["9D"]), opts), opts)
+    '♦ single led: play one ♦ if you hold one, else any card'
+    """
+    k = lead.size
+    if lead.mixed or not lead.units:
+        return f"mixed lead: play any {_count_word(k)} card{'s' if k != 1 else ''}"
+    suit = lead.suit
+    label = SUIT_LABELS[suit]
+    if k == 1:
+        return f"{label} single led: play one {label} if you hold one, else any card"
+    if lead.is_throw:
+        names = [_shape_noun(u.shape) if u.shape != SINGLE else "single" for u in lead.units]
+        counted = [f"{_count_word(names.count(x))} {x}s" if names.count(x) > 1
+                   else f"{'an' if x[0] in 'aeiou' else 'a'} {x}" for x in dict.fromkeys(names)]
+        what = "throw of " + (" and ".join(counted) if len(counted) <= 2
+                              else ", ".join(counted[:-1]) + " and " + counted[-1])
+    else:
+        what = _shape_noun(lead.units[0].shape)
+    rungs = [r for r in lead.ladder]
+    parts = []
+    for i, req in enumerate(rungs):
+        words = _requirement_words(req, suit)
+        if i == 0 and set(req) != {SINGLE}:
+            one = len(req) == 1
+            words += f" if you hold {'one' if one else 'them'}{_carve_note(req, options)}"
+        parts.append(words)
+    return (f"{label} {what} led: play " + ", else ".join(parts)
+            + f", else all your {_suit_noun(suit, 2)} and any other cards")

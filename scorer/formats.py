@@ -8,7 +8,7 @@ single, ``(2, 1)`` a pair, ``(2, 2)`` a pair-tractor, ``(3, 2)`` a 泰坦尼克.
 >>> from scorer.cards import parse_cards
 >>> order = TrumpOrder.of("4", "H")
 >>> [u.shape for u in read_format(order, parse_cards(["2S", "2S", "2S", "3S", "3S"]))]
-[(2, 2), (1, 1)]
+[(3, 1), (2, 1)]
 >>> [u.shape for u in read_format(order, parse_cards(["3H", "3H", "5H", "5H"]))]
 [(2, 2)]
 >>> ladder_names(unit_ladder((2, 2)))
@@ -73,17 +73,67 @@ def counts_of(cards: list[int]) -> dict[int, int]:
 # ---------------------------------------------------------------- reading a lead
 
 
-def read_format(order: TrumpOrder, cards: list[int]) -> list[Unit]:
-    """The preferred reading of cards of one effective suit, largest unit first.
+def read_format(order: TrumpOrder, cards: list[int], options: Options | None = None) -> list[Unit]:
+    """The reading of cards of one effective suit (RULES §3), largest unit first.
 
-    Greedy: repeatedly take the unit with the most cards, preferring a tractor on a
-    tie, then the wider unit, then the higher one (RULES §3; 22233 → 2233 + 2).
+    Tuples stay whole: every card kind held k times is a k-tuple (a triple is never split
+    to lengthen a pair-tractor); tuples of one width then join into tractors, longest
+    first (ties: the higher). So ♥KKK QQ is a triple and a pair (三带二, seed 000 4.7), and
+    ♥KKK QQ JJ a triple and a pair-tractor. With ``options.triple_pair_tractor`` (seed
+    001's 有的约定) a triple may lend a pair to a tractor: ♥KKK QQ reads tractor KKQQ + K.
 
     >>> from scorer.cards import parse_cards
     >>> o = TrumpOrder.of("2", "S")
     >>> [(u.shape, len(u.kinds)) for u in read_format(o, parse_cards(["9H", "8H", "8H", "4H", "4H"]))]
     [((2, 1), 1), ((2, 1), 1), ((1, 1), 1)]
+    >>> [u.shape for u in read_format(o, parse_cards(["KH", "KH", "KH", "QH", "QH"]))]
+    [(3, 1), (2, 1)]
+    >>> [u.shape for u in read_format(o, parse_cards(["KH", "KH", "KH", "QH", "QH", "JH", "JH"]))]
+    [(2, 2), (3, 1)]
     """
+    if options is not None and options.triple_pair_tractor:
+        return _read_format_joined(order, cards)
+    value = order.value
+    rem = counts_of(cards)
+    units: list[Unit] = []
+    by_width: dict[int, dict[int, list[int]]] = {}
+    for c, n in rem.items():
+        if n >= 2:
+            by_width.setdefault(n, {}).setdefault(value[c], []).append(c)
+    for w in sorted(by_width, reverse=True):
+        by_value = by_width[w]
+        for kinds in by_value.values():
+            kinds.sort(reverse=True)
+        while by_value:
+            vals = sorted(by_value)
+            best: tuple[int, int, int] | None = None  # (length, top, start index)
+            start = 0
+            for i, v in enumerate(vals):
+                if i > 0 and v != vals[i - 1] + 1:
+                    start = i
+                key = (i - start + 1, v, start)
+                if best is None or key[:2] > best[:2]:
+                    best = key
+            assert best is not None
+            length, _, start = best
+            run = vals[start:start + length]
+            kinds_taken = []
+            for v in run:
+                kinds_taken.append(by_value[v].pop())
+                if not by_value[v]:
+                    del by_value[v]
+            units.append(Unit(w, length, value[kinds_taken[-1]], tuple(kinds_taken)))
+    for c, n in rem.items():
+        if n == 1:
+            units.append(Unit(1, 1, value[c], (c,)))
+    units.sort(key=lambda u: (u.size, u.width, u.top), reverse=True)
+    return units
+
+
+def _read_format_joined(order: TrumpOrder, cards: list[int]) -> list[Unit]:
+    """The reading under ``triple_pair_tractor``: repeatedly the unit with the most cards
+    (a tractor on a tie, then the wider, the longer, the higher), carving tuples out of
+    wider ones (22233 → 2233 + 2)."""
     value = order.value
     rem = counts_of(cards)
     units: list[Unit] = []
@@ -408,7 +458,7 @@ class Lead:
         suits = {order.suit[c] for c in cards}
         if len(suits) != 1:
             return Lead(order.suit[cards[0]] if cards else -1, list(cards), [], (), True)
-        units = read_format(order, cards)
+        units = read_format(order, cards, options)
         return Lead(suits.pop(), list(cards), units, throw_ladder(units, options), False)
 
 
@@ -451,11 +501,27 @@ def _arrangement_key(units: list[Unit], singles: list[int], lead: Lead, compare:
     return (max(u.top for u in units if u.size == lead.largest),)
 
 
-def strength(order: TrumpOrder, lead: Lead, cards: list[int], compare: str, is_lead: bool = False) -> Strength | None:
+TITANIC_BONUS = 1000
+"""Added to a 泰坦尼克's top when it trumps a three-pair tractor (``titanic_beats_three_pair``)."""
+
+
+def _titanic_top(holding: dict[int, int], value: tuple[int, ...]) -> int | None:
+    """The top of the 泰坦尼克 (two adjacent triples) that exactly these six cards form, or None."""
+    if sum(holding.values()) != 6:
+        return None
+    for units in embeddings(((3, 2),), holding, value):
+        return units[0].top
+    return None
+
+
+def strength(order: TrumpOrder, lead: Lead, cards: list[int], compare: str, is_lead: bool = False,
+             options: Options | None = None) -> Strength | None:
     """Strength of a play against ``lead``, or None when it cannot win (a discard).
 
     A play can win only if it is all of the led suit or all trumps and can be arranged
-    into exactly the lead's format; the best arrangement counts.
+    into exactly the lead's format; the best arrangement counts. With
+    ``options.titanic_beats_three_pair`` a trump 泰坦尼克 also trumps a plain three-pair
+    tractor (and ranks above every trump three-pair tractor).
     """
     if lead.mixed or len(cards) != lead.size:
         return None
@@ -468,6 +534,11 @@ def strength(order: TrumpOrder, lead: Lead, cards: list[int], compare: str, is_l
         return None
     trumped = s == TRUMP and lead.suit != TRUMP
     value = order.value
+    if trumped and lead.shapes == ((2, 3),) and options is not None and options.titanic_beats_three_pair:
+        titanic = _titanic_top(counts_of(cards), value)
+        if titanic is not None:
+            # seed 001 「三张拖拉机可打3个对子拖拉机」: above any trump three-pair tractor
+            return Strength(True, (TITANIC_BONUS + titanic,))
     if is_lead:
         singles = [u.top for u in lead.units if u.shape == SINGLE]
         return Strength(trumped, _arrangement_key([u for u in lead.units if u.shape != SINGLE], singles, lead, compare))

@@ -13,6 +13,7 @@ object ``{"profile": NAME, option: value, ...}`` overriding some of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import Enum, StrEnum
 from typing import Any
 
 from scorer.cards import RANKS
@@ -49,6 +50,45 @@ GUANGZHOU_TITANIC_LADDER: tuple[Requirement, ...] = (
 BID_ORDERS = ("two-deck", "titanic", "count", "chaodipi")
 
 
+class ForcedUnit(StrEnum):
+    """Which beaten unit a failed throw must play (RULES §4 ``forced_unit``).
+
+    >>> ForcedUnit("lowest-beaten") == "lowest-beaten"
+    True
+    """
+
+    LOWEST_BEATEN = "lowest-beaten"  # the beaten unit whose highest card ranks lowest (all three seeds)
+    LARGEST_BEATEN = "largest-beaten"  # the most cards, then the lowest
+    SMALLEST_BEATEN = "smallest-beaten"  # the fewest cards, then the lowest
+
+
+class Penalty(StrEnum):
+    """How a penalty is scored (RULES §4 ``throw_penalty``; the same scale for the other
+    penalties of seed 001 Ⅰ.九: 垫错, 毙牌出错, 留底差错, 多牌少牌).
+
+    ``points``: ``penalty_points`` (10) per wrong card; ``level-points``: one level's worth
+    of points (the step s), once; ``level``: the offender's side loses one level.
+    """
+
+    NONE = "none"
+    POINTS = "points"
+    LEVEL_POINTS = "level-points"
+    LEVEL = "level"
+
+
+class FirstDealer(StrEnum):
+    """Who deals the first deal of a game (RULES §9)."""
+
+    FIRST_BIDDER = "first-bidder"  # 反主不反庄 (seed 004)
+    WINNING_BIDDER = "winning-bidder"  # 反主反庄 (seed 001)
+
+
+PENALTY_OPTIONS = ("throw_penalty", "discard_penalty", "trump_penalty", "kitty_penalty", "card_count_penalty")
+"""The penalty options (each a :class:`Penalty`): failed throw, 垫错 (a wrong discard or a
+format revoke), 毙牌出错 (trumping while holding the led suit), 留底差错 (a kitty of the
+wrong size) and 多牌少牌 (a play with the wrong number of cards)."""
+
+
 @dataclass(frozen=True)
 class Options:
     """Every rule option of RULES.md. ``None`` for a size means "derived" (see methods).
@@ -62,15 +102,19 @@ class Options:
     twos_trump: bool = False
     protect_longer_tuples: bool = False
     throw_compare: str = "largest-unit"  # or "all"
-    forced_unit: str = "largest-beaten"  # or "smallest-beaten"
-    throw_penalty: str = "none"  # "points" or "level"
-    throw_penalty_points: int = 10  # per card of the beaten units (seed 001)
-    kitty_multiplier: str = "unit"  # "power" or "fixed:K"
+    forced_unit: str = ForcedUnit.LOWEST_BEATEN.value  # or "largest-beaten", "smallest-beaten"
+    throw_penalty: str = Penalty.NONE.value  # "points", "level-points" or "level"
+    throw_penalty_points: int = 10  # per wrong card: the beaten units of a throw (seed 001), a wrong discard …
+    discard_penalty: str = Penalty.NONE.value  # 垫错 (seed 001 Ⅰ.九.4; 有的规定: 10 points per wrong card)
+    trump_penalty: str = Penalty.NONE.value  # 毙牌出错 (seed 001 Ⅰ.九.5)
+    kitty_penalty: str = Penalty.NONE.value  # 留底差错 (seed 001 Ⅰ.九.1)
+    card_count_penalty: str = Penalty.NONE.value  # 多牌少牌 (seed 001 Ⅰ.九.2)
+    kitty_multiplier: str = "unit"  # "power", "per-card:K" or "fixed:K"
     kitty_needs_trump: bool = False
     dealer_stays: bool = False
     must_defend: tuple[str, ...] = ()
     max_levels: int | None = None
-    first_dealer: str = "winning-bidder"  # or "first-bidder"
+    first_dealer: str = FirstDealer.WINNING_BIDDER.value  # or "first-bidder"
     threshold: int | None = None  # None: 40·decks (friends: RULES §10)
     step: int | None = None  # None: 20·decks (friends: RULES §10)
     kitty_size: int | None = None  # None: smallest k ≥ 6 leaving an even deal
@@ -79,6 +123,9 @@ class Options:
     self_overcall: bool = True  # a bidder may overcall his own bid (seed 004 自保 / 自反)
     rebid_after_kitty: bool = False  # 炒地皮
     friends: bool = False  # 找朋友
+    blind_bids: bool = False  # 暗叫 (seed 004, 4 decks): the standing bid's suit is shown only when bidding ends
+    triple_pair_tractor: bool = False  # seed 001 有的约定: 三带二 (a triple next to a pair) is a tractor
+    titanic_beats_three_pair: bool = False  # seed 001: a trump 泰坦尼克 may trump a three-pair tractor
     ladders: dict[Shape, tuple[Requirement, ...]] = field(default_factory=dict, compare=False, hash=False)
 
     def threshold_for(self, players: int) -> int:
@@ -151,6 +198,8 @@ class Options:
                 value = {shape_name((s,)): [requirement_name(r) for r in lad] for s, lad in value.items()}
             elif isinstance(value, tuple):
                 value = list(value)
+            elif isinstance(value, Enum):
+                value = value.value
             out[f.name] = value
         return out
 
@@ -233,21 +282,23 @@ def requirement_name(req: tuple[Shape, ...]) -> str:
 
 
 PROFILES: dict[str, Options] = {
-    "standard-2deck": Options(decks=2, bid_order="two-deck"),
-    "titanic-3deck": Options(decks=3, bid_order="titanic", ladders={(3, 2): TITANIC_LADDER}),
+    "standard-2deck": Options(decks=2, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value),
+    "titanic-3deck": Options(decks=3, bid_order="titanic", first_dealer=FirstDealer.FIRST_BIDDER.value,
+                             ladders={(3, 2): TITANIC_LADDER}),
     "guangzhou-3deck": Options(
         decks=3,
         threshold=120,
         step=40,
         kitty_needs_trump=True,
-        throw_penalty="points",
+        throw_penalty=Penalty.POINTS.value,
+        titanic_beats_three_pair=True,
         bid_order="count",
         ladders={(3, 2): GUANGZHOU_TITANIC_LADDER},
     ),
     "competition-3deck": Options(decks=3, bid_order="count"),
-    "single-deck": Options(decks=1, bid_order="two-deck"),
-    "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic"),
-    "friends-3deck": Options(decks=3, players=(5, 6, 7), friends=True, bid_order="count"),
+    "single-deck": Options(decks=1, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value),
+    "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic", blind_bids=True),
+    "friends-3deck": Options(decks=3, players=(4, 5, 6, 7), friends=True, bid_order="count"),
     "chaodipi-2deck": Options(
         decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False
     ),
@@ -257,11 +308,12 @@ PROFILES: dict[str, Options] = {
 PROFILE_NOTES: dict[str, str] = {
     "standard-2deck": "seed 004: 2 decks, 4 players, T 80 / s 40, kitty 8",
     "titanic-3deck": "seed 004 泰坦尼克: 3 decks, T 120 / s 60, kitty 6, 泰坦尼克 ladder, 3-deck bid order",
-    "guangzhou-3deck": "seed 001: 3 decks, T 120 / s 40 (0 → +4), seed 001 ladders, 须用主牌扣底, 10 points per stuck card",
+    "guangzhou-3deck": "seed 001: 3 decks, T 120 / s 40 (0 → +4), seed 001 ladders, 须用主牌扣底, 10 points per stuck card, "
+                       "泰坦尼克 trumps a three-pair tractor",
     "competition-3deck": "seed 000: 3 decks (162 cards), kitty 6, units of 表一",
     "single-deck": "seed 004: 1 deck, T 40 / s 20",
-    "four-deck": "seed 004: 4 decks, all 216 cards dealt (no kitty), T 160 / s 80",
-    "friends-3deck": "seed 001 找朋友: 3 decks, 5-7 players, friends called by nth copy",
+    "four-deck": "seed 004: 4 decks, all 216 cards dealt (no kitty), T 160 / s 80, 暗叫 (blind bids)",
+    "friends-3deck": "seed 001 找朋友: 3 decks, 4-7 players, friends called by nth copy, the winning side bids its own levels",
     "chaodipi-2deck": "seed 001 炒地皮: 2 decks, suit-ranked overcalls, re-bidding after the kitty",
 }
 
@@ -273,7 +325,8 @@ def _check_option(name: str, value: Any, where: str) -> Any:
         return RulesError(f"{where}.{name}: expected {expected}, got {value!r}")
 
     if name in ("twos_trump", "protect_longer_tuples", "kitty_needs_trump", "dealer_stays", "reinforce",
-                "self_overcall", "rebid_after_kitty", "friends"):
+                "self_overcall", "rebid_after_kitty", "friends", "blind_bids", "triple_pair_tractor",
+                "titanic_beats_three_pair"):
         if not isinstance(value, bool):
             raise bad("true or false")
         return value
@@ -282,28 +335,32 @@ def _check_option(name: str, value: Any, where: str) -> Any:
             raise bad('"largest-unit" or "all"')
         return value
     if name == "forced_unit":
-        if value not in ("largest-beaten", "smallest-beaten"):
-            raise bad('"largest-beaten" or "smallest-beaten"')
-        return value
-    if name == "throw_penalty":
-        if value not in ("none", "points", "level"):
-            raise bad('"none", "points" or "level"')
-        return value
+        try:
+            return ForcedUnit(value).value
+        except ValueError:
+            raise bad('"lowest-beaten", "largest-beaten" or "smallest-beaten"') from None
+    if name in PENALTY_OPTIONS:
+        try:
+            return Penalty(value).value
+        except ValueError:
+            raise bad('"none", "points", "level-points" or "level"') from None
     if name == "kitty_multiplier":
         if value in ("unit", "power"):
             return value
-        if isinstance(value, str) and value.startswith("fixed:"):
-            try:
-                k = int(value[6:])
-            except ValueError:
-                raise bad('"unit", "power" or "fixed:K"') from None
-            if k >= 0:
-                return value
-        raise bad('"unit", "power" or "fixed:K"')
+        for prefix in ("fixed:", "per-card:"):
+            if isinstance(value, str) and value.startswith(prefix):
+                try:
+                    k = int(value[len(prefix):])
+                except ValueError:
+                    raise bad('"unit", "power", "per-card:K" or "fixed:K"') from None
+                if k >= 0:
+                    return value
+        raise bad('"unit", "power", "per-card:K" or "fixed:K"')
     if name == "first_dealer":
-        if value not in ("first-bidder", "winning-bidder"):
-            raise bad('"first-bidder" or "winning-bidder"')
-        return value
+        try:
+            return FirstDealer(value).value
+        except ValueError:
+            raise bad('"first-bidder" or "winning-bidder"') from None
     if name == "bid_order":
         if value not in BID_ORDERS:
             raise bad(" or ".join(f'"{b}"' for b in BID_ORDERS))

@@ -56,6 +56,13 @@ class ParsedRecord:
     players: int
     start_levels: list[int]
     deals: list[ParsedDeal]
+    mid_game: bool = False  # the record starts mid-game: no first-deal rules (RULES §9)
+
+    @property
+    def starts_the_game(self) -> bool:
+        """Whether the record's first deal is the deal that starts the game: every start
+        level is the starting level 2 and the record does not say ``"mid_game": true``."""
+        return not self.mid_game and all(x == 0 for x in self.start_levels)
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -126,8 +133,11 @@ def parse_record(record: Any) -> ParsedRecord:
         if not isinstance(start, list) or len(start) != n:
             raise RecordError(f"start_levels: expected {n} levels")
         start_levels = [_rank(v, f"start_levels[{i}]") for i, v in enumerate(start)]
+    mid_game = record.get("mid_game", False)
+    if not isinstance(mid_game, bool):
+        raise RecordError("mid_game: expected true or false")
     parsed = [_parse_deal(d, f"deals[{i}]", n) for i, d in enumerate(deals)]
-    return ParsedRecord(options, n, start_levels, parsed)
+    return ParsedRecord(options, n, start_levels, parsed, mid_game)
 
 
 def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
@@ -319,7 +329,7 @@ def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord |
         return t.leader  # an empty lead: nothing can beat it
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     lead = Lead.of(order, t.plays[0], parsed.options)
-    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare)) % parsed.players
+    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options)) % parsed.players
 
 
 def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
@@ -389,6 +399,29 @@ def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
         parts.append(name if count == 1 else f"{count}× {name[2:]}")
     desc = f": {requirement_name(req)}" + (f" ({', '.join(parts)})" if parts else "") if req else ""
     return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
+
+
+def lead_obligation(record: dict, deal: int = -1) -> str | None:
+    """What the lead of the trick in progress obliges the followers, in words, without
+    any hand (a camera never sees the hands: :func:`follow_hint` and :func:`legal_plays`
+    need them). None when no trick is in progress.
+
+    >>> rec = {"rules": "titanic-3deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> lead_obligation(rec)
+    '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'
+    """
+    from scorer.follow import describe_obligation
+
+    parsed = parse_record(record)
+    d = parsed.deals[_deal_index(parsed, deal)]
+    if not d.tricks or len(d.tricks[-1].plays) >= parsed.players or not d.tricks[-1].plays:
+        return None
+    from scorer.formats import Lead
+    from scorer.order import TrumpOrder
+
+    order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
+    return describe_obligation(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
 
 
 def seat_points(record: dict, deal: int = -1) -> list[int]:
@@ -540,5 +573,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
 ]

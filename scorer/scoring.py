@@ -18,13 +18,14 @@ from scorer.profiles import Options
 
 def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> int:
     """Multiplier of the kitty for a last trick won by a format whose largest unit has
-    ``largest_unit`` cards (``unit``: 2×, ``power``: 2^n, ``fixed:K``: K); ×1 for a
-    plain-suit win under ``kitty_needs_trump``.
+    ``largest_unit`` cards (``unit``: 2×, ``power``: 2^n, ``per-card:K``: K×, ``fixed:K``:
+    K); ×1 for a plain-suit win under ``kitty_needs_trump``. Seed 001's 「以扣底牌的3倍计」
+    is ``per-card:3``: single ×3, pair ×6, triple ×9.
 
     >>> from scorer.profiles import resolve_rules
     >>> [kitty_multiplier(resolve_rules({"profile": "standard-2deck", "kitty_multiplier": m}), 3, True)
-    ...  for m in ("unit", "power", "fixed:3")]
-    [6, 8, 3]
+    ...  for m in ("unit", "power", "per-card:3", "fixed:3")]
+    [6, 8, 9, 3]
     """
     if options.kitty_needs_trump and not trump_win:
         return 1
@@ -33,7 +34,8 @@ def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> in
         return 2 * largest_unit
     if mode == "power":
         return 2**largest_unit
-    return int(mode.split(":", 1)[1])
+    k = int(mode.split(":", 1)[1])
+    return k * largest_unit if mode.startswith("per-card:") else k
 
 
 def level_outcome(options: Options, players: int, points: int) -> tuple[str, int]:

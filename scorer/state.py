@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from scorer.cards import CARD_POINTS
 from scorer.follow import check_follow, hand_counts, suit_holding
@@ -55,14 +55,15 @@ class Trick:
         return self.winners[-1] if self.winners else None
 
 
-def trick_resolution(order: TrumpOrder, lead: Lead, plays: list[list[int]], compare: str) -> int:
+def trick_resolution(order: TrumpOrder, lead: Lead, plays: list[list[int]], compare: str,
+                     options: Options | None = None) -> int:
     """Index of the winning play among ``plays`` (``plays[0]`` is the lead)."""
     best = 0
     best_strength = strength(order, lead, plays[0], compare, is_lead=True)
     if best_strength is None:
         return 0
     for i in range(1, len(plays)):
-        s = strength(order, lead, plays[i], compare)
+        s = strength(order, lead, plays[i], compare, options=options)
         if s is not None and beats(s, best_strength, compare):
             best, best_strength = i, s
     return best
@@ -117,6 +118,24 @@ class DealState:
     def is_over(self) -> bool:
         return self.current is None and all(sum(h) == 0 for h in self.hands)
 
+    def obligation(self) -> str | None:
+        """What the lead of the trick in progress obliges the followers, without any hand
+        (:func:`scorer.follow.describe_obligation`); None when no trick is in progress.
+
+        >>> from scorer.cards import parse_cards
+        >>> from scorer.profiles import PROFILES
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, [parse_cards(["9D"])] + [[]] * 3)
+        >>> deal.push(parse_cards(["9D"]))
+        >>> deal.obligation()
+        '♦ single led: play one ♦ if you hold one, else any card'
+        """
+        from scorer.follow import describe_obligation
+
+        trick = self.current
+        if trick is None or trick.lead is None:
+            return None
+        return describe_obligation(trick.lead, self.options)
+
     # ------------------------------------------------------------ moves
     def push(self, cards: list[int], leader: int | None = None) -> None:
         """Play ``cards`` for the seat to move. ``leader`` (first play of a trick only)
@@ -140,7 +159,7 @@ class DealState:
                                    if not trick.lead.mixed else None)
         else:
             assert trick.lead is not None
-            s = strength(self.order, trick.lead, list(cards), compare)
+            s = strength(self.order, trick.lead, list(cards), compare, options=self.options)
             w = trick.winners[-1]
             cur = trick.strengths[w]
             trick.plays.append(list(cards))
@@ -181,7 +200,7 @@ class DealState:
             suits = {self.order.suit[c] for c in cards}
             if len(suits) != 1:
                 return False
-            units = read_format(self.order, list(cards))
+            units = read_format(self.order, list(cards), self.options)
             return len(units) == 1 or not self.beaten_units(seat, units)
         assert trick.lead is not None
         if trick.lead.mixed:
@@ -222,30 +241,93 @@ class DealState:
         yield from legal_follows(self.order, trick.lead, self.hands[seat], self.options)
 
     def _leads(self, seat: int) -> Iterator[list[int]]:
-        """Every single-unit lead, then per suit the throw of all units nobody can beat."""
+        """Every single-unit lead, then per suit every throw that stands (all of them)."""
         order = self.order
         hand = self.hands[seat]
         for suit in range(5):
             holding = suit_holding(order, hand, suit)
             if not holding:
                 continue
-            units = single_unit_leads(order, holding)
-            yield from units
-            throw = self.standing_throw(seat, holding)
-            if throw is not None:
-                yield throw
+            yield from single_unit_leads(order, holding)
+        for suit in range(5):
+            holding = suit_holding(order, hand, suit)
+            if holding:
+                yield from self.standing_throws(seat, holding)
+
+    def standing_throws(self, seat: int, holding: dict[int, int]) -> Iterator[list[int]]:
+        """Every throw from a one-suit ``holding`` that stands: each sub-multiset read as two
+        or more units none of which another hand beats (RULES §4), largest first.
+
+        Only kinds that some unbeaten unit can hold, in such a unit's width, are tried, so a
+        suit the others cannot beat at all gives every sub-multiset (as many as the product
+        of the counts plus one) and a beatable one far fewer.
+
+        >>> from scorer.cards import format_cards, parse_cards
+        >>> from scorer.profiles import PROFILES
+        >>> hands = [parse_cards(["AH", "KH", "QH", "JH"]), parse_cards(["3H"]), parse_cards(["4H"]), parse_cards(["5H"])]
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, hands)
+        >>> throws = [format_cards(t) for t in deal.standing_throws(0, {c: 1 for c in parse_cards(["AH", "KH", "QH", "JH"])})]
+        >>> len(throws), ["KH", "AH"] in throws
+        (11, True)
+        """
+        order = self.order
+        value = order.value
+        suit = order.suit[next(iter(holding))]
+        others = [suit_holding(order, self.hands[s], suit) for s in range(self.players) if s != seat]
+        best_top: dict[tuple[int, int], int] = {}
+
+        def stands(u: Unit) -> bool:
+            shape = u.shape
+            if shape not in best_top:
+                top = -1
+                for h in others:
+                    b = beating_unit(Unit(u.width, u.length, -1, ()), h, value)
+                    if b is not None:
+                        top = max(top, b.top)
+                best_top[shape] = top
+            return u.top >= best_top[shape]
+
+        widths: dict[int, set[int]] = {}
+        for lead in single_unit_leads(order, holding):
+            units = read_format(order, lead, self.options)
+            if len(units) == 1 and stands(units[0]):
+                u = units[0]
+                for k in u.kinds:
+                    widths.setdefault(k, set()).add(u.width)
+        kinds = sorted(widths, key=lambda c: (value[c], c), reverse=True)
+        if self.options.triple_pair_tractor:  # the reading may carve: every count of a kind
+            choices = [list(range(holding[c], -1, -1)) for c in kinds]
+        else:  # tuples stay whole: a kind's count is the width of its unit
+            choices = [sorted(widths[c], reverse=True) + [0] for c in kinds]
+        pick = [0] * len(kinds)
+
+        def rec(i: int) -> Iterator[list[int]]:
+            if i == len(kinds):
+                cards = [c for c, n in zip(kinds, pick, strict=True) for _ in range(n)]
+                if len(cards) < 2:
+                    return
+                units = read_format(order, cards, self.options)
+                if len(units) >= 2 and all(stands(u) for u in units):
+                    yield sorted(cards, key=lambda c: (value[c], c))
+                return
+            for n in choices[i]:
+                pick[i] = n
+                yield from rec(i + 1)
+            pick[i] = 0
+
+        yield from rec(0)
 
     def standing_throw(self, seat: int, holding: dict[int, int]) -> list[int] | None:
         """The biggest throw from ``holding`` that stands (its units that nobody beats)."""
         order = self.order
-        units = read_format(order, [c for c, n in holding.items() for _ in range(n)])
+        units = read_format(order, [c for c, n in holding.items() for _ in range(n)], self.options)
         if len(units) < 2:
             return None
         beaten = {id(u) for u, _, _ in self.beaten_units(seat, units)}
         keep = [c for u in units if id(u) not in beaten for c in u.cards()]
         if not keep:
             return None
-        units2 = read_format(order, keep)
+        units2 = read_format(order, keep, self.options)
         if len(units2) < 2 or self.beaten_units(seat, units2):
             return None
         return sorted(keep, key=lambda c: (order.value[c], c))
@@ -260,13 +342,13 @@ class DealState:
             if not holding:
                 continue
             cards = [c for c, n in holding.items() for _ in range(n)]
-            units = read_format(order, cards)
+            units = read_format(order, cards, self.options)
             if len(units) > 4:
                 units = rng.sample(units, rng.randint(2, 4))
             if len(units) < 2:
                 continue
             throw = [c for u in units for c in u.cards()]
-            units = read_format(order, throw)
+            units = read_format(order, throw, self.options)
             if len(units) < 2:
                 continue
             beaten = self.beaten_units(seat, units)
@@ -305,12 +387,26 @@ class DealState:
 def forced_unit(beaten: list[Unit], mode: str) -> Unit:
     """The unit a failed throw must play (RULES §4 ``forced_unit``).
 
+    ``lowest-beaten`` (default; seeds 000, 001, 004 「只能出其中最小牌」): the beaten unit
+    whose highest card ranks lowest, ties to the one with fewer cards;
     ``largest-beaten``: of the beaten units those with the most cards, the lowest;
     ``smallest-beaten``: the fewest cards, then the lowest.
+
+    >>> from scorer.formats import Unit
+    >>> qq, j = Unit(2, 1, 10, (24,)), Unit(1, 1, 9, (22,))  # ♥QQ J against ♥AA
+    >>> forced_unit([qq, j], "lowest-beaten") == j, forced_unit([qq, j], "largest-beaten") == qq
+    (True, True)
     """
+    return min(beaten, key=forced_key(mode))
+
+
+def forced_key(mode: str) -> Callable[[Unit], tuple[int, int]]:
+    """The order in which ``forced_unit`` picks (smallest key first)."""
     if mode == "smallest-beaten":
-        return min(beaten, key=lambda u: (u.size, u.top))
-    return min(beaten, key=lambda u: (-u.size, u.top))
+        return lambda u: (u.size, u.top)
+    if mode == "largest-beaten":
+        return lambda u: (-u.size, u.top)
+    return lambda u: (u.top, u.size)
 
 
 def single_unit_leads(order: TrumpOrder, holding: dict[int, int]) -> list[list[int]]:

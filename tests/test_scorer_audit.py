@@ -211,16 +211,17 @@ def test_incomplete_deal_has_null_outcome() -> None:
 @pytest.mark.parametrize(
     ("profile", "bids", "trump", "dealer", "bad_seats"),
     [
-        ("standard-2deck", [(1, "2H"), (2, "2S 2S")], "S", 2, []),
+        ("standard-2deck", [(1, "2H"), (2, "2S 2S")], "S", 1, []),  # seed 004: 先亮者為莊家
+        ("standard-2deck", [(1, "2H"), (2, "2S 2S")], "S", 2, [2]),  # the winning bidder is not the first dealer
         ("standard-2deck", [(1, "2H"), (2, "2S")], "H", 1, [2]),  # a single cannot overcall a single
         ("standard-2deck", [(1, "2H"), (1, "2H 2H")], "H", 1, []),  # 自保
         ("standard-2deck", [(1, "2H"), (1, "2S 2S")], "S", 1, []),  # 自反
-        ("standard-2deck", [(1, "2H"), (2, "2S 2S"), (1, "2H 2H")], "S", 2, [1]),  # 反主 came first
-        ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "NT", 3, []),  # joker pair → no-trump
-        ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "H", 3, [3]),  # trump must follow the bid
+        ("standard-2deck", [(1, "2H"), (2, "2S 2S"), (1, "2H 2H")], "S", 1, [1]),  # 反主 came first
+        ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "NT", 1, []),  # joker pair → no-trump
+        ("standard-2deck", [(1, "2H 2H"), (3, "SJ SJ")], "H", 1, [3]),  # trump must follow the bid
         ("standard-2deck", [], "H", 0, [0]),  # no bid → no-trump
         ("titanic-3deck", [(0, "2H"), (1, "2D 2D"), (2, "SJ BJ"), (3, "2C 2C 2C"), (0, "SJ SJ BJ")], "NT", 0, []),
-        ("titanic-3deck", [(0, "2H 2H"), (1, "SJ BJ"), (2, "2C 2C")], "NT", 1, [2]),
+        ("titanic-3deck", [(0, "2H 2H"), (1, "SJ BJ"), (2, "2C 2C")], "NT", 0, [2]),
         ("guangzhou-3deck", [(0, "2H"), (1, "2D 2D"), (2, "2C 2C")], "D", 1, [2]),
         ("guangzhou-3deck", [(0, "2H"), (1, "2D 2D"), (0, "2H 2H")], "D", 1, [0]),  # no 自保 by default
         ({"profile": "guangzhou-3deck", "reinforce": True}, [(0, "2H"), (1, "2D 2D"), (0, "2H 2H")], "H", 0, []),

@@ -72,7 +72,12 @@ def test_rules_lists_profiles_and_shows_one(capsys: pytest.CaptureFixture[str]) 
     assert [line.split()[0] for line in out.strip().splitlines()] == list(PROFILES)
     code, out, _ = run_cli(["rules", "guangzhou-3deck"], capsys)
     assert code == 0
-    assert "throw_penalty          points" in out and "kitty_needs_trump      True" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:] if line.startswith("  ") and
+            len(line.split()) == 2}
+    assert rows["throw_penalty"] == ["points"] and rows["kitty_needs_trump"] == ["True"]
+    # the options of issue 15 are listed
+    assert rows["forced_unit"] == ["lowest-beaten"] and rows["titanic_beats_three_pair"] == ["True"]
+    assert rows["triple_pair_tractor"] == ["False"] and rows["discard_penalty"] == ["none"]
     assert "[3,3] › [2,2][1][1] › [3][2][1]" in out
     code, _, err = run_cli(["rules", "bridge"], capsys)
     assert code == 2 and "unknown profile" in err

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from scorer import PROFILES, audit_record, random_record, validate_record
+from scorer import PROFILES, audit_record, dealer_side_seats, random_record, validate_record
 from scorer.cards import CARD_NAMES, parse_cards
 from scorer.formats import Lead
 from scorer.order import TrumpOrder
@@ -32,6 +32,8 @@ def _bid_for(profile: str, level: str, trump: str) -> list[str] | None:
     order = PROFILES[profile].bid_order
     if trump != "NT":
         return [level + trump]
+    if PROFILES[profile].decks == 1:
+        return ["SJ", "BJ"] if order == "two-deck" else None  # one deck holds one SJ
     return {"two-deck": ["SJ", "SJ"], "titanic": ["SJ", "BJ"], "chaodipi": ["BJ", "BJ"]}.get(order)
 
 
@@ -43,7 +45,8 @@ def build_example(name: str) -> dict:
     rec["players"] = ["东", "南", "西", "北"] if len(rec["players"]) == 4 else rec["players"]
     first = rec["deals"][0]
     bid = _bid_for(profile, first["level"], first["trump"])
-    if bid is not None:
+    held = first["hands"][first["dealer"]] + first["kitty"]
+    if bid is not None and all(held.count(c) >= bid.count(c) for c in bid):  # a bid shows cards of the hand
         first["bids"] = [{"seat": first["dealer"], "cards": bid}]
     if name == "standard-2deck":
         # a second deal: the levels and the dealer carry over
@@ -74,6 +77,69 @@ def test_bundled_examples(name: str) -> None:
         assert deal["outcome"] is not None
     if name == "demo-3deck":
         assert len(rec["players"]) == 4 and all(len(h) == 39 for h in rec["deals"][0]["hands"])
+
+
+def build_friends_game(deals: int = 4, players: int = 5) -> dict:
+    """A 找朋友 game of several deals (RULES §10): after the first deal a player of the side
+    that won bids his own level card, deals and plays at his own level; levels per player."""
+    from scorer.cards import RANKS
+
+    rec = random_record("friends-3deck", 1500, players=players, level="2", dealer=0, attempt_chance=0.1)
+    rec["players"] = ["甲", "乙", "丙", "丁", "戊", "己", "庚"][:players]
+    for k in range(1, deals):
+        audit = audit_record(rec)["deals"][-1]
+        side = set(dealer_side_seats(rec, -1))
+        winners = sorted(side if audit["outcome"]["side"] == "dealer" else set(range(players)) - side)
+        levels = audit["levels_after"]
+        if audit["game_winner"] is not None:
+            break
+        seed = 1500 + k
+        dealer = winners[k % len(winners)]
+        level = levels[dealer]
+        probe = random_record("friends-3deck", seed, players=players, dealer=dealer, level=level)["deals"][0]
+        held = probe["hands"][dealer] + probe["kitty"]
+        shown = next((c for c in held if c[:-1] == level and c not in ("SJ", "BJ")), None)
+        trump = shown[-1] if shown else "NT"
+        deal = random_record("friends-3deck", seed, players=players, dealer=dealer, level=level, trump=trump,
+                             attempt_chance=0.1)["deals"][0]
+        if shown:
+            deal["bids"] = [{"seat": dealer, "cards": [shown]}]
+        rec["deals"].append(deal)
+    rec["start_levels"] = [RANKS[0]] * players
+    return rec
+
+
+def test_friends_game_example() -> None:
+    path = EXAMPLES / "friends-game.json"
+    built = build_friends_game()
+    if REGEN:
+        path.write_text(json.dumps(built, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    assert rec == built
+    out = audit_record(rec)["deals"]
+    assert len(out) >= 3
+    for deal in out:
+        assert deal["violations"] == [] and deal["outcome"] is not None
+    # per-player levels: after the first deal not every player is at the same level
+    assert len(set(out[0]["levels_after"])) > 1
+    # every later deal is dealt by a winner of the last one, at his own level
+    assert [d["dealer"] for d in rec["deals"][1:]] != [rec["deals"][0]["dealer"]] * (len(out) - 1)
+
+
+def test_seeds_example_三带二_and_the_lowest_forced_unit() -> None:
+    rec = json.loads((EXAMPLES / "seeds-3deck.json").read_text(encoding="utf-8"))
+    out = audit_record(rec)["deals"][0]
+    assert out["violations"] == []
+    # trick 0: ♥KKK QQ stood against seat 1's ♥A; the void seat 2 trumps with ♠333 99
+    assert out["tricks"][0]["winner"] == 2 and rec["deals"][0]["tricks"][0]["plays"][1] == [
+        "9H", "9H", "9H", "6H", "6H"]
+    # trick 1: ♣QQ J failed against ♣AA; the leader played the lowest beaten unit ♣J
+    assert rec["deals"][0]["tricks"][1]["attempt"] == ["QC", "QC", "JC"]
+    assert rec["deals"][0]["tricks"][1]["plays"][0] == ["JC"]
+    spoiled = json.loads(json.dumps(rec))
+    spoiled["deals"][0]["tricks"][1]["plays"][0] = ["QC", "QC"]
+    spoiled["deals"][0]["tricks"][1]["plays"][1:] = [["AC", "AC"], ["3C", "3D"], ["4C", "7C"]]
+    assert "wrong-forced-unit" in [v["rule"] for v in audit_record(spoiled)["deals"][0]["violations"]]
 
 
 def _spoil(rec: dict, seed: int) -> dict:

@@ -37,7 +37,13 @@ CONFIGS: list[tuple[Any, int | None]] = [(name, None) for name in PROFILES] + [
     ({"profile": "friends-3deck", "decks": d, "players": [n]}, n) for d in (1, 2, 3, 4) for n in (5, 6, 7)
 ] + [({"profile": "standard-2deck", "players": [6]}, 6), ({"profile": "four-deck", "twos_trump": True}, None),
      ({"profile": "titanic-3deck", "protect_longer_tuples": True, "throw_compare": "all"}, None),
-     ({"profile": "single-deck", "forced_unit": "smallest-beaten", "kitty_multiplier": "power"}, None)]
+     ({"profile": "single-deck", "forced_unit": "smallest-beaten", "kitty_multiplier": "power"}, None),
+     ({"profile": "titanic-3deck", "triple_pair_tractor": True, "forced_unit": "largest-beaten",
+       "kitty_multiplier": "per-card:3", "throw_penalty": "level-points"}, None),
+     ({"profile": "guangzhou-3deck", "discard_penalty": "points", "trump_penalty": "level-points",
+       "kitty_penalty": "level", "card_count_penalty": "points"}, None),
+     ({"profile": "four-deck", "titanic_beats_three_pair": True, "triple_pair_tractor": True}, None),
+     ({"profile": "friends-3deck", "players": [4]}, 4), ({"profile": "friends-3deck", "decks": 4, "players": [4]}, 4)]
 
 
 def make(config: int, seed: int, **kw: Any) -> dict:
@@ -218,8 +224,36 @@ def test_generator_plays_are_legal_and_in_the_list(config: int, seed: int) -> No
         for p in t["plays"]:
             cards = [int(c) for c in parse_cards(p)]
             assert state.is_legal(cards)
-            if state.current is not None:  # a follow: it is one of the listed legal follows
-                key = sorted(cards)
-                assert key in [sorted(x) for x in state.legal_plays(limit=20000)]
+            # a follow is one of the listed legal follows, a lead (a throw too) one of the leads
+            key = sorted(cards)
+            assert key in [sorted(x) for x in state.legal_plays(limit=20000)]
             state.push(cards)
     assert all(TRUMP == 4 for _ in [0])
+
+
+@FAST
+@given(config=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**31))
+def test_legal_leads_are_every_legal_lead(config: int, seed: int) -> None:
+    """The lead generator lists exactly the one-suit sub-multisets that ``is_legal`` accepts
+    (every single unit and every standing throw), each once."""
+    from itertools import product
+
+    rec = make(config, seed, hand_size=7)
+    state = _replay(rec)
+    tricks = rec["deals"][0]["tricks"]
+    stop = random.Random(seed).randrange(len(tricks))
+    for t in tricks[:stop]:
+        for p in t["plays"]:
+            state.push([int(c) for c in parse_cards(p)])
+    listed = [tuple(sorted(p)) for p in state.legal_plays()]
+    assert len(listed) == len(set(listed))
+    brute = set()
+    hand = state.hands[state.turn]
+    for suit in range(5):
+        holding = suit_holding(state.order, hand, suit)
+        kinds = sorted(holding)
+        for counts in product(*(range(holding[c] + 1) for c in kinds)):
+            play = [c for c, n in zip(kinds, counts, strict=True) for _ in range(n)]
+            if play and state.is_legal(play):
+                brute.add(tuple(sorted(play)))
+    assert set(listed) == brute

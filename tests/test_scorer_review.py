@@ -134,9 +134,9 @@ def test_twos_trump_tractor_in_no_trump_and_plain_suit_without_the_2() -> None:
 
 
 def test_preferred_reading_largest_unit_first() -> None:
-    # 22233 (level 5): tractor 2233 + single 2 (RULES §3, rbtying/shengji)
+    # 22233 (level 5): tuples stay whole, a triple and a pair (RULES §3, seed 000 4.7 三二牌)
     units = read_format(TrumpOrder.of("5", "S"), cards("2H 2H 2H 3H 3H"))
-    assert [(u.shape, u.cards()) for u in units] == [((2, 2), cards("2H 2H 3H 3H")), ((1, 1), cards("2H"))]
+    assert [(u.shape, u.cards()) for u in units] == [((3, 1), cards("2H 2H 2H")), ((2, 1), cards("3H 3H"))]
     # AA KK QQ 99 (level 2): the 3-pair tractor, then the loose pair 99
     assert shapes("2", "S", "AH AH KH KH QH QH 9H 9H") == [(2, 3), (2, 1)]
     # 777 888 99 (level 2): 777888 and 778899 are both 6-card tractors; the wider one is read
@@ -201,7 +201,9 @@ def test_throw_is_only_beaten_in_its_own_suit() -> None:
     # a trump cannot stop a plain-suit throw from standing
     assert throw_result("2", "S", "AH KH", ["BJ BJ AS", "3S", ""]) is None
     # trump throw at level 4 ♥: an off-suit level pair beats ♥AA, a ♥ level single beats ♥K
-    assert throw_result("4", "H", "AH AH KH", ["4C 4C", "", ""]) == cards("AH AH")
+    # (4C 4C beats both ♥AA and, carved, ♥K: the lowest beaten unit is ♥K)
+    assert throw_result("4", "H", "AH AH KH", ["4C 4C", "", ""]) == cards("KH")
+    assert throw_result("4", "H", "AH AH KH", ["4C 4C", "", ""], mode="largest-beaten") == cards("AH AH")
     assert throw_result("4", "H", "AH AH KH", ["", "4H", ""]) == cards("KH")
     # equal cards do not beat: an off-suit level single against another off-suit level single
     assert throw_result("4", "H", "4S AH AH", ["4C", "", ""]) is None
@@ -744,19 +746,21 @@ def test_deal_complete_by_full_hand_count() -> None:
         ("titanic-3deck", [(0, "9H 9H"), (1, "9S 9S")], "H", 0, [1]),
         ("titanic-3deck", [(0, "SJ BJ"), (1, "9S 9S")], "NT", 0, [1]),
         ("titanic-3deck", [(0, "9S 9S 9S"), (1, "SJ SJ")], "S", 0, [1]),
-        ("titanic-3deck", [(0, "9S 9S 9S"), (1, "SJ SJ SJ")], "S", 1, [1]),  # trump must be NT
+        ("titanic-3deck", [(0, "9S 9S 9S"), (1, "SJ SJ SJ")], "S", 0, [1]),  # trump must be NT
         # 2 decks: a pair overcalls a single; a pair cannot overcall a pair; jokers pair → NT
-        ("standard-2deck", [(0, "9H"), (1, "9S 9S"), (2, "9C 9C")], "S", 1, [2]),
-        ("standard-2deck", [(0, "9H"), (1, "SJ SJ"), (2, "BJ BJ")], "NT", 2, []),
+        ("standard-2deck", [(0, "9H"), (1, "9S 9S"), (2, "9C 9C")], "S", 0, [2]),
+        ("standard-2deck", [(0, "9H"), (1, "SJ SJ"), (2, "BJ BJ")], "NT", 0, []),
         ("standard-2deck", [(0, "9H"), (1, "9H 9S")], "H", 0, [1]),  # two different cards are no pair
         # 炒地皮: ♠ > ♥ > ♣ > ♦ for equal sizes
         ("chaodipi-2deck", [(0, "9D 9D"), (1, "9C 9C"), (2, "9H 9H"), (3, "9S 9S")], "S", 3, []),
         ("chaodipi-2deck", [(0, "9S"), (1, "9H")], "S", 0, [1]),
         ("chaodipi-2deck", [(0, "9S 9S"), (1, "SJ SJ"), (2, "SJ BJ BJ")], "H", 2, []),
         ("chaodipi-2deck", [(0, "9S 9S"), (1, "BJ BJ"), (2, "SJ SJ")], "NT", 1, [2]),
-        # the winning bidder is the first dealer by default; first-bidder under 反主不反庄
-        ("standard-2deck", [(0, "9H"), (1, "9S 9S")], "S", 0, [0]),
-        ({"profile": "standard-2deck", "first_dealer": "first-bidder"}, [(0, "9H"), (1, "9S 9S")], "S", 0, []),
+        # seed 004's profiles: the first bidder is the first dealer (先亮者為莊家); seed 001: the winner
+        ("standard-2deck", [(0, "9H"), (1, "9S 9S")], "S", 0, []),
+        ("standard-2deck", [(0, "9H"), (1, "9S 9S")], "S", 1, [1]),
+        ({"profile": "standard-2deck", "first_dealer": "winning-bidder"}, [(0, "9H"), (1, "9S 9S")], "S", 0, [0]),
+        ("guangzhou-3deck", [(0, "9H"), (1, "9S 9S")], "S", 1, []),
     ],
 )
 def test_bid_orders(profile: Any, bids: list[tuple[int, str]], trump: str, dealer: int, bad: list[int]) -> None:

@@ -97,7 +97,7 @@ def test_no_trump_and_twos_trump_orders() -> None:
         ("10", "S", "SJ SJ 10S 10S", [(2, 2)]),  # seed 004: small jokers + trump 10
         ("10", "S", "10S 10S 10H 10H AS AS", [(2, 3)]),
         ("10", "S", "2H 2H AS AS", [(2, 2)]),  # twos_trump below
-        ("2", "S", "3S 3S 4S 4S 4S", [(2, 2), (1, 1)]),  # 22233-like: tractor + single
+        ("2", "S", "3S 3S 4S 4S 4S", [(3, 1), (2, 1)]),  # 22233-like: 三带二 is a triple and a pair
     ],
 )
 def test_units_and_tractors(level: str, trump: str, text: str, expected: list[tuple[int, int]]) -> None:
@@ -106,16 +106,21 @@ def test_units_and_tractors(level: str, trump: str, text: str, expected: list[tu
 
 
 def test_preferred_reading_22233() -> None:
+    # tuples stay whole (RULES §3): 22233 is a triple and a pair, never tractor 2233 + 2
     units = read_format(TrumpOrder.of("5", "S"), cards("2H 2H 2H 3H 3H"))
-    assert [u.shape for u in units] == [(2, 2), (1, 1)]
-    assert [format_card(k) for k in units[1].kinds] == ["2H"]
+    assert [u.shape for u in units] == [(3, 1), (2, 1)]
+    # seed 001's 有的约定 (option triple_pair_tractor) keeps the joined reading
+    joined = read_format(TrumpOrder.of("5", "S"), cards("2H 2H 2H 3H 3H"),
+                         resolve_rules({"profile": "titanic-3deck", "triple_pair_tractor": True}))
+    assert [u.shape for u in joined] == [(2, 2), (1, 1)] and [format_card(k) for k in joined[1].kinds] == ["2H"]
 
 
 def test_mixed_widths_never_form_one_unit() -> None:
-    # ♥10 10 10 ♥JJ: no unit mixes widths (decision: read like 22233 — a pair-tractor and a single)
-    units = read_format(TrumpOrder.of("4", "S"), cards("10H 10H 10H JH JH"))
-    assert all(u.width in (1, 2) for u in units) and sum(u.size for u in units) == 5
-    assert not any(u.width == 3 for u in units) or len(units) == 2
+    # seed 000 4.7: ♥10 10 10 ♥JJ (三二牌) is not a tractor: a triple and a pair
+    assert shapes("4", "S", "10H 10H 10H JH JH") == [(3, 1), (2, 1)]
+    assert shapes("4", "S", "KH KH KH QH QH JH JH") == [(2, 2), (3, 1)]  # a triple and a pair-tractor
+    assert shapes("4", "S", "KH KH KH QH QH QH") == [(3, 2)]  # 泰坦尼克
+    assert shapes("4", "S", "KH KH KH KH QH QH QH") == [(4, 1), (3, 1)]  # four decks likewise
 
 
 # ------------------------------------------------------------------ §5 ladders (pinned)
@@ -392,7 +397,7 @@ def test_twos_trump_tractors() -> None:
         ("competition-3deck", 3, (4,), 120, 60, 6),
         ("single-deck", 1, (4,), 40, 20, 6),
         ("four-deck", 4, (4,), 160, 80, 0),
-        ("friends-3deck", 3, (5, 6, 7), 120, 40, 7),
+        ("friends-3deck", 3, (4, 5, 6, 7), 120, 40, 6),
         ("chaodipi-2deck", 2, (4,), 80, 40, 8),
     ],
 )
@@ -405,8 +410,12 @@ def test_profiles_table_of_rules_md_13(name: str, decks: int, players: tuple[int
     assert opts.hand_size_for(n) * n + kitty == 54 * decks
     # the defaults of §13 unless the profile says otherwise
     assert opts.twos_trump is False and opts.protect_longer_tuples is False and opts.dealer_stays is False
-    assert opts.throw_compare == "largest-unit" and opts.forced_unit == "largest-beaten"
-    assert opts.first_dealer == "winning-bidder" and opts.kitty_multiplier == "unit" and opts.must_defend == ()
+    assert opts.throw_compare == "largest-unit" and opts.forced_unit == "lowest-beaten"
+    seed_004 = name in ("standard-2deck", "titanic-3deck", "single-deck")
+    assert opts.first_dealer == ("first-bidder" if seed_004 else "winning-bidder")
+    assert opts.kitty_multiplier == "unit" and opts.must_defend == ()
+    assert opts.triple_pair_tractor is False
+    assert opts.titanic_beats_three_pair is (name == "guangzhou-3deck")
     assert opts.throw_penalty == ("points" if name == "guangzhou-3deck" else "none")
     assert opts.kitty_needs_trump is (name == "guangzhou-3deck")
     assert opts.friends is (name == "friends-3deck") and opts.rebid_after_kitty is (name == "chaodipi-2deck")

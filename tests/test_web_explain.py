@@ -31,8 +31,10 @@ from web.explain import (
 )
 
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
-              "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty"}
+              "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty", "wrong-dealer",
+              "bad-friend-call"}
 HINT_TEMPLATES = {"hint_none_left", "hint_play_all", "hint_follow"}
+OBLIGATION_TEMPLATES = {"obligation_mixed", "obligation_single", "obligation_ladder"}
 ERROR_TEMPLATES = {"error_out_of_turn", "error_no_such_card", "error_unknown_card", "error_fixed", "error_player_count",
                    "error_in_record", "error_not_json"}
 
@@ -45,6 +47,12 @@ CONFIGS: list[tuple[Any, int | None]] = [
     ({"profile": "single-deck", "forced_unit": "smallest-beaten", "throw_penalty": "points"}, None),
     ({"profile": "titanic-3deck", "protect_longer_tuples": True}, None),
     ({"profile": "standard-2deck", "self_overcall": False}, None),
+    # the penalties of seed 001 Ⅰ.九, each scale once
+    ({"profile": "guangzhou-3deck", "discard_penalty": "points", "trump_penalty": "level-points",
+      "kitty_penalty": "level", "card_count_penalty": "points", "throw_penalty": "level-points"}, None),
+    ({"profile": "friends-3deck", "discard_penalty": "level", "trump_penalty": "points",
+      "kitty_penalty": "level-points", "card_count_penalty": "level-points"}, 4),
+    ("friends-3deck", 6),
 ]
 
 
@@ -194,9 +202,37 @@ def bids(rec: dict[str, Any], rng: random.Random) -> None:
         deal["dealer"] = rng.randrange(n)
 
 
+def friend_calls(rec: dict[str, Any], rng: random.Random) -> None:
+    """找朋友: a called card that may be a trump, or a copy beyond the decks."""
+    deal = rec["deals"][0]
+    if "friends" in deal:
+        deal["friends"] = [{"card": rng.choice([deal["level"] + "C", "BJ", "AS", "AD", "KH"]), "nth": rng.randint(1, 5)}]
+
+
+def second_deal(rec: dict[str, Any], rng: random.Random) -> None:
+    """A second deal after the first: the dealer and level the rules make, or not; 找朋友 bids of the winners' levels."""
+    first = rec["deals"][0]
+    if not first.get("complete"):
+        return
+    out = scorer.audit_record(rec)["deals"][0]
+    n = len(rec["players"])
+    side = set(scorer.dealer_side_seats(rec, 0))
+    winners = sorted(side if out["outcome"]["side"] == "dealer" else set(range(n)) - side)
+    levels = out["levels_after"]
+    dealer = out["next_dealer"] if rng.random() < 0.5 else rng.randrange(n)
+    level = levels[dealer] if rng.random() < 0.6 else rng.choice(["2", "3", "J", "A"])
+    bids_made = []
+    if "friends" in first:
+        for _ in range(rng.randint(1, 3)):
+            seat = rng.choice(winners) if rng.random() < 0.7 else rng.randrange(n)
+            shown = levels[rng.choice(winners)] if rng.random() < 0.7 else rng.choice(["2", "3", "Q", "A"])
+            bids_made.append({"seat": seat, "cards": [shown + rng.choice("SHCD")] * rng.randint(1, 2)})
+    rec["deals"].append({"level": level, "trump": "NT", "dealer": dealer, "bids": bids_made, "tricks": []})
+
+
 INJECTIONS: list[Callable[[dict[str, Any], random.Random], None]] = [
     swap_cards, swap_cards, split_pair, split_pair, swap_plays, wrong_leader, drop_card, foreign_card, mixed_or_throw_lead,
-    mixed_or_throw_lead, bad_attempt, bad_attempt, short_kitty, bids,
+    mixed_or_throw_lead, bad_attempt, bad_attempt, short_kitty, bids, friend_calls, second_deal, second_deal,
 ]
 
 
@@ -207,7 +243,7 @@ def injected_records(count: int, seed: int) -> list[dict[str, Any]]:
         rec = random_deal(rng)
         if len(rec["deals"][0]["tricks"]) < 2:
             continue
-        for inject in rng.sample(INJECTIONS, rng.randint(1, 2)):
+        for inject in sorted(rng.sample(INJECTIONS, rng.randint(1, 2)), key=lambda f: f is second_deal):
             inject(rec, rng)
         deal = rec["deals"][0]
         if rng.random() < 0.4:
@@ -230,8 +266,10 @@ def test_every_detail_of_injected_faults_is_translated():
     rules_met: set[str] = set()
     for rec in injected_records(800, seed=6):
         players = rec["players"]
-        audit = scorer.audit_record(rec)["deals"][0]
-        for violation in audit["violations"]:
+        audits = scorer.audit_record(rec)["deals"]
+        violations = [v for audit in audits for v in audit["violations"]]
+        penalties = [p for audit in audits for p in audit["penalties"]]
+        for violation in violations:
             rules_met.add(violation["rule"])
             name, text = match_template(violation["rule"], violation["detail"], players)
             met.add(name)
@@ -240,13 +278,37 @@ def test_every_detail_of_injected_faults_is_translated():
             described = describe_violation(violation, players)
             assert described["parsed"] and described["zh"].endswith(text["zh"]) and described["en"].endswith(text["en"])
             assert players[violation["seat"]] in described["zh"]  # who did it is always said
-        for penalty in audit["penalties"]:
+        for penalty in penalties:
             name, text = match_template("penalty", penalty["detail"], players)
             met.add(name)
             assert_fully_chinese(text["zh"], penalty["detail"])
             assert describe_penalty(penalty, players)["parsed"]
     assert rules_met == RULE_CODES
-    assert met == set(TEMPLATE_NAMES) - HINT_TEMPLATES - ERROR_TEMPLATES
+    assert met == set(TEMPLATE_NAMES) - HINT_TEMPLATES - ERROR_TEMPLATES - OBLIGATION_TEMPLATES
+
+
+def test_obligations_of_random_leads_are_translated():
+    from web.explain import describe_obligation
+
+    met: set[str] = set()
+    rng = random.Random(3)
+    for _ in range(300):
+        rec = random_deal(rng)
+        deal = rec["deals"][0]
+        t = rng.randrange(len(deal["tricks"]))
+        trick = deal["tricks"][t]
+        if rng.random() < 0.1 and len(deal["tricks"]) > 1:  # a mixed lead
+            trick["plays"][0] = trick["plays"][0] + deal["tricks"][(t + 1) % len(deal["tricks"])]["plays"][0][:1]
+        deal["tricks"] = deal["tricks"][:t] + [{"leader": trick["leader"], "plays": trick["plays"][:1]}]
+        deal.pop("complete", None)
+        text = scorer.lead_obligation(rec)
+        assert text is not None
+        name, words = match_template("obligation", text, rec["players"])
+        met.add(name)
+        assert words["en"] == text
+        assert_fully_chinese(words["zh"].replace("泰坦尼克", ""), text)
+        assert describe_obligation(text, rec["players"])["parsed"]
+    assert met == OBLIGATION_TEMPLATES
 
 
 def test_follow_hints_of_random_half_played_deals_are_translated():

@@ -45,7 +45,8 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
 FIRST_DEALER = {"first-bidder": ("先亮主的人", "the first bidder"),
                 "winning-bidder": ("亮主最大的人", "the winning bidder")}
-FORCED_UNIT = {"largest-beaten": ("被管住的最大一手", "the largest beaten unit"),
+FORCED_UNIT = {"lowest-beaten": ("被管住的最小一手", "the lowest beaten unit"),
+               "largest-beaten": ("被管住的最大一手", "the largest beaten unit"),
                "smallest-beaten": ("被管住的最小一手", "the smallest beaten unit")}
 
 
@@ -245,6 +246,95 @@ def bid_first_dealer(w: _Words, g: dict[str, str]) -> Text:
             "en": f"the first dealer should be {want} ({how_en}), not {seat}"}
 
 
+def _seats(w: _Words, text: str) -> tuple[str, str]:
+    names = [w.seat(x) for x in text.split(", ")]
+    return "、".join(names), ", ".join(names)
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\): seat (?P<seat>\d+) is not on the side that won the last deal "
+                      r"\(seats (?P<seats>\d+(?:, \d+)*)\)")
+def bid_losing_side(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    name = w.seat(g["seat"])
+    zh, en = _seats(w, g["seats"])
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不是上一副赢的一方（{zh}），不能亮主",
+            "en": f"bid {i} ({cards}): {name} is not on the side that won the last deal ({en})"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows (?P<k>\d+) copies of (?P<card>{CARD}); "
+                      r"(?P<d>\d+) decks? hold (?P<h>\d+)")
+def bid_too_many_copies(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    decks = int(g["d"])
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {g['k']} 张 {w.cards_zh(g['card'])}，{decks} 副牌只有 {g['h']} 张",
+            "en": f"bid {i} ({cards}) shows {g['k']} copies of {g['card']}; {_plural(decks, 'deck')} hold {g['h']}"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows a level no player of the winning side is at")
+def bid_no_winner_level(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮的不是赢的一方任何人打的级牌",
+            "en": f"bid {i} ({cards}) shows a level no player of the winning side is at"}
+
+
+@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows (?P<k>\d+) (?P<card>{CARD}); seat (?P<seat>\d+) "
+                      r"holds (?P<h>\d+) \((?P<source>the recorded hand|his plays)(?P<kitty> and the kitty)?\)")
+def bid_not_held(w: _Words, g: dict[str, str]) -> Text:
+    i, cards = _bid(g)
+    name, card = w.seat(g["seat"]), g["card"]
+    recorded = g["source"] == "the recorded hand"
+    source_zh = ("记录的手牌" if recorded else "他打出的牌") + ("和底牌" if g["kitty"] else "")
+    source_en = ("the recorded hand" if recorded else "his plays") + (" and the kitty" if g["kitty"] else "")
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {g['k']} 张 {w.cards_zh(card)}，"
+                  f"{name} 只有 {g['h']} 张（{source_zh}）",
+            "en": f"bid {i} ({cards}) shows {g['k']} {card}; {name} holds {g['h']} ({source_en})"}
+
+
+@_template("bad-bid", r"the winning bid makes seat (?P<want>\d+) dealer, not seat (?P<seat>\d+)")
+def bid_wrong_friends_dealer(w: _Words, g: dict[str, str]) -> Text:
+    want, seat = w.seat(g["want"]), w.seat(g["seat"])
+    return {"zh": f"放的是 {want} 的级牌，应由 {want} 做庄，不是 {seat}",
+            "en": f"the winning bid makes {want} the dealer, not {seat}"}
+
+
+@_template("wrong-dealer", r"seat (?P<seat>\d+) deals deal (?P<i>\d+); seat (?P<want>\d+) deals after deal (?P<j>\d+)")
+def dealer_rotation(w: _Words, g: dict[str, str]) -> Text:
+    seat, want, i, j = w.seat(g["seat"]), w.seat(g["want"]), int(g["i"]) + 1, int(g["j"]) + 1
+    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副之后应由 {want} 做庄",
+            "en": f"{seat} deals deal {i}; {want} deals after deal {j}"}
+
+
+@_template("wrong-dealer", r"seat (?P<seat>\d+) deals deal (?P<i>\d+); the side that won deal (?P<j>\d+) "
+                           r"is seats (?P<seats>\d+(?:, \d+)*)")
+def dealer_not_winner(w: _Words, g: dict[str, str]) -> Text:
+    seat, i, j = w.seat(g["seat"]), int(g["i"]) + 1, int(g["j"]) + 1
+    zh, en = _seats(w, g["seats"])
+    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副赢的一方是 {zh}，庄家应出自这一方",
+            "en": f"{seat} deals deal {i}; the side that won deal {j} is {en}"}
+
+
+@_template("wrong-dealer", r"deal (?P<i>\d+) is played at level (?P<level>10|[2-9JQKA]); its dealer, seat (?P<seat>\d+), "
+                           r"is at level (?P<own>10|[2-9JQKA])")
+def dealer_wrong_level(w: _Words, g: dict[str, str]) -> Text:
+    seat, i = w.seat(g["seat"]), int(g["i"]) + 1
+    return {"zh": f"第 {i} 副打 {g['level']}，但庄家 {seat} 打的是 {g['own']}",
+            "en": f"deal {i} is played at level {g['level']}; its dealer, {seat}, is at level {g['own']}"}
+
+
+@_template("bad-friend-call", rf"friend call (?P<k>\d+) \((?P<card>{CARD})\) is a trump: only off-suit cards are called")
+def friend_call_trump(w: _Words, g: dict[str, str]) -> Text:
+    k, card = int(g["k"]) + 1, g["card"]
+    return {"zh": f"第 {k} 张朋友牌 {w.cards_zh(card)} 是主牌：叫朋友只能叫副牌",
+            "en": f"friend card {k} ({card}) is a trump: only off-suit cards are called"}
+
+
+@_template("bad-friend-call", rf"friend call (?P<k>\d+) \((?P<card>{CARD}), copy (?P<nth>\d+)\): (?P<d>\d+) decks? hold (?P<h>\d+)")
+def friend_call_copy(w: _Words, g: dict[str, str]) -> Text:
+    k, card, decks = int(g["k"]) + 1, g["card"], int(g["d"])
+    return {"zh": f"第 {k} 张朋友牌叫第 {g['nth']} 张 {w.cards_zh(card)}，{decks} 副牌只有 {g['h']} 张",
+            "en": f"friend card {k} (copy {g['nth']} of {card}): {_plural(decks, 'deck')} hold {g['h']}"}
+
+
 @_template("bad-kitty", r"the kitty holds (?P<n>\d+) cards; these rules bury (?P<k>\d+)")
 def kitty_size(w: _Words, g: dict[str, str]) -> Text:
     return {"zh": f"底牌有 {g['n']} 张；本规则扣 {g['k']} 张",
@@ -389,6 +479,37 @@ def penalty_level(w: _Words, g: dict[str, str]) -> Text:
             "en": f"failed throw {g['cards']}: the thrower's side loses one level"}
 
 
+@_template("penalty", rf"failed throw (?P<cards>{CARDS}): one level's worth of points \((?P<points>\d+)\)")
+def penalty_throw_level_points(w: _Words, g: dict[str, str]) -> Text:
+    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：一次性扣一级的分（{g['points']} 分）",
+            "en": f"failed throw {g['cards']}: one level's worth of points ({g['points']})"}
+
+
+PENALTY_NAMES = {"wrong discard (垫错)": ("垫错", "wrong discard"), "wrong trumping (毙牌出错)": ("毙牌出错", "wrong trumping"),
+                 "wrong kitty (留底差错)": ("留底差错", "wrong kitty"),
+                 "wrong card count (多牌少牌)": ("多牌少牌", "wrong card count")}
+_PENALTY_WHAT = "(?P<what>" + "|".join(re.escape(x) for x in PENALTY_NAMES) + ")"
+
+
+@_template("penalty", rf"{_PENALTY_WHAT}: (?P<n>\d+) wrong cards? × (?P<points>\d+)")
+def penalty_wrong_cards(w: _Words, g: dict[str, str]) -> Text:
+    zh, en = PENALTY_NAMES[g["what"]]
+    n = int(g["n"])
+    return {"zh": f"{zh}：{n} 张 × {g['points']} 分", "en": f"{en}: {_plural(n, 'wrong card')} × {g['points']}"}
+
+
+@_template("penalty", rf"{_PENALTY_WHAT}: one level's worth of points \((?P<points>\d+)\)")
+def penalty_level_points(w: _Words, g: dict[str, str]) -> Text:
+    zh, en = PENALTY_NAMES[g["what"]]
+    return {"zh": f"{zh}：扣一级的分（{g['points']} 分）", "en": f"{en}: one level's worth of points ({g['points']})"}
+
+
+@_template("penalty", rf"{_PENALTY_WHAT}: the offender's side loses one level")
+def penalty_offender_level(w: _Words, g: dict[str, str]) -> Text:
+    zh, en = PENALTY_NAMES[g["what"]]
+    return {"zh": f"{zh}：违规方降一级", "en": f"{en}: the offender's side loses one level"}
+
+
 @_template("hint", rf"no (?P<suit>{SUIT}) left: play any (?P<n>\d+) cards?")
 def hint_none_left(w: _Words, g: dict[str, str]) -> Text:
     suit, n = w.suit(g["suit"]), int(g["n"])
@@ -411,6 +532,86 @@ def hint_follow(w: _Words, g: dict[str, str]) -> Text:
         req = requirement_words(g["req"])
         text = {"zh": text["zh"] + f"，须出{req['zh']}", "en": text["en"] + f": {req['en']}"}
     return text
+
+
+# --- the obligation of a lead, without hands (scorer.describe_obligation) ----------------------
+
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10}
+_LABEL = r"(?:[♠♥♣♦]|trumps?)"
+_NOUN = r"(?:pairs?|triples?|quads?|泰坦尼克s?|tractors? of \d+ (?:pairs|triples|quads))"
+_ITEM = rf"(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?P<other>other )?(?P<label>{_LABEL})(?: (?P<noun>{_NOUN}))?"
+
+
+def _label(text: str) -> Text:
+    return {"zh": "主牌", "en": "trump"} if text.startswith("trump") else {"zh": text, "en": text}
+
+
+def _noun_zh(noun: str) -> str:
+    base = noun.rstrip("s") if not noun.startswith("tractor") else noun
+    m = re.fullmatch(r"tractors? of (\d+) (pair|triple|quad)s", base)
+    if m:
+        return "拖拉机" if m.group(1) == "2" and m.group(2) == "pair" else (
+            f"{m.group(1)} 连对拖拉机" if m.group(2) == "pair" else f"{m.group(1)} 连{'三' if m.group(2) == 'triple' else '四'}张")
+    return {"pair": "对子", "triple": "三张", "quad": "四张", "泰坦尼克": "泰坦尼克"}[base]
+
+
+def _rung_zh(text: str) -> str:
+    parts = []
+    for item in re.split(r", | and ", text):
+        m = re.fullmatch(_ITEM, item)
+        if not m:
+            raise UnknownTemplateError(item)
+        n = _NUMBERS.get(m["n"]) or int(m["n"])
+        label = _label(m["label"])["zh"]
+        if m["noun"]:
+            parts.append(f"{'' if n == 1 else f'{n} 个'}{label}{_noun_zh(m['noun'])}")
+        else:
+            parts.append(f"{'另 ' if m['other'] else ''}{n} 张{label}")
+    return " + ".join(parts)
+
+
+@_template("obligation", r"mixed lead: play any (?P<n>\d+|[a-z]+) cards?")
+def obligation_mixed(w: _Words, g: dict[str, str]) -> Text:
+    n = _NUMBERS.get(g["n"]) or int(g["n"])
+    return {"zh": f"首家混出：任出 {n} 张", "en": f"mixed lead: play any {g['n']} card{'s' if n != 1 else ''}"}
+
+
+@_template("obligation", rf"(?P<label>{_LABEL}) single led: play one (?P=label) if you hold one, else any card")
+def obligation_single(w: _Words, g: dict[str, str]) -> Text:
+    label = _label(g["label"])
+    return {"zh": f"首家出{label['zh']}单张：有{label['zh']}须跟一张，没有可任出一张",
+            "en": f"{label['en']} single led: play one {label['en']} if you hold one, else any card"}
+
+
+@_template("obligation", rf"(?P<label>{_LABEL}) (?P<what>.+?) led: play (?P<first>.+?)(?: if you hold (?P<hold>one|them)"
+                         r"(?: \((?P<note>[a-z ]+)\))?)?(?P<rest>(?:, else .+?)*), else all your (?P<labels>\S+) and any other cards")
+def obligation_ladder(w: _Words, g: dict[str, str]) -> Text:
+    label = _label(g["label"])
+    rungs = [g["first"]] + [r for r in g["rest"].split(", else ") if r]
+    zh_rungs = [_rung_zh(r) for r in rungs]
+    notes = {"": "", "a triple counts": "（三张可拆）", "a quad counts": "（四张可拆）",
+             "a triple or a quad counts": "（三张、四张可拆）", "not carved from a wider tuple": "（不能从更多张里拆）"}
+    if g["note"] not in notes:
+        raise UnknownTemplateError(g["note"])
+    what = "甩牌" if g["what"].startswith("throw") else _noun_zh(g["what"])
+    first = f"有{zh_rungs[0]}须跟{notes[g['note']]}" if g["hold"] else f"须出{zh_rungs[0]}"
+    zh = (f"首家出{label['zh']}{what}：{first}"
+          + "".join(f"，否则 {r}" for r in zh_rungs[1:]) + f"，再否则出全部{label['zh']}并任垫")
+    note = f" ({g['note']})" if g["note"] else ""
+    hold = f" if you hold {g['hold']}{note}" if g["hold"] else ""
+    en = f"{label['en']} {g['what']} led: play {g['first']}{hold}{g['rest']}, else all your {g['labels']} and any other cards"
+    return {"zh": zh, "en": en}
+
+
+def describe_obligation(text: str, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for a :func:`scorer.describe_obligation` text; never raises.
+
+    >>> describe_obligation("♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, "
+    ...                     "else all your ♥ and any other cards")["zh"]
+    '首家出♥对子：有♥对子须跟（三张可拆），否则 2 张♥，再否则出全部♥并任垫'
+    """
+    return _describe("obligation", text, players)
 
 
 # --- the page's own error messages (API answers a person can cause from the page) -----------------
@@ -605,5 +806,5 @@ def describe_error(message: str, players: Sequence[str] = ()) -> dict[str, Any]:
     return _describe("error", message, players)
 
 
-__all__ = ["describe_error", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
+__all__ = ["describe_error", "describe_obligation", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
            "explain_detail", "match_template", "readable_english", "requirement_words"]
