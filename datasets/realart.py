@@ -39,7 +39,10 @@ CACHE_PX = 360
 """Height in pixels of the cached face renders (scenes draw cards 55-270 px tall)."""
 
 RENDER_VERSION = 1
-"""Bumped when rendering or the box finder changes: older caches are rebuilt."""
+"""Bumped when rendering changes: older renders are drawn again."""
+
+FINDER_VERSION = 2
+"""Bumped when the index-box finder changes: boxes are found again in the cached renders."""
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE_DIR = Path(os.environ.get("TUOLAJI_CARDART_CACHE", REPO / "data" / "cardart-cache"))
@@ -267,12 +270,18 @@ def ink_mask(face: np.ndarray) -> np.ndarray:
     h, w = face.shape[:2]
     alpha = face[:, :, 3] > 128
     inset = max(2, round(0.012 * h))
-    inner = cv2.erode(alpha.astype(np.uint8), np.ones((2 * inset + 1, 2 * inset + 1), np.uint8)) > 0
-    ring_in = cv2.erode(alpha.astype(np.uint8), np.ones((4 * inset + 1, 4 * inset + 1), np.uint8)) > 0
+    inner = _erode(alpha, inset)
+    ring_in = _erode(alpha, 2 * inset)
     ring = inner & ~ring_in
     paper = np.median(face[:, :, :3][ring if ring.any() else alpha].reshape(-1, 3), axis=0)
     diff = np.abs(face[:, :, :3].astype(np.int16) - paper.astype(np.int16)).max(axis=2)
     return inner & (diff > 70)
+
+
+def _erode(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` shrunk by ``radius`` pixels, the image's edge counting as outside."""
+    kernel = np.ones((2 * radius + 1, 2 * radius + 1), np.uint8)
+    return cv2.erode(mask.astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
 
 
 def _components(ink: np.ndarray) -> list[Box4]:
@@ -415,10 +424,8 @@ def _deck_dir(design: Design) -> Path:
     return CACHE_DIR / design.name
 
 
-def _cached(design: Design) -> dict | None:
+def _read_deck(design: Design) -> dict | None:
     path = _deck_dir(design) / "deck.json"
-    if not path.exists():
-        return None
     try:
         deck = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -426,35 +433,58 @@ def _cached(design: Design) -> dict | None:
     return deck if deck.get("version") == RENDER_VERSION and deck.get("cache_px") == CACHE_PX else None
 
 
+def _cached(design: Design) -> dict | None:
+    """deck.json of a design whose renders and boxes are both current, else None."""
+    deck = _read_deck(design)
+    return deck if deck is not None and deck.get("finder") == FINDER_VERSION else None
+
+
+def _renders(design: Design, ids: dict[str, str], workers: int) -> dict[str, np.ndarray | None]:
+    """Every face of ``design`` (BGRA, CACHE_PX tall; None where it draws nothing), rendered
+    where the cache lacks it and saved there."""
+    folder = _deck_dir(design)
+    if _read_deck(design) is None:  # renders of another version or size: start again
+        for old in folder.glob("*.png"):
+            old.unlink()
+    faces: dict[str, np.ndarray | None] = {}
+    for name in ids:
+        path = folder / f"{name}.png"
+        faces[name] = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.exists() else None
+    todo = [name for name, face in faces.items() if face is None]
+    zoom = _zoom_for(design, ids, CACHE_PX) if todo else None
+    if zoom is not None:
+        with ThreadPoolExecutor(max(1, workers)) as pool:
+            done = pool.map(lambda name: render_face(design, ids[name], zoom), todo)
+            for name, face in zip(todo, done, strict=True):
+                faces[name] = face
+                if face is not None:
+                    cv2.imwrite(str(folder / f"{name}.png"), face)
+    return faces
+
+
 def build_design(design: Design, workers: int = 2) -> dict:
-    """Render every face of ``design``, find its index boxes, write the cache; returns deck.json's content."""
+    """Render the faces of ``design`` the cache lacks, find every face's index boxes,
+    write ``deck.json``; returns its content."""
     folder = _deck_dir(design)
     folder.mkdir(parents=True, exist_ok=True)
     ids = card_ids(design)
-    zoom = _zoom_for(design, ids, CACHE_PX)
     faces: dict[str, list[Box]] = {}
     dropped: dict[str, str] = {}
-    missing: list[str] = []
-    if zoom is not None:
-        with ThreadPoolExecutor(max(1, workers)) as pool:
-            renders = dict(zip(ids, pool.map(lambda sid: render_face(design, sid, zoom), ids.values()), strict=True))
-        for name, face in renders.items():
-            if face is None:
-                missing.append(name)
-                continue
-            boxes, reason = find_index_boxes(face)
-            if not boxes:
-                dropped[name] = reason
-                continue
-            cv2.imwrite(str(folder / f"{name}.png"), face)
+    missing = [n for n in CARD_NAMES if n not in ids]
+    for name, face in _renders(design, ids, workers).items():
+        if face is None:
+            missing.append(name)
+            continue
+        boxes, reason = find_index_boxes(face)
+        if boxes:
             faces[name] = boxes
-        for name, reason in _consistent(faces).items():
+        else:
             dropped[name] = reason
-            del faces[name]
-            (folder / f"{name}.png").unlink(missing_ok=True)
-    missing += [n for n in CARD_NAMES if n not in ids]
-    deck = {"version": RENDER_VERSION, "cache_px": CACHE_PX, "design": design.name, "package": design.package,
-            "split": design_split(design.name),
+    for name, reason in _consistent(faces).items():
+        dropped[name] = reason
+        del faces[name]
+    deck = {"version": RENDER_VERSION, "finder": FINDER_VERSION, "cache_px": CACHE_PX, "design": design.name,
+            "package": design.package, "split": design_split(design.name),
             "faces": {n: [list(b) for b in boxes] for n, boxes in faces.items()},
             "dropped": dropped, "missing": sorted(missing, key=CARD_NAMES.index)}
     (folder / "deck.json").write_text(json.dumps(deck, indent=1))
