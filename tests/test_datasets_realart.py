@@ -68,6 +68,12 @@ def test_the_designs_have_unique_names_and_a_disjoint_holdout() -> None:
     train = {n for n in names if realart.design_split(n) == "train"}
     holdout = {n for n in names if realart.design_split(n) == "holdout"}
     assert train and holdout and not train & holdout and train | holdout == set(names)
+    # a design packaged twice (GNOME and KDE, npm) is one family, on one side only
+    families: dict[str, set[str]] = {}
+    for d in realart.DESIGNS:
+        families.setdefault(d.family_name(), set()).add(realart.design_split(d.name))
+    assert all(len(sides) == 1 for sides in families.values()), families
+    assert {"gnome-paris", "kde-gm-paris", "npm-cardsjs"} <= realart.HOLDOUT_DESIGNS
     # whatever is cached on this machine follows the split
     assert not set(realart.available_designs("train")) & set(realart.available_designs("holdout"))
 
