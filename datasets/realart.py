@@ -41,7 +41,7 @@ CACHE_PX = 360
 RENDER_VERSION = 1
 """Bumped when rendering changes: older renders are drawn again."""
 
-FINDER_VERSION = 4
+FINDER_VERSION = 5
 """Bumped when the index-box finder changes: boxes are found again in the cached renders."""
 
 REPO = Path(__file__).resolve().parents[1]
@@ -311,12 +311,12 @@ def _gap(a1: float, a2: float, b1: float, b2: float) -> float:
     return max(0.0, max(a1, b1) - min(a2, b2))
 
 
-def _top_left_index(ink: np.ndarray) -> tuple[Box4, int] | None:
+def _top_left_index(ink: np.ndarray, gap: float = 0.05) -> tuple[Box4, int] | None:
     """The tight box of the top-left index and how many ink parts it holds, or None.
 
     Seed: the small ink part nearest the corner. Grow: parts stacked under it (x ranges
     overlap, small vertical gap) or beside it (y ranges overlap, small horizontal gap),
-    as long as the union stays index-sized."""
+    as long as the union stays index-sized. ``gap``: the largest vertical gap, of the height."""
     h, w = ink.shape
     region = ink[: int(0.5 * h), : int(0.4 * w)]
     parts = [b for b in _components(region)
@@ -325,7 +325,7 @@ def _top_left_index(ink: np.ndarray) -> tuple[Box4, int] | None:
         return None
     seed = min(parts, key=lambda b: b[0] / w + b[1] / h)
     box, taken = seed, {parts.index(seed)}
-    gap_y, gap_x = 0.05 * h, 0.025 * h
+    gap_y, gap_x = gap * h, 0.025 * h
     grown = True
     while grown:
         grown = False
@@ -363,7 +363,7 @@ def _cut(ink: np.ndarray, box: Box4) -> np.ndarray:
     return ink[y1:y2, x1:x2]
 
 
-def find_index_boxes(face: np.ndarray) -> tuple[list[Box], str]:
+def find_index_boxes(face: np.ndarray, joker: bool = False) -> tuple[list[Box], str]:
     """Corner-index boxes of one face, in the order of :func:`datasets.cardart.index_boxes`
     (top-left, bottom-right, then top-right, bottom-left on 4-corner decks), padded like
     the procedural ones; or ``([], reason)`` when the face fails the sanity rule.
@@ -371,15 +371,17 @@ def find_index_boxes(face: np.ndarray) -> tuple[list[Box], str]:
     Rule: the top-left ink cluster has at least 2 parts (rank + pip, or letters), is
     index-sized and sits in the corner; the face turned 180° has such a cluster too and
     it prints the same ink (IoU >= 0.45). A top-right cluster matching the top-left one
-    (same glyphs, upright) makes the face a 4-corner one."""
+    (same glyphs, upright) makes the face a 4-corner one. A ``joker`` face allows wider
+    gaps (J-O-K-E-R spaced down the corner)."""
+    gap = 0.08 if joker else 0.05
     h, w = face.shape[:2]
     ink = ink_mask(face)
-    found = _top_left_index(ink)
+    found = _top_left_index(ink, gap)
     if found is None or not _sane(*found, w, h):
         return [], "no top-left index"
     tl = found[0]
     turned = ink[::-1, ::-1]
-    twin = _top_left_index(turned)
+    twin = _top_left_index(turned, gap)
     if twin is None or not _sane(*twin, w, h):
         return [], "no bottom-right index"
     if _ink_iou(_cut(ink, tl), _cut(turned, twin[0])) < _TWIN_IOU:
@@ -388,7 +390,7 @@ def find_index_boxes(face: np.ndarray) -> tuple[list[Box], str]:
     br = (w - tb[2], h - tb[3], w - tb[0], h - tb[1])
     boxes = [tl, br]
     mirrored = ink[:, ::-1]
-    right = _top_left_index(mirrored)
+    right = _top_left_index(mirrored, gap)
     if right is not None and _sane(*right, w, h):
         mb = right[0]
         tr = (w - mb[2], mb[1], w - mb[0], mb[3])
@@ -498,7 +500,7 @@ def build_design(design: Design, workers: int = 2) -> dict:
         if face is None:
             missing.append(name)
             continue
-        boxes, reason = find_index_boxes(face)
+        boxes, reason = find_index_boxes(face, joker=name in JOKERS)
         if boxes:
             faces[name] = boxes
         else:
