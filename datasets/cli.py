@@ -12,6 +12,7 @@ Layout of ``--out DIR`` (YOLO format, one class ``index``)::
 Example::
 
     tuolaji generate --out data/sets/train320 --count 2000 --seed 1 --size 320x320 --crops --workers 2
+    tuolaji generate --out data/sets/real20 --count 20 --seed 1 --real-art 0.5   # half the decks real art
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="parallel worker processes")
     parser.add_argument("--joker-share", type=float, default=None,
                         help="how often a drawn card is a joker (default 0.06; a uniform draw: 0.037)")
+    parser.add_argument("--real-art", type=float, default=0.0, metavar="SHARE",
+                        help="share of decks drawn with card art imported from real decks (datasets/realart.py; "
+                             "default 0: only the procedural art). --split holdout draws only the held-out designs")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -60,11 +64,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _write_one(job: tuple[Path, int, int, str, int, int, bool, float]) -> int:
+def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float]) -> int:
     from datasets.scenes import classifier_crops, generate_scene
 
-    out, seed, index, split, width, height, crops, joker_share = job
-    scene = generate_scene(seed, index, width, height, split, joker_share)
+    out, seed, index, split, width, height, crops, joker_share, real_art = job
+    scene = generate_scene(seed, index, width, height, split, joker_share, real_art)
     stem = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     (out / "labels" / f"{stem}.txt").write_text("".join(line + "\n" for line in scene.yolo_lines()))
@@ -74,6 +78,7 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool, float]) -> int:
         "index": index,
         "split": split,
         "joker_share": joker_share,
+        **({"real_art": real_art} if real_art > 0 else {}),
         "size": [width, height],
         "info": scene.info,
         "cards": [asdict(c) for c in scene.cards],
@@ -88,8 +93,10 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool, float]) -> int:
 
 def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple[int, int] = (640, 480),
              crops: bool = False, workers: int = 1, start: int = 0, progress: bool = True,
-             joker_share: float | None = None) -> int:
-    """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices."""
+             joker_share: float | None = None, real_art: float = 0.0) -> int:
+    """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices.
+
+    ``real_art`` > 0 first renders the imported decks that are not cached yet (once)."""
     from datasets.scenes import JOKER_SHARE
 
     if count < 0:
@@ -97,6 +104,7 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     joker_share = JOKER_SHARE if joker_share is None else joker_share
     if not 0.0 <= joker_share <= 1.0:
         raise InputError(f"--joker-share must be between 0 and 1, got {joker_share}")
+    designs = _real_art_designs(real_art, split, workers, progress)
     for sub in ("images", "labels", "meta") + (("crops",) if crops else ()):
         (out / sub).mkdir(parents=True, exist_ok=True)
     width, height = size
@@ -105,9 +113,9 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     )
     (out / "generate.json").write_text(json.dumps(
         {"count": count, "seed": seed, "split": split, "size": f"{width}x{height}", "crops": crops, "start": start,
-         "joker_share": joker_share},
+         "joker_share": joker_share, **({"real_art": real_art, "real_art_designs": designs} if real_art > 0 else {})},
         indent=1))
-    jobs = [(out, seed, i, split, width, height, crops, joker_share) for i in range(start, start + count)]
+    jobs = [(out, seed, i, split, width, height, crops, joker_share, real_art) for i in range(start, start + count)]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -133,6 +141,24 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     return total
 
 
+def _real_art_designs(real_art: float, split: str, workers: int, progress: bool) -> list[str]:
+    """The imported designs ``split`` draws from (rendered into the cache first); [] when off."""
+    if not 0.0 <= real_art <= 1.0:
+        raise InputError(f"--real-art must be between 0 and 1, got {real_art}")
+    if real_art == 0:
+        return []
+    from datasets import realart
+
+    if not realart.rsvg_available():
+        raise InputError("--real-art needs rsvg-convert (Debian: librsvg2-bin; scripts/setup.sh dev installs it)")
+    realart.ensure_cache(workers=max(1, workers), log=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    designs = list(realart.available_designs(split))
+    if not designs:
+        raise InputError(f"--real-art: no imported card art for split {split!r} is installed "
+                         "(gnome-cards-data, kdegames-card-data-kf5, data/cardart-npm: scripts/setup.sh dev)")
+    return designs
+
+
 def _init_worker() -> None:
     cv2.setNumThreads(1)
 
@@ -141,6 +167,6 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     cv2.setNumThreads(1)
     total = generate(args.out, args.count, args.seed, args.split, size, args.crops, args.workers, args.start,
-                     progress=not args.quiet, joker_share=args.joker_share)
+                     progress=not args.quiet, joker_share=args.joker_share, real_art=args.real_art)
     print(f"wrote {args.count} scenes with {total} labelled corner indices to {args.out}")
     return 0

@@ -28,11 +28,11 @@ from datasets.cardart import (
     RANKS,
     SUITS,
     CardStyle,
-    card_size,
     index_boxes,
     render_back,
     render_card,
 )
+from datasets.realart import RealDeck, available_designs, load_deck
 from vision.cardcrop import CROP_PX, crop_index, crop_square
 
 VISIBLE_FRACTION = 0.6
@@ -278,9 +278,28 @@ def _choose_hand(rng: np.random.Generator, counts: dict[str, int], size: int, jo
     return names
 
 
+def _real_decks(seed: int, index: int, split: str, count: int, real_art: float) -> list[RealDeck | None]:
+    """For each of a scene's ``count`` deck styles, the imported design drawn in its place
+    (with probability ``real_art``) or None. A stream of its own, so the scene's layout is
+    the same whatever ``real_art`` is, and nothing at all changes when it is 0."""
+    if real_art <= 0:
+        return [None] * count
+    designs = available_designs(split)
+    if not designs:
+        raise ValueError(f"real_art={real_art} but no imported card art is cached for split {split!r} "
+                         "(python -m datasets.realart builds it)")
+    rng = np.random.default_rng([seed, index, 0 if split == "train" else 1, 13])
+    picks = [(rng.random() < real_art, int(rng.integers(len(designs)))) for _ in range(count)]
+    return [load_deck(designs[k]) if use else None for use, k in picks]
+
+
 def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train",
-                   joker_share: float = JOKER_SHARE) -> Scene:
-    """Render scene number ``index`` of data set ``seed`` (pure function of its arguments)."""
+                   joker_share: float = JOKER_SHARE, real_art: float = 0.0) -> Scene:
+    """Render scene number ``index`` of data set ``seed`` (pure function of its arguments).
+
+    ``real_art``: the chance that each deck of the scene is drawn with an imported design
+    (:mod:`datasets.realart`, ``split``'s designs only) instead of the procedural art; a
+    card the design lacks (a dropped face, a joker) keeps the procedural face."""
     rng = np.random.default_rng([seed, index, 0 if split == "train" else 1])
     surfaces = _TRAIN_SURFACES if split == "train" else _HOLDOUT_SURFACES
     surface = surfaces[int(rng.integers(len(surfaces)))]
@@ -291,12 +310,14 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     styles = [CardStyle.random(rng, split)]
     if rng.random() < 0.2:
         styles.append(CardStyle.random(rng, split))
+    decks = _real_decks(seed, index, split, len(styles), real_art)
     counts: dict[str, int] = {}
 
-    placements: list[tuple[str, CardStyle, float, float, float, float, bool]] = []
+    placements: list[tuple[str, CardStyle, RealDeck | None, float, float, float, float, bool]] = []
     n_plays = max(1, int(round(rng.uniform(1, 4.5) * area_scale)))
     for _ in range(n_plays):
-        style = styles[int(rng.integers(len(styles)))]
+        deck_k = int(rng.integers(len(styles)))
+        style = styles[deck_k]
         card_h = base_h * rng.uniform(0.92, 1.08)
         card_w = card_h * style.aspect
         n = int(rng.choice([1, 1, 2, 2, 3, 4, 5, 6, 8]))
@@ -321,10 +342,10 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
                 cx = cx0 + ux * along - uy * perp
                 cy = cy0 + uy * along + ux * perp
                 ang = angle0 + step_angle * (k - (len(names) - 1) / 2)
-            placements.append((name, style, card_h, cx, cy, ang, False))
+            placements.append((name, style, decks[deck_k], card_h, cx, cy, ang, False))
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.3 else 0):
         style = styles[0]
-        placements.append(("", style, base_h, rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), True))
+        placements.append(("", style, None, base_h, rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), True))
 
     if rng.random() < 0.15:
         paper = _paper_with_digits(rng, styles[0])
@@ -334,10 +355,16 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     shadow_strength = rng.uniform(0.1, 0.4)
     raw_indices: list[tuple[int, str, np.ndarray, float]] = []
     card_quads: list[tuple[int, str, np.ndarray, float, float]] = []
-    for card_id, (name, style, card_h, cx, cy, ang, face_down) in enumerate(placements):
+    real_cards: dict[int, str] = {}
+    for card_id, (name, style, deck, card_h, cx, cy, ang, face_down) in enumerate(placements):
         h_px = max(12, int(round(card_h)))
-        img = render_back(style, h_px) if face_down else render_card(name, style, h_px)
-        cw, ch = card_size(style, h_px)
+        real = deck is not None and not face_down and deck.has(name)
+        if real:
+            img = deck.render(name, h_px)
+            real_cards[card_id] = deck.name
+        else:
+            img = render_back(style, h_px) if face_down else render_card(name, style, h_px)
+        ch, cw = img.shape[:2]
         m = _affine(cx, cy, ang, cw, ch)
         quad = _apply(m, np.array([(0, 0), (cw, 0), (cw, ch), (0, ch)], float))
         _drop_shadow(canvas, quad, rng, shadow_strength)
@@ -345,7 +372,7 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         if face_down:
             continue
         card_quads.append((card_id, name, quad, ang, card_h))
-        boxes = index_boxes(name, style, h_px)
+        boxes = deck.index_boxes(name, h_px) if real else index_boxes(name, style, h_px)
         for k, (x1, y1, x2, y2) in enumerate(boxes):
             poly = _apply(m, np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], float))
             rotated = k in (1, 3)  # bottom indices are printed upside down
@@ -385,6 +412,8 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
 
     # ---- camera: perspective, lighting, glare, blur, noise, JPEG
     info: dict = {"surface": surface, "card_height": base_h}
+    if real_art > 0:
+        info["real_art"] = {str(k): v for k, v in real_cards.items()}  # card_id -> imported design
     jitter = min(width, height) * rng.uniform(0.0, 0.08)
     src = np.float32([(0, 0), (width, 0), (width, height), (0, height)])
     dst = src + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32)

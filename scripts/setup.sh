@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set up everything tuolaji needs on a fresh machine: Debian packages (fonts for the
-# card generator, Chromium for the browser tests), a virtual environment in .venv,
-# and the project installed into it. Safe to run again: it skips what is done.
+# Set up everything tuolaji needs on a fresh machine: Debian packages (fonts and SVG card
+# decks for the card generator, Chromium for the browser tests), the npm card decks (dev),
+# a virtual environment in .venv, and the project installed into it. Safe to run again: it skips what is done.
 #   scripts/setup.sh            runtime only (serve, audit, detect, replay)
 #   scripts/setup.sh dev        + training (torch, ultralytics) and test tools
 set -euo pipefail
@@ -19,6 +19,19 @@ if [ "$mode" = dev ] && command -v apt-get >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+# Card art from real decks (datasets/realart.py): SVG decks from npm, pinned, into data/
+# (git-ignored); the Debian decks come with the packages above.
+if [ "$mode" = dev ] && command -v npm >/dev/null 2>&1; then
+  npm_decks=(@younestouati/playing-cards-standard-deck@3.0.0 svg-cards@4.0.2 cardsJS@1.1.1)
+  if [ ! -f data/cardart-npm/node_modules/cardsJS/package.json ] \
+     || [ ! -f data/cardart-npm/node_modules/svg-cards/package.json ] \
+     || [ ! -f data/cardart-npm/node_modules/@younestouati/playing-cards-standard-deck/package.json ]; then
+    echo "setup: installing the npm card decks into data/cardart-npm"
+    mkdir -p data/cardart-npm
+    npm install --prefix data/cardart-npm --no-audit --no-fund --ignore-scripts --silent "${npm_decks[@]}"
   fi
 fi
 
