@@ -146,7 +146,8 @@ def write_real_crops(folder: Path, out: Path, split: str | None, seed: int, mode
                      progress: bool = True, val_out: Path | None = None, val_every: int = 10) -> dict:
     """Write the crops of every single-card photo of ``folder`` (of ``split``) to ``out/crops``;
     returns the counts (also written to ``out/real-crops.json``). With ``val_out``, every
-    ``val_every``-th photo goes there instead: a validation set from the training photos."""
+    ``val_every``-th photo goes there instead: a validation set from the training photos
+    (whose photos are linked into ``val_out/photos``, to be scored as a real-photo folder)."""
     photos = load_real_folder(folder, split)
     reader = CardReader.load(models)
     (out / "crops").mkdir(parents=True, exist_ok=True)
@@ -180,6 +181,8 @@ def write_real_crops(folder: Path, out: Path, split: str | None, seed: int, mode
         counts["index_crops"] += int((y != REJECT).sum())
         counts["reject_crops"] += int((y == REJECT).sum())
         target = val_out if val_out is not None and number % val_every == 0 else out
+        if target is val_out:
+            _link_photo(photo, val_out / "photos")
         if len(y):
             np.savez_compressed(target / "crops" / f"{photo.image.stem}.npz", x=x, y=y, angle=angle, side=side)
     if bar is not None:
@@ -187,6 +190,16 @@ def write_real_crops(folder: Path, out: Path, split: str | None, seed: int, mode
     counts.update(source=str(folder), split=split, seed=seed)
     (out / "real-crops.json").write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
     return counts
+
+
+def _link_photo(photo, folder: Path) -> None:
+    """A validation photo, linked (not copied) into ``folder/images`` and ``folder/labels``, so that
+    ``tuolaji eval-detector --real folder`` scores the photos whose crops were held out."""
+    for kind, source in (("images", photo.image), ("labels", photo.image.parent.parent / "labels" / f"{photo.image.stem}.json")):
+        target = folder / kind / source.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.symlink_to(source.resolve())
 
 
 def _joker_kind(image: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> str:

@@ -130,6 +130,10 @@ def test_real_crops_cuts_labelled_corner_crops_from_single_card_photos(tmp_path:
             assert (data["y"] != 54).sum() >= 2  # a corner, at two scales at least
             labels.update(data["y"].tolist())
     assert sum(v for k, v in labels.items() if k != 54) >= 12
+    held = tuolaji("real-crops", str(folder), "--split", "train", "--out", str(tmp_path / "t"), "--val-out", str(tmp_path / "v"))
+    assert held.returncode == 0, held.stderr
+    assert len(list((tmp_path / "v" / "crops").glob("*.npz"))) == 1 and len(list((tmp_path / "t" / "crops").glob("*.npz"))) == 2
+    assert [p.name for p in (tmp_path / "v" / "photos" / "images").iterdir()] == ["train_7H.jpg"]  # every tenth, from the first
     refused = tuolaji("real-crops", str(folder), "--split", "test", "--out", str(tmp_path / "no"))
     assert refused.returncode == 2 and "for measuring" in refused.stderr
 
