@@ -4,6 +4,7 @@ Usage::
 
     python bench/replay_bench.py                 # the bundled demo (640x480, 3 decks)
     python bench/replay_bench.py --exact 12      # also: trick-exact rate over 12 freshly rendered deals
+    python bench/replay_bench.py --exact 10 --real-art holdout   # ... drawn with real deck designs held out of training
     python bench/replay_bench.py --realtime      # pace the video at its frame rate and time events live
 
 The card reader is the trained model when ``models/`` holds one; otherwise the oracle
@@ -118,10 +119,20 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     }
 
 
-def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float) -> None:
+def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
+               real_art: str | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
-    idle hands passing over the table) and replay them."""
+    idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
+    deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn."""
     import scorer
+
+    designs: tuple[str, ...] = ()
+    if real_art is not None:
+        from datasets.realart import available_designs
+
+        designs = available_designs(real_art)
+        if not designs:
+            raise SystemExit(f"no imported card art of split {real_art!r} is cached (python -m datasets.realart builds it)")
 
     profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
@@ -132,17 +143,18 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             profile, players, hand = profiles[k % len(profiles)]
             seed = 100 + k
             record = scorer.random_record(profile, seed, players=players, hand_size=hand)
-            split = "holdout" if k % 2 else "train"
+            split = real_art or ("holdout" if k % 2 else "train")
+            design = designs[k % len(designs)] if designs else None
             video = Path(folder) / f"deal{k}.mp4"
             truth = render_video(record, video, RenderOptions(seed=seed, style_split=split, gesture_rate=0.3,
-                                                              linger=((1, (seed % players)),)))
+                                                              linger=((1, (seed % players)),), real_art=design))
             save_render(truth, video)
             reader, _ = make_reader(truth, cost_ms, force_oracle, noise)
             result = replay_once(video, truth, reader, settle_s, realtime=False)
             exact += result["tricks_exact"]
             total += result["tricks"]
             videos_exact += result["tricks_exact"] == result["tricks"]
-            print(f"  {profile} {players}p seed {seed} ({split} art): {result['tricks_exact']}/{result['tricks']} "
+            print(f"  {profile} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['fps']:.0f} fps")
     print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
           f"({videos_exact} entirely exact)")
@@ -157,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=0.7)
     parser.add_argument("--realtime", action="store_true", help="pace the video and time events on the wall clock")
     parser.add_argument("--exact", type=int, default=0, metavar="N", help="also replay N freshly rendered deals")
+    parser.add_argument("--real-art", choices=("holdout", "train"),
+                        help="with --exact: draw the fresh deals with imported real deck designs of this split")
     parser.add_argument("--noise", type=float, default=0.0,
                         help="oracle only: miss this fraction of cards per read, misread half as many")
     args = parser.parse_args(argv)
@@ -168,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     truth = VideoTruth.load(frames)
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise)
     if args.exact:
-        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise)
+        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

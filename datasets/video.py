@@ -64,6 +64,7 @@ class RenderOptions:
     dropouts: tuple[tuple[float, int, str], ...] = ()  # (time_s, frames, "skip" | "black")
     gesture_rate: float = 0.0  # chance, after each play, that another player's hand passes over the table
     max_tricks: int | None = None
+    real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
 
 
 @dataclass
@@ -281,6 +282,11 @@ class _Director:
         self.rng = rng
         self.players = len(record["players"])
         self.style = CardStyle.random(rng, options.style_split)
+        self.deck = None
+        if options.real_art is not None:
+            from datasets.realart import load_deck
+
+            self.deck = load_deck(options.real_art)  # cards the design lacks keep the procedural face
         self.segments: list[_Segment] = []
         self.placements: list[_Placement] = []
         self.plays: list[PlayTruth] = []
@@ -300,7 +306,8 @@ class _Director:
         up = np.array([up[0] * math.cos(tilt) - up[1] * math.sin(tilt), up[0] * math.sin(tilt) + up[1] * math.cos(tilt)])
         right = np.array([-up[1], up[0]])
         height = int(round(o.card_height_px * self.rng.uniform(0.95, 1.05)))
-        width, _ = card_size(self.style, height)
+        width = self.deck.render("AS", height).shape[1] if self.deck is not None and self.deck.has("AS") \
+            else card_size(self.style, height)[0]
         step = width * self.rng.uniform(0.36, 0.42)
         out = []
         for k, name in enumerate(cards):
@@ -312,8 +319,9 @@ class _Director:
     def _place(self, name: str, seat: int, trick: int, centre: np.ndarray, up: np.ndarray, right: np.ndarray,
                height: int) -> _Placement:
         key = (name, height)
+        real = self.deck is not None and self.deck.has(name)
         if key not in self._patch_cache:
-            self._patch_cache[key] = render_card(name, self.style, height)
+            self._patch_cache[key] = self.deck.render(name, height) if real else render_card(name, self.style, height)
         face = self._patch_cache[key]
         h, w = face.shape[:2]
         down = -up
@@ -329,7 +337,8 @@ class _Director:
         patch = cv2.warpAffine(face, shifted, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
         centres, quads = [], []
-        for bx0, by0, bx1, by1 in index_boxes(name, self.style, height):
+        boxes = self.deck.index_boxes(name, height) if real else index_boxes(name, self.style, height)
+        for bx0, by0, bx1, by1 in boxes:
             box = np.array([(bx0, by0), (bx1, by0), (bx1, by1), (bx0, by1)], dtype=np.float64)
             canvas_box = box @ matrix[:, :2].T + matrix[:, 2]
             quads.append(canvas_box)
