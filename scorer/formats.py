@@ -28,8 +28,9 @@ from scorer.profiles import Options, Requirement, Shape, requirement_name
 
 SINGLE: Shape = (1, 1)
 
-MAX_WIDTH = 4
-"""The widest tuple there is: four decks hold four copies of a card."""
+MAX_WIDTH = 12
+"""The widest tuple whose ladder is generated. Four decks hold four copies of a card, and the record
+reader refuses a play or attempt of more; hands (the audit's business) are read within this bound."""
 MAX_LENGTH = 32
 """The longest tractor searched (a suit has fewer consecutive values; trumps about 16)."""
 
@@ -45,11 +46,11 @@ def check_shape(shape: Shape) -> None:
     >>> check_shape((60, 1))
     Traceback (most recent call last):
     ...
-    scorer.formats.SearchBoundError: a unit of 60 copies of one card: no decks hold more than 4
+    scorer.formats.SearchBoundError: a unit of 60 copies of one card: no ladder is searched beyond 12
     """
     width, length = shape
     if width > MAX_WIDTH:
-        raise SearchBoundError(f"a unit of {width} copies of one card: no decks hold more than {MAX_WIDTH}")
+        raise SearchBoundError(f"a unit of {width} copies of one card: no ladder is searched beyond {MAX_WIDTH}")
     if length > MAX_LENGTH:
         raise SearchBoundError(f"a tractor of {length} consecutive tuples: none is longer than {MAX_LENGTH}")
 

@@ -70,10 +70,15 @@ MAX_NAME_LENGTH = 64
 """The longest player name, in characters."""
 
 
-def _cards(value: Any, where: str, decks: int = 4) -> list[int]:
-    """A list of cards, within what ``decks`` decks hold: no card more often than there are decks,
-    no more cards than the decks have. (Checked here, before any search reads the cards:
-    a play of 60 copies of one card would make the ladders of its unit exponential.)"""
+MAX_COPIES = 4
+"""The most copies of one card any decks hold (four decks)."""
+
+
+def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False) -> list[int]:
+    """A list of cards, no longer than ``decks`` decks hold; ``copies_limit`` (plays and attempts):
+    no card more than :data:`MAX_COPIES` times either. Checked here, before any search reads the
+    cards: a play of 60 copies of one card would make the ladders of its unit exponential. (A copy
+    more than the record's own decks hold, a misread, stays the audit's ``card-not-available``.)"""
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of cards")
     if len(value) > 54 * decks:
@@ -87,9 +92,9 @@ def _cards(value: Any, where: str, decks: int = 4) -> list[int]:
         except CardError as exc:
             raise RecordError(f"{where}: {exc}") from None
         copies[card] = copies.get(card, 0) + 1
-        if copies[card] > decks:
+        if copies_limit and copies[card] > MAX_COPIES:
             raise RecordError(f"{where}: {copies[card]} or more copies of {json.dumps(text, ensure_ascii=False)}, "
-                              f"but {decks} deck{'s' if decks > 1 else ''} hold {decks}")
+                              f"but no decks hold more than {MAX_COPIES}")
         out.append(card)
     return out
 
@@ -217,8 +222,9 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
             raise RecordError(f"{tw}.plays: {len(plays_raw)} plays for {n} players")
         if len(plays_raw) < n and i != len(tricks_raw) - 1:
             raise RecordError(f"{tw}.plays: only the last trick may be incomplete ({len(plays_raw)} of {n} plays)")
-        plays = [_cards(p, f"{tw}.plays[{j}]", decks) for j, p in enumerate(plays_raw)]
-        attempt = _cards(t["attempt"], f"{tw}.attempt", decks) if t.get("attempt") is not None else None
+        plays = [_cards(p, f"{tw}.plays[{j}]", decks, copies_limit=True) for j, p in enumerate(plays_raw)]
+        attempt = (_cards(t["attempt"], f"{tw}.attempt", decks, copies_limit=True)
+                   if t.get("attempt") is not None else None)
         tricks.append(ParsedTrick(leader, plays, attempt))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):

@@ -14,7 +14,7 @@ than any record needs (Python refuses over 4,300 digits with a bare ``ValueError
 Traceback (most recent call last):
 ...
 scorer.safejson.JSONInputError: body: JSON nested deeper than 32 levels
->>> loads('{"x": "\\ud800"}', "hand.json")
+>>> loads('{"x": "\\\\ud800"}', "hand.json")
 Traceback (most recent call last):
 ...
 scorer.safejson.JSONInputError: hand.json: x: a lone surrogate (\\ud800) is not text

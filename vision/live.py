@@ -56,6 +56,81 @@ class NoSuchCardError(InputError):
     """A correction names a trick, seat or card position that the record does not have."""
 
 
+class ResumeMismatchError(InputError):
+    """A resumed input (a video, a record) does not show the plays its record or session already holds:
+    the record is of another game, and nothing is added to it."""
+
+
+def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[str], players: int) -> bool:
+    """Whether ``seat`` playing ``cards`` is the play at ``position`` of a recorded ``trick``: the same
+    seat and number of cards, and the same cards but for those a person corrected or still has to
+    confirm (the camera may read those differently again).
+
+    >>> trick = {"leader": 1, "plays": [["AH", "KH"], ["3H", "4H"]], "corrections": [
+    ...     {"seat": 2, "index": 0, "old": "5H", "new": "3H"}]}
+    >>> play_matches(trick, 1, 2, ["5H", "4H"], 4), play_matches(trick, 0, 1, ["AH", "QH"], 4)
+    (True, False)
+    """
+    from collections import Counter
+
+    recorded = trick["plays"][position]
+    if (trick["leader"] + position) % players != seat or len(recorded) != len(cards):
+        return False
+    try:
+        canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+    except InputError:
+        return False
+    loose = sum(1 for who, _ in trick.get("unconfirmed", []) if who == seat)
+    loose += sum(1 for fix in trick.get("corrections", []) if fix.get("seat") == seat)
+    same = sum((Counter(recorded) & Counter(canonical)).values())
+    return len(cards) - same <= loose
+
+
+def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: str) -> None:
+    """Refuse to continue ``existing`` (a saved record or session) with ``incoming`` (a set-up or a
+    record) unless it is the same game: the same rules and players, and every deal it holds set
+    up alike (level, trump, dealer); a record's plays must also start with the plays it holds.
+
+    >>> setup = {"rules": "single-deck", "players": ["a", "b", "c", "d"],
+    ...          "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+    >>> check_resumable(setup, setup, "out.json")
+    >>> played = setup | {"deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": [
+    ...     {"leader": 0, "plays": [["AS"]]}]}]}
+    >>> check_resumable(played, setup | {"deals": [{"level": "3", "trump": "S", "dealer": 0}]}, "out.json")
+    Traceback (most recent call last):
+    ...
+    vision.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    """
+    def refuse(why: str) -> ResumeMismatchError:
+        return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
+                                   "choose another file or session")
+
+    if existing.get("rules") != incoming.get("rules") or existing.get("players") != incoming.get("players"):
+        raise refuse("players or rules differ")
+    have, want = existing.get("deals", []), incoming.get("deals", [])
+    if len(have) > max(len(want), 1):
+        raise refuse(f"{len(have)} deals, the input has {len(want)}")
+    for index, (old, new) in enumerate(zip(have, want, strict=False)):
+        setup_old = tuple(old.get(key) for key in ("level", "trump", "dealer"))
+        setup_new = tuple(new.get(key) for key in ("level", "trump", "dealer"))
+        if setup_old != setup_new and old.get("tricks"):
+            raise refuse(f"deals[{index}]: level {setup_old[0]}, trump {setup_old[1]}, dealer {setup_old[2]}; "
+                         f"the input: level {setup_new[0]}, trump {setup_new[1]}, dealer {setup_new[2]}")
+        players = len(existing.get("players") or []) or 4
+        new_tricks = new.get("tricks") or []
+        if not new_tricks:
+            continue  # a set-up: its plays are checked as the input shows them again
+        for t, trick in enumerate(old.get("tricks") or []):
+            if t >= len(new_tricks) or new_tricks[t].get("leader") != trick.get("leader"):
+                raise refuse(f"deals[{index}].tricks[{t}] is not in the input")
+            for position, cards in enumerate(trick.get("plays", [])):
+                other = new_tricks[t].get("plays", [])
+                seat = (trick["leader"] + position) % players
+                if position >= len(other) or not play_matches(trick, position, seat, other[position], players):
+                    raise refuse(f"deals[{index}].tricks[{t}]: seat {seat} is recorded playing {' '.join(cards)}, "
+                                 "the input shows otherwise")
+
+
 def _new_file_mode() -> int:
     """The mode a new file gets under the process's umask (0666 masked), as ``open`` would give."""
     umask = os.umask(0)

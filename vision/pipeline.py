@@ -54,7 +54,7 @@ import numpy as np
 
 from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from vision.events import StateChanged
-from vision.live import LiveGame, OutOfTurnError
+from vision.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
 from vision.motion import MotionMonitor
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from vision.tracking import ZoneContent, ZoneTracker
@@ -559,6 +559,7 @@ class TablePipeline:
         self.stats.plays += 1
         if self._target_game is not None:
             self.stats.already_recorded += 1
+            self._check_resumed_play(zone.seat, list(content.cards))
         # A few more reads of the still table: a card missed by both settling reads is outvoted.
         self._request_verification(frame.time_s, self.verify_s if content.unconfirmed else self.verify_after_commit_s)
         if self._trick.leader is None:
@@ -568,6 +569,28 @@ class TablePipeline:
             self._trick.complete_at = frame.time_s
             self._swept = False
         self._after_commit()
+
+    def _check_resumed_play(self, seat: int, cards: list[str]) -> None:
+        """A resumed replay sees again a play its record holds: it must be that play (the same seat,
+        the same cards but for those a person corrected or had to confirm), else the record is of
+        another game and nothing is added to it."""
+        assert self._target_game is not None
+        number = self._plays_in_deal(self.game)
+        recorded = self._target_game.snapshot()
+        deal_index = len(recorded["deals"]) - 1
+        plays = [(t, position, trick) for t, trick in enumerate(recorded["deals"][-1].get("tricks", []))
+                 for position in range(len(trick["plays"]))]
+        if not 0 < number <= len(plays):
+            return
+        t, position, trick = plays[number - 1]
+        if not play_matches(trick, position, seat, cards, self.players):
+            where = f"deals[{deal_index}].tricks[{t}]"
+            want_seat = (trick["leader"] + position) % self.players
+            path = getattr(self._target_game, "path", None)
+            raise ResumeMismatchError(
+                f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "
+                f"playing {' '.join(trick['plays'][position])}, the input shows seat {seat} playing {' '.join(cards)}); "
+                "nothing was changed: choose another --out or session")
 
     def _after_commit(self) -> None:
         """A replay resumed from a partial record: once it has seen the recorded plays, record for real."""
