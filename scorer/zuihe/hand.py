@@ -127,9 +127,12 @@ def _parse_sizes(value: Any, where: str) -> tuple[int, ...]:
     else:
         parts = str(value).split(",")
     try:
-        return tuple(sorted(int(p) for p in parts))
-    except (TypeError, ValueError):
+        sizes = tuple(sorted(int(p) for p in parts))
+    except (TypeError, ValueError, OverflowError):
         raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}') from None
+    if not all(0 < size <= 1000 for size in sizes) or len(sizes) > 100:
+        raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}')
+    return sizes
 
 
 @dataclass(frozen=True)
