@@ -11,7 +11,7 @@ import pytest
 from browser.records import point_correction, revoke_record
 
 import scorer
-from web import create_app, get_table
+from web import get_table
 from web.cards import CARD_NAMES, card_svg
 from web.i18n import STRINGS
 from web.table import RecordFeed

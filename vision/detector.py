@@ -794,7 +794,6 @@ def _read_meta(path: Path) -> dict:
 def read_image_file(path: str | Path) -> np.ndarray:
     """Decode an image file to BGR, or raise InputError naming the file."""
     from scorer.errors import InputError
-
     from vision.inputs import read_image_bytes
 
     p = Path(path)

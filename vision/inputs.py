@@ -60,16 +60,21 @@ def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
             return image.size
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         return None
-    except Image.DecompressionBombError as exc:
-        raise ImageTooLargeError(f"{where}: {exc}") from None
+    except Image.DecompressionBombError as exc:  # PIL's own limit, far above ours: its pixel count
+        import re
+
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        pixels = f"{int(found.group(1)):,} pixels" if found else "too many pixels"
+        raise ImageTooLargeError(f"{where}: an image of {pixels}, over the limit of "
+                                 f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels") from None
 
 
 def check_image_header(data: bytes | np.ndarray, where: str, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:
     """Refuse an image whose header claims more than ``max_pixels`` pixels, before it is decoded."""
     size = image_size(data, where)
     if size is not None and size[0] * size[1] > max_pixels:
-        raise ImageTooLargeError(f"{where}: a {size[0]}×{size[1]} image, over the limit of "
-                                 f"{max_pixels / 1e6:g} megapixels")
+        raise ImageTooLargeError(f"{where}: an image of {size[0] * size[1]:,} pixels ({size[0]}×{size[1]}), "
+                                 f"over the limit of {max_pixels / 1e6:g} megapixels")
 
 
 def read_image_bytes(path: Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> np.ndarray:
