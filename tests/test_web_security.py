@@ -288,3 +288,34 @@ def test_a_corrupt_sessions_database_is_one_clear_line(tmp_path: Path, capsys: p
     assert tuolaji_cli.main(["serve", "--resume", "--port", "0", "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "tuolaji.sqlite" in err and "cannot be read" in err and err.count("\n") == 1
+
+
+def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play whose audit is held up: the page's state and a snapshot are still answered meanwhile."""
+    import vision.live
+
+    set_up(client)
+    release, auditing = threading.Event(), threading.Event()
+    real_audit = vision.live.scorer.audit_record
+
+    def slow_audit(record: dict[str, Any]) -> dict[str, Any]:
+        if threading.current_thread().name == "writer":
+            auditing.set()
+            release.wait(60)
+        return real_audit(record)
+
+    monkeypatch.setattr(vision.live.scorer, "audit_record", slow_audit)
+    writer = threading.Thread(target=lambda: app.test_client().post("/api/play", json={"seat": 0, "cards": ["AS"]}),
+                              name="writer")
+    writer.start()
+    try:
+        assert auditing.wait(30)
+        answers: list[int] = []
+        reader = threading.Thread(target=lambda: answers.append(app.test_client().get("/api/state").status_code))
+        reader.start()
+        reader.join(30)  # a guard against a deadlock, not a timing: it answers at once or never
+        assert answers == [200]
+        assert get_table(app).game.snapshot()["deals"][0]["tricks"][0]["plays"] == [["AS"]]
+    finally:
+        release.set()
+        writer.join()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,8 @@ from scorer.errors import InputError
 MAX_IMAGE_PIXELS = 40_000_000
 """The largest image decoded (a 40-megapixel photo; a 30000×30000 one would take 2.7 GB as BGR)."""
 MAX_IMAGE_BYTES = 100 * 1024 * 1024
+HEADER_FORMATS = ("PNG", "JPEG", "BMP", "TIFF", "WEBP", "GIF", "PPM", "JPEG2000")
+"""The formats whose header is read (a list: PIL then never loads the plug-ins of other formats)."""
 
 
 class ImageTooLargeError(InputError):
@@ -56,10 +59,8 @@ def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
 
     raw = data.tobytes() if isinstance(data, np.ndarray) else data
     try:
-        with Image.open(io.BytesIO(raw)) as image:
+        with Image.open(io.BytesIO(raw), formats=HEADER_FORMATS) as image:
             return image.size
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-        return None
     except Image.DecompressionBombError as exc:  # PIL's own limit, far above ours: its pixel count
         import re
 
@@ -67,6 +68,8 @@ def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
         pixels = f"{int(found.group(1)):,} pixels" if found else "too many pixels"
         raise ImageTooLargeError(f"{where}: an image of {pixels}, over the limit of "
                                  f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error):
+        return None  # not a header PIL reads: OpenCV decides (and refuses what it cannot decode)
 
 
 def check_image_header(data: bytes | np.ndarray, where: str, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:

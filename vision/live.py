@@ -73,8 +73,7 @@ def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[st
     """
     from collections import Counter
 
-    recorded = trick["plays"][position]
-    if (trick["leader"] + position) % players != seat or len(recorded) != len(cards):
+    if (trick["leader"] + position) % players != seat:
         return False
     try:
         canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
@@ -82,8 +81,13 @@ def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[st
         return False
     loose = sum(1 for who, _ in trick.get("unconfirmed", []) if who == seat)
     loose += sum(1 for fix in trick.get("corrections", []) if fix.get("seat") == seat)
-    same = sum((Counter(recorded) & Counter(canonical)).values())
-    return len(cards) - same <= loose
+    # a lead recorded with a failed throw was first seen as the throw (the attempt), then taken back
+    shown_as = [trick["plays"][position]] + ([trick["attempt"]] if position == 0 and trick.get("attempt") else [])
+    for recorded in shown_as:
+        if len(recorded) == len(canonical) and len(canonical) - sum(
+                (Counter(recorded) & Counter(canonical)).values()) <= loose:
+            return True
+    return False
 
 
 def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: str) -> None:

@@ -60,10 +60,12 @@ class Table:
 
     @property
     def game(self) -> LiveGame:
-        with self._lock:
-            if self._game is None:
-                raise NoGameError("no table session is open: set up a table or resume a session")
-            return self._game
+        """The live game. Read without the table's lock (a reader never waits for a write and its
+        audit); changes go through :meth:`writing`."""
+        game = self._game
+        if game is None:
+            raise NoGameError("no table session is open: set up a table or resume a session")
+        return game
 
     @property
     def session(self) -> Session | None:
