@@ -319,3 +319,24 @@ def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypa
     finally:
         release.set()
         writer.join()
+
+
+def test_resume_starts_even_when_the_latest_session_holds_sixty_identical_cards(tmp_path: Path,
+                                                                                  capsys: pytest.CaptureFixture[str]
+                                                                                  ) -> None:
+    """A session an older version saved with 60 copies of a card (the hang of issue #17): the server starts."""
+    import tuolaji_cli
+    from web.cli import build_server
+    from web.store import DATABASE_NAME, SessionStore
+
+    record = scorer.random_record("standard-2deck", 2, hand_size=3)
+    record["deals"][0]["tricks"][0]["plays"][0] = ["AS"] * 60
+    SessionStore(tmp_path / DATABASE_NAME).create(record, name="old", source="page")
+    args = tuolaji_cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    server, table = build_server(args)
+    try:
+        assert table.session_id is None and table.store.get(1).record == record  # kept, not opened
+        assert "session 1 cannot be resumed" in capsys.readouterr().err
+    finally:
+        server.server_close()
+        server.tuolaji_data_lock.close()

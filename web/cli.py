@@ -100,7 +100,11 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         if args.session is not None:
             table.open(args.session)
         elif latest is not None:
-            table.open(latest.id)
+            try:
+                table.open(latest.id)
+            except InputError as exc:  # a session saved by an older version, or edited by hand: start without it
+                print(f"tuolaji serve: session {latest.id} cannot be resumed ({exc}); no session is open",
+                      file=sys.stderr, flush=True)
         return None
     if args.record is not None:
         record = load_record(args.record)
