@@ -265,3 +265,12 @@ def test_detect_refuses_an_image_that_claims_60000_by_60000(tmp_path: Path, caps
     image.write_bytes(png(60000, 60000, body=False))
     err = one_line_exit_2(["detect", str(image)], capsys)
     assert "bomb.png" in err and "megapixels" in err
+
+
+@pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, b"not an image at all", b""])
+def test_a_broken_image_is_exactly_one_line(tmp_path: Path, content: bytes) -> None:
+    image = tmp_path / "broken.png"
+    image.write_bytes(content)
+    result = subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), "detect", str(image)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "broken.png" in result.stderr, result.stderr

@@ -791,6 +791,13 @@ def _read_meta(path: Path) -> dict:
     return meta
 
 
+def _quiet_opencv() -> None:
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_FATAL)  # errors are reported by us
+    except AttributeError:
+        pass
+
+
 def read_image_file(path: str | Path) -> np.ndarray:
     """Decode an image file to BGR, or raise InputError naming the file."""
     from scorer.errors import InputError
@@ -802,6 +809,7 @@ def read_image_file(path: str | Path) -> np.ndarray:
     if p.is_dir():
         raise InputError(f"{p}: a folder, not an image")
     data = read_image_bytes(p)  # the header's size is checked before anything is decoded
+    _quiet_opencv()  # a broken file is our one line, not OpenCV's warnings besides it
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise InputError(f"{p}: cannot decode image")
