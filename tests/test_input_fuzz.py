@@ -58,9 +58,12 @@ def with_value(seed: bytes, path: tuple, raw: str) -> bytes:
     return json.dumps(value, ensure_ascii=False).replace(json.dumps(mark), raw).encode("utf-8")
 
 
-RECORD_PLACES = [(), ("players",), ("players", 0), ("rules",), ("deals", 0, "tricks", 0, "plays", 0),
-                 ("deals", 0, "dealer"), ("deals", 0, "tricks", 0, "leader")]
-HAND_PLACES = [(), ("hand",), ("hand", 0), ("options",), ("options", "sizes"), ("flags",)]
+RECORD_PLACES = [(), ("players",), ("players", 0), ("rules",), ("start_levels",), ("deals",), ("deals", 0),
+                 ("deals", 0, "tricks", 0, "plays", 0), ("deals", 0, "tricks", 0, "plays", 0, 0),
+                 ("deals", 0, "dealer"), ("deals", 0, "level"), ("deals", 0, "trump"), ("deals", 0, "kitty"),
+                 ("deals", 0, "tricks"), ("deals", 0, "tricks", 0), ("deals", 0, "tricks", 0, "leader")]
+HAND_PLACES = [(), ("hand",), ("hand", 0), ("options",), ("options", "sizes"), ("flags",), ("flags", "jian"),
+               ("flags", "mo"), ("melds",), ("melds", 0), ("melds", 0, "type"), ("melds", 0, "cards"), ("yun",)]
 
 
 def test_every_cause_in_every_record_reader_is_refused_cleanly(ws: Workspace) -> None:

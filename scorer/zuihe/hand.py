@@ -279,7 +279,7 @@ def _parse_flags(obj: Any, where: str = "flags") -> Flags:
                 raise HandError(f"{where}.{key}: expected true or false, got {value!r}")
             values[key] = value
         elif key == "jian":
-            if value is not None and value not in JIAN_RATES:
+            if value is not None and (not isinstance(value, str) or value not in JIAN_RATES):
                 raise HandError(f"{where}.jian: expected null, huang, mian, cha or tong, got {value!r}")
             values[key] = value
         else:
