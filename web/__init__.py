@@ -3,7 +3,8 @@
 :func:`create_app` builds the application: the page (``/``), the sessions list
 (``/sessions``), the replay viewer (``/replay/<id>``), card images (``/cards/``), the
 JSON API and its server-sent event stream (``/api/``), and the 嘴和 scorer page
-(``/zuihe/``) when :mod:`web.zuihe` is present.
+(``/zuihe/``) when :mod:`web.zuihe` is present. :mod:`web.security` guards every request
+(the server's own host names, the table token on every change, the Origin).
 
 >>> import tempfile
 >>> app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True})

@@ -7,7 +7,10 @@
     tuolaji serve --resume             # continue the most recent stored session (no input)
 
 The server binds to 127.0.0.1 unless ``--host`` says otherwise and prints the address
-to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``).
+to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``), which one
+server at a time may use (a lock). On a network address (``--host 0.0.0.0``) the address
+printed carries the table token, which every change needs (:mod:`web.security`): the page
+shows it as a QR code for the players' phones; without it a page is read-only.
 """
 
 from __future__ import annotations
