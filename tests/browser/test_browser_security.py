@@ -138,3 +138,41 @@ def test_a_page_that_rebinds_its_name_to_the_server_is_refused(page, three_sessi
     # the same server answers its own address
     response = page.goto(url)
     assert response is not None and response.status == 200
+
+
+def test_on_the_network_the_page_is_read_only_until_the_qr_codes_address_is_opened(page, tmp_path: Path) -> None:
+    """``serve --host 127.0.0.2`` (reached through loopback): a phone without the token reads only."""
+    import os
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--host", "127.0.0.2",
+                                "--port", "0", "--resume", "--data", str(tmp_path / "data")],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("tuolaji serve: open http://127.0.0.2:"), line
+        with_token = line.split("open ", 1)[1].split()[0]
+        base = with_token.split("?", 1)[0]
+        page.goto(base)
+        assert "readonly" in page.locator("body").get_attribute("class")
+        assert page.locator("#readonly-note").is_visible() and not page.locator("#setup").is_visible()
+        assert page.locator("#phones").count() == 0
+        page.goto(with_token)
+        assert page.url == base  # the token left the address bar (it is kept in a cookie)
+        assert "readonly" not in page.locator("body").get_attribute("class")
+        assert page.locator("#setup").is_visible() and page.locator("#phones .qr svg").is_visible()
+        assert page.locator("#table-url").inner_text() == with_token
+        form = page.locator("#setup-form")
+        form.wait_for(state="visible")  # no session yet: the set-up is open
+        form.locator("input[name=name]").fill("手机开的局")
+        for seat, name in enumerate(["东", "南", "西", "北"]):
+            page.locator("#player-fields input[name=player]").nth(seat).fill(name)
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+        assert page.locator("#session-name").inner_text() == "手机开的局"  # set up from the phone
+    finally:
+        stop_serve(process)
