@@ -68,8 +68,10 @@ def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
         pixels = f"{int(found.group(1)):,} pixels" if found else "too many pixels"
         raise ImageTooLargeError(f"{where}: an image of {pixels}, over the limit of "
                                  f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels") from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error):
-        return None  # not a header PIL reads: OpenCV decides (and refuses what it cannot decode)
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error, ImportError):
+        # not a header PIL reads: OpenCV decides (and refuses what it cannot decode). ImportError: a
+        # library that patches Image.open (ultralytics, when training is loaded) and lacks its plug-in
+        return None
 
 
 def check_image_header(data: bytes | np.ndarray, where: str, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:
