@@ -15,11 +15,13 @@ Example::
 from __future__ import annotations
 
 import argparse
-import json
+import math
 from pathlib import Path
 
 import scorer
 from scorer.errors import InputError
+from vision.inputs import finite_float
+from vision.live import read_json_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,15 +32,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, help="players of the random deal (profile default)")
     parser.add_argument("--hand-size", type=int, default=5, help="cards per hand of the random deal (default 5)")
     parser.add_argument("--tricks", type=int, help="film only the first N tricks")
-    parser.add_argument("--fps", type=float, default=15.0)
+    parser.add_argument("--fps", type=finite_float(low=0, above=True, high=120), default=15.0)
     parser.add_argument("--style-split", choices=("train", "holdout"), default="train",
                         help="card art family (holdout: designs the card reader never trained on)")
     parser.add_argument("--linger", action="append", default=[], metavar="TRICK:SEAT",
                         help="that hand rests over its cards after laying them (repeatable)")
-    parser.add_argument("--gestures", type=float, default=0.0, metavar="RATE",
+    parser.add_argument("--gestures", type=finite_float(low=0, high=1), default=0.0, metavar="RATE",
                         help="chance after each play that a hand passes over the table without playing")
     parser.add_argument("--dropout", action="append", default=[], metavar="TIME:FRAMES[:black]",
                         help="lose FRAMES frames at TIME seconds (or make them black) (repeatable)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace OUT.mp4 and its .truth/.setup/.frames.json if they exist (refused otherwise)")
+
+
+def output_paths(out: Path) -> list[Path]:
+    """The four files ``render-video OUT.mp4`` writes."""
+    stem = out.with_suffix("")
+    return [out] + [stem.with_name(stem.name + suffix) for suffix in (".truth.json", ".setup.json", ".frames.json")]
 
 
 def _pairs(values: list[str], option: str) -> tuple[tuple[int, int], ...]:
@@ -58,6 +68,8 @@ def _dropouts(values: list[str]) -> tuple[tuple[float, int, str], ...]:
         parts = value.split(":")
         try:
             when, frames = float(parts[0]), int(parts[1])
+            if not math.isfinite(when) or when < 0 or not 0 <= frames <= 100_000:
+                raise ValueError(value)
             kind = parts[2] if len(parts) > 2 else "skip"
         except (ValueError, IndexError) as exc:
             raise InputError(f"--dropout: expected TIME:FRAMES[:black], got {value!r}") from exc
@@ -70,12 +82,12 @@ def _dropouts(values: list[str]) -> tuple[tuple[float, int, str], ...]:
 def run(args: argparse.Namespace) -> int:
     from datasets.video import RenderOptions, render_video, save_render
 
+    existing = [path for path in output_paths(args.out) if path.exists()]
+    if existing and not args.force:
+        raise InputError(f"{existing[0]}: exists already; pass --force to replace "
+                         + ", ".join(str(path) for path in existing))
     if args.record is not None:
-        text = args.record.read_text(encoding="utf-8")
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{args.record}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+        record = read_json_file(args.record)
         scorer.validate_record(record)
     else:
         record = scorer.random_record(args.profile, args.seed, players=args.players, hand_size=args.hand_size)

@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any
 
 from scorer.audit import audit_record
-from scorer.record import RecordError, loads_record
+from scorer.record import loads_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,13 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(path: str) -> Any:
     """Read and decode a record file; bad JSON raises RecordError naming line and column."""
+    from scorer.safejson import MAX_BYTES
+
     with open(path, "rb") as fh:
-        data = fh.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    return loads_record(text, where=path)
+        data = fh.read(MAX_BYTES + 1)
+    return loads_record(data, where=path)
 
 
 def _pad(text: str, width: int) -> str:

@@ -22,10 +22,37 @@ from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
+from scorer.errors import InputError
 from scorer.order import TRUMP, TrumpOrder
 from scorer.profiles import Options, Requirement, Shape, requirement_name
 
 SINGLE: Shape = (1, 1)
+
+MAX_WIDTH = 12
+"""The widest tuple whose ladder is generated. Four decks hold four copies of a card, and the record
+reader refuses a play or attempt of more; hands (the audit's business) are read within this bound."""
+MAX_LENGTH = 32
+"""The longest tractor searched (a suit has fewer consecutive values; trumps about 16)."""
+
+
+class SearchBoundError(InputError):
+    """A unit no decks can hold (wider than four copies, or an endless tractor): its ladder is not searched."""
+
+
+def check_shape(shape: Shape) -> None:
+    """Refuse a shape beyond :data:`MAX_WIDTH` × :data:`MAX_LENGTH` before its ladder is generated
+    (the number of rungs grows exponentially with the width: 60 copies of a card would never end).
+
+    >>> check_shape((60, 1))
+    Traceback (most recent call last):
+    ...
+    scorer.formats.SearchBoundError: a unit of 60 copies of one card: no ladder is searched beyond 12
+    """
+    width, length = shape
+    if width > MAX_WIDTH:
+        raise SearchBoundError(f"a unit of {width} copies of one card: no ladder is searched beyond {MAX_WIDTH}")
+    if length > MAX_LENGTH:
+        raise SearchBoundError(f"a tractor of {length} consecutive tuples: none is longer than {MAX_LENGTH}")
 
 
 class Unit(NamedTuple):
@@ -178,7 +205,10 @@ def _read_format_joined(order: TrumpOrder, cards: list[int]) -> list[Unit]:
 
 
 def _partitions(n: int, largest: int | None = None) -> list[tuple[int, ...]]:
-    """Partitions of n, descending lexicographically."""
+    """Partitions of n, descending lexicographically (n at most :data:`MAX_LENGTH`: their number grows
+    exponentially)."""
+    if n > MAX_LENGTH:
+        raise SearchBoundError(f"partitions of {n}: more than {MAX_LENGTH} tuples are never searched")
     if largest is None:
         largest = n
     if n == 0:
@@ -205,6 +235,7 @@ def default_unit_ladder(shape: Shape) -> tuple[Requirement, ...]:
     >>> ladder_names(default_unit_ladder((4, 1)))
     ['[4]', '[3][1]', '[2][2]', '[2][1][1]', '[1]×4']
     """
+    check_shape(shape)
     w, length = shape
     if w == 1:
         return (tuple([SINGLE] * length),)

@@ -213,6 +213,10 @@ def shape_name(shapes: tuple[Shape, ...]) -> str:
     return "".join("[" + ",".join([str(w)] * length) + "]" for w, length in shapes)
 
 
+MAX_REQUIREMENT_CARDS = 216
+"""The most cards of one requirement: every card of four decks."""
+
+
 def parse_requirement(text: str) -> Requirement:
     """Parse bracket notation back into shapes (inverse of :func:`requirement_name`).
 
@@ -222,17 +226,26 @@ def parse_requirement(text: str) -> Requirement:
     import re
 
     shapes: list[Shape] = []
+    shown = text if len(text) <= 40 else text[:40] + "…"
+    if len(text) > 1000:
+        raise RulesError(f'bad requirement "{shown}": {len(text)} characters')
     rest = text.replace(" ", "")
-    pattern = re.compile(r"\[(\d+(?:,\d+)*)\](?:[×x*](\d+))?")
+    # widths and counts of at most 3 digits: a count is checked against 216 cards before any list is made
+    pattern = re.compile(r"\[(\d{1,3}(?:,\d{1,3})*)\](?:[×x*](\d{1,3}))?")
     pos = 0
+    cards = 0
     while pos < len(rest):
         m = pattern.match(rest, pos)
         if not m:
-            raise RulesError(f'bad requirement "{text}"')
+            raise RulesError(f'bad requirement "{shown}"')
         widths = [int(w) for w in m.group(1).split(",")]
         if len(set(widths)) != 1 or widths[0] < 1 or (widths[0] == 1 and len(widths) > 1):
-            raise RulesError(f'bad requirement "{text}"')
-        shapes.extend([(widths[0], len(widths))] * int(m.group(2) or 1))
+            raise RulesError(f'bad requirement "{shown}"')
+        count = int(m.group(2) or 1)
+        cards += widths[0] * len(widths) * count
+        if cards > MAX_REQUIREMENT_CARDS or widths[0] > 4:
+            raise RulesError(f'bad requirement "{shown}": more cards than four decks hold in one play')
+        shapes.extend([(widths[0], len(widths))] * count)
         pos = m.end()
     if not shapes:
         raise RulesError(f'bad requirement "{text}"')
@@ -253,6 +266,8 @@ def parse_ladders(value: Any, where: str) -> dict[Shape, tuple[Requirement, ...]
     out: dict[Shape, tuple[Requirement, ...]] = {}
     for key, rungs in value.items():
         head = parse_requirement(key)
+        if isinstance(rungs, list) and len(rungs) > 256:
+            raise RulesError(f'{where}["{key}"]: {len(rungs)} requirements (at most 256)')
         if len(head) != 1 or not isinstance(rungs, list) or not rungs:
             raise RulesError(f'{where}["{key}"]: expected one unit shape and a list of requirements')
         shape = head[0]

@@ -71,15 +71,38 @@ def _int(value: Any, where: str, lo: int, hi: int) -> int:
     return value
 
 
-def _cards(value: Any, where: str) -> list[int]:
+MAX_DEALS = 1000
+"""The most deals a record may hold (a game to A takes a few dozen)."""
+MAX_NAME_LENGTH = 64
+"""The longest player name, in characters."""
+
+
+MAX_COPIES = 4
+"""The most copies of one card any decks hold (four decks)."""
+
+
+def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False) -> list[int]:
+    """A list of cards, no longer than ``decks`` decks hold; ``copies_limit`` (plays and attempts):
+    no card more than :data:`MAX_COPIES` times either. Checked here, before any search reads the
+    cards: a play of 60 copies of one card would make the ladders of its unit exponential. (A copy
+    more than the record's own decks hold, a misread, stays the audit's ``card-not-available``.)"""
     if not isinstance(value, list):
         raise RecordError(f"{where}: expected a list of cards")
+    if len(value) > 54 * decks:
+        raise RecordError(f"{where}: {len(value)} cards, but {decks} deck{'s' if decks > 1 else ''} "
+                          f"hold {54 * decks}")
     out = []
+    copies: dict[int, int] = {}
     for text in value:
         try:
-            out.append(int(parse_card(text)))
+            card = int(parse_card(text))
         except CardError as exc:
             raise RecordError(f"{where}: {exc}") from None
+        copies[card] = copies.get(card, 0) + 1
+        if copies_limit and copies[card] > MAX_COPIES:
+            raise RecordError(f"{where}: {copies[card]} or more copies of {json.dumps(text, ensure_ascii=False)}, "
+                              f"but no decks hold more than {MAX_COPIES}")
+        out.append(card)
     return out
 
 
@@ -112,6 +135,9 @@ def parse_record(record: Any) -> ParsedRecord:
     if players is not None:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("players: expected a list of names")
+        for i, p in enumerate(players):
+            if len(p) > MAX_NAME_LENGTH:
+                raise RecordError(f"players[{i}]: a name of {len(p)} characters (at most {MAX_NAME_LENGTH})")
         n = len(players)
     else:
         n = 0
@@ -136,11 +162,13 @@ def parse_record(record: Any) -> ParsedRecord:
     mid_game = record.get("mid_game", False)
     if not isinstance(mid_game, bool):
         raise RecordError("mid_game: expected true or false")
-    parsed = [_parse_deal(d, f"deals[{i}]", n) for i, d in enumerate(deals)]
+    if len(deals) > MAX_DEALS:
+        raise RecordError(f"deals: {len(deals)} deals (at most {MAX_DEALS})")
+    parsed = [_parse_deal(d, f"deals[{i}]", n, options.decks) for i, d in enumerate(deals)]
     return ParsedRecord(options, n, start_levels, parsed, mid_game)
 
 
-def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
+def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
     if not isinstance(d, dict):
         raise RecordError(f"{where}: expected an object")
     if "level" not in d:
@@ -154,8 +182,8 @@ def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
     if d.get("hands") is not None:
         if not isinstance(d["hands"], list) or len(d["hands"]) != n:
             raise RecordError(f"{where}.hands: expected {n} hands")
-        hands = [_cards(h, f"{where}.hands[{i}]") for i, h in enumerate(d["hands"])]
-    kitty = _cards(d["kitty"], f"{where}.kitty") if d.get("kitty") is not None else None
+        hands = [_cards(h, f"{where}.hands[{i}]", decks) for i, h in enumerate(d["hands"])]
+    kitty = _cards(d["kitty"], f"{where}.kitty", decks) if d.get("kitty") is not None else None
     bids = None
     if d.get("bids") is not None:
         if not isinstance(d["bids"], list):
@@ -165,7 +193,7 @@ def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
             bw = f"{where}.bids[{i}]"
             if not isinstance(b, dict):
                 raise RecordError(f"{bw}: expected an object")
-            cards = _cards(b.get("cards"), f"{bw}.cards")
+            cards = _cards(b.get("cards"), f"{bw}.cards", decks)
             if not cards:
                 raise RecordError(f"{bw}.cards: empty bid")
             bids.append({"seat": _int(b.get("seat"), f"{bw}.seat", 0, n), "cards": cards,
@@ -189,6 +217,8 @@ def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
     tricks_raw = d.get("tricks", [])
     if not isinstance(tricks_raw, list):
         raise RecordError(f"{where}.tricks: expected a list")
+    if len(tricks_raw) > 54 * decks:
+        raise RecordError(f"{where}.tricks: {len(tricks_raw)} tricks, more than {54 * decks} cards can make")
     tricks = []
     for i, t in enumerate(tricks_raw):
         tw = f"{where}.tricks[{i}]"
@@ -202,8 +232,9 @@ def _parse_deal(d: Any, where: str, n: int) -> ParsedDeal:
             raise RecordError(f"{tw}.plays: {len(plays_raw)} plays for {n} players")
         if len(plays_raw) < n and i != len(tricks_raw) - 1:
             raise RecordError(f"{tw}.plays: only the last trick may be incomplete ({len(plays_raw)} of {n} plays)")
-        plays = [_cards(p, f"{tw}.plays[{j}]") for j, p in enumerate(plays_raw)]
-        attempt = _cards(t["attempt"], f"{tw}.attempt") if t.get("attempt") is not None else None
+        plays = [_cards(p, f"{tw}.plays[{j}]", decks, copies_limit=True) for j, p in enumerate(plays_raw)]
+        attempt = (_cards(t["attempt"], f"{tw}.attempt", decks, copies_limit=True)
+                   if t.get("attempt") is not None else None)
         tricks.append(ParsedTrick(leader, plays, attempt))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
@@ -223,17 +254,19 @@ def validate_record(record: dict) -> None:
     parse_record(record)
 
 
-def loads_record(text: str, where: str = "record") -> dict:
+def loads_record(text: str | bytes, where: str = "record") -> dict:
     """Decode a record from JSON text and validate it (RecordError naming the place).
 
     >>> rec = loads_record('{"rules": "single-deck", "deals": [], "x-note": 1}')
     >>> dumps_record(rec)
     '{"rules": "single-deck", "deals": [], "x-note": 1}'
     """
+    from scorer.safejson import JSONInputError, loads
+
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        record = loads(text, where)
+    except JSONInputError as exc:
+        raise RecordError(str(exc)) from None
     validate_record(record)
     return record
 

@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 
-from scorer.errors import InputError
+from scorer import safejson
 from scorer.zuihe import ZuiheOptions, score
 
 
@@ -40,16 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str) -> object:
+    limit = safejson.MAX_BYTES
     if path == "-":
-        text, name = sys.stdin.read(), "stdin"
+        data, name = sys.stdin.buffer.read(limit + 1), "stdin"
     else:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
         name = path
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return safejson.loads(data, name)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,7 +36,7 @@ RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mi
 HINT_TEMPLATES = {"hint_none_left", "hint_play_all", "hint_follow"}
 OBLIGATION_TEMPLATES = {"obligation_mixed", "obligation_single", "obligation_ladder"}
 ERROR_TEMPLATES = {"error_out_of_turn", "error_no_such_card", "error_unknown_card", "error_fixed", "error_player_count",
-                   "error_in_record", "error_not_json"}
+                   "error_in_record", "error_not_json", "error_input"}
 
 # (rules, players): profiles whose options reach every template (penalties, bid orders, forced units, 找朋友)
 CONFIGS: list[tuple[Any, int | None]] = [
@@ -173,7 +173,8 @@ def bad_attempt(rec: dict[str, Any], rng: random.Random) -> None:
     elif kind == 2:
         trick["attempt"] = [*attempt, rng.choice(scorer.CARD_NAMES)]
     elif kind == 3:
-        trick["attempt"] = [*attempt, "BJ", "BJ", "BJ", "BJ", "BJ"]
+        # four big jokers: as many as any decks hold (a fifth copy in one play is refused as input)
+        trick["attempt"] = [*(c for c in attempt if c != "BJ"), "BJ", "BJ", "BJ", "BJ"]
     else:
         trick["attempt"] = [*lead, "BJ"] if lead and lead[0] not in ("SJ", "BJ") else [*attempt, "SJ"]
 

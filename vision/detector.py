@@ -176,7 +176,7 @@ class CardReader:
 
         folder = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = folder / "cards.json"
-        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        meta = _read_meta(meta_path) if meta_path.exists() else {}
         known = ReaderSettings.__dataclass_fields__
         chosen = {k: v for k, v in meta.get("reader", {}).items() if k in known}
         unknown = set(overrides) - set(known)
@@ -194,7 +194,11 @@ class CardReader:
             path = folder / name
             if not path.exists():
                 raise OSError(2, "No such file or directory", str(path))
-            sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
+            try:
+                sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
+            except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail…) have no common base
+                first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+                raise InputError(f"{path}: not a usable ONNX model ({first})") from None
         return CardReader(sessions[0], sessions[1], settings, deck)
 
     # ------------------------------------------------------------ stages
@@ -812,12 +816,34 @@ def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | No
     return path
 
 
+def _read_meta(path: Path) -> dict:
+    """``cards.json`` through the safe JSON reader (an object, or InputError naming the file)."""
+    from scorer import safejson
+
+    meta = safejson.loads(path.read_bytes(), str(path))
+    if not isinstance(meta, dict) or not isinstance(meta.get("reader", {}), dict):
+        raise InputError(f"{path}: expected an object with a \"reader\" object")
+    return meta
+
+
+def _quiet_opencv() -> None:
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_FATAL)  # errors are reported by us
+    except AttributeError:
+        pass
+
+
 def read_image_file(path: str | Path) -> np.ndarray:
     """Decode an image file to BGR, or raise InputError naming the file."""
+    from vision.inputs import read_image_bytes
+
     p = Path(path)
     if not p.exists():
         raise OSError(2, "No such file or directory", str(p))
-    data = np.fromfile(str(p), dtype=np.uint8)
+    if p.is_dir():
+        raise InputError(f"{p}: a folder, not an image")
+    data = read_image_bytes(p)  # the header's size is checked before anything is decoded
+    _quiet_opencv()  # a broken file is our one line, not OpenCV's warnings besides it
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise InputError(f"{p}: cannot decode image")

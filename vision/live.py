@@ -27,12 +27,14 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 import scorer
+from scorer import safejson
 from scorer.errors import InputError
 
 from .events import (
@@ -54,31 +56,140 @@ class NoSuchCardError(InputError):
     """A correction names a trick, seat or card position that the record does not have."""
 
 
+class ResumeMismatchError(InputError):
+    """A resumed input (a video, a record) does not show the plays its record or session already holds:
+    the record is of another game, and nothing is added to it."""
+
+
+def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[str], players: int) -> bool:
+    """Whether ``seat`` playing ``cards`` is the play at ``position`` of a recorded ``trick``: the same
+    seat and number of cards, and the same cards but for those a person corrected or still has to
+    confirm (the camera may read those differently again).
+
+    >>> trick = {"leader": 1, "plays": [["AH", "KH"], ["3H", "4H"]], "corrections": [
+    ...     {"seat": 2, "index": 0, "old": "5H", "new": "3H"}]}
+    >>> play_matches(trick, 1, 2, ["5H", "4H"], 4), play_matches(trick, 0, 1, ["AH", "QH"], 4)
+    (True, False)
+    """
+    from collections import Counter
+
+    if (trick["leader"] + position) % players != seat:
+        return False
+    try:
+        canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+    except InputError:
+        return False
+    loose = sum(1 for who, _ in trick.get("unconfirmed", []) if who == seat)
+    loose += sum(1 for fix in trick.get("corrections", []) if fix.get("seat") == seat)
+    # a lead recorded with a failed throw was first seen as the throw (the attempt), then taken back
+    shown_as = [trick["plays"][position]] + ([trick["attempt"]] if position == 0 and trick.get("attempt") else [])
+    for recorded in shown_as:
+        if len(recorded) == len(canonical) and len(canonical) - sum(
+                (Counter(recorded) & Counter(canonical)).values()) <= loose:
+            return True
+    return False
+
+
+def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: str) -> None:
+    """Refuse to continue ``existing`` (a saved record or session) with ``incoming`` (a set-up or a
+    record) unless it is the same game: the same rules and players, and every deal it holds set
+    up alike (level, trump, dealer); a record's plays must also start with the plays it holds.
+
+    >>> setup = {"rules": "single-deck", "players": ["a", "b", "c", "d"],
+    ...          "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+    >>> check_resumable(setup, setup, "out.json")
+    >>> played = setup | {"deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": [
+    ...     {"leader": 0, "plays": [["AS"]]}]}]}
+    >>> check_resumable(played, setup | {"deals": [{"level": "3", "trump": "S", "dealer": 0}]}, "out.json")
+    Traceback (most recent call last):
+    ...
+    vision.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    """
+    def refuse(why: str) -> ResumeMismatchError:
+        return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
+                                   "choose another file or session")
+
+    if existing.get("rules") != incoming.get("rules") or existing.get("players") != incoming.get("players"):
+        raise refuse("players or rules differ")
+    have, want = existing.get("deals", []), incoming.get("deals", [])
+    if len(have) > max(len(want), 1):
+        raise refuse(f"{len(have)} deals, the input has {len(want)}")
+    for index, (old, new) in enumerate(zip(have, want, strict=False)):
+        setup_old = tuple(old.get(key) for key in ("level", "trump", "dealer"))
+        setup_new = tuple(new.get(key) for key in ("level", "trump", "dealer"))
+        if setup_old != setup_new and old.get("tricks"):
+            raise refuse(f"deals[{index}]: level {setup_old[0]}, trump {setup_old[1]}, dealer {setup_old[2]}; "
+                         f"the input: level {setup_new[0]}, trump {setup_new[1]}, dealer {setup_new[2]}")
+        players = len(existing.get("players") or []) or 4
+        new_tricks = new.get("tricks") or []
+        if not new_tricks:
+            continue  # a set-up: its plays are checked as the input shows them again
+        for t, trick in enumerate(old.get("tricks") or []):
+            if t >= len(new_tricks) or new_tricks[t].get("leader") != trick.get("leader"):
+                raise refuse(f"deals[{index}].tricks[{t}] is not in the input")
+            for position, cards in enumerate(trick.get("plays", [])):
+                other = new_tricks[t].get("plays", [])
+                seat = (trick["leader"] + position) % players
+                if position >= len(other) or not play_matches(trick, position, seat, other[position], players):
+                    raise refuse(f"deals[{index}].tricks[{t}]: seat {seat} is recorded playing {' '.join(cards)}, "
+                                 "the input shows otherwise")
+
+
+def _new_file_mode() -> int:
+    """The mode a new file gets under the process's umask (0666 masked), as ``open`` would give."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` so that a crash leaves the old or the new file, never half."""
+    """Write ``data`` as JSON to ``path`` so that a crash leaves the old or the new file, never half.
+
+    The file keeps its mode (a new one gets the umask's), and the folder is synced after the
+    rename, so the new name survives a power cut too.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(data, handle, ensure_ascii=False, indent=1)
             handle.write("\n")
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
     except BaseException:
         if os.path.exists(tmp_name):
             os.unlink(tmp_name)
         raise
+    _fsync_folder(path.parent)
 
 
-def read_json_file(path: Path) -> Any:
-    """The JSON in ``path``; a file that is not JSON raises :class:`InputError` naming it and the place."""
-    path = Path(path)
+def _fsync_folder(folder: Path) -> None:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # a platform whose folders cannot be opened (the rename is then as durable as it gets)
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_json_file(path: Path, *, max_bytes: int = safejson.MAX_BYTES) -> Any:
+    """The JSON in ``path``, read by :func:`scorer.safejson.loads` (size, depth, UTF-8 and number limits);
+    bad content raises :class:`InputError` naming the file and the place."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    return safejson.loads(data, str(path), max_bytes=max_bytes)
 
 
 def _violation_key(violation: dict[str, Any]) -> tuple[int, int, str]:
@@ -95,6 +206,7 @@ class LiveGame:
         self.bus = bus if bus is not None else EventBus()
         self._lock = threading.RLock()
         self._audit: dict[str, Any] | None = None
+        self._version = 0
         audit = self.audit()
         self._known_violations = {
             (deal_index, *_violation_key(v)): v["proven"]
@@ -123,10 +235,20 @@ class LiveGame:
 
     def audit(self) -> dict[str, Any]:
         """The scorer's audit of the current record (cached until the next change)."""
+        return self._audited()[1]
+
+    def _audited(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The current record and its audit, of one version. The audit runs outside the lock:
+        readers (snapshots, the page's state) never wait for it. A record is never changed in
+        place once it is current (changes build a new one), so it can be read unlocked."""
         with self._lock:
-            if self._audit is None:
-                self._audit = scorer.audit_record(self._record)
-            return self._audit
+            record, audit, version = self._record, self._audit, self._version
+        if audit is None:
+            audit = scorer.audit_record(record)
+            with self._lock:
+                if self._version == version:
+                    self._audit = audit
+        return record, audit
 
     def pending(self) -> list[dict[str, Any]]:
         """Cards a person must still confirm, oldest first."""
@@ -144,10 +266,13 @@ class LiveGame:
 
     def state(self) -> dict[str, Any]:
         """Everything the page shows: the record, its audit, pending confirmations and whose turn it is."""
+        record, audit = self._audited()
         with self._lock:
+            if record is not self._record:  # changed meanwhile: the newer one, audited
+                return self.state()
             return {
                 "record": self.snapshot(),
-                "audit": copy.deepcopy(self.audit()),
+                "audit": copy.deepcopy(audit),
                 "pending": self.pending(),
                 "expected_seat": self.expected_seat(),
             }
@@ -186,8 +311,9 @@ class LiveGame:
             if not self._record["deals"]:
                 raise InputError("record has no deal to play in")
             canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
-            deal_index = len(self._record["deals"]) - 1
-            tricks = self._record["deals"][deal_index].setdefault("tricks", [])
+            candidate = copy.deepcopy(self._record)
+            deal_index = len(candidate["deals"]) - 1
+            tricks = candidate["deals"][deal_index].setdefault("tricks", [])
             if not tricks or len(tricks[-1]["plays"]) >= self.players:
                 tricks.append({"leader": seat, "plays": []})
             trick = tricks[-1]
@@ -201,6 +327,7 @@ class LiveGame:
                 trick["attempt"] = [scorer.format_card(scorer.parse_card(card)) for card in attempt]
             for index in unconfirmed:
                 trick.setdefault("unconfirmed", []).append([seat, int(index)])
+            scorer.validate_record(candidate)  # e.g. more copies of a card than the decks hold: refused, not saved
             event = PlaySettled(
                 deal=deal_index,
                 trick=len(tricks) - 1,
@@ -212,6 +339,7 @@ class LiveGame:
                 frame=frame,
                 time_s=time_s,
             )
+            self._record = candidate
             self._changed()
         self.bus.publish(event)
         self._publish_consequences(deal_index, len(tricks) - 1)
@@ -220,8 +348,11 @@ class LiveGame:
     def correct(self, deal: int, trick: int, seat: int, index: int, card: str, *, source: str = "page") -> CorrectionApplied:
         """Set card ``index`` of ``seat``'s play in a trick to ``card`` (a fix, or a confirmation if unchanged)."""
         with self._lock:
+            candidate = copy.deepcopy(self._record)
             try:
-                trick_data = self._record["deals"][deal]["tricks"][trick]
+                if deal < 0 or trick < 0:
+                    raise IndexError(deal)
+                trick_data = candidate["deals"][deal]["tricks"][trick]
             except (IndexError, KeyError) as exc:
                 raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: no such trick") from exc
             play = self._play_of(trick_data, seat)
@@ -238,7 +369,9 @@ class LiveGame:
             trick_data.setdefault("corrections", []).append(
                 {"seat": seat, "index": index, "old": old, "new": new, "source": source}
             )
+            scorer.validate_record(candidate)
             event = CorrectionApplied(deal=deal, trick=trick, seat=seat, index=index, old=old, new=new, source=source)
+            self._record = candidate
             self._changed()
         self.bus.publish(event)
         self._publish_consequences(deal, trick)
@@ -275,16 +408,19 @@ class LiveGame:
 
     def _changed(self) -> None:
         self._audit = None
+        self._version += 1
         if self.path is not None:
             write_json_atomic(self.path, self._record)
 
     def _publish_consequences(self, deal_index: int, trick_index: int, *, announce_trick: bool = True) -> None:
+        record, audit = self._audited()
         with self._lock:
-            audit = self.audit()
+            if deal_index >= len(audit["deals"]) or trick_index >= len(record["deals"][deal_index].get("tricks", [])):
+                return  # replaced meanwhile: the newer change publishes its own
             deal_audit = audit["deals"][deal_index]
             events: list[Any] = []
             trick_audit = deal_audit["tricks"][trick_index] if trick_index < len(deal_audit["tricks"]) else None
-            trick = self._record["deals"][deal_index]["tricks"][trick_index]
+            trick = record["deals"][deal_index]["tricks"][trick_index]
             if announce_trick and trick_audit is not None and len(trick["plays"]) == self.players:
                 if trick_audit.get("winner") is not None:
                     events.append(

@@ -55,7 +55,7 @@ import numpy as np
 
 from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from vision.events import StateChanged
-from vision.live import LiveGame, OutOfTurnError
+from vision.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
 from vision.motion import MotionMonitor
 from vision.read_check import deal_facts, weigh_read
 from vision.sources import Frame, FrameSource, SourceError, open_source
@@ -597,6 +597,7 @@ class TablePipeline:
         self.stats.plays += 1
         if self._target_game is not None:
             self.stats.already_recorded += 1
+            self._check_resumed_play()
         # A few more reads of the still table: a card missed by both settling reads is outvoted.
         self._request_verification(frame.time_s, self.verify_s if content.unconfirmed else self.verify_after_commit_s)
         if self._trick.leader is None:
@@ -606,6 +607,37 @@ class TablePipeline:
             self._trick.complete_at = frame.time_s
             self._swept = False
         self._after_commit()
+
+    def _check_resumed_play(self) -> None:
+        """A resumed replay sees again the plays its record holds: each must be that play (the same
+        seat, the same cards but for those a person corrected or had to confirm), else the record is
+        of another game and nothing is added to it. A play is compared once the next one is laid
+        (until then it may still be revised: a failed throw taken back, a card added)."""
+        assert self._target_game is not None
+        seen = self.game.snapshot()
+        recorded = self._target_game.snapshot()
+        deal_index = len(recorded["deals"]) - 1
+
+        def flat(record: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+            return [(t, position, trick) for t, trick in enumerate(record["deals"][-1].get("tricks", []))
+                    for position in range(len(trick["plays"]))]
+
+        shown, held = flat(seen), flat(recorded)
+        number = len(shown) - 1  # the play before the latest: final now
+        if not 0 < number + 1 <= len(held) or number < 0:
+            return
+        _, position, trick = held[number]
+        _, shown_position, shown_trick = shown[number]
+        seat = (shown_trick["leader"] + shown_position) % self.players
+        cards = shown_trick["plays"][shown_position]
+        if not play_matches(trick, position, seat, cards, self.players):
+            where = f"deals[{deal_index}].tricks[{held[number][0]}]"
+            want_seat = (trick["leader"] + position) % self.players
+            path = getattr(self._target_game, "path", None)
+            raise ResumeMismatchError(
+                f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "
+                f"playing {' '.join(trick['plays'][position])}, the input shows seat {seat} playing {' '.join(cards)}); "
+                "nothing was changed: choose another --out or session")
 
     def _after_commit(self) -> None:
         """A replay resumed from a partial record: once it has seen the recorded plays, record for real."""

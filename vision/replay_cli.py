@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,8 @@ from typing import Any
 import scorer
 from scorer.errors import InputError
 from vision.decks import add_deck_arguments, chosen_deck
-from vision.live import LiveGame, read_json_file, write_json_atomic
+from vision.inputs import finite_float
+from vision.live import LiveGame, check_resumable, read_json_file, write_json_atomic
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--setup", required=True, type=Path, help="record with rules, players and the deal's set-up")
     parser.add_argument("--out", required=True, type=Path, help="record to write (resumed if it exists)")
     parser.add_argument("--corners", help="table corners in the image 'x,y x,y x,y x,y' (default: find them)")
-    parser.add_argument("--settle", type=float, default=0.7, help="seconds a play must stay still (default 0.7)")
-    parser.add_argument("--fps", type=float, help="frame rate of a folder of frames (or a video whose header lies)")
+    parser.add_argument("--settle", type=finite_float(low=0, above=True, high=60), default=0.7,
+                        help="seconds a play must stay still (default 0.7)")
+    parser.add_argument("--fps", type=finite_float(low=0, above=True, high=1000),
+                        help="frame rate of a folder of frames (or a video whose header lies)")
     parser.add_argument("--oracle", type=Path,
                         help="read cards from a rendered video's .frames.json instead of the card model (testing)")
     parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
@@ -71,15 +77,17 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
         raise InputError(f"--corners: expected 'x,y x,y x,y x,y', got {text!r}") from exc
     if len(points) != 4 or any(len(p) != 2 for p in points):
         raise InputError(f"--corners: expected four points 'x,y x,y x,y x,y', got {text!r}")
+    if not all(math.isfinite(v) and abs(v) <= 100_000 for p in points for v in p):
+        raise InputError(f"--corners: every coordinate must be a finite number of pixels, got {text!r}")
     return [(p[0], p[1]) for p in points]
 
 
 def _open_game(setup: dict[str, Any], out: Path) -> tuple[LiveGame, bool]:
     if out.exists():
         game = LiveGame.resume(out)
-        record = game.snapshot()
-        if record.get("players") != setup.get("players") or record.get("rules") != setup.get("rules"):
-            raise InputError(f"{out}: holds another game than the set-up (players or rules differ); choose another --out")
+        # the same game only: players, rules and the deal's set-up here; the plays as the video shows them
+        # again (the pipeline refuses, before adding anything, a record whose plays the video does not show)
+        check_resumable(game.snapshot(), setup, str(out))
         return game, True
     write_json_atomic(out, setup)
     return LiveGame(setup, path=out), False
@@ -104,6 +112,35 @@ def _reader(args: argparse.Namespace) -> Any:
     except OSError as exc:
         raise InputError(f"no trained card model ({exc.filename or exc}); train one (tuolaji train), "
                          "or pass --oracle FRAMES.json to test the pipeline alone") from exc
+
+
+class _stop_on_interrupt:  # noqa: N801 - used as a context manager, like contextlib's
+    """While inside: SIGINT (Ctrl-C) and SIGTERM set ``stop`` instead of raising in the middle of a frame
+    (an exception inside OpenCV or ONNX Runtime could abort the process); a second Ctrl-C still raises."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.saved: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.stop.is_set():
+            raise KeyboardInterrupt
+        self.stop.set()
+
+    def __enter__(self) -> _stop_on_interrupt:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.saved[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+
+
+def stats_plays(game: LiveGame) -> int:
+    record = game.snapshot()
+    return sum(len(t["plays"]) for deal in record["deals"] for t in deal.get("tricks", []))
 
 
 def summary_lines(game: LiveGame) -> list[str]:
@@ -182,14 +219,21 @@ def run(args: argparse.Namespace) -> int:
                 progress_bar.update(1)
 
         begun = time.perf_counter()
+        stop = threading.Event()
         try:
-            pipeline.run(source, progress=progress)
+            with _stop_on_interrupt(stop):
+                pipeline.run(source, progress=progress, stop=stop)
         finally:
             if progress_bar is not None:
                 progress_bar.close()
         elapsed = time.perf_counter() - begun
     finally:
         source.close()
+    if stop.is_set():
+        # Ctrl-C: the frame in hand was finished, the record holds every settled play (written after each)
+        print(f"tuolaji replay: interrupted; the record {args.out} holds the {stats_plays(game)} plays settled so far "
+              "(run the same command again to resume)", file=sys.stderr)
+        return 130
     stats = pipeline.stats
     if pipeline.calibration_warning:
         print(f"tuolaji replay: warning: {pipeline.calibration_warning}", file=sys.stderr)

@@ -195,8 +195,10 @@ class FolderSource(FrameSource):
         self.frame_count = len(self._files)
 
     def __iter__(self) -> Iterator[Frame]:
+        from vision.inputs import read_image_bytes
+
         for index, path in enumerate(self._files):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = cv2.imdecode(read_image_bytes(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise SourceError(f"{path}: cannot decode image (frame {index})")
             yield Frame(index, index / self.fps, image)

@@ -3,7 +3,8 @@
 :func:`create_app` builds the application: the page (``/``), the sessions list
 (``/sessions``), the replay viewer (``/replay/<id>``), card images (``/cards/``), the
 JSON API and its server-sent event stream (``/api/``), and the 嘴和 scorer page
-(``/zuihe/``) when :mod:`web.zuihe` is present.
+(``/zuihe/``) when :mod:`web.zuihe` is present. :mod:`web.security` guards every request
+(the server's own host names, the table token on every change, the Origin).
 
 >>> import tempfile
 >>> app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True})
@@ -19,8 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from scorer.safejson import MAX_BYTES
 
 from .i18n import STRINGS, normalise_language, translate
+from .security import error_response, init_security, load_or_create_token, own_host_names
 from .store import DATABASE_NAME, NoSuchSessionError, SessionStore, default_data_dir
 from .table import Table
 
@@ -30,6 +35,19 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "SSE_LIFETIME_S": None,  # None: a stream lasts as long as its client
     "RESUME_LATEST": True,  # open the most recent stored session at start
     "JSON_SORT_KEYS": False,
+    "WRITE_TOKEN": None,  # None: the data folder's table-token (made on first use)
+    "LOCAL_ONLY": True,  # bound to this machine only: every page may write (False: only with the token)
+    "ALLOWED_HOSTS": (),  # host names answered besides addresses, localhost and this machine's name
+    "PUBLIC_URL": None,  # the address the phones open (the QR code); None: the address the page was opened at
+    "MAX_CONTENT_LENGTH": MAX_BYTES,  # request bodies (imports included): 413 beyond
+    "MAX_FORM_MEMORY_SIZE": MAX_BYTES,
+}
+
+HTTP_MESSAGES: dict[int, dict[str, str]] = {
+    400: {"zh": "请求格式不对", "en": "malformed request"},
+    404: {"zh": "没有这个页面", "en": "no such page"},
+    405: {"zh": "不支持这种请求方法", "en": "method not allowed"},
+    413: {"zh": "请求太大（上限 {limit} MB）", "en": "request too large (the limit is {limit} MB)"},
 }
 
 
@@ -44,6 +62,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     data_dir = Path(app.config["DATA_DIR"]) if app.config["DATA_DIR"] else default_data_dir()
     app.config["DATA_DIR"] = str(data_dir)
     table = Table(SessionStore(data_dir / DATABASE_NAME))
+    if not app.config["WRITE_TOKEN"]:
+        app.config["WRITE_TOKEN"] = load_or_create_token(data_dir)
+    app.config["HOST_NAMES"] = own_host_names(app.config["ALLOWED_HOSTS"])
+    init_security(app)
     app.extensions["tuolaji.table"] = table
     if app.config["RESUME_LATEST"]:
         latest = table.store.latest()
@@ -68,6 +90,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.path.startswith("/api/"):
             return jsonify({"error": str(error)}), 404
         return f"<!doctype html><title>404</title><p>{error}</p><p><a href='/sessions'>sessions</a>", 404
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Response:
+        code = error.code or 400
+        words = HTTP_MESSAGES.get(code) or {"zh": f"请求出错（{code}）", "en": error.name.lower()}
+        limit = f"{app.config['MAX_CONTENT_LENGTH'] / 1024 / 1024:g}"
+        return error_response({lang: text.format(limit=limit) for lang, text in words.items()}, code,
+                              code=f"http-{code}")
 
     app.config["I18N"] = STRINGS
     return app

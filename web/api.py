@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 import scorer
+from scorer import safejson
 from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
@@ -25,7 +26,7 @@ from vision.live import NoSuchCardError, OutOfTurnError
 from . import view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
-from .store import NoSuchSessionError
+from .store import MAX_NAME_LENGTH, NoSuchSessionError
 from .table import NoGameError, Table
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
@@ -54,17 +55,42 @@ def _input_error(error: InputError) -> tuple[Response, int]:
     return jsonify({"error": str(error), "message": {"zh": message["zh"], "en": message["en"]}}), status
 
 
-def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+def json_body(*, optional: bool = False) -> Any:
+    """The request's JSON body, read by :func:`scorer.safejson.loads` (size, depth, numbers, text);
+    ``optional``: an empty body is ``{}``."""
+    raw = request.get_data(cache=True)
+    if optional and not raw.strip():
+        return {}
+    if not request.is_json:
+        raise BadRequestError("request body: expected a JSON object (Content-Type: application/json)")
+    return safejson.loads(raw, "request body")
+
+
+def _body(*, optional: bool = False) -> dict[str, Any]:
+    data = json_body(optional=optional)
     if not isinstance(data, dict):
         raise BadRequestError("request body: expected a JSON object")
     return data
+
+
+def _name_field(data: dict[str, Any], name: str = "name") -> str:
+    value = data.get(name)
+    if value is None:
+        return ""
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise BadRequestError(f"{name}: expected a name")
+    text = str(value).strip()
+    if len(text) > MAX_NAME_LENGTH:
+        raise BadRequestError(f"{name}: a name of {len(text)} characters (at most {MAX_NAME_LENGTH})")
+    return text
 
 
 def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | None = None) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise BadRequestError(f"{name}: expected a whole number")
+    if isinstance(value, str) and len(value) > 20:
+        raise BadRequestError(f"{name}: expected a whole number, got a text of {len(value)} characters")
     try:
         number = int(value)
     except ValueError as exc:
@@ -145,28 +171,29 @@ def events() -> Response:
 def build_record(data: dict[str, Any]) -> dict[str, Any]:
     """A new record from the set-up form: players, profile, starting levels, first deal."""
     profile = data.get("profile", "standard-2deck")
-    if profile not in view.PROFILES:
+    if not isinstance(profile, str) or profile not in view.PROFILES:
         raise BadRequestError(f"profile: unknown profile {profile!r}")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) and name.strip() for name in players):
         raise BadRequestError("players: expected a list of names")
     players = [name.strip() for name in players]
+    if len(players) > 12 or any(len(name) > scorer.record.MAX_NAME_LENGTH for name in players):
+        raise BadRequestError(f"players: at most 12 names of at most {scorer.record.MAX_NAME_LENGTH} characters")
     if len(players) not in view.PROFILES[profile]["players"]:
         raise BadRequestError(f"players: {profile} is played by {view.PROFILES[profile]['players']} players, "
                               f"got {len(players)}")
     levels = data.get("levels") or ["2"] * len(players)
-    if not isinstance(levels, list) or len(levels) != len(players) or any(lv not in view.LEVELS for lv in levels):
+    if not isinstance(levels, list) or len(levels) != len(players) or any(
+            not isinstance(lv, str) or lv not in view.LEVELS for lv in levels):
         raise BadRequestError("levels: expected one level (2 … A) per player")
     if len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
         raise BadRequestError("levels: partners (seats 0/2 and 1/3) share one level")
     dealer = _int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
-    trump = data.get("trump", "NT")
-    if trump not in TRUMPS:
-        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+    trump = _trump_field(data)
     deal: dict[str, Any] = {"level": levels[dealer], "trump": trump, "dealer": dealer, "tricks": []}
     friends = data.get("friends")
     if friends:
-        if not isinstance(friends, list):
+        if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
             raise BadRequestError("friends: expected a list of {card, nth}")
         deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
                             "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
@@ -176,23 +203,39 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def _trump_field(data: dict[str, Any], default: str = "NT") -> str:
+    trump = data.get("trump", default)
+    if not isinstance(trump, str) or trump not in TRUMPS:
+        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+    return trump
+
+
 def _has_plays(record: dict[str, Any]) -> bool:
     return any(deal.get("tricks") for deal in record.get("deals", []))
 
 
+def _holds_anything(record: dict[str, Any]) -> bool:
+    """Whether the record holds more than a bare set-up: plays, bids, a kitty, hands, a second deal.
+    Such a record is never replaced by a new set-up (a new session is started beside it)."""
+    deals = record.get("deals", [])
+    return len(deals) > 1 or any(deal.get(key) for deal in deals for key in ("tricks", "bids", "kitty", "hands"))
+
+
 @api_bp.post("/setup")
 def setup() -> tuple[Response, int]:
-    """Set up the table: a new session, or the current one when nothing has been played in it."""
+    """Set up the table: the current session when it holds nothing yet (no plays, bids or kitty),
+    else a new session (the old one stays as it was)."""
     data = _body()
     table = get_table()
     record = build_record(data)
-    name = str(data.get("name") or "").strip() or time.strftime("%Y-%m-%d %H:%M")
-    if table.has_game and not _has_plays(table.game.snapshot()) and not data.get("new"):
-        table.store.rename(table.session_id, name)
-        table.game.replace_record(record, reason="setup")
-        table.open(table.session_id)
-        return jsonify(state_payload(table)), 200
-    table.start(record, name=name, source="page")
+    name = _name_field(data) or time.strftime("%Y-%m-%d %H:%M")
+    with table.writing_or_none() as game:
+        if game is not None and not _holds_anything(game.snapshot()) and not data.get("new"):
+            table.store.rename(table.session_id, name)
+            game.replace_record(record, reason="setup")
+            table.open(table.session_id)
+            return jsonify(state_payload(table)), 200
+        table.start(record, name=name, source="page")
     return jsonify(state_payload(table)), 201
 
 
@@ -200,41 +243,40 @@ def setup() -> tuple[Response, int]:
 def edit_deal() -> Response:
     """Change the current deal's trump, dealer or level (before its first trick)."""
     data = _body()
-    game = get_table().game
-    record = game.snapshot()
-    deal = record["deals"][-1]
-    if deal.get("tricks"):
-        raise BadRequestError("deal: the deal has started; correct single cards instead")
-    if "trump" in data:
-        if data["trump"] not in TRUMPS:
-            raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
-        deal["trump"] = data["trump"]
-    if "dealer" in data:
-        deal["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
-    if "level" in data:
-        if data["level"] not in view.LEVELS:
-            raise BadRequestError("level: expected 2 … A")
-        deal["level"] = data["level"]
-    game.replace_record(record, reason="setup")
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("deal: the record has no deal")
+        deal = record["deals"][-1]
+        if deal.get("tricks"):
+            raise BadRequestError("deal: the deal has started; correct single cards instead")
+        if "trump" in data:
+            deal["trump"] = _trump_field(data)
+        if "dealer" in data:
+            deal["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
+        if "level" in data:
+            if not isinstance(data["level"], str) or data["level"] not in view.LEVELS:
+                raise BadRequestError("level: expected 2 … A")
+            deal["level"] = data["level"]
+        game.replace_record(record, reason="setup")
     return jsonify(state_payload(get_table()))
 
 
 @api_bp.post("/next-deal")
 def next_deal() -> tuple[Response, int]:
     """Start the next deal: the audit's next dealer, at his side's new level."""
-    data = request.get_json(silent=True) or {}
-    game = get_table().game
-    audit = game.audit()
-    last = audit["deals"][-1] if audit["deals"] else None
-    if last is None or last.get("outcome") is None:
-        raise BadRequestError("next deal: the current deal is not complete")
-    if last.get("game_winner"):
-        raise BadRequestError("next deal: the game is over")
-    trump = data.get("trump", "NT")
-    if trump not in TRUMPS:
-        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
-    dealer = int(last["next_dealer"])
-    index = game.new_deal({"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []})
+    data = _body(optional=True)
+    trump = _trump_field(data)
+    with get_table().writing() as game:
+        audit = game.audit()
+        last = audit["deals"][-1] if audit["deals"] else None
+        if last is None or last.get("outcome") is None:
+            raise BadRequestError("next deal: the current deal is not complete")
+        if last.get("game_winner"):
+            raise BadRequestError("next deal: the game is over")
+        dealer = int(last["next_dealer"])
+        index = game.new_deal({"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer,
+                               "tricks": []})
     return jsonify({"deal": index} | state_payload(get_table())), 201
 
 
@@ -242,24 +284,26 @@ def next_deal() -> tuple[Response, int]:
 def bid() -> Response:
     """A bid entered by click: the seat and the cards shown. Sets trump (and the first dealer)."""
     data = _body()
-    game = get_table().game
-    record = game.snapshot()
-    seat = _int_field(data, "seat", high=len(record["players"]) - 1)
-    cards = _cards_field(data, "cards")
-    if not cards:
-        raise BadRequestError("cards: a bid shows at least one card")
-    deal = record["deals"][-1]
-    if deal.get("tricks"):
-        raise BadRequestError("bid: the deal has started")
-    deal.setdefault("bids", []).append({"seat": seat, "cards": cards})
-    if all(card in ("SJ", "BJ") for card in cards):
-        deal["trump"] = "NT"
-    else:
-        deal["trump"] = next(card[-1] for card in cards if card not in ("SJ", "BJ"))
-    if len(record["deals"]) == 1:
-        deal["dealer"] = seat  # the first deal goes to the winning bidder (反主反庄)
-        deal["level"] = view.start_levels(record)[seat]
-    game.replace_record(record, reason="bid")
+    with get_table().writing() as game:
+        record = game.snapshot()
+        seat = _int_field(data, "seat", high=len(record["players"]) - 1)
+        cards = _cards_field(data, "cards")
+        if not cards:
+            raise BadRequestError("cards: a bid shows at least one card")
+        if not record["deals"]:
+            raise BadRequestError("bid: the record has no deal")
+        deal = record["deals"][-1]
+        if deal.get("tricks"):
+            raise BadRequestError("bid: the deal has started")
+        deal.setdefault("bids", []).append({"seat": seat, "cards": cards})
+        if all(card in ("SJ", "BJ") for card in cards):
+            deal["trump"] = "NT"
+        else:
+            deal["trump"] = next(card[-1] for card in cards if card not in ("SJ", "BJ"))
+        if len(record["deals"]) == 1:
+            deal["dealer"] = seat  # the first deal goes to the winning bidder (反主反庄)
+            deal["level"] = view.start_levels(record)[seat]
+        game.replace_record(record, reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -267,12 +311,12 @@ def bid() -> Response:
 def play() -> tuple[Response, int]:
     """A play entered by hand (a card the camera missed, or a table without a camera)."""
     data = _body()
-    game = get_table().game
-    seat = _int_field(data, "seat", high=game.players - 1)
-    cards = _cards_field(data, "cards")
-    if not cards:
-        raise BadRequestError("cards: a play has at least one card")
-    event = game.play(seat, cards)
+    with get_table().writing() as game:
+        seat = _int_field(data, "seat", high=game.players - 1)
+        cards = _cards_field(data, "cards")
+        if not cards:
+            raise BadRequestError("cards: a play has at least one card")
+        event = game.play(seat, cards)
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 
@@ -285,12 +329,12 @@ def _card_position(data: dict[str, Any], game: Any) -> tuple[int, int, int, int]
 def correct() -> Response:
     """Replace one card the camera read; the record keeps the correction; re-audited at once."""
     data = _body()
-    game = get_table().game
-    deal, trick, seat, index = _card_position(data, game)
-    card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
-    if card is None:
-        raise BadRequestError("card: expected a card such as 10H")
-    event = game.correct(deal, trick, seat, index, card, source="page")
+    with get_table().writing() as game:
+        deal, trick, seat, index = _card_position(data, game)
+        card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
+        if card is None:
+            raise BadRequestError("card: expected a card such as 10H")
+        event = game.correct(deal, trick, seat, index, card, source="page")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -298,16 +342,16 @@ def correct() -> Response:
 def confirm() -> Response:
     """Confirm a card the camera could not settle, as read."""
     data = _body()
-    game = get_table().game
-    deal, trick, seat, index = _card_position(data, game)
-    record = game.snapshot()
-    try:
-        trick_data = record["deals"][deal]["tricks"][trick]
-        play_cards = trick_data["plays"][(seat - trick_data["leader"]) % game.players]
-        card = play_cards[index]
-    except (IndexError, KeyError) as exc:
-        raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
-    event = game.correct(deal, trick, seat, index, card, source="page-confirm")
+    with get_table().writing() as game:
+        deal, trick, seat, index = _card_position(data, game)
+        record = game.snapshot()
+        try:
+            trick_data = record["deals"][deal]["tricks"][trick]
+            play_cards = trick_data["plays"][(seat - trick_data["leader"]) % game.players]
+            card = play_cards[index]
+        except (IndexError, KeyError) as exc:
+            raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
+        event = game.correct(deal, trick, seat, index, card, source="page-confirm")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -315,11 +359,14 @@ def confirm() -> Response:
 def kitty() -> Response:
     """Record the kitty (the buried cards) once it is turned up."""
     data = _body()
-    game = get_table().game
-    record = game.snapshot()
-    deal_index = _int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
-    record["deals"][deal_index]["kitty"] = _cards_field(data, "cards")
-    game.replace_record(record, reason="kitty")
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("kitty: the record has no deal")
+        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
+                      else len(record["deals"]) - 1)
+        record["deals"][deal_index]["kitty"] = _cards_field(data, "cards")
+        game.replace_record(record, reason="kitty")
     return jsonify(state_payload(get_table()))
 
 
@@ -341,7 +388,7 @@ def resume(session_id: int) -> Response:
 
 @api_bp.post("/sessions/<int:session_id>/rename")
 def rename(session_id: int) -> Response:
-    name = str(_body().get("name") or "").strip()
+    name = _name_field(_body())
     if not name:
         raise BadRequestError("name: expected a non-empty name")
     get_table().store.rename(session_id, name)
@@ -350,10 +397,7 @@ def rename(session_id: int) -> Response:
 
 @api_bp.post("/sessions/<int:session_id>/delete")
 def delete(session_id: int) -> Response:
-    table = get_table()
-    if table.session_id == session_id:
-        table.close()
-    table.store.delete(session_id)
+    get_table().delete(session_id)
     return jsonify({"deleted": session_id})
 
 
@@ -369,19 +413,15 @@ def export(session_id: int) -> Response:
 
 def read_uploaded_record() -> tuple[dict[str, Any], str]:
     """The record in an upload (form field ``file``) or the JSON body; and a name for it."""
-    upload = request.files.get("file")
+    upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
     if upload is not None and upload.filename:
-        name = upload.filename
-        text = upload.read().decode("utf-8", errors="replace")
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BadRequestError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+        name = safejson.check_text(upload.filename, "file name")[:MAX_NAME_LENGTH]
+        record = safejson.loads(upload.read(safejson.MAX_BYTES + 1), name)
     else:
-        record = request.get_json(silent=True)
+        record = json_body()
         name = "import"
         if isinstance(record, dict) and isinstance(record.get("record"), dict):
-            name = str(record.get("name") or name)
+            name = _name_field(record) or name
             record = record["record"]
     if not isinstance(record, dict):
         raise BadRequestError("import: expected a game record (a JSON object)")

@@ -7,14 +7,19 @@
     tuolaji serve --resume             # continue the most recent stored session (no input)
 
 The server binds to 127.0.0.1 unless ``--host`` says otherwise and prints the address
-to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``).
+to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``), which one
+server at a time may use (a lock). On a network address (``--host 0.0.0.0``) the address
+printed carries the table token, which every change needs (:mod:`web.security`): the page
+shows it as a QR code for the players' phones; without it a page is read-only.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -23,9 +28,11 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorer.errors import InputError
-from vision.live import read_json_file
+from vision.inputs import finite_float
+from vision.live import check_resumable, read_json_file
 
 from . import create_app, get_table
+from .store import default_data_dir
 from .table import Feed, PipelineFeed, RecordFeed, Table, record_setup
 
 DEFAULT_PORT = 8750
@@ -49,16 +56,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
                         help="resolution to ask the camera for (default 1920x1080; see `tuolaji check-camera`)")
     parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name in --data (`tuolaji enrol`)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0: the players' phones "
+                        "on the network too, which need the table token to change anything)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="also answer to this host name (addresses, localhost and this machine's name always are)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--data", type=Path, metavar="DIR",
                         help="data folder for the sessions database (default $TUOLAJI_DATA or ./data)")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
-    parser.add_argument("--pace", type=float, default=1.5, metavar="S",
+    parser.add_argument("--pace", type=finite_float(low=0, high=3600), default=1.5, metavar="S",
                         help="with --record: seconds between plays (default 1.5)")
     parser.add_argument("--oracle", type=Path, metavar="FRAMES",
                         help="with --video/--demo: read cards from a rendered video's .frames.json (testing)")
-    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
+    parser.add_argument("--speed", type=finite_float(low=0, above=True, high=1000), default=1.0, metavar="X",
                         help="with --video/--demo: play the video X times faster than real time (default 1)")
     parser.add_argument("--fast", action="store_true",
                         help="with --video/--demo: process frames as fast as they decode")
@@ -95,10 +106,16 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         if args.session is not None:
             table.open(args.session)
         elif latest is not None:
-            table.open(latest.id)
+            try:
+                table.open(latest.id)
+            except InputError as exc:  # a session saved by an older version, or edited by hand: start without it
+                print(f"tuolaji serve: session {latest.id} cannot be resumed ({exc}); no session is open",
+                      file=sys.stderr, flush=True)
         return None
     if args.record is not None:
         record = load_record(args.record)
+        if args.session is not None:  # continue a session with this record: only if it is the same game
+            check_resumable(table.store.get(args.session).record, record, f"session {args.session}")
         _open_or_start(table, args, record_setup(record), name=args.record.name, source="record")
         return RecordFeed(table, record, pace_s=args.pace)
     if args.camera is not None or args.video is not None:
@@ -162,12 +179,81 @@ def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None
         return OracleReader.from_file(fallback_frames)
 
 
+def lock_data_dir(folder: Path) -> Any:
+    """An exclusive lock on the data folder for this server's lifetime (the open file holding it):
+    a second server on the same sessions would overwrite the first one's changes."""
+    import fcntl
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "tuolaji.lock"
+    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the server's lifetime
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        pid = handle.read().strip()[:20]
+        handle.close()
+        raise ServeError(f"{folder}: another tuolaji serve is using this data folder"
+                         + (f" (process {pid})" if pid else "") + "; stop it, or pass another --data") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``; a port in use or an address not on this machine is a ServeError."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ServeError(f"--host {host}: not an address or name of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        why = "the port is in use (another server?); pass another --port" if exc.errno == errno.EADDRINUSE else (
+            exc.strerror or str(exc))
+        raise ServeError(f"cannot listen on {host}:{port}: {why}") from None
+    return sock
+
+
 def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     """The application, its input attached and started, and a threaded HTTP server (not yet serving)."""
-    app = create_app({"DATA_DIR": str(args.data) if args.data else None, "RESUME_LATEST": False})
-    table = get_table(app)
-    feed = attach_source(table, args)
-    server = make_server(args.host, args.port, app, threaded=True)
+    from .security import is_loopback_host, lan_address
+
+    data = args.data if args.data else default_data_dir()
+    data_lock = lock_data_dir(Path(data))
+    try:
+        sock = listen_socket(args.host, args.port)
+    except ServeError:
+        data_lock.close()
+        raise
+    local_only = is_loopback_host(args.host)
+    public_host = args.host
+    if args.host in ("0.0.0.0", "", "::"):
+        public_host = lan_address() or socket.gethostname()
+    port = sock.getsockname()[1]
+    public_url = None if local_only else f"http://{f'[{public_host}]' if ':' in public_host else public_host}:{port}/"
+    try:
+        app = create_app({"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
+                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url})
+        table = get_table(app)
+        feed = attach_source(table, args)
+        server = make_server(args.host, port, app, threaded=True, fd=sock.fileno())
+    except BaseException:
+        sock.close()
+        data_lock.close()
+        raise
+    sock.close()  # the server holds its own duplicate of the descriptor
+    server.tuolaji_data_lock = data_lock  # type: ignore[attr-defined]
+    server.tuolaji_token = app.config["WRITE_TOKEN"]  # type: ignore[attr-defined]
+    server.tuolaji_public_url = public_url  # type: ignore[attr-defined]
     if feed is not None:
         table.feed = feed
         feed.start()
@@ -187,9 +273,14 @@ def run(args: argparse.Namespace) -> int:
     host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in host:
         host = f"[{host}]"
-    print(f"tuolaji serve: open http://{host}:{server.server_port}/  (Ctrl-C stops)", flush=True)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"tuolaji serve: listening on {args.host}: other machines on the network can open it", flush=True)
+    token = server.tuolaji_token  # type: ignore[attr-defined]
+    public_url = server.tuolaji_public_url  # type: ignore[attr-defined]
+    if public_url is None:
+        print(f"tuolaji serve: open http://{host}:{server.server_address[1]}/  (Ctrl-C stops)", flush=True)
+    else:
+        print(f"tuolaji serve: open http://{host}:{server.server_address[1]}/?token={token}  (Ctrl-C stops)", flush=True)
+        print(f"tuolaji serve: listening on {args.host}: phones on the network open {public_url}?token={token} "
+              f"(the QR code on the page); without the table token {token} they can only watch", flush=True)
     stopper = threading.Thread(target=server.serve_forever, name="tuolaji-http", daemon=True)
     stopper.start()
     try:
@@ -198,7 +289,8 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("tuolaji serve: stopping", file=sys.stderr, flush=True)
     finally:
-        table.stop_feed()
+        table.stop_feed(timeout=60.0)  # the feed finishes its frame (a camera read is never cut mid-way)
         server.shutdown()
         server.server_close()
+        server.tuolaji_data_lock.close()  # type: ignore[attr-defined]
     return 0

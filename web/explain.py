@@ -700,6 +700,8 @@ _RECORD_PROBLEMS: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r'unknown profile (?P<x>".*")'), "没有 {x} 这套规则", "unknown rules {x}"),
     (re.compile(r"missing"), "缺少", "missing"),
     (re.compile(r"expected a list of cards"), "应是一串牌", "expected a list of cards"),
+    (re.compile(r"(?P<n>\d+) or more copies of (?P<card>\".*\"), but no decks hold more than (?P<d>\d+)"),
+     "{card} 有 {n} 张以上，任何几副牌都不超过 {d} 张", "{n} or more copies of {card}, more than any decks hold ({d})"),
     (re.compile(r"only the last trick may be incomplete \((?P<a>\d+) of (?P<n>\d+) plays\)"),
      "只有最后一墩可以没出完（这墩只有 {a}/{n} 手）", "only the last trick may be incomplete ({a} of {n} plays)"),
 ]
@@ -716,10 +718,48 @@ def error_in_record(w: _Words, g: dict[str, str]) -> Text:
     raise UnknownTemplateError(g["problem"])
 
 
-@_template("error", r"(?P<file>.+): not valid JSON \(line (?P<line>\d+), column (?P<column>\d+)\)")
+@_template("error", r"(?P<file>.+): not valid JSON(?: \(line (?P<line>\d+), column (?P<column>\d+)\)"
+                    r"|: .* at line (?P<line2>\d+) column (?P<column2>\d+))")
 def error_not_json(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"{g['file']} 不是有效的 JSON（第 {g['line']} 行第 {g['column']} 列）",
-            "en": f"{g['file']} is not valid JSON (line {g['line']}, column {g['column']})"}
+    line, column = g["line"] or g["line2"], g["column"] or g["column2"]
+    name = "请求内容" if g["file"] == "request body" else g["file"]
+    return {"zh": f"{name} 不是有效的 JSON（第 {line} 行第 {column} 列）",
+            "en": f"{g['file']} is not valid JSON (line {line}, column {column})"}
+
+
+_INPUT_PROBLEMS: list[tuple[re.Pattern[str], str, str]] = [
+    (re.compile(r"(?P<n>[\d,]+) bytes, over the limit of (?P<limit>[\d,]+)"), "太大（{n} 字节，上限 {limit}）",
+     "too large ({n} bytes, the limit is {limit})"),
+    (re.compile(r"not UTF-8 text.*"), "不是 UTF-8 文本", "not UTF-8 text"),
+    (re.compile(r"JSON nested deeper than (?P<d>\d+) levels"), "JSON 嵌套超过 {d} 层", "JSON nested deeper than {d} levels"),
+    (re.compile(r"an integer of (?P<n>\d+) digits.*"), "数字太长（{n} 位）", "a number of {n} digits"),
+    (re.compile(r"(?P<x>-?\d+) is out of range"), "{x} 超出范围", "{x} is out of range"),
+    (re.compile(r".*(?: is not a number JSON allows| is out of range)|a number of \d+ characters"),
+     "不是有效的数字", "not a valid number"),
+    (re.compile(r"(?:.*: )?a lone surrogate.*"), "含有无效字符", "holds an invalid character (a lone surrogate)"),
+    (re.compile(r"not valid JSON: .*"), "不是有效的 JSON", "not valid JSON"),
+    (re.compile(r"expected a JSON object.*"), "应是一个 JSON 对象", "expected a JSON object"),
+    (re.compile(r"expected a whole number.*"), "应是整数", "expected a whole number"),
+    (re.compile(r"expected one of (?P<x>.+)"), "应是 {x} 之一", "expected one of {x}"),
+    (re.compile(r"(?:unknown profile .*|expected a list of \{card, nth\})"), "不对", "not valid"),
+    (re.compile(r"a name of (?P<n>\d+) characters.*"), "名字太长（{n} 个字）", "a name of {n} characters is too long"),
+    (re.compile(r"(?P<n>\d+) or more copies of (?P<card>\".*\"), but no decks hold more than (?P<d>\d+)"),
+     "{card} 有 {n} 张以上，任何几副牌都不超过 {d} 张", "{n} or more copies of {card}, more than any decks hold ({d})"),
+]
+
+_INPUT_PLACES = {"request body": ("请求内容", "the request body"), "file name": ("文件名", "the file name")}
+
+
+@_template("error", r"(?P<where>[^:]{1,300}): (?P<problem>.+)")
+def error_input(w: _Words, g: dict[str, str]) -> Text:
+    """Input refused where it is read (a request body, an upload, a field): the place and the problem."""
+    where = g["where"]
+    zh_where, en_where = _INPUT_PLACES.get(where) or _PLACE_FIELDS.get(where) or (where, where)
+    for pattern, zh, en in _INPUT_PROBLEMS:
+        m = pattern.fullmatch(g["problem"])
+        if m:
+            return {"zh": f"{zh_where}：{zh.format(**m.groupdict())}", "en": f"{en_where}: {en.format(**m.groupdict())}"}
+    raise UnknownTemplateError(g["problem"])
 
 
 TEMPLATE_NAMES: tuple[str, ...] = tuple(name for _, name, _, _ in _TEMPLATES)
@@ -735,7 +775,11 @@ def match_template(rule: str, text: str, players: Sequence[str]) -> tuple[str, T
             continue
         m = pattern.fullmatch(text)
         if m:
-            return name, render(words, {key: value or "" for key, value in m.groupdict().items()})
+            try:
+                return name, render(words, {key: value or "" for key, value in m.groupdict().items()})
+            except UnknownTemplateError:
+                if rule != "error":
+                    raise
     raise UnknownTemplateError(f"{rule}: {text}")
 
 

@@ -20,6 +20,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "lang.toggle": {"zh": "English", "en": "中文"},
     "lang.toggle.label": {"zh": "切换到英文", "en": "Switch to Chinese"},
     "nav.live": {"zh": "牌桌", "en": "Table"},
+    "access.readonly": {"zh": "只读：要记牌或更正，请扫描牌桌屏幕上的二维码（或打开带口令的地址）。",
+                        "en": "Read-only: to record or correct plays, scan the QR code on the table's screen "
+                              "(or open the address with the token)."},
+    "access.phones": {"zh": "让手机加入", "en": "Let the phones in"},
+    "access.phones.help": {"zh": "同一网络里的手机扫描这个二维码，就能记牌和更正；没有口令的人只能看。",
+                           "en": "Phones on this network scan this code to record and correct plays; "
+                                 "anyone without the token can only watch."},
     "nav.sessions": {"zh": "牌局记录", "en": "Sessions"},
     "nav.zuihe": {"zh": "嘴和记分", "en": "嘴和 scorer"},
     "nav.skip": {"zh": "跳到牌桌", "en": "Skip to the table"},

@@ -60,10 +60,7 @@ def resume(session_id: int) -> BaseResponse:
 
 @pages_bp.post("/sessions/<int:session_id>/delete")
 def delete(session_id: int) -> BaseResponse:
-    table = get_table()
-    if table.session_id == session_id:
-        table.close()
-    table.store.delete(session_id)
+    get_table().delete(session_id)
     return redirect(url_for("pages.sessions"))
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorer import safejson
 from scorer.errors import InputError
 
 DATABASE_NAME = "tuolaji.sqlite"
@@ -48,6 +49,20 @@ CREATE TABLE IF NOT EXISTS sessions (
 
 class NoSuchSessionError(InputError):
     """A session id that the store does not hold."""
+
+
+class StoreError(InputError):
+    """The sessions database cannot be read (not a database, corrupt, locked by another program)."""
+
+
+MAX_SESSION_ID = 2**63 - 1
+MAX_NAME_LENGTH = 200
+
+
+def _check_id(session_id: int) -> int:
+    if not 0 < session_id <= MAX_SESSION_ID:
+        raise NoSuchSessionError(f"session {session_id}: no such session")
+    return session_id
 
 
 def default_data_dir() -> Path:
@@ -95,10 +110,16 @@ class SessionStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        connection = sqlite3.connect(self.path, timeout=10)
+        try:
+            connection = sqlite3.connect(self.path, timeout=10)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the sessions database ({exc})") from None
         try:
             with connection:
                 yield connection
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the sessions database cannot be read ({exc}); "
+                             "move it aside to start an empty one") from None
         finally:
             connection.close()
 
@@ -108,13 +129,14 @@ class SessionStore:
         with self._lock, self._connect() as connection:
             cursor = connection.execute(
                 "INSERT INTO sessions (name, source, created, updated, record) VALUES (?, ?, ?, ?, ?)",
-                (name, source, now, now, json.dumps(record, ensure_ascii=False)),
+                (name[:MAX_NAME_LENGTH], source, now, now, json.dumps(record, ensure_ascii=False)),
             )
             return int(cursor.lastrowid or 0)
 
     def save(self, session_id: int, record: dict[str, Any]) -> float:
         """Replace the session's record (after every change of its game); returns the time saved."""
         saved = time.time()
+        _check_id(session_id)
         with self._lock, self._connect() as connection:
             cursor = connection.execute(
                 "UPDATE sessions SET record = ?, updated = ? WHERE id = ?",
@@ -125,12 +147,15 @@ class SessionStore:
         return saved
 
     def rename(self, session_id: int, name: str) -> None:
+        _check_id(session_id)
         with self._lock, self._connect() as connection:
-            cursor = connection.execute("UPDATE sessions SET name = ? WHERE id = ?", (name, session_id))
+            cursor = connection.execute("UPDATE sessions SET name = ? WHERE id = ?",
+                                        (name[:MAX_NAME_LENGTH], session_id))
             if cursor.rowcount == 0:
                 raise NoSuchSessionError(f"session {session_id}: no such session")
 
     def get(self, session_id: int) -> Session:
+        _check_id(session_id)
         with self._connect() as connection:
             row = connection.execute(
                 "SELECT id, name, source, created, updated, record FROM sessions WHERE id = ?", (session_id,)
@@ -152,6 +177,7 @@ class SessionStore:
         return sessions[0] if sessions else None
 
     def delete(self, session_id: int) -> None:
+        _check_id(session_id)
         with self._lock, self._connect() as connection:
             cursor = connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
             if cursor.rowcount == 0:
@@ -159,4 +185,12 @@ class SessionStore:
 
 
 def _session(row: tuple[Any, ...]) -> Session:
-    return Session(id=row[0], name=row[1], source=row[2], created=row[3], updated=row[4], record=json.loads(row[5]))
+    try:
+        record = safejson.loads(row[5], f"session {row[0]}") if isinstance(row[5], str | bytes) else None
+    except InputError:
+        record = None
+    if not isinstance(record, dict):  # a row written by something else: listed, never fed to the scorer as is
+        record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": [], "deals": [],
+                  "x-unreadable": True}
+    return Session(id=row[0], name=str(row[1]), source=str(row[2]), created=float(row[3] or 0),
+                   updated=float(row[4] or 0), record=record)

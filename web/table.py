@@ -19,19 +19,20 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import scorer
 from scorer.errors import InputError
 from vision.events import Event, EventBus, StateChanged
-from vision.live import LiveGame
+from vision.live import LiveGame, ResumeMismatchError, play_matches
 
 from .store import Session, SessionStore
 
@@ -59,10 +60,12 @@ class Table:
 
     @property
     def game(self) -> LiveGame:
-        with self._lock:
-            if self._game is None:
-                raise NoGameError("no table session is open: set up a table or resume a session")
-            return self._game
+        """The live game. Read without the table's lock (a reader never waits for a write and its
+        audit); changes go through :meth:`writing`."""
+        game = self._game
+        if game is None:
+            raise NoGameError("no table session is open: set up a table or resume a session")
+        return game
 
     @property
     def session(self) -> Session | None:
@@ -76,14 +79,30 @@ class Table:
         """A stand-in for "whatever game is current", for feeds that outlive a session switch."""
         return CurrentGame(self)
 
-    def open(self, session_id: int) -> None:
-        """Make a stored session the live one (resume it)."""
-        session = self.store.get(session_id)
-        game = LiveGame(session.record, bus=self.bus)
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[LiveGame]:
+        """The current game, held for one change: the change is applied to the game that is
+        current and saved before any other change, resume or close (no acknowledged change
+        lands on a game that was just replaced)."""
         with self._lock:
+            yield self.game
+
+    @contextlib.contextmanager
+    def writing_or_none(self) -> Iterator[LiveGame | None]:
+        """Like :meth:`writing`, None when no session is open."""
+        with self._lock:
+            yield self._game
+
+    def open(self, session_id: int) -> None:
+        """Make a stored session the live one (resume it). Under the table's lock: a change in
+        flight is saved first, so the session is read with it."""
+        with self._lock:
+            session = self.store.get(session_id)
+            game = LiveGame(session.record, bus=self.bus)
             self._session = session
             self._game = game
-        self.bus.publish(StateChanged(reason="session"))
+            self._saved = None
+            self.bus.publish(StateChanged(reason="session"))
 
     def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
         """Store a new session with ``record`` and make it the live one."""
@@ -97,11 +116,18 @@ class Table:
         with self._lock:
             self._session = None
             self._game = None
-        self.bus.publish(StateChanged(reason="session"))
+            self.bus.publish(StateChanged(reason="session"))
 
-    def stop_feed(self) -> None:
+    def delete(self, session_id: int) -> None:
+        """Delete a stored session (closing it first if it is the live one)."""
+        with self._lock:
+            if self.session_id == session_id:
+                self.close()
+            self.store.delete(session_id)
+
+    def stop_feed(self, timeout: float = 5.0) -> None:
         if self.feed is not None:
-            self.feed.stop()
+            self.feed.stop(timeout)
 
     def _save(self, event: Event) -> None:
         with self._lock:
@@ -123,7 +149,15 @@ class CurrentGame:
     def __init__(self, table: Table) -> None:
         self._table = table
 
+    _WRITES = frozenset({"play", "correct", "new_deal", "replace_record"})
+
     def __getattr__(self, name: str) -> Any:
+        if name in CurrentGame._WRITES:
+            def locked(*args: Any, **kwargs: Any) -> Any:
+                with self._table.writing() as game:
+                    return getattr(game, name)(*args, **kwargs)
+
+            return locked
         return getattr(self._table.game, name)
 
 
@@ -235,6 +269,11 @@ class RecordFeed(Feed):
                 for position, cards in enumerate(trick["plays"]):
                     self.played += 1
                     if trick_index < len(have_tricks) and position < len(have_tricks[trick_index]["plays"]):
+                        seat = (trick["leader"] + position) % players
+                        if not play_matches(have_tricks[trick_index], position, seat, cards, players):
+                            raise ResumeMismatchError(
+                                f"deals[{deal_index}].tricks[{trick_index}]: the session holds another play of seat "
+                                f"{seat} than the record; nothing was added (the session holds another game)")
                         continue
                     if self._stop.wait(self.pace_s):
                         return

@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from scorer import safejson
 from scorer.errors import InputError
 from scorer.zuihe import ALL_CARDS, ZuiheOptions, ZuiheResult, score
 
@@ -73,10 +74,10 @@ def page() -> str:
 
 @zuihe_bp.post("/api/score")
 def api_score() -> tuple[Response, int]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return jsonify({"error": "request body: expected a HAND.json object"}), 400
     try:
+        body = safejson.loads(request.get_data(cache=True), "request body") if request.is_json else None
+        if not isinstance(body, dict):
+            return jsonify({"error": "request body: expected a HAND.json object"}), 400
         result = score(body)
     except InputError as exc:
         return jsonify({"error": str(exc)}), 400

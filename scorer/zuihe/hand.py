@@ -127,9 +127,12 @@ def _parse_sizes(value: Any, where: str) -> tuple[int, ...]:
     else:
         parts = str(value).split(",")
     try:
-        return tuple(sorted(int(p) for p in parts))
-    except (TypeError, ValueError):
+        sizes = tuple(sorted(int(p) for p in parts))
+    except (TypeError, ValueError, OverflowError):
         raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}') from None
+    if not all(0 < size <= 1000 for size in sizes) or len(sizes) > 100:
+        raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}')
+    return sizes
 
 
 @dataclass(frozen=True)
@@ -276,7 +279,7 @@ def _parse_flags(obj: Any, where: str = "flags") -> Flags:
                 raise HandError(f"{where}.{key}: expected true or false, got {value!r}")
             values[key] = value
         elif key == "jian":
-            if value is not None and value not in JIAN_RATES:
+            if value is not None and (not isinstance(value, str) or value not in JIAN_RATES):
                 raise HandError(f"{where}.jian: expected null, huang, mian, cha or tong, got {value!r}")
             values[key] = value
         else:

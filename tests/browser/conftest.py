@@ -22,8 +22,10 @@ from .records import point_correction, revoke_record
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+# attacker.test and rebind.test resolve to this machine: another site's page, and one that re-points its name here
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--host-resolver-rules=MAP attacker.test 127.0.0.1, MAP rebind.test 127.0.0.1"]
 
 
 @dataclass
@@ -37,6 +39,12 @@ class Served:
     fix: dict[str, Any]
     unsure: int
     process: subprocess.Popen
+
+
+def write_headers(data: str | Path) -> dict[str, str]:
+    """The headers of a change sent as the page sends it: JSON, and the table token of the server on ``data``."""
+    token = (Path(data) / "table-token").read_text(encoding="ascii").strip()
+    return {"Content-Type": "application/json", "X-Tuolaji-Token": token}
 
 
 def free_port() -> int:

@@ -15,6 +15,8 @@ import pytest
 
 import scorer
 
+from .conftest import write_headers
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,7 +239,7 @@ def test_a_won_game_is_announced_in_the_page_language(page, served):
     record["start_levels"] = ["A"] * 4
     request = urllib.request.Request(served.url + "api/sessions/import", method="POST",
                                      data=json.dumps({"name": "决胜局", "record": record}).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers=write_headers(served.data))
     with urllib.request.urlopen(request, timeout=10) as response:
         session_id = json.loads(response.read())["id"]
     page.goto(f"{served.url}replay/{session_id}")

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from .conftest import free_port, start_serve, stop_serve
+from .conftest import free_port, start_serve, stop_serve, write_headers
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ def test_an_open_page_reconnects_to_a_restarted_server_and_reloads(page, server)
     page.wait_for_function("document.querySelector('#connection').textContent.startsWith('实时')")
     server.restart()  # the page stays open; its event stream drops and reconnects
     request = urllib.request.Request(server.url + "api/play", data=json.dumps({"seat": 2, "cards": ["3H"]}).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+                                     headers=write_headers(server.data), method="POST")
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
     page.locator('#felt .seat[data-seat="2"] .card').wait_for(timeout=20_000)

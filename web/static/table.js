@@ -540,8 +540,14 @@
     if (error && lastError) error.textContent = t("error.title") + t("alerts.colon") + lastError[lang];
   }
 
+  // The table's token (only in a page that may write): sent with every change; without it the page is read-only.
+  const tokenMeta = document.querySelector('meta[name="tuolaji-token"]');
+  const writeToken = tokenMeta ? tokenMeta.content : null;
+
   async function api(path, body) {
-    const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+    const headers = { "Content-Type": "application/json" };
+    if (writeToken) headers["X-Tuolaji-Token"] = writeToken;
+    const options = body === undefined ? {} : { method: "POST", headers: headers, body: JSON.stringify(body) };
     const response = await fetch(path, options);
     const json = await response.json().catch(() => ({}));
     const error = document.getElementById("error");
@@ -632,7 +638,7 @@
   function bindLive() {
     document.addEventListener("click", (event) => {
       const cardButton = event.target.closest("button.card[data-trick]");
-      if (cardButton && !cardButton.closest("#picker")) { openPicker(whereOf(cardButton)); return; }
+      if (cardButton && !cardButton.closest("#picker")) { if (writeToken) openPicker(whereOf(cardButton)); return; }
       const pick = event.target.closest("#picker .pick");
       if (pick) { submitCorrection(pick.dataset.card).catch(() => {}); return; }
       const confirmButton = event.target.closest(".confirm-btn");

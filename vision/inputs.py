@@ -1,0 +1,92 @@
+"""Guards for what the vision commands read: images (their size, before decoding) and numbers on
+the command line (finite, in range). Every refusal is an :class:`~scorer.errors.InputError` of
+one line naming what and where.
+
+>>> finite_float(low=0, above=True)("0.7")
+0.7
+>>> finite_float(low=0, above=True)("nan")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected a number above 0, got 'nan'
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from scorer.errors import InputError
+
+MAX_IMAGE_PIXELS = 40_000_000
+"""The largest image decoded (a 40-megapixel photo; a 30000×30000 one would take 2.7 GB as BGR)."""
+MAX_IMAGE_BYTES = 100 * 1024 * 1024
+HEADER_FORMATS = ("PNG", "JPEG", "BMP", "TIFF", "WEBP", "GIF", "PPM", "JPEG2000")
+"""The formats whose header is read (a list: PIL then never loads the plug-ins of other formats)."""
+
+
+class ImageTooLargeError(InputError):
+    """An image whose header claims more pixels than :data:`MAX_IMAGE_PIXELS`."""
+
+
+def finite_float(*, low: float | None = None, above: bool = False, high: float | None = None
+                 ) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number (no nan, no inf), at least (or ``above``) ``low``."""
+    def parse(text: str) -> float:
+        bound = "" if low is None else f" {'above' if above else 'at least'} {low:g}"
+        bound += "" if high is None else f" and at most {high:g}"
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}") from None
+        if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
+                or (high is not None and value > high)):
+            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}")
+        return value
+
+    return parse
+
+
+def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
+    """(width, height) from an image file's header, read without decoding it (None: not a format PIL knows)."""
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    raw = data.tobytes() if isinstance(data, np.ndarray) else data
+    try:
+        with Image.open(io.BytesIO(raw), formats=HEADER_FORMATS) as image:
+            return image.size
+    except Image.DecompressionBombError as exc:  # PIL's own limit, far above ours: its pixel count
+        import re
+
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        pixels = f"{int(found.group(1)):,} pixels" if found else "too many pixels"
+        raise ImageTooLargeError(f"{where}: an image of {pixels}, over the limit of "
+                                 f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error, ImportError):
+        # not a header PIL reads: OpenCV decides (and refuses what it cannot decode). ImportError: a
+        # library that patches Image.open (ultralytics, when training is loaded) and lacks its plug-in
+        return None
+
+
+def check_image_header(data: bytes | np.ndarray, where: str, *, max_pixels: int = MAX_IMAGE_PIXELS) -> None:
+    """Refuse an image whose header claims more than ``max_pixels`` pixels, before it is decoded."""
+    size = image_size(data, where)
+    if size is not None and size[0] * size[1] > max_pixels:
+        raise ImageTooLargeError(f"{where}: an image of {size[0] * size[1]:,} pixels ({size[0]}×{size[1]}), "
+                                 f"over the limit of {max_pixels / 1e6:g} megapixels")
+
+
+def read_image_bytes(path: Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> np.ndarray:
+    """An image file's bytes (at most ``max_bytes``), its header checked; decode them with OpenCV."""
+    with open(path, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise InputError(f"{path}: over the limit of {max_bytes // 1024 // 1024} MB for an image")
+    check_image_header(data, str(path))
+    return np.frombuffer(data, dtype=np.uint8)
