@@ -8,7 +8,12 @@ with the deck. Prints the enrolment line, both scores, and as its last line exac
 
     enrol_s=X f1_shipped=Y f1_deck=Z
 
-Usage: ``.venv/bin/python bench/enrol_bench.py DIR [--photos 12] [--models DIR]``
+``--design NAME`` draws the folder first (under a temporary folder): ``--count`` photos of
+an imported real deck design (:mod:`datasets.realart`), 3-6 cards each at a table camera's
+scale, turned any way, with a camera's look. That is where enrolment's settings are chosen;
+the real-photo folders only measure.
+
+Usage: ``.venv/bin/python bench/enrol_bench.py (DIR | --design NAME [--count 40]) [--photos 12] [--models DIR]``
 """
 
 from __future__ import annotations
@@ -31,13 +36,53 @@ from vision.eval_cli import evaluate_real  # noqa: E402
 from vision.realeval import format_real_report, load_real_folder  # noqa: E402
 
 
+def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> Path:
+    """``count`` photos of one imported design laid on varied cloths, as a real-photo folder."""
+    import cv2
+    import numpy as np
+
+    from datasets.realart import load_deck
+    from datasets.realcrops import camera_look
+    from vision.detector import CARD_NAMES
+
+    deck = load_deck(design)
+    names = [n for n in CARD_NAMES if deck.has(n)]
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    rng = np.random.default_rng(seed)
+    for n in range(count):
+        canvas = np.empty((480, 640, 3), np.uint8)
+        canvas[:] = rng.integers(30, 140, 3)
+        canvas = cv2.add(canvas, rng.integers(0, 25, canvas.shape, dtype=np.uint8))
+        chosen = [names[int(k)] for k in rng.choice(len(names), size=int(rng.integers(3, 7)), replace=False)]
+        height = float(rng.uniform(90, 170))
+        for k, name in enumerate(chosen):
+            face = deck.render(name, int(height))
+            h, w = face.shape[:2]
+            centre = (90 + (k % 3) * 210 + rng.uniform(-25, 25), 120 + (k // 3) * 240 + rng.uniform(-25, 25))
+            matrix = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0, 360)), 1.0)
+            matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
+            colour = cv2.warpAffine(face[:, :, :3], matrix, (640, 480), flags=cv2.INTER_AREA)
+            alpha = cv2.warpAffine(face[:, :, 3], matrix, (640, 480), flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+            canvas = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
+        cv2.imwrite(str(folder / "images" / f"photo{n:03d}.jpg"), camera_look(canvas, rng))
+        (folder / "labels" / f"photo{n:03d}.json").write_text(json.dumps({"cards": chosen}))
+    return folder
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path)
+    parser.add_argument("folder", type=Path, nargs="?")
+    parser.add_argument("--design", help="draw the photos with this imported design instead of reading DIR")
+    parser.add_argument("--count", type=int, default=40, help="with --design: photos to draw (default 40)")
     parser.add_argument("--photos", type=int, default=12, help="photos to enrol on (default 12)")
     parser.add_argument("--models", type=Path, default=None)
     args = parser.parse_args()
-    photos = load_real_folder(args.folder)
+    if (args.folder is None) == (args.design is None):
+        parser.error("give a real-photo folder or --design NAME")
+    drawn = tempfile.TemporaryDirectory() if args.design else None
+    folder = draw_design_folder(args.design, args.count, Path(drawn.name) / "photos") if drawn else args.folder
+    photos = load_real_folder(folder)
     if len(photos) <= args.photos:
         print(f"{args.folder}: {len(photos)} photos, need more than {args.photos}", file=sys.stderr)
         return 2
