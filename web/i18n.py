@@ -194,6 +194,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "bids.not_standing": {"zh": "（未成立）", "en": " (did not stand)"},
     "kitty.wait": {"zh": "这一副打完了：记录底牌后才结算", "en": "The deal is played: it is settled once the kitty is recorded"},
     "kitty.unknown": {"zh": "底牌未知", "en": "Kitty unknown"},
+    "summary.game_won": {"zh": "整局结束：{names} 打过 A，赢了！", "en": "Game over: {names} passed A and won!"},
+    "action.play_again": {"zh": "再来一局", "en": "Play again"},
     "summary.kitty_unknown": {"zh": "底牌未知（未计入底分）", "en": "kitty unknown (not counted)"},
 
 }

@@ -243,3 +243,28 @@ def test_an_unknown_kitty_is_said_so_in_the_settlement(page, server):
     assert server.state()["state"]["record"]["deals"][0]["kitty_unknown"] is True
     page.locator("#next-deal-form button[type=submit]").click()
     page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+
+
+# --- 9. the game's end ----------------------------------------------------------------------------------
+
+
+def test_the_game_end_names_the_winners_and_offers_a_new_game(page, server):
+    for seed in range(200):
+        record = scorer.random_record("standard-2deck", seed, hand_size=6, level="A")
+        audit = scorer.audit_record(record)["deals"][0]
+        if audit["game_winner"] == "dealer" and not audit["violations"]:
+            break
+    dealer = record["deals"][0]["dealer"]
+    server.open_record(record, name="决赛")
+    page.goto(server.url)
+    page.locator("#summary .game-winner").wait_for()
+    words = page.locator("#summary .game-winner").inner_text()
+    assert record["players"][dealer] in words and record["players"][(dealer + 2) % 4] in words
+    assert record["players"][(dealer + 1) % 4] not in words
+    assert page.locator("#summary .next-dealer").count() == 0 and page.locator("#next-deal-form").is_hidden()
+    page.locator("#play-again").click()
+    page.wait_for_function("document.querySelector('#session-name').textContent.includes('再来一局')")
+    state = server.state()
+    assert state["state"]["record"]["players"] == record["players"]
+    assert state["state"]["record"]["start_levels"] == ["2"] * 4 and state["state"]["record"]["deals"][0]["tricks"] == []
+    assert len(get(server.url + "api/sessions")["sessions"]) == 2  # the finished game stays stored

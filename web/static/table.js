@@ -371,11 +371,14 @@
       const seat = side.seats[0];
       return "<li>" + esc(side.name) + ": " + esc(before[seat]) + " → <strong>" + esc(after[seat]) + "</strong></li>";
     }).join("") + "</ul>");
-    if (dealAudit.next_dealer != null) {
-      rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
-    }
     if (dealAudit.game_winner) {
-      rows.push('<p class="game-winner">' + esc(t("summary.game_winner", { side: t("side." + dealAudit.game_winner) })) + "</p>");
+      // the game is over: the winners by name, no next deal, and a new game with the same players
+      const side = view.deals[d].dealer_side;
+      const winners = players().map((_, seat) => seat).filter((seat) => side.includes(seat) === (dealAudit.game_winner === "dealer"));
+      rows.push('<p class="game-winner">' + esc(t("summary.game_won", { names: winners.map(playerName).join("、") })) + "</p>");
+      if (mode === "live") rows.push('<button type="button" id="play-again" class="write-only">' + esc(t("action.play_again")) + "</button>");
+    } else if (dealAudit.next_dealer != null) {
+      rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
     }
     document.getElementById("summary-body").innerHTML = rows.join("");
     const form = document.getElementById("next-deal-form");
@@ -611,6 +614,16 @@
     return body;
   }
 
+  /* 再来一局: a new session with the same players and rules, everyone back at 2. */
+  async function playAgain() {
+    const record = data.state.record;
+    const profile = typeof record.rules === "string" ? record.rules : record.rules.profile;
+    await api("/api/setup", { new: true, profile: profile, players: record.players, levels: record.players.map(() => "2"),
+      trump: "NT", dealer: 0, name: (data.session ? data.session.name : "") + " · " + t("action.play_again") });
+    setupFilled = false;
+    await reload();
+  }
+
   // --- talking to the server ------------------------------------------------------------------
   let lastError = null; // {zh, en} of the last failed request, shown in the page's language
   function showError() {
@@ -721,6 +734,7 @@
       if (pick) { submitCorrection(pick.dataset.card).catch(() => {}); return; }
       const confirmButton = event.target.closest(".confirm-btn");
       if (confirmButton) { confirmCard(whereOf(confirmButton.closest(".pending-item"))).catch(() => {}); return; }
+      if (event.target.closest("#play-again")) { playAgain().catch(() => {}); return; }
       const seatPick = event.target.closest(".seat-pick");
       if (seatPick) { bidSeat = Number(seatPick.dataset.seat); render(); document.querySelector(".seat-pick.picked").focus(); return; }
       const bidCard = event.target.closest(".bid-card[data-cards]");
