@@ -329,7 +329,9 @@ def play() -> tuple[Response, int]:
         cards = _cards_field(data, "cards")
         if not cards:
             raise BadRequestError("cards: a play has at least one card")
-        event = game.play(seat, cards)
+        # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
+        attempt = _cards_field(data, "attempt") if data.get("attempt") else None
+        event = game.play(seat, cards, attempt=attempt)
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 

@@ -196,6 +196,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kitty.unknown": {"zh": "底牌未知", "en": "Kitty unknown"},
     "summary.game_won": {"zh": "整局结束：{names} 打过 A，赢了！", "en": "Game over: {names} passed A and won!"},
     "action.play_again": {"zh": "再来一局", "en": "Play again"},
+    "manual.attempt": {"zh": "甩牌失败时先亮出的牌（可不填）", "en": "Failed throw: the cards laid down first (optional)"},
     "summary.kitty_unknown": {"zh": "底牌未知（未计入底分）", "en": "kitty unknown (not counted)"},
 
 }

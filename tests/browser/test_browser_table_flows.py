@@ -268,3 +268,25 @@ def test_the_game_end_names_the_winners_and_offers_a_new_game(page, server):
     assert state["state"]["record"]["players"] == record["players"]
     assert state["state"]["record"]["start_levels"] == ["2"] * 4 and state["state"]["record"]["deals"][0]["tricks"] == []
     assert len(get(server.url + "api/sessions")["sessions"]) == 2  # the finished game stays stored
+
+
+# --- 7. a failed throw entered by hand ------------------------------------------------------------------
+
+
+def test_a_failed_throw_is_entered_by_hand(page, server):
+    page.goto(server.url)
+    set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
+    page.locator("#manual > summary").click()
+    manual = page.locator("#manual-form")
+    manual.locator("input[name=attempt]").fill("AS KS")
+    manual.locator("input[name=cards]").fill("KS")
+    manual.locator("button[type=submit]").click()
+    page.locator('#felt .seat[data-seat="0"] .card').wait_for()
+    trick = server.state()["state"]["record"]["deals"][0]["tricks"][0]
+    assert trick["attempt"] == ["AS", "KS"] and trick["plays"] == [["KS"]]
+    assert "甩牌未成" in page.locator(".history-table").inner_text() and manual.locator("input[name=attempt]").input_value() == ""
+    manual.locator("input[name=attempt]").fill("zz")
+    manual.locator("input[name=cards]").fill("3S")
+    manual.locator("button[type=submit]").click()
+    page.locator("#error").wait_for(state="visible")  # a wrong card is refused, nothing recorded
+    assert len(server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"]) == 1

@@ -798,7 +798,9 @@
     document.getElementById("manual-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const f = event.target;
-      api("/api/play", { seat: Number(f.seat.value), cards: f.cards.value }).then(() => { f.cards.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
+      const body = { seat: Number(f.seat.value), cards: f.cards.value };
+      if (f.attempt.value.trim()) body.attempt = f.attempt.value;
+      api("/api/play", body).then(() => { f.cards.value = ""; f.attempt.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
     });
     document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
     document.getElementById("kitty-form").addEventListener("submit", (event) => {
