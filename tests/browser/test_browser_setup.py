@@ -74,7 +74,7 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()
     page.locator('.bid-card[data-cards="5S 5S"]').click()
-    page.wait_for_function("document.querySelector('#deal-facts').textContent.includes('小李')")
+    page.wait_for_function("document.querySelector('#bid-list').textContent.includes('小李')")
     deal = api_state(empty_server)["state"]["record"]["deals"][0]
     assert deal["bids"] == [{"seat": 1, "cards": ["5S", "5S"]}] and deal["trump"] == "S" and deal["dealer"] == 1
     assert "♠" in page.locator("#deal-facts").inner_text() and "小李: ♠5 ♠5" in page.locator("#bid-list").inner_text()

@@ -72,8 +72,10 @@ def set_up_by_hand(page, names: list[str], *, profile: str = "standard-2deck", d
     form.locator("select[name=count]").select_option(str(len(names)))
     for seat, name in enumerate(names):
         page.locator("#player-fields input[name=player]").nth(seat).fill(name)
-    form.locator("button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+    with page.expect_response(lambda response: response.url.endswith("/api/setup")) as answer:
+        form.locator("button[type=submit]").click()
+    assert answer.value.ok
+    page.wait_for_function(f"document.querySelector('#felt').textContent.includes({json.dumps(names[-1])})")
 
 
 # --- 1. a feed belongs to its own session ----------------------------------------------------------

@@ -338,7 +338,7 @@
     box.hidden = false;
     const view = data.view;
     // the settlement waits for the kitty (or an explicit 底牌未知): without it the levels would be wrong
-    const ready = view.settle_ready[d];
+    const ready = view.settle_ready ? view.settle_ready[d] : true; // a replay shows the record as stored
     const wait = document.getElementById("kitty-wait");
     if (wait) wait.hidden = ready || mode !== "live";
     if (!ready) {
