@@ -9,11 +9,11 @@ a key of the deal the record keeps).
 
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"),
 ...           "start_levels": ["2", "5", "2", "5"], "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
->>> [" ".join(cards) for cards in bid_offers(record)[1]][:3]
-['5S', '5S 5S', '5H']
->>> deal = apply_bid(record, 1, ["5H"])["deals"][0]
+>>> [" ".join(cards) for cards in bid_offers(record)[1]][:3]  # mid-game: the deal's level, 2
+['2S', '2S 2S', '2H']
+>>> deal = apply_bid(record, 1, ["2H"])["deals"][0]
 >>> deal["trump"], deal["dealer"], deal["level"]
-('H', 1, '5')
+('H', 0, '2')
 >>> settle_ready(record, 0), settle_ready({"deals": [{"kitty_unknown": True}]}, 0)
 (False, True)
 """
