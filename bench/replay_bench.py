@@ -43,12 +43,13 @@ from vision.oracle import OracleReader  # noqa: E402
 from vision.pipeline import TablePipeline, open_source  # noqa: E402
 
 
-def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0) -> tuple[Any, str]:
-    models = ROOT / "models"
+def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0,
+                models: Path | None = None) -> tuple[Any, str]:
+    models = models or ROOT / "models"
     if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
         from vision.detector import TABLE, CardReader
 
-        return CardReader.load(**TABLE), "trained CardReader (table settings: each index read four ways)"
+        return CardReader.load(models, **TABLE), "trained CardReader (table settings: each index read four ways)"
     reader = OracleReader(truth, cost_ms=cost_ms, miss_rate=noise, confusion_rate=noise / 2)
     name = f"oracle reader costing {cost_ms:g} ms a read"
     return reader, name + (f", missing {noise:.0%} and misreading {noise / 2:.0%} of cards" if noise else "")
@@ -120,7 +121,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
-               real_art: str | None = None) -> None:
+               real_art: str | None = None, models: Path | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn."""
@@ -149,7 +150,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             truth = render_video(record, video, RenderOptions(seed=seed, style_split=split, gesture_rate=0.3,
                                                               linger=((1, (seed % players)),), real_art=design))
             save_render(truth, video)
-            reader, _ = make_reader(truth, cost_ms, force_oracle, noise)
+            reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models)
             result = replay_once(video, truth, reader, settle_s, realtime=False)
             exact += result["tricks_exact"]
             total += result["tricks"]
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --exact: draw the fresh deals with imported real deck designs of this split")
     parser.add_argument("--noise", type=float, default=0.0,
                         help="oracle only: miss this fraction of cards per read, misread half as many")
+    parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     args = parser.parse_args(argv)
 
     from vision.demo import DEMO_FRAMES, DEMO_VIDEO
@@ -180,9 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     video = args.video or DEMO_VIDEO
     frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))
     truth = VideoTruth.load(frames)
-    reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise)
+    reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
     if args.exact:
-        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art)
+        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

@@ -122,6 +122,7 @@ class ReaderSettings:
     coarse_min_index: float = 40.0  # ... keeping only indices at least this long (detector input pixels)
     coarse_skip_below: float = 30.0  # no coarse pass when the sure indices of the first are all shorter than this (0: always)
     index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
+    max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
     joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
 
 
@@ -252,7 +253,8 @@ class CardReader:
         """One detector run: the frame letterboxed into in_w×in_h (at ``shrink`` of the fitting
         scale); boxes in frame pixels and scores above the threshold, and the scale used."""
         h, w = frame_bgr.shape[:2]
-        ratio = min(in_w / w, in_h / h) * shrink
+        # a small picture (a close-up photo, a zone of a big frame) is not enlarged: its indices are large already
+        ratio = min(min(in_w / w, in_h / h) * shrink, self.settings.max_upscale)
         nw, nh = max(1, round(w * ratio)), max(1, round(h * ratio))
         # linear, as the training letterbox resized (and several times faster than INTER_AREA)
         resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
