@@ -57,13 +57,30 @@ class CameraCheck:
         return "\n".join(lines)
 
 
-def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-               size: tuple[int, int]) -> tuple[str, list[str]]:
-    """The verdict and what to change."""
-    advice = []
+ADVICE_TEXT: dict[str, str] = {
+    "no-cards": "no card corner was found: lay a few cards face up in the seat zones and check again",
+    "resolution": "indices are {index_px:.0f} px tall, {good_px:.0f} px are needed: open the camera at "
+                  "a higher resolution (--camera-size 1920x1080 or more)",
+    "closer": "or bring the camera {closer:.1f}x closer (lower it until the table just fills the picture)",
+    "dark": "the table is dark: more light over it (a lamp above, not beside, the table)",
+    "glare": "there is glare: move the lamp or tilt the camera so no light reflects off the cards",
+    "no-table": "the table's edges were not found: the whole picture is used; frame the table with some "
+                "floor or room around it, or give its corners",
+}
+"""The advice in English, by code; ``{name}`` fields come from :func:`advice_codes` (the page words them in Chinese)."""
+
+
+def advice_codes(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
+                 size: tuple[int, int]) -> tuple[str, list[tuple[str, dict[str, float]]]]:
+    """The verdict and what to change, as codes of :data:`ADVICE_TEXT` with their figures.
+
+    >>> advice_codes(index_px=10.0, brightness=90.0, glare=0.0, table_found=True, size=(640, 480))[1][1]
+    ('closer', {'closer': 2.0})
+    """
+    advice: list[tuple[str, dict[str, float]]] = []
     if index_px is None:
         verdict = "no-cards"
-        advice.append("no card corner was found: lay a few cards face up in the seat zones and check again")
+        advice.append(("no-cards", {}))
     elif index_px < SMALLEST_INDEX_PX:
         verdict = "too-small"
     elif index_px < GOOD_INDEX_PX:
@@ -73,19 +90,25 @@ def advice_for(*, index_px: float | None, brightness: float, glare: float, table
     if verdict in ("too-small", "marginal"):
         want = GOOD_INDEX_PX / max(index_px or 1.0, 1.0)
         if size[0] < 1920:
-            advice.append(f"indices are {index_px:.0f} px tall, {GOOD_INDEX_PX:.0f} px are needed: open the camera at "
-                          f"a higher resolution (--camera-size 1920x1080 or more)")
-        advice.append(f"or bring the camera {want:.1f}x closer (lower it until the table just fills the picture)")
+            advice.append(("resolution", {"index_px": float(index_px or 0.0), "good_px": GOOD_INDEX_PX}))
+        advice.append(("closer", {"closer": round(want, 1)}))
     if brightness < DARK:
-        advice.append("the table is dark: more light over it (a lamp above, not beside, the table)")
+        advice.append(("dark", {}))
     if glare > GLARE:
-        advice.append("there is glare: move the lamp or tilt the camera so no light reflects off the cards")
+        advice.append(("glare", {}))
     if not table_found:
-        advice.append("the table's edges were not found: the whole picture is used; frame the table with some "
-                      "floor or room around it, or give its corners")
+        advice.append(("no-table", {}))
     if verdict == "good" and advice:
         verdict = "marginal"
     return verdict, advice
+
+
+def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
+               size: tuple[int, int]) -> tuple[str, list[str]]:
+    """The verdict and what to change."""
+    verdict, codes = advice_codes(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found,
+                                  size=size)
+    return verdict, [ADVICE_TEXT[code].format(**values) for code, values in codes]
 
 
 def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:

@@ -133,8 +133,12 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
+        from .camera import saved_calibration
+
+        calibration = saved_calibration(Path(args.data) if args.data else default_data_dir())  # set up on /camera
         return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,
-                            replay_from_start=args.video is not None and args.session is not None)
+                            replay_from_start=args.video is not None and args.session is not None,
+                            pipeline_options={"calibration": calibration} if calibration is not None else None)
     return attach_demo(table, args)
 
 
@@ -242,7 +246,8 @@ def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     public_url = None if local_only else f"http://{f'[{public_host}]' if ':' in public_host else public_host}:{port}/"
     try:
         app = create_app({"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
-                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url})
+                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
+                          "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": args.deck})
         table = get_table(app)
         feed = attach_source(table, args)
         server = make_server(args.host, port, app, threaded=True, fd=sock.fileno())

@@ -1,0 +1,22 @@
+"""The pages around the table (camera set-up, decks, card tracker, spectator view): their
+blueprints and words, registered by :func:`register`."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from .i18n import STRINGS
+
+
+def register(app: Flask) -> None:
+    from .camera import camera_bp
+    from .decks_page import decks_bp
+    from .extras_i18n import STRINGS as EXTRA_STRINGS
+    from .tracker import init_watch_guard, tracker_bp
+
+    for key, words in EXTRA_STRINGS.items():
+        STRINGS.setdefault(key, words)
+    init_watch_guard(app)
+    app.register_blueprint(camera_bp)
+    app.register_blueprint(decks_bp)
+    app.register_blueprint(tracker_bp)
