@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, jsonify, request
 
+from scorer.errors import InputError
 from scorer.tracker import track
 
 from .api import get_table
@@ -74,3 +75,10 @@ def init_watch_guard(app: Flask) -> None:
             return None
         return error_response({"zh": "观战页面不能改动牌局", "en": "the spectator view cannot change the game"}, 403,
                               code="spectator")
+
+
+@tracker_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    from .api import _input_error as api_error
+
+    return api_error(error)
