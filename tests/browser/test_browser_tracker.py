@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 
 import pytest
@@ -69,7 +70,14 @@ def test_spectator_view_has_the_tracker_and_no_controls(page, served):
     assert status == 403
 
 
+def plays(record: dict) -> int:
+    return sum(len(trick["plays"]) for deal in record["deals"] for trick in deal.get("tricks", []))
+
+
 def test_replay_shows_the_tracker_at_each_step(page, served):
+    deadline = time.monotonic() + 30
+    while plays(api_state(served.url)["state"]["record"]) < plays(served.record) and time.monotonic() < deadline:
+        time.sleep(0.3)  # the deal is replayed into the session; the replay needs all of it
     session = api_state(served.url)["session"]["id"]
     page.goto(served.url + f"replay/{session}#5")
     page.locator("#tracker-trumps").wait_for()
