@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from .conftest import start_serve, stop_serve
+from .conftest import guide_screenshot, start_serve, stop_serve
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def open_source(page, source: str, size: str = "640x480") -> None:
     page.locator("#camera-stage").wait_for(state="visible")
 
 
-def test_preview_drag_the_corners_and_check(page, camera_server):
+def test_preview_drag_the_corners_and_check(page, camera_server, tmp_path):
     url, data = camera_server
     page.goto(url + "camera")
     assert "还没有打开摄像头" in page.locator("#camera-none").inner_text()
@@ -83,6 +83,9 @@ def test_preview_drag_the_corners_and_check(page, camera_server):
     assert verdict.get_attribute("data-verdict") == "good"
     assert "可以读牌" in verdict.inner_text()
     assert "像素" in page.locator("#check-result").inner_text()
+    page.set_viewport_size({"width": 1280, "height": 820})
+    guide_screenshot(page, tmp_path, "guide-camera.png")
+    page.set_viewport_size({"width": 1440, "height": 1000})
 
     # back to finding the table itself
     page.click("#camera-reset")

@@ -12,6 +12,8 @@ import pytest
 from scorer.tracker import track
 from web.replay import record_at
 
+from .conftest import guide_screenshot
+
 pytestmark = pytest.mark.browser
 
 
@@ -54,7 +56,7 @@ def test_tracker_off_by_default_then_switched_on(page, served):
     assert page.locator("#tracker-body").is_hidden()
 
 
-def test_spectator_view_has_the_tracker_and_no_controls(page, served):
+def test_spectator_view_has_the_tracker_and_no_controls(page, served, tmp_path):
     page.goto(served.url + "watch")
     page.locator("#tracker-trumps").wait_for()  # on without a switch
     assert page.locator("#tracker-switch").count() == 0
@@ -64,6 +66,9 @@ def test_spectator_view_has_the_tracker_and_no_controls(page, served):
     assert page.locator('meta[name="tuolaji-token"]').count() == 0
     expected = track(served.record)
     page.wait_for_function(f"document.querySelector('#tracker-points b').textContent === '{expected['points']['left']}'")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    guide_screenshot(page, tmp_path, "guide-tracker.png", ".side-panel")
+    page.set_viewport_size({"width": 1440, "height": 1000})
     # the page's own write, tried from the spectator view, is refused
     status = page.evaluate("""async () => (await fetch('/api/play', {method: 'POST', headers: {'Content-Type': 'application/json'},
                                 body: JSON.stringify({seat: 0, cards: ['AS']})})).status""")
