@@ -133,12 +133,9 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
-        from .camera import saved_calibration
-
-        calibration = saved_calibration(Path(args.data) if args.data else default_data_dir())  # set up on /camera
         return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,
                             replay_from_start=args.video is not None and args.session is not None,
-                            pipeline_options={"calibration": calibration} if calibration is not None else None)
+                            pipeline_options=camera_options(table, args, video=args.video))
     return attach_demo(table, args)
 
 
@@ -157,7 +154,23 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
     return PipelineFeed(table, str(demo.DEMO_VIDEO), speed=None if args.fast else args.speed, reader=reader,
-                        replay_from_start=args.session is not None)
+                        replay_from_start=args.session is not None,
+                        pipeline_options=camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False))
+
+
+def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None,
+                   calibrated: bool = True) -> dict[str, Any]:
+    """The pipeline's options from the table's set-up: the calibration saved on ``/camera``
+    (not for the demo, filmed by its own camera) and the keeper of the plays' pictures."""
+    from .camera import saved_calibration
+    from .pictures import SessionPictures
+
+    data = Path(args.data) if args.data else default_data_dir()
+    options: dict[str, Any] = {"pictures": SessionPictures(table, data, video=str(video.resolve()) if video else None)}
+    calibration = saved_calibration(data) if calibrated else None
+    if calibration is not None:
+        options["calibration"] = calibration
+    return options
 
 
 def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None) -> Any:

@@ -1,4 +1,4 @@
-"""The pages around the table (camera set-up, decks, card tracker, spectator view): their
+"""The pages around the table (camera set-up, decks, card tracker, spectator view, pictures of plays): their
 blueprints and words, registered by :func:`register`."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ def register(app: Flask) -> None:
     from .camera import camera_bp
     from .decks_page import decks_bp
     from .extras_i18n import STRINGS as EXTRA_STRINGS
+    from .pictures import pictures_bp
     from .tracker import init_watch_guard, tracker_bp
 
     for key, words in EXTRA_STRINGS.items():
@@ -20,3 +21,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(camera_bp)
     app.register_blueprint(decks_bp)
     app.register_blueprint(tracker_bp)
+    app.register_blueprint(pictures_bp)
