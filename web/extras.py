@@ -1,4 +1,4 @@
-"""The pages around the table (camera set-up, decks, card tracker, spectator view, pictures of plays): their
+"""The pages around the table (camera set-up, decks, card tracker, spectator view, pictures of plays, shared results): their
 blueprints and words, registered by :func:`register`."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ def register(app: Flask) -> None:
     from .decks_page import decks_bp
     from .extras_i18n import STRINGS as EXTRA_STRINGS
     from .pictures import pictures_bp
+    from .share import share_bp
     from .tracker import init_watch_guard, tracker_bp
 
     for key, words in EXTRA_STRINGS.items():
@@ -22,3 +23,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(decks_bp)
     app.register_blueprint(tracker_bp)
     app.register_blueprint(pictures_bp)
+    app.register_blueprint(share_bp)

@@ -97,6 +97,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.speed": {"zh": "速度", "en": "Speed"},
     "replay.frame": {"zh": "录像画面（第 {frame} 帧，{time} 秒）", "en": "The video's frame ({frame}, {time} s)"},
     "replay.deal_trick": {"zh": "第 {deal} 副 第 {trick} 墩", "en": "Deal {deal}, trick {trick}"},
+    "share.deal": {"zh": "分享这一副的结算（图片）", "en": "Share this deal's settlement (picture)"},
+    "share.levels": {"zh": "分享升级图（图片）", "en": "Share the level chart (picture)"},
     "watch.title": {"zh": "观战（只读）", "en": "Watching (read-only)"},
     "watch.note": {"zh": "观战页面只能看，不能改动牌局。", "en": "The spectator view can only watch; it changes nothing."},
     "watch.refused": {"zh": "观战页面不能改动牌局", "en": "the spectator view cannot change the game"},

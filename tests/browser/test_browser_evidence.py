@@ -56,9 +56,9 @@ def demo_played(tmp_path_factory, browser_context):
         stop_serve(process)
 
 
-def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, int, str, str]:
+def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, str, str]:
     """Two cards of one seat to swap so that it fails to follow trick i's suit while holding the card it
-    plays in trick j: (i, j, seat, index in i, index in j, leader-relative unused, card of i, card of j)."""
+    plays in trick j: (i, j, seat, the card's index in trick i, in trick j, the card of trick i, of trick j)."""
     deal = record["deals"][0]
     order = TrumpOrder.of(deal["level"], deal["trump"])
     n = len(record["players"])
@@ -82,7 +82,7 @@ def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, int, str, str
                         violations = scorer.audit_record(swapped)["deals"][0]["violations"]
                         if any(v["rule"] == "must-follow-suit" and v["trick"] == i and v["seat"] == seat and v["proven"]
                                for v in violations):
-                            return i, j, seat, a_index, b_index, p, a, b
+                            return i, j, seat, a_index, b_index, a, b
     raise AssertionError("no swap makes a proven revoke")
 
 
@@ -97,7 +97,7 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played):
     folder = data / "pictures" / str(session)
     assert sum(f.stat().st_size for f in folder.glob("*.jpg")) < 2 * 1024 * 1024
 
-    i, j, seat, a_index, b_index, _, a, b = revoke_by_swap(record)
+    i, j, seat, a_index, b_index, a, b = revoke_by_swap(record)
     post_json(url + "api/correct", {"deal": 0, "trick": i, "seat": seat, "index": a_index, "card": b}, data)
     post_json(url + "api/correct", {"deal": 0, "trick": j, "seat": seat, "index": b_index, "card": a}, data)
 
