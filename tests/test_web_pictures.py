@@ -50,9 +50,10 @@ def test_the_record_references_the_pictures_and_the_alert_finds_both(app: Flask,
     session = table.session_id
     with_pictures = table.game.snapshot()
     players = len(record["players"])
-    for t, data in enumerate(with_pictures["deals"][0]["tricks"]):
-        data["pictures"] = [{"seat": (data["leader"] + p) % players, "file": f"d0-f{t * 10 + p}-s{(data['leader'] + p) % players}.jpg",
-                             "frame": t * 10 + p, "time_s": 1.0} for p in range(players)]
+    with_pictures["deals"][0]["pictures"] = [
+        {"trick": t, "seat": (data["leader"] + p) % players, "file": f"d0-f{t * 10 + p}-s{(data['leader'] + p) % players}.jpg",
+         "frame": t * 10 + p, "time_s": 1.0}
+        for t, data in enumerate(with_pictures["deals"][0]["tricks"]) for p in range(players)]
     scorer.validate_record(with_pictures)
     found = evidence(with_pictures, scorer.audit_record(with_pictures), session)
     revoke = next(v for v in found if v["rule"] == "must-follow-suit")
@@ -76,8 +77,8 @@ def test_picture_addresses_are_checked(app: Flask, client: Any) -> None:
 
 def test_export_and_import_with_pictures(app: Flask, client: Any) -> None:
     record = scorer.random_record("single-deck", 2, tricks=2)
-    record["deals"][0]["tricks"][0]["pictures"] = [{"seat": record["deals"][0]["tricks"][0]["leader"], "file": "d0-f3-s0.jpg",
-                                                     "frame": 3, "time_s": 0.2}]
+    record["deals"][0]["pictures"] = [{"trick": 0, "seat": record["deals"][0]["tricks"][0]["leader"], "file": "d0-f3-s0.jpg",
+                                       "frame": 3, "time_s": 0.2}]
     session = client.post("/api/sessions/import", json=record).get_json()["id"]
     folder = pictures_dir(Path(app.config["DATA_DIR"]), session)
     folder.mkdir(parents=True)

@@ -308,7 +308,7 @@ class LiveGame:
         A play that starts a trick may come from any seat (a wrong leader is the
         audit's business); in the middle of a trick only the expected seat may play.
         ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
-        added to the trick's ``pictures`` (a key RECORD.md readers ignore).
+        added to the deal's ``pictures`` with the trick and seat (a key RECORD.md readers ignore).
         """
         with self._lock:
             if not self._record["deals"]:
@@ -331,7 +331,8 @@ class LiveGame:
             for index in unconfirmed:
                 trick.setdefault("unconfirmed", []).append([seat, int(index)])
             if picture is not None:
-                trick.setdefault("pictures", []).append({"seat": seat, **picture})
+                candidate["deals"][deal_index].setdefault("pictures", []).append(
+                    {"trick": len(tricks) - 1, "seat": seat, **picture})
             scorer.validate_record(candidate)  # e.g. more copies of a card than the decks hold: refused, not saved
             event = PlaySettled(
                 deal=deal_index,

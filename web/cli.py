@@ -260,7 +260,7 @@ def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     try:
         app = create_app({"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
                           "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
-                          "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": args.deck})
+                          "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None)})
         table = get_table(app)
         feed = attach_source(table, args)
         server = make_server(args.host, port, app, threaded=True, fd=sock.fileno())

@@ -3,9 +3,9 @@
 Each settled play that came through the camera pipeline keeps a small JPEG of its
 seat's zone, as the reader saw it, and the frame's time (:class:`SessionPictures`, the
 pipeline's :class:`~vision.pipeline.PictureKeeper`). The files lie in
-``DATA/pictures/<session>/``; the record references them from each trick's
-``pictures`` list (``{"seat", "file", "frame", "time_s"}``, a key RECORD.md readers
-ignore). Pictures are kept within a budget per deal (:data:`DEAL_BUDGET`): a picture
+``DATA/pictures/<session>/``; the record references them from each deal's
+``pictures`` list (``{"trick", "seat", "file", "frame", "time_s"}``, a key RECORD.md
+readers ignore). Pictures are kept within a budget per deal (:data:`DEAL_BUDGET`): a picture
 that does not fit is made smaller, and dropped when even that does not fit.
 
 Routes: ``GET /pictures/<session>/<file>`` (the JPEG), ``GET /api/evidence`` (each
@@ -102,14 +102,14 @@ class SessionPictures:
 
 
 def pictures_of(record: dict[str, Any], session_id: int) -> dict[tuple[int, int, int], dict[str, Any]]:
-    """(deal, trick, seat) → the picture reference, with its address."""
+    """(deal, trick, seat) → the picture reference, with its address (a play revised later: its last picture)."""
     found = {}
     for d, deal in enumerate(record.get("deals", [])):
-        for t, trick in enumerate(deal.get("tricks", [])):
-            for picture in trick.get("pictures", []) or []:
-                if isinstance(picture, dict) and isinstance(picture.get("file"), str) and FILE_NAME.match(picture["file"]):
-                    found[(d, t, int(picture.get("seat", -1)))] = picture | {
-                        "url": f"/pictures/{session_id}/{picture['file']}"}
+        pictures = deal.get("pictures")
+        for picture in pictures if isinstance(pictures, list) else []:
+            if (isinstance(picture, dict) and isinstance(picture.get("file"), str) and FILE_NAME.match(picture["file"])
+                    and isinstance(picture.get("trick"), int) and isinstance(picture.get("seat"), int)):
+                found[(d, picture["trick"], picture["seat"])] = picture | {"url": f"/pictures/{session_id}/{picture['file']}"}
     return found
 
 
@@ -168,8 +168,7 @@ def current_evidence() -> Response:
     record = state["record"]
     return jsonify({"session": table.session_id,
                     "violations": evidence(record, state["audit"], table.session_id),
-                    "pictures": [{"deal": d, "trick": t, "seat": s} | p
-                                 for (d, t, s), p in pictures_of(record, table.session_id).items()]})
+                    "pictures": [{"deal": d} | p for (d, _t, _s), p in pictures_of(record, table.session_id).items()]})
 
 
 @pictures_bp.get("/api/replay/<int:session_id>/pictures")
@@ -179,8 +178,7 @@ def replay_pictures(session_id: int) -> Response:
     video = (pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / SOURCE_FILE).is_file()
     return jsonify({"session": session_id, "video": video,
                     "violations": evidence(record, scorer.audit_record(record), session_id),
-                    "pictures": [{"deal": d, "trick": t, "seat": s} | p
-                                 for (d, t, s), p in pictures_of(record, session_id).items()]})
+                    "pictures": [{"deal": d} | p for (d, _t, _s), p in pictures_of(record, session_id).items()]})
 
 
 @pictures_bp.get("/api/replay/<int:session_id>/frame/<int:step>")

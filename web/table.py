@@ -221,7 +221,7 @@ def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
     [['5S']]
     """
     setup = {key: copy.deepcopy(value) for key, value in deal.items()
-             if key not in ("tricks", "kitty", "complete")}
+             if key not in ("tricks", "kitty", "complete", "pictures")}  # pictures: of another session's plays
     setup["tricks"] = []
     return setup
 

@@ -17,7 +17,7 @@ import pytest
 import scorer
 from scorer.order import TrumpOrder
 
-from .conftest import start_serve, stop_serve, write_headers
+from .conftest import guide_screenshot, start_serve, stop_serve, write_headers
 
 pytestmark = pytest.mark.browser
 
@@ -86,11 +86,14 @@ def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, str, str]:
     raise AssertionError("no swap makes a proven revoke")
 
 
-def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played):
+def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, tmp_path):
     url, data, state = demo_played
     record = state["state"]["record"]
-    pictures = [p for trick in record["deals"][0]["tricks"] for p in trick.get("pictures", [])]
-    assert len(pictures) == sum(len(t["plays"]) for t in record["deals"][0]["tricks"])  # every play has its picture
+    pictures = record["deals"][0]["pictures"]
+    tricks = record["deals"][0]["tricks"]
+    players = len(record["players"])
+    assert sorted((p["trick"], p["seat"]) for p in pictures) == sorted(
+        (t, (trick["leader"] + k) % players) for t, trick in enumerate(tricks) for k in range(players))  # every play's
     assert all(isinstance(p["time_s"], float) and p["file"].endswith(".jpg") for p in pictures)
     scorer.validate_record(record)  # the references are a key RECORD.md readers ignore
     session = state["session"]["id"]
@@ -111,9 +114,10 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played):
     assert [f.get_attribute("data-trick") for f in figures.all()] == [str(i), str(j)]
     page.wait_for_function("[...document.querySelectorAll('#alerts .evidence img')].every((img) => img.complete && img.naturalWidth > 50)")
     sources = [img.get_attribute("src") for img in alert.locator(".evidence img").all()]
-    by_trick = {t: p["file"] for t, trick in enumerate(record["deals"][0]["tricks"]) for p in trick["pictures"] if p["seat"] == seat}
+    by_trick = {p["trick"]: p["file"] for p in pictures if p["seat"] == seat}
     assert sources == [f"/pictures/{session}/{by_trick[i]}", f"/pictures/{session}/{by_trick[j]}"]
     assert "违规的一手" in alert.inner_text() and "证明手里有牌的一手" in alert.inner_text()
+    guide_screenshot(page, tmp_path, "guide-evidence.png", ".alerts-box")
 
     # every play's picture on demand in the trick history
     page.locator(f"#trick-0-{j} td[data-seat='{seat}'] .picture-btn").click()
@@ -163,7 +167,8 @@ def test_replay_jumps_plays_at_a_speed_and_shows_the_video_frame(page, demo_play
     frame = page.locator("#replay-frame")
     frame.wait_for(state="visible")
     page.wait_for_function("document.querySelector('#replay-frame img').naturalWidth === 640")
-    last = tricks[1]["pictures"][-1]
+    last = next(p for p in record["deals"][0]["pictures"] if p["trick"] == 1 and
+                p["seat"] == (tricks[1]["leader"] + len(record["players"]) - 1) % len(record["players"]))
     assert frame.get_attribute("data-frame") == str(last["frame"])
     # the tracker follows the step
     page.locator("#tracker-trumps").wait_for()
