@@ -162,3 +162,47 @@ def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
     at = client.get(f"/api/replay/{session}/tracker/7").get_json()["tracker"]
     assert at["plays"] == 7 and at == track(record_at(record, 7)) | {"players": record["players"]}
     assert client.get(f"/api/replay/{session}/tracker/9999").status_code == 404
+
+
+def test_the_preview_of_a_running_game_is_the_pipeline_s_own(tmp_path: Path) -> None:
+    import tuolaji_cli
+    from vision import demo
+    from web.cli import build_server
+
+    args = tuolaji_cli.build_parser().parse_args([
+        "serve", "--video", str(demo.DEMO_VIDEO), "--oracle", str(demo.DEMO_FRAMES), "--fast", "--port", "0",
+        "--data", str(tmp_path)])
+    server, table = build_server(args)
+    try:
+        table.feed.join(120)
+        app = server.app
+        client = app.test_client()
+        state = client.get("/api/camera").get_json()
+        assert state["choices"][0] == {"id": "pipeline", "kind": "pipeline", "label": str(demo.DEMO_VIDEO)}
+        state = client.post("/api/camera/open", json={"source": "pipeline", "size": "640x480"}).get_json()
+        pipeline = table.feed.pipeline
+        assert state["preview"]["pipeline"] and state["preview"]["frame"]["index"] == table.feed.frame_source.latest().index
+        assert not state["view"]["given"] and state["view"]["table_found"]
+        assert np.allclose(state["view"]["corners"], pipeline.calibration.corners, atol=0.1)  # what the pipeline found
+        assert "frozen" not in state["warnings"]  # the video ended: not a frozen camera
+        check = client.post("/api/camera/check").get_json()["check"]
+        assert check["reader"] == "truth" and check["frame"] == table.feed.frame_source.latest().index
+        client.post("/api/camera/close")
+        assert table.feed.frame_source.latest() is not None  # closing the preview left the pipeline's source alone
+    finally:
+        server.server_close()
+        server.tuolaji_data_lock.close()
+
+
+def test_on_the_network_the_camera_is_for_token_holders_only(tmp_path: Path) -> None:
+    from web import create_app
+    from web.security import TOKEN_COOKIE
+
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "LOCAL_ONLY": False})
+    stranger = anonymous(app)
+    for path in ("/camera", "/api/camera", "/api/camera/frame.jpg", "/api/decks"):
+        assert stranger.get(path).status_code == 403, path
+    phone = anonymous(app)
+    phone.set_cookie(TOKEN_COOKIE, app.config["WRITE_TOKEN"])  # scanned the table's code
+    assert phone.get("/api/camera").status_code == 200 and phone.get("/camera").status_code == 200
+    assert phone.get("/api/camera/frame.jpg").status_code == 409  # allowed; nothing open yet

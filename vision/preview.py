@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,14 +88,22 @@ def picture_brightness(image: np.ndarray) -> float:
 
 
 def look_at(image: np.ndarray, *, players: int = 4, corners: Sequence[Sequence[float]] | None = None,
-            corners_size: tuple[int, int] | None = None, frozen: bool = False) -> TableView:
+            corners_size: tuple[int, int] | None = None, frozen: bool = False,
+            found: TableCalibration | None = None, found_warning: str | None = None) -> TableView:
     """The table in ``image``: the given ``corners`` (in a picture of ``corners_size``, scaled to
-    this one), else the corners found; with the whole picture as the table when none is found."""
+    this one), else the calibration the running pipeline ``found`` (``found_warning``: it found
+    no table), else the corners found here; the whole picture is the table when none is found."""
     h, w = image.shape[:2]
     size = (w, h)
     warnings = []
     given = corners is not None
     table_found = True
+    if corners is None and found is not None:
+        factor = size[0] / found.image_size[0]
+        corners, corners_size = [(x * factor, y * factor) for x, y in found.corners], None
+        if found_warning:
+            table_found = False
+            warnings.append("no-table")
     if corners is not None:
         factor = size[0] / corners_size[0] if corners_size else 1.0
         calibration = TableCalibration.from_corners([(x * factor, y * factor) for x, y in corners], size)
@@ -116,7 +124,54 @@ def look_at(image: np.ndarray, *, players: int = 4, corners: Sequence[Sequence[f
                      zone_outlines(calibration, seat_zones), brightness, warnings)
 
 
-class CameraPreview:
+class LatestFrame:
+    """The newest frame of a stream, when it last changed, and whether it is frozen."""
+
+    def __init__(self, *, name: str = "source", clock: Callable[[], float] = time.monotonic) -> None:
+        self.name = name
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._frame: Frame | None = None
+        self._changed = 0.0  # when the picture last changed
+        self._thumb: np.ndarray | None = None
+        self.error: str | None = None
+        self.frames = 0
+        self.live = False
+
+    def _take(self, frame: Frame) -> None:
+        small = cv2.resize(frame.image, (32, 24), interpolation=cv2.INTER_AREA).astype(np.int16)
+        now = self.clock()
+        with self._lock:
+            if self._thumb is None or float(np.abs(small - self._thumb).mean()) > 0.0:
+                self._changed = now
+            self._thumb = small
+            self._frame = frame
+            self.frames += 1
+
+    def latest(self) -> Frame | None:
+        with self._lock:
+            return self._frame
+
+    @property
+    def frozen(self) -> bool:
+        """No new frame, or no change in the picture, for :data:`FROZEN_S` seconds."""
+        with self._lock:
+            if self._frame is None:
+                return False
+            return self.clock() - self._changed > FROZEN_S
+
+    def status(self) -> dict[str, Any]:
+        frame = self.latest()
+        return {"name": self.name, "live": self.live, "frames": self.frames, "error": self.error,
+                "frozen": self.frozen,
+                "size": None if frame is None else [int(frame.image.shape[1]), int(frame.image.shape[0])],
+                "frame": None if frame is None else {"index": frame.index, "time_s": round(frame.time_s, 3)}}
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop looking (the stream itself is not this object's to close)."""
+
+
+class CameraPreview(LatestFrame):
     """The newest frame of a source, read in a background thread.
 
     ``opener`` opens the source (again, when a video ends: it plays in a loop);
@@ -125,18 +180,9 @@ class CameraPreview:
 
     def __init__(self, opener: Callable[[], FrameSource], *, name: str = "source",
                  clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(name=name, clock=clock)
         self.opener = opener
-        self.name = name
-        self.clock = clock
-        self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._frame: Frame | None = None
-        self._arrived = 0.0
-        self._changed = 0.0  # when the picture last changed
-        self._thumb: np.ndarray | None = None
-        self.error: str | None = None
-        self.frames = 0
-        self.live = False
         source = opener()  # a missing camera or an unreadable video fails here, in the request
         self.live = source.live
         self._thread = threading.Thread(target=self._run, args=(source,), name="tuolaji-preview", daemon=True)
@@ -161,37 +207,44 @@ class CameraPreview:
         except Exception as exc:  # noqa: BLE001 - the page shows why the preview stopped
             self.error = f"{type(exc).__name__}: {exc}"
 
-    def _take(self, frame: Frame) -> None:
-        small = cv2.resize(frame.image, (32, 24), interpolation=cv2.INTER_AREA).astype(np.int16)
-        now = self.clock()
-        with self._lock:
-            if self._thumb is None or float(np.abs(small - self._thumb).mean()) > 0.0:
-                self._changed = now
-            self._thumb = small
-            self._frame = frame
-            self._arrived = now
-            self.frames += 1
-
-    def latest(self) -> Frame | None:
-        with self._lock:
-            return self._frame
-
-    @property
-    def frozen(self) -> bool:
-        """No new frame, or no change in the picture, for :data:`FROZEN_S` seconds."""
-        with self._lock:
-            if self._frame is None:
-                return False
-            return self.clock() - self._changed > FROZEN_S
-
-    def status(self) -> dict[str, Any]:
-        frame = self.latest()
-        return {"name": self.name, "live": self.live, "frames": self.frames, "error": self.error,
-                "frozen": self.frozen,
-                "size": None if frame is None else [int(frame.image.shape[1]), int(frame.image.shape[0])],
-                "frame": None if frame is None else {"index": frame.index, "time_s": round(frame.time_s, 3)}}
-
     def close(self, timeout: float = 5.0) -> None:
         self._stop.set()
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)
+
+
+class FrameTap(FrameSource, LatestFrame):
+    """A source whose frames are also kept for the set-up page: the table pipeline reads the
+    camera through it, and the page previews the very frames the pipeline reads (a camera
+    cannot be opened twice).
+
+    >>> import numpy as np
+    >>> from vision.sources import Frame
+    >>> class Two(FrameSource):
+    ...     def __iter__(self):
+    ...         yield from (Frame(i, i / 30, np.full((24, 32, 3), i, np.uint8)) for i in range(2))
+    >>> tap = FrameTap(Two())
+    >>> [frame.index for frame in tap], tap.latest().index, tap.frames
+    ([0, 1], 1, 2)
+    """
+
+    def __init__(self, source: FrameSource, *, clock: Callable[[], float] = time.monotonic) -> None:
+        LatestFrame.__init__(self, name=source.name, clock=clock)
+        self.source = source
+        self.fps = source.fps
+        self.frame_count = source.frame_count
+        self.live = source.live
+        self.ended = False
+
+    def __iter__(self) -> Iterator[Frame]:
+        for frame in self.source:
+            self._take(frame)
+            yield frame
+        self.ended = True
+
+    @property
+    def frozen(self) -> bool:
+        return not self.ended and LatestFrame.frozen.fget(self)  # type: ignore[attr-defined]
+
+    def close(self, timeout: float = 5.0) -> None:
+        self.source.close()

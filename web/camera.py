@@ -8,8 +8,10 @@ starts from it (:func:`saved_calibration`). Every warning shows there: no table 
 (the whole picture is used), too dark, the picture frozen, and, once the camera check
 has run (:func:`vision.camera_check.check_frame`), cards too small to read.
 
-Sources offered: webcams 0-3, the video ``tuolaji serve --video`` reads, the bundled
-demo video, and videos or folders of frames in ``DATA/videos/``.
+Sources offered: the frames the table pipeline reads (when a camera or a video feeds the
+game: the outline is then the one the running pipeline found), webcams 0-3, the video
+``tuolaji serve --video`` reads, the bundled demo video, and videos or folders of frames
+in ``DATA/videos/``.
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Flask, Response, current_app, jsonify
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from scorer.errors import InputError
 from vision.calibration import CalibrationError, TableCalibration
 from vision.camera_check import advice_codes, check_frame
-from vision.preview import CameraPreview, look_at
+from vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
 from vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
 
 from .api import BadRequestError, _body, get_table
@@ -70,7 +72,11 @@ def choices(app: Flask) -> list[Choice]:
     """The sources the page offers."""
     from vision import demo
 
-    found = [Choice(f"camera:{n}", "camera", f"camera {n}", n) for n in range(CAMERAS)]
+    found = []
+    tap = pipeline_tap(app)
+    if tap is not None:
+        found.append(Choice("pipeline", "pipeline", tap.name, tap.name))
+    found += [Choice(f"camera:{n}", "camera", f"camera {n}", n) for n in range(CAMERAS)]
     feed_video = app.config.get("FEED_VIDEO")
     if feed_video:
         found.append(Choice("feed", "video", Path(feed_video).name, str(feed_video)))
@@ -83,6 +89,32 @@ def choices(app: Flask) -> list[Choice]:
             elif path.suffix.lower() in VIDEO_SUFFIXES:
                 found.append(Choice(f"video:{path.name}", "video", path.name, str(path)))
     return found
+
+
+def pipeline_tap(app: Flask) -> FrameTap | None:
+    """The frames the table pipeline reads, when a camera or a video feeds the game."""
+    feed = app.extensions["tuolaji.table"].feed
+    source = getattr(feed, "frame_source", None)
+    return source if isinstance(source, FrameTap) else None
+
+
+class PipelineView(LatestFrame):
+    """The set-up page's look at the frames the pipeline reads (closing it leaves the pipeline reading)."""
+
+    def __init__(self, tap: FrameTap) -> None:
+        super().__init__(name=tap.name)
+        self.tap = tap
+        self.live = tap.live
+
+    def latest(self) -> Any:
+        return self.tap.latest()
+
+    @property
+    def frozen(self) -> bool:
+        return self.tap.frozen
+
+    def status(self) -> dict[str, Any]:
+        return self.tap.status() | {"pipeline": True}
 
 
 def find_choice(app: Flask, choice_id: object) -> Choice:
@@ -132,13 +164,13 @@ class CameraDesk:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.preview: CameraPreview | None = None
+        self.preview: LatestFrame | None = None
         self.choice: Choice | None = None
         self.size: str = "1920x1080"
         self.check: dict[str, Any] | None = None
         self.reader: Any = None
 
-    def open(self, choice: Choice, size: str) -> None:
+    def open(self, choice: Choice, size: str, tap: FrameTap | None = None) -> None:
         camera_size = parse_size(size)
         spec = choice.spec
 
@@ -149,7 +181,7 @@ class CameraDesk:
             if self.preview is not None:
                 self.preview.close()
                 self.preview = None
-            self.preview = CameraPreview(opener, name=choice.label)
+            self.preview = PipelineView(tap) if tap is not None else CameraPreview(opener, name=choice.label)
             self.choice = choice
             self.size = size
             self.check = None
@@ -214,8 +246,11 @@ def camera_state(app: Flask) -> dict[str, Any]:
     if preview is not None and preview.latest() is not None:
         frame = preview.latest()
         corners, corners_size = _calibration_for(settings)
+        pipeline = getattr(app.extensions["tuolaji.table"].feed, "pipeline", None) \
+            if isinstance(preview, PipelineView) else None
         view = look_at(frame.image, players=_players(), corners=corners, corners_size=corners_size,
-                       frozen=preview.frozen)
+                       frozen=preview.frozen, found=getattr(pipeline, "calibration", None),
+                       found_warning=getattr(pipeline, "calibration_warning", None))
         state["view"] = view.to_json()
         warnings = list(view.warnings)
         if desk.check is not None:
@@ -233,24 +268,35 @@ def camera_state(app: Flask) -> dict[str, Any]:
     return state
 
 
+class AtFrame:
+    """A ground-truth reader (:class:`vision.oracle.OracleReader`) read at one frame, giving each
+    card's corner indices with their boxes, as the trained reader gives them."""
+
+    def __init__(self, oracle: Any, index: int) -> None:
+        self.oracle = oracle
+        self.index = index
+
+    def read(self, image: np.ndarray) -> list[Any]:
+        return [SimpleNamespace(card=c.card, box=c.box, confidence=c.confidence,
+                                indices=[SimpleNamespace(box=box) for box in c.indices])
+                for c in self.oracle.read_index(self.index)]
+
+
 def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]:
-    """The reader the check reads with: a rendered video's own ground truth where it has one
-    (``NAME.frames.json`` beside it: a video standing in for a camera), else the trained reader."""
+    """The reader the check reads with: the pipeline's own reader for its frames; a rendered
+    video's ground truth where it has one (``NAME.frames.json`` beside it: a video standing in
+    for a camera); else the trained reader."""
+    if choice.kind == "pipeline":
+        reader = current_app.extensions["tuolaji.table"].feed.pipeline.reader
+        if hasattr(reader, "read_index"):
+            return AtFrame(reader, frame.index), "truth"
+        return reader, "model"
     if choice.kind == "video":
         truth = Path(str(choice.spec)).with_name(Path(str(choice.spec)).stem + ".frames.json")
         if truth.exists():
             from vision.oracle import OracleReader
 
-            oracle = OracleReader.from_file(truth)
-
-            class AtFrame:
-                def read(self, image: np.ndarray) -> list[Any]:
-                    # as the trained reader gives them: each corner index with its box
-                    return [SimpleNamespace(card=c.card, box=c.box, confidence=c.confidence,
-                                            indices=[SimpleNamespace(box=box) for box in c.indices])
-                            for c in oracle.read_index(frame.index)]
-
-            return AtFrame(), "truth"
+            return AtFrame(OracleReader.from_file(truth), frame.index), "truth"
     if desk.reader is None:
         from vision.decks import chosen_deck
         from vision.detector import TABLE, CardReader
@@ -261,6 +307,24 @@ def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]
 
 
 # --- routes ------------------------------------------------------------------------------------------
+
+
+def camera_token_only() -> Response | None:
+    """The camera's picture (and what it shows of the players' hands) is for the table's token
+    holders only: every page of a server bound to this machine, a phone that scanned the code."""
+    from .security import TOKEN_HEADER, page_token, refusal, token_matches
+
+    app = _app()
+    if page_token(app) is None and not token_matches(app, request.headers.get(TOKEN_HEADER)):
+        return refusal("token", 403)
+    return None
+
+
+camera_bp.before_request(camera_token_only)
+
+
+def _app() -> Flask:
+    return current_app._get_current_object()  # type: ignore[attr-defined]
 
 
 @camera_bp.get("/camera")
@@ -285,7 +349,7 @@ def open_camera() -> Response:
     if not isinstance(size, str) or size not in CAMERA_SIZES:
         raise BadRequestError(f"size: expected one of {', '.join(CAMERA_SIZES)}")
     try:
-        get_desk(app).open(choice, size)
+        get_desk(app).open(choice, size, pipeline_tap(app) if choice.kind == "pipeline" else None)
     except FileNotFoundError as exc:
         raise SourceError(f"{choice.label}: no such file") from exc
     settings = load_settings(data_dir())

@@ -126,10 +126,11 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
             if sidecar.exists():
                 setup = record_setup(load_record(sidecar))
         from vision.pipeline import open_source
+        from vision.preview import FrameTap
         from vision.sources import parse_size
 
-        # a missing camera or an unreadable video is reported before the model
-        frames = open_source(spec, camera_size=parse_size(args.camera_size))
+        # a missing camera or an unreadable video is reported before the model; the set-up page sees its frames
+        frames = FrameTap(open_source(spec, camera_size=parse_size(args.camera_size)))
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
@@ -153,7 +154,11 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
         args.oracle = Path(demo.DEMO_FRAMES)
     reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
-    return PipelineFeed(table, str(demo.DEMO_VIDEO), speed=None if args.fast else args.speed, reader=reader,
+    from vision.preview import FrameTap
+    from vision.sources import open_source
+
+    return PipelineFeed(table, FrameTap(open_source(str(demo.DEMO_VIDEO))), speed=None if args.fast else args.speed,
+                        reader=reader,
                         replay_from_start=args.session is not None,
                         pipeline_options=camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False))
 

@@ -25,7 +25,7 @@ from scorer.errors import InputError
 from vision.decks import check_deck_name, list_decks
 
 from .api import BadRequestError, _body
-from .camera import _latest_image, get_desk
+from .camera import _latest_image, camera_token_only, get_desk
 
 decks_bp = Blueprint("decks", __name__, url_prefix="/api/decks")
 
@@ -67,6 +67,9 @@ def _payload(app: Flask) -> dict[str, Any]:
 
 def _app() -> Flask:
     return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
+decks_bp.before_request(camera_token_only)
 
 
 @decks_bp.errorhandler(InputError)

@@ -25,6 +25,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "camera.seat": {"zh": "座位 {n}", "en": "Seat {n}"},
     "camera.warnings": {"zh": "提醒", "en": "Warnings"},
     "camera.ok": {"zh": "没有问题", "en": "No warnings"},
+    "camera.kind.pipeline": {"zh": "牌局正在读的画面", "en": "what the game reads"},
     "camera.kind.camera": {"zh": "摄像头", "en": "camera"},
     "camera.kind.video": {"zh": "视频", "en": "video"},
     "camera.kind.folder": {"zh": "图片文件夹", "en": "folder of frames"},
