@@ -100,6 +100,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.deal_trick": {"zh": "第 {deal} 副 第 {trick} 墩", "en": "Deal {deal}, trick {trick}"},
     "share.deal": {"zh": "分享这一副的结算（图片）", "en": "Share this deal's settlement (picture)"},
     "share.levels": {"zh": "分享升级图（图片）", "en": "Share the level chart (picture)"},
+    "action.export_zip": {"zh": "导出（含图片）", "en": "Export with pictures"},
+    "sessions.import_zip_help": {"zh": "或者导入含图片的牌局（.zip）：", "en": "Or import a session with its pictures (.zip):"},
     "watch.title": {"zh": "观战（只读）", "en": "Watching (read-only)"},
     "watch.note": {"zh": "观战页面只能看，不能改动牌局。", "en": "The spectator view can only watch; it changes nothing."},
     "watch.refused": {"zh": "观战页面不能改动牌局", "en": "the spectator view cannot change the game"},

@@ -11,7 +11,8 @@ that does not fit is made smaller, and dropped when even that does not fit.
 Routes: ``GET /pictures/<session>/<file>`` (the JPEG), ``GET /api/evidence`` (each
 violation of the current game with the pictures that prove it: the play at fault and
 the later play that shows the card was held), ``GET /api/sessions/<id>/export.zip`` and
-``POST /api/sessions/import.zip`` (a session with its pictures), and
+``POST /api/sessions/import.zip`` (a session with its pictures; ``POST /sessions/import.zip``: the
+sessions page's form), and
 ``GET /api/replay/<id>/frame/<step>`` (a session recorded from a video file: that
 video's frame at the step's play).
 """
@@ -28,7 +29,19 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request, send_file
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    request,
+    send_file,
+    url_for,
+)
+from werkzeug.wrappers.response import Response as BaseResponse
 
 import scorer
 from scorer import safejson
@@ -224,11 +237,8 @@ def export_zip(session_id: int) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="tuolaji-session-{session_id}.zip"'})
 
 
-@pictures_bp.post("/api/sessions/import.zip")
-def import_zip() -> tuple[Response, int]:
-    """A session exported with its pictures: a new session, its pictures beside it."""
-    upload = request.files.get("file")
-    raw = upload.read(MAX_ZIP_BYTES + 1) if upload is not None else request.get_data()
+def import_archive(raw: bytes) -> dict[str, Any]:
+    """A session exported with its pictures, stored as a new session with its pictures beside it."""
     if len(raw) > MAX_ZIP_BYTES:
         raise BadRequestError(f"import: a zip of more than {MAX_ZIP_BYTES // 1024 // 1024} MB")
     try:
@@ -255,4 +265,25 @@ def import_zip() -> tuple[Response, int]:
         folder.mkdir(parents=True, exist_ok=True)
         for short, data in pictures:
             (folder / short).write_bytes(data)
-    return jsonify({"id": session_id, "name": name, "pictures": len(pictures)}), 201
+    return {"id": session_id, "name": name, "pictures": len(pictures)}
+
+
+def _uploaded() -> bytes:
+    upload = request.files.get("file")
+    return upload.read(MAX_ZIP_BYTES + 1) if upload is not None else request.get_data()
+
+
+@pictures_bp.post("/api/sessions/import.zip")
+def import_zip() -> tuple[Response, int]:
+    """A session exported with its pictures: a new session, its pictures beside it."""
+    return jsonify(import_archive(_uploaded())), 201
+
+
+@pictures_bp.post("/sessions/import.zip")
+def import_zip_form() -> BaseResponse:
+    """The sessions page's form: the imported session opens in the replay viewer."""
+    try:
+        imported = import_archive(_uploaded())
+    except InputError as exc:
+        return redirect(url_for("pages.sessions", error=str(exc)))
+    return redirect(url_for("pages.replay", session_id=imported["id"]))
