@@ -151,6 +151,14 @@ def test_the_spectator_view_cannot_change_anything(app: Flask, client: Any) -> N
     assert spectator.get("/api/tracker").get_json()["tracker"]["trumps"]["left"] == 12  # no-trump: the 2s and the jokers
 
 
+def test_the_tracker_is_off_at_the_players_table_and_on_for_the_referee(client: Any) -> None:
+    players = client.get("/").get_data(as_text=True)
+    assert 'data-mode="live"' in players and 'id="tracker-switch"' in players
+    referee = client.get("/referee").get_data(as_text=True)
+    assert 'data-mode="referee"' in referee and 'id="tracker-switch"' not in referee
+    assert 'name="tuolaji-token"' in referee  # the referee may correct the game
+
+
 def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
     record = scorer.random_record("titanic-3deck", 3, tricks=5)
     session = client.post("/api/sessions/import", json=record).get_json()["id"]

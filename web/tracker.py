@@ -4,7 +4,8 @@
 still out, the key cards, the trumps and points left, each seat's proven voids);
 ``GET /api/replay/<id>/tracker/<step>``: the same at a replay step. The tracker is its
 own panel with its own switch: off by default on the players' screen (seed 001's 纪律
-forbids looking at played cards during a deal), on in the spectator view and in replay.
+forbids looking at played cards during a deal), on for the referee (``/referee``), in the
+spectator view and in replay.
 
 ``GET /watch`` is the spectator view: the live table, read-only, with the tracker on. The
 page is given no table token, and every change sent from it (its ``Referer``) is refused
@@ -55,6 +56,14 @@ def watch() -> Response:
     from .pages import render_page
 
     return render_page("live.html", page="watch", watch=True, write_token=None, table_url=None, table_qr=None)
+
+
+@tracker_bp.get("/referee")
+def referee() -> Response:
+    """The referee's screen: the live table (changes as the table's token allows) with the tracker on."""
+    from .pages import render_page
+
+    return render_page("live.html", page="live", referee=True)
 
 
 def from_watch_page() -> bool:

@@ -54,6 +54,11 @@ def test_tracker_off_by_default_then_switched_on(page, served):
     assert page.locator("#tracker-switch").is_checked()
     page.locator("#tracker-switch").uncheck()
     assert page.locator("#tracker-body").is_hidden()
+    # the referee's screen: the tracker on, whatever the players' switch says
+    page.goto(served.url + "referee")
+    page.locator("#tracker-trumps").wait_for()
+    assert page.locator("#tracker-switch").count() == 0
+    assert figures(page) == (str(expected["trumps"]["left"]), str(expected["points"]["left"]))
 
 
 def test_spectator_view_has_the_tracker_and_no_controls(page, served, tmp_path):
