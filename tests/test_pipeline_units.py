@@ -319,7 +319,7 @@ def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
     from argparse import Namespace
 
     with pytest.raises(Exception, match="card model"):
-        vision.replay_cli._reader(Namespace(oracle=None))
+        vision.replay_cli._reader(Namespace(oracle=None, deck=None, deck_data=None))
 
 
 def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):

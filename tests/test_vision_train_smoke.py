@@ -56,7 +56,14 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     float_probs = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})[0]
     assert np.allclose(int8_probs.sum(1), 1, atol=1e-3)
     assert np.abs(int8_probs - float_probs).max() < 0.1
-    assert [o.name for o in ort.InferenceSession(str(models / "classifier.onnx")).get_outputs()] == ["probs", "up", "side"]
+    session = ort.InferenceSession(str(models / "classifier.onnx"))
+    assert [o.name for o in session.get_outputs()] == ["probs", "up", "side", "features"]
+    # the class head written beside it turns the features into the same probabilities (what enrolment adapts)
+    probs, _up, _side, features = session.run(None, {"crops": blob})
+    with np.load(models / "classifier_head.npz") as head:
+        logits = features @ head["weight"].T + head["bias"]
+    exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+    assert np.abs(exp / exp.sum(axis=1, keepdims=True) - probs).max() < 1e-4
 
     # two checkpoints make one ensemble network; a network twice over reads as itself
     pair = tmp_path / "pair-models"
@@ -65,7 +72,8 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
                              "--out", str(pair)]) == 0
     pair_out = ort.InferenceSession(str(pair / "classifier.onnx")).run(None, {"crops": blob})
     float_out = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})
-    for got, want in zip(pair_out, float_out, strict=True):
+    assert len(pair_out) == 3 and len(float_out) == 4  # an ensemble has no one class head for enrolment to adapt
+    for got, want in zip(pair_out, float_out[:3], strict=True):
         assert np.allclose(got, want, atol=1e-5)
     assert ((float_out[2] >= 0) & (float_out[2] <= 1)).all()
 

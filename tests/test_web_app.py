@@ -144,24 +144,48 @@ def test_deal_set_up_can_be_changed_until_the_first_trick(client):
     set_up(client)
     data = client.post("/api/deal", json={"trump": "NT", "dealer": 1, "level": "5"}).get_json()
     assert data["state"]["record"]["deals"][0] | {} == {"level": "5", "trump": "NT", "dealer": 1, "tricks": []}
-    play(client, 1, "AS")
+    data = client.post("/api/deal", json={"dealer": 2}).get_json()  # the level follows the dealer
+    assert data["state"]["record"]["deals"][0]["level"] == "2"
+    refused = client.post("/api/deal", json={"dealer": 2, "level": "5"})  # not the dealer's level
+    assert refused.status_code == 400 and "庄家 西 在打 2" in refused.get_json()["message"]["zh"]
+    play(client, 2, "AS")
     assert client.post("/api/deal", json={"trump": "S"}).status_code == 400
 
 
 # --- bids, plays, corrections -----------------------------------------------------------------
 
 
-def test_bids_entered_by_click_set_trump_and_the_first_dealer(client):
-    set_up(client, trump="NT")
-    data = client.post("/api/bid", json={"seat": 1, "cards": ["5S"]}).get_json()
+def test_bids_entered_by_click_follow_the_standing_bid(client):
+    """The rules core's bidding state decides: a bid that does not stand is refused, the standing
+    bid sets trump, dealer and level (standard-2deck: 先亮者為莊家), a bid can be taken back."""
+    set_up(client, trump="NT", levels=["2"] * 4)
+    data = client.post("/api/bid", json={"seat": 1, "cards": ["2S"]}).get_json()
     deal = data["state"]["record"]["deals"][0]
-    assert deal["bids"] == [{"seat": 1, "cards": ["5S"]}] and deal["trump"] == "S" and deal["dealer"] == 1
-    assert deal["level"] == "5"
+    assert deal["bids"] == [{"seat": 1, "cards": ["2S"]}] and deal["trump"] == "S" and deal["dealer"] == 1
+    assert data["view"]["bidding"]["standing"] == {"seat": 1, "cards": ["2S"]}
+    offers = data["view"]["bidding"]["offers"]
+    assert ["2H"] not in offers[2] and ["2H", "2H"] in offers[2] and ["SJ"] not in offers[2]
+    assert not any(len(cards) > 2 for seat in offers for cards in seat)  # two decks: no three copies
+    weaker = client.post("/api/bid", json={"seat": 2, "cards": ["2H"]})
+    assert weaker.status_code == 400 and "亮主不成立" in weaker.get_json()["message"]["zh"]
+    assert client.post("/api/bid", json={"seat": 2, "cards": ["2H", "2H", "2H"]}).status_code == 400
     data = client.post("/api/bid", json={"seat": 2, "cards": ["BJ", "BJ"]}).get_json()
-    assert data["state"]["record"]["deals"][0]["trump"] == "NT"
+    deal = data["state"]["record"]["deals"][0]
+    assert deal["trump"] == "NT" and deal["dealer"] == 1  # the first bidder deals
+    assert data["state"]["audit"]["deals"][0]["violations"] == []
+    data = client.post("/api/bid/withdraw", json={}).get_json()
+    assert data["state"]["record"]["deals"][0]["trump"] == "S" and len(data["state"]["record"]["deals"][0]["bids"]) == 1
     assert client.post("/api/bid", json={"seat": 2, "cards": ["ZZ"]}).status_code == 400
-    play(client, 2, "AS")
-    assert client.post("/api/bid", json={"seat": 3, "cards": ["2S"]}).status_code == 400
+    play(client, 1, "AS")
+    assert client.post("/api/bid", json={"seat": 3, "cards": ["2S", "2S"]}).status_code == 400
+    assert client.post("/api/bid/withdraw", json={}).status_code == 400
+
+
+def test_a_later_deal_bids_at_the_dealer_level(client):
+    set_up(client, trump="NT")  # mid-game: levels 2/5, dealer 0 at 2
+    assert client.post("/api/bid", json={"seat": 1, "cards": ["5S"]}).status_code == 400  # not the deal's level
+    deal = client.post("/api/bid", json={"seat": 1, "cards": ["2S"]}).get_json()["state"]["record"]["deals"][0]
+    assert deal["trump"] == "S" and deal["dealer"] == 0 and deal["level"] == "2"
 
 
 def test_plays_fill_the_trick_and_out_of_turn_is_refused(client):

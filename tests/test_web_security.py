@@ -224,10 +224,10 @@ def test_no_acknowledged_correction_is_lost_while_the_session_is_resumed(app: Fl
 
 def test_a_set_up_never_replaces_bids_or_a_kitty(app: Flask, client: Any) -> None:
     set_up(client)
-    assert client.post("/api/bid", json={"seat": 1, "cards": ["5S"]}).status_code == 200
+    assert client.post("/api/bid", json={"seat": 1, "cards": ["2S"]}).status_code == 200
     response = client.post("/api/setup", json=SETUP | {"players": ["a", "b", "c", "d"]})
     assert response.status_code == 201 and response.get_json()["session"]["id"] == 2
-    assert get_table(app).store.get(1).record["deals"][0]["bids"] == [{"seat": 1, "cards": ["5S"]}]
+    assert get_table(app).store.get(1).record["deals"][0]["bids"] == [{"seat": 1, "cards": ["2S"]}]
     response = client.post("/api/setup", json=SETUP | {"players": ["e", "f", "g", "h"]})
     assert response.status_code == 200 and response.get_json()["session"]["id"] == 2  # nothing to lose: in place
 

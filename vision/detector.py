@@ -42,6 +42,7 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in "SHCD" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")) + ("SJ", "BJ")
 REJECT = len(CARD_NAMES)
+JOKER_NAMES = ("SJ", "BJ")
 
 Box = tuple[float, float, float, float]
 
@@ -121,6 +122,7 @@ class ReaderSettings:
     coarse_min_index: float = 40.0  # ... keeping only indices at least this long (detector input pixels)
     coarse_skip_below: float = 30.0  # no coarse pass when the sure indices of the first are all shorter than this (0: always)
     index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
+    joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
 
 
 CAREFUL: dict[str, float] = {"classify_turns": 4}
@@ -346,7 +348,8 @@ class CardReader:
     def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
         """The physical cards of some index readings (grouped, the unsure ones dropped)."""
         cards = group_indices(readings, self.settings.index_spacing)
-        return [c for c in cards if c.confidence >= self.settings.card_threshold]
+        s = self.settings
+        return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
 
 
 _QUARTER_TURNS = ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))  # (cos, sin) of k × 90°

@@ -23,7 +23,7 @@ from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
 
-from . import view
+from . import dealing, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import MAX_NAME_LENGTH, NoSuchSessionError
@@ -40,6 +40,11 @@ class BadRequestError(InputError):
 
 def get_table() -> Table:
     return current_app.extensions["tuolaji.table"]
+
+
+@api_bp.errorhandler(dealing.RefusedError)
+def _refused(error: dealing.RefusedError) -> tuple[Response, int]:
+    return dealing.refused_response(error)
 
 
 @api_bp.errorhandler(InputError)
@@ -122,10 +127,13 @@ def state_payload(table: Table) -> dict[str, Any]:
         return {"session": None, "feed": feed, "profiles": view.PROFILES}
     state = table.game.state()
     session = table.session
+    record = state["record"]
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
-        "view": view.table_view(state["record"], state["audit"]),
+        "view": view.table_view(record, state["audit"]) | {
+            "bidding": dealing.bidding_view(record),
+            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))]},
         "feed": feed,
         "profiles": view.PROFILES,
     }
@@ -229,8 +237,11 @@ def setup() -> tuple[Response, int]:
     table = get_table()
     record = build_record(data)
     name = _name_field(data) or time.strftime("%Y-%m-%d %H:%M")
+    # a demo or a replayed record keeps writing into its own session: the new game gets one of its own
+    replaying = table.feed is not None and table.feed.session_id == table.session_id and table.feed.source in (
+        "demo", "record")
     with table.writing_or_none() as game:
-        if game is not None and not _holds_anything(game.snapshot()) and not data.get("new"):
+        if game is not None and not _holds_anything(game.snapshot()) and not data.get("new") and not replaying:
             table.store.rename(table.session_id, name)
             game.replace_record(record, reason="setup")
             table.open(table.session_id)
@@ -241,48 +252,50 @@ def setup() -> tuple[Response, int]:
 
 @api_bp.post("/deal")
 def edit_deal() -> Response:
-    """Change the current deal's trump, dealer or level (before its first trick)."""
+    """Change the current deal's trump, dealer or 找朋友 call (before its first trick); the level
+    is the dealer's own (one that is not is refused), the standing bid decides trump and dealer."""
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
         if not record["deals"]:
             raise BadRequestError("deal: the record has no deal")
-        deal = record["deals"][-1]
-        if deal.get("tricks"):
-            raise BadRequestError("deal: the deal has started; correct single cards instead")
+        changes: dict[str, Any] = {}
         if "trump" in data:
-            deal["trump"] = _trump_field(data)
+            changes["trump"] = _trump_field(data)
         if "dealer" in data:
-            deal["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
+            changes["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
         if "level" in data:
             if not isinstance(data["level"], str) or data["level"] not in view.LEVELS:
                 raise BadRequestError("level: expected 2 … A")
-            deal["level"] = data["level"]
-        game.replace_record(record, reason="setup")
+            changes["level"] = data["level"]
+        if "friends" in data:
+            changes["friends"] = _friends_field(data)
+        game.replace_record(dealing.edit_deal(record, changes), reason="setup")
     return jsonify(state_payload(get_table()))
+
+
+def _friends_field(data: dict[str, Any]) -> list[dict[str, Any]]:
+    friends = data.get("friends") or []
+    if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
+        raise BadRequestError("friends: expected a list of {card, nth}")
+    return [{"card": _cards_field({"card": [f.get("card")]}, "card")[0], "nth": _int_field(f, "nth", low=1, high=4)}
+            for f in friends]
 
 
 @api_bp.post("/next-deal")
 def next_deal() -> tuple[Response, int]:
-    """Start the next deal: the audit's next dealer, at his side's new level."""
+    """Start the next deal: the audit's next dealer, at his side's new level, once the kitty is known."""
     data = _body(optional=True)
     trump = _trump_field(data)
     with get_table().writing() as game:
-        audit = game.audit()
-        last = audit["deals"][-1] if audit["deals"] else None
-        if last is None or last.get("outcome") is None:
-            raise BadRequestError("next deal: the current deal is not complete")
-        if last.get("game_winner"):
-            raise BadRequestError("next deal: the game is over")
-        dealer = int(last["next_dealer"])
-        index = game.new_deal({"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer,
-                               "tricks": []})
+        index = game.new_deal(dealing.next_deal_setup(game.snapshot(), game.audit(), trump))
     return jsonify({"deal": index} | state_payload(get_table())), 201
 
 
 @api_bp.post("/bid")
 def bid() -> Response:
-    """A bid entered by click: the seat and the cards shown. Sets trump (and the first dealer)."""
+    """A bid entered by click: the seat and the cards shown. Only a bid that stands is taken;
+    trump, dealer and level follow the standing bid (the rules core's bidding state)."""
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
@@ -292,18 +305,18 @@ def bid() -> Response:
             raise BadRequestError("cards: a bid shows at least one card")
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        deal = record["deals"][-1]
-        if deal.get("tricks"):
-            raise BadRequestError("bid: the deal has started")
-        deal.setdefault("bids", []).append({"seat": seat, "cards": cards})
-        if all(card in ("SJ", "BJ") for card in cards):
-            deal["trump"] = "NT"
-        else:
-            deal["trump"] = next(card[-1] for card in cards if card not in ("SJ", "BJ"))
-        if len(record["deals"]) == 1:
-            deal["dealer"] = seat  # the first deal goes to the winning bidder (反主反庄)
-            deal["level"] = view.start_levels(record)[seat]
-        game.replace_record(record, reason="bid")
+        game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/bid/withdraw")
+def withdraw_bid() -> Response:
+    """Take back the current deal's last bid."""
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("bid: the record has no deal")
+        game.replace_record(dealing.withdraw_bid(record), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -316,7 +329,9 @@ def play() -> tuple[Response, int]:
         cards = _cards_field(data, "cards")
         if not cards:
             raise BadRequestError("cards: a play has at least one card")
-        event = game.play(seat, cards)
+        # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
+        attempt = _cards_field(data, "attempt") if data.get("attempt") else None
+        event = game.play(seat, cards, attempt=attempt)
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 
@@ -357,7 +372,7 @@ def confirm() -> Response:
 
 @api_bp.post("/kitty")
 def kitty() -> Response:
-    """Record the kitty (the buried cards) once it is turned up."""
+    """Record the kitty (the buried cards) once it is turned up, or ``{"unknown": true}``: 底牌未知."""
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
@@ -365,8 +380,8 @@ def kitty() -> Response:
             raise BadRequestError("kitty: the record has no deal")
         deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
                       else len(record["deals"]) - 1)
-        record["deals"][deal_index]["kitty"] = _cards_field(data, "cards")
-        game.replace_record(record, reason="kitty")
+        cards = None if data.get("unknown") is True else _cards_field(data, "cards")
+        game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
     return jsonify(state_payload(get_table()))
 
 

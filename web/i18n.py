@@ -174,6 +174,31 @@ STRINGS: dict[str, dict[str, str]] = {
     "profile.friends-3deck": {"zh": "找朋友·三副牌", "en": "找朋友 (friends), 3 decks"},
     "profile.chaodipi-2deck": {"zh": "两副牌·炒地皮", "en": "2 decks, 炒地皮"},
     "error.title": {"zh": "出错了", "en": "Error"},
+    # issue #16: sources, the deal's own settings, bids that stand, the kitty before the settlement
+    "source.demo": {"zh": "演示", "en": "demo"},
+    "source.camera": {"zh": "摄像头", "en": "camera"},
+    "source.video": {"zh": "视频", "en": "video"},
+    "source.record": {"zh": "记录回放", "en": "record replay"},
+    "source.page": {"zh": "手动记录", "en": "entered by hand"},
+    "source.import": {"zh": "导入的记录", "en": "imported record"},
+    "source.line": {"zh": "本局来源：{source}", "en": "This game: {source}"},
+    "source.elsewhere": {"zh": "{feed}正在另一局（{name}）中进行，不写入本局",
+                         "en": "the {feed} runs in another game ({name}) and does not write into this one"},
+    "feed.demo_done": {"zh": "演示结束", "en": "demo finished"},
+    "dealform.title": {"zh": "本副设置", "en": "This deal"},
+    "dealform.level": {"zh": "打 {level}（庄家的级）", "en": "level {level} (the dealer's)"},
+    "dealform.by_bid": {"zh": "主和庄家由亮主决定", "en": "the standing bid decides trump and dealer"},
+    "bids.standing": {"zh": "当前亮主：{name} {cards}", "en": "Standing bid: {name} {cards}"},
+    "bids.nothing": {"zh": "这个座位现在没有能反的牌", "en": "this seat has no bid that would stand now"},
+    "bids.withdraw": {"zh": "撤回最后一次亮主", "en": "Withdraw the last bid"},
+    "bids.not_standing": {"zh": "（未成立）", "en": " (did not stand)"},
+    "kitty.wait": {"zh": "这一副打完了：记录底牌后才结算", "en": "The deal is played: it is settled once the kitty is recorded"},
+    "kitty.unknown": {"zh": "底牌未知", "en": "Kitty unknown"},
+    "summary.game_won": {"zh": "整局结束：{names} 打过 A，赢了！", "en": "Game over: {names} passed A and won!"},
+    "action.play_again": {"zh": "再来一局", "en": "Play again"},
+    "manual.attempt": {"zh": "甩牌失败时先亮出的牌（可不填）", "en": "Failed throw: the cards laid down first (optional)"},
+    "summary.kitty_unknown": {"zh": "底牌未知（未计入底分）", "en": "kitty unknown (not counted)"},
+
 }
 
 

@@ -1,11 +1,14 @@
 """The table the page shows: the current session's live game, and what feeds it plays.
 
-A :class:`Table` owns one :class:`~vision.events.EventBus` for the server's lifetime;
-every session's :class:`~vision.live.LiveGame` publishes on it, so a page subscribed
-once keeps receiving events when another session is resumed. Every event saves the
-current game's record to the :class:`~web.store.SessionStore`.
+A :class:`Table` owns one :class:`~vision.events.EventBus` for the server's lifetime:
+the page subscribes to it once and keeps receiving the events of whichever session is
+current when another one is resumed. Each session's :class:`~vision.live.LiveGame` has a
+bus of its own; its events save that session to the :class:`~web.store.SessionStore` and
+reach the table's bus only while it is the current session.
 
-Feeds put plays into the current game from a background thread:
+A feed belongs to the session it was started for (:meth:`Table.session_game`): a demo,
+a replayed record or a camera never writes into another session that a person set up or
+resumed meanwhile. Feeds put plays into their game from a background thread:
 :class:`RecordFeed` replays a record's tricks at a pace (a stored session, a
 ``tuolaji replay`` output, tests), :class:`PipelineFeed` runs the camera pipeline on
 a webcam, a video file or the bundled demo.
@@ -51,8 +54,8 @@ class Table:
         self._session: Session | None = None
         self._game: LiveGame | None = None
         self.feed: Feed | None = None
-        self._saved: tuple[int, str] | None = None
-        self.bus.subscribe(self._save)
+        self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
+        self._saved: dict[int, str] = {}
 
     @property
     def has_game(self) -> bool:
@@ -76,8 +79,36 @@ class Table:
         return self._session.id if self._session is not None else None
 
     def current(self) -> CurrentGame:
-        """A stand-in for "whatever game is current", for feeds that outlive a session switch."""
+        """A stand-in for "whatever game is current" (the page's writes; never a feed's)."""
         return CurrentGame(self)
+
+    def session_game(self, session_id: int | None = None) -> SessionGame:
+        """The game of one session (default: the current one), for a feed: its writes go to that
+        session whichever session the page shows meanwhile."""
+        session_id = self.session_id if session_id is None else session_id
+        if session_id is None:
+            raise NoGameError("no table session is open: set up a table or resume a session")
+        return SessionGame(self, session_id)
+
+    def game_of(self, session_id: int) -> LiveGame:
+        """The live game of a stored session (loaded once, then kept while the server runs)."""
+        with self._lock:
+            game = self._games.get(session_id)
+            if game is None:
+                game = self._load(session_id)
+            return game
+
+    def fed_session(self) -> int | None:
+        """The session the running feed writes into, None without a feed."""
+        return self.feed.session_id if self.feed is not None else None
+
+    def _load(self, session_id: int) -> LiveGame:
+        session = self.store.get(session_id)
+        bus = EventBus()
+        game = LiveGame(session.record, bus=bus)
+        bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
+        self._games[session_id] = game
+        return game
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[LiveGame]:
@@ -98,10 +129,12 @@ class Table:
         flight is saved first, so the session is read with it."""
         with self._lock:
             session = self.store.get(session_id)
-            game = LiveGame(session.record, bus=self.bus)
+            fed = self.feed is not None and self.feed.running and self.feed.session_id == session_id
+            # a session a feed is writing into keeps its game (the feed holds it); others are read afresh
+            game = self._games[session_id] if fed and session_id in self._games else self._load(session_id)
             self._session = session
             self._game = game
-            self._saved = None
+            self._saved.pop(session_id, None)
             self.bus.publish(StateChanged(reason="session"))
 
     def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
@@ -123,24 +156,33 @@ class Table:
         with self._lock:
             if self.session_id == session_id:
                 self.close()
+            self._games.pop(session_id, None)
             self.store.delete(session_id)
 
     def stop_feed(self, timeout: float = 5.0) -> None:
         if self.feed is not None:
             self.feed.stop(timeout)
 
-    def _save(self, event: Event) -> None:
+    def _on_event(self, session_id: int, event: Event) -> None:
+        """An event of one session's game: save that session; pass it on to the page if it is current."""
         with self._lock:
-            if self._game is None or self._session is None:
-                return
-            record = self._game.snapshot()
+            game = self._games.get(session_id)
+            if game is None:
+                return  # deleted meanwhile
+            record = game.snapshot()
             text = json.dumps(record, ensure_ascii=False, sort_keys=True)
-            if self._saved == (self._session.id, text):
-                return  # several events of one change: saved already
-            saved = self.store.save(self._session.id, record)
-            # the live session's summary (deals, tricks, updated) follows what was saved
-            self._session = dataclasses.replace(self._session, record=record, updated=saved)
-            self._saved = (self._session.id, text)
+            current = self._session is not None and self._session.id == session_id and self._game is game
+            if self._saved.get(session_id) != text:  # several events of one change: saved once
+                try:
+                    saved = self.store.save(session_id, record)
+                except InputError:
+                    return  # the session was deleted from the store
+                self._saved[session_id] = text
+                if current and self._session is not None:
+                    # the live session's summary (deals, tricks, updated) follows what was saved
+                    self._session = dataclasses.replace(self._session, record=record, updated=saved)
+        if current:
+            self.bus.publish(event)
 
 
 class CurrentGame:
@@ -161,10 +203,33 @@ class CurrentGame:
         return getattr(self._table.game, name)
 
 
+class SessionGame:
+    """Forwards every attribute to one session's game; its writes are held under the table's lock."""
+
+    _WRITES = CurrentGame._WRITES
+
+    def __init__(self, table: Table, session_id: int) -> None:
+        self._table = table
+        self.session_id = session_id
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SessionGame._WRITES:
+            def locked(*args: Any, **kwargs: Any) -> Any:
+                with self._table._lock:
+                    return getattr(self._table.game_of(self.session_id), name)(*args, **kwargs)
+
+            return locked
+        return getattr(self._table.game_of(self.session_id), name)
+
+
 class Feed:
-    """Plays coming from somewhere, in a background thread; :meth:`status` for the page."""
+    """Plays coming from somewhere, in a background thread; :meth:`status` for the page.
+
+    ``session_id``: the session it writes into (None: a bare game, in tests)."""
 
     kind = "feed"
+    session_id: int | None = None
+    source: str = ""  # the session's source: demo, camera, video, record
 
     def __init__(self) -> None:
         self._stop = threading.Event()
@@ -193,7 +258,7 @@ class Feed:
 
     def status(self) -> dict[str, Any]:
         return {"kind": self.kind, "running": self.running, "finished": self.finished, "error": self.error,
-                "detail": self.detail}
+                "detail": self.detail, "session": self.session_id, "source": self.source}
 
     def _run_guarded(self) -> None:
         try:
@@ -247,7 +312,12 @@ class RecordFeed(Feed):
                  on_play: Callable[[int], None] | None = None) -> None:
         super().__init__()
         scorer.validate_record(record)
-        self.game = table.current() if isinstance(table, Table) else table
+        if isinstance(table, Table):
+            self.game: Any = table.session_game()
+            self.session_id = self.game.session_id
+            self.source = table.session.source if table.session is not None else "record"
+        else:
+            self.game = table
         self.record = copy.deepcopy(record)
         self.pace_s = pace_s
         self.on_play = on_play
@@ -314,7 +384,10 @@ class PipelineFeed(Feed):
 
         # a missing camera or a bad video fails here, before the server starts
         self.frame_source = open_source(source) if isinstance(source, str | int) else source
-        self.pipeline = TablePipeline(table.current(), reader=reader, replay_from_start=replay_from_start,
+        game = table.session_game()
+        self.session_id = game.session_id
+        self.source = table.session.source if table.session is not None else "camera"
+        self.pipeline = TablePipeline(game, reader=reader, replay_from_start=replay_from_start,
                                       **(pipeline_options or {}))
         self.speed = speed
         self.started_at: float | None = None

@@ -76,3 +76,31 @@ def point_correction(record: dict[str, Any]) -> dict[str, Any] | None:
             return {"deal": 0, "trick": t, "seat": seat, "index": 0, "old": cards[0], "new": low + suit,
                     "points": POINTS[_rank(cards[0])]}
     return None
+
+
+def played_deal_record(profile: str = "standard-2deck", *, hand_size: int = 6, players: int | None = None,
+                       changed_level: bool = True, friends: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A record whose first deal is complete (kitty included); with ``changed_level`` the next
+    dealer's level after it is not his starting level (the case where a stale form would be wrong)."""
+    for seed in range(400):
+        record = scorer.random_record(profile, seed, hand_size=hand_size, players=players)
+        if friends is not None:
+            record["deals"][0]["friends"] = copy.deepcopy(friends)
+        audit = scorer.audit_record(record)["deals"][0]
+        if audit["outcome"] is None or audit["game_winner"] or audit["violations"]:
+            continue
+        dealer = audit["next_dealer"]
+        start = record.get("start_levels") or ["2"] * len(record["players"])
+        if changed_level and audit["levels_after"][dealer] == start[dealer]:
+            continue
+        return record
+    raise AssertionError("no seed gives a complete deal that changes the next dealer's level")
+
+
+def with_next_deal(record: dict[str, Any], trump: str = "NT") -> dict[str, Any]:
+    """The record with its next deal set up as the audit says (dealer, his level), no plays yet."""
+    record = copy.deepcopy(record)
+    audit = scorer.audit_record(record)["deals"][-1]
+    dealer = audit["next_dealer"]
+    record["deals"].append({"level": audit["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []})
+    return record

@@ -244,7 +244,9 @@ def test_a_won_game_is_announced_in_the_page_language(page, served):
         session_id = json.loads(response.read())["id"]
     page.goto(f"{served.url}replay/{session_id}")
     page.locator("#summary .game-winner").wait_for()
-    assert text_of(page, "#summary .game-winner") == "庄家方打过 A，赢得整局！"
+    dealer = record["deals"][0]["dealer"]
+    winners = f'{record["players"][dealer]}、{record["players"][(dealer + 2) % 4]}'
+    assert text_of(page, "#summary .game-winner") == f"整局结束：{winners} 打过 A，赢了！"
     page.locator("#lang-toggle").click()
-    assert text_of(page, "#summary .game-winner") == "The dealer's side passed A and won the game!"
+    assert text_of(page, "#summary .game-winner") == f"Game over: {winners} passed A and won!"
     page.locator("#lang-toggle").click()

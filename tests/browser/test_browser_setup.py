@@ -61,6 +61,7 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     page.locator('#player-fields select[data-seat="1"]').select_option("5")  # partners follow: seat 3 too
     assert page.locator('#player-fields select[data-seat="3"]').input_value() == "5"
     form.locator("select[name=trump]").select_option("NT")
+    form.locator("select[name=dealer]").select_option("1")  # mid-game: 小李 deals at his level, 5
     form.locator("button[type=submit]").click()
     page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
     state = api_state(empty_server)
@@ -72,9 +73,8 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
 
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()
-    page.locator("#bid-count").select_option("2")
-    page.locator('.bid-card[data-card="5S"]').click()
-    page.wait_for_function("document.querySelector('#deal-facts').textContent.includes('小李')")
+    page.locator('.bid-card[data-cards="5S 5S"]').click()
+    page.wait_for_function("document.querySelector('#bid-list').textContent.includes('小李')")
     deal = api_state(empty_server)["state"]["record"]["deals"][0]
     assert deal["bids"] == [{"seat": 1, "cards": ["5S", "5S"]}] and deal["trump"] == "S" and deal["dealer"] == 1
     assert "♠" in page.locator("#deal-facts").inner_text() and "小李: ♠5 ♠5" in page.locator("#bid-list").inner_text()

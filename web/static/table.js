@@ -153,6 +153,7 @@
     if (mode === "live") {
       renderPending();
       renderBids(deal);
+      renderDealForm(deal);
       renderManual();
       renderFeed();
       fillSetup();
@@ -336,12 +337,23 @@
     if (!dealAudit || dealAudit.outcome == null) { box.hidden = true; return; }
     box.hidden = false;
     const view = data.view;
+    // the settlement waits for the kitty (or an explicit 底牌未知): without it the levels would be wrong
+    const ready = view.settle_ready ? view.settle_ready[d] : true; // a replay shows the record as stored
+    const wait = document.getElementById("kitty-wait");
+    if (wait) wait.hidden = ready || mode !== "live";
+    if (!ready) {
+      document.getElementById("summary-body").innerHTML = '<p class="kitty-pending">' + esc(t("kitty.wait")) + "</p>";
+      const pending = document.getElementById("next-deal-form");
+      if (pending) pending.hidden = true;
+      return;
+    }
     const before = view.deals[d].levels_before;
     const after = dealAudit.levels_after || before;
     const kitty = deal.kitty || [];
     const rows = [];
     rows.push('<div class="summary-kitty"><span class="label">' + esc(t("summary.kitty")) + '</span><span class="cards">' +
-      (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : "–") + "</span></div>");
+      (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : deal.kitty_unknown ?
+        '<span class="kitty-unknown">' + esc(t("summary.kitty_unknown")) + "</span>" : "–") + "</span></div>");
     if (dealAudit.kitty_won_by === "defenders") {
       rows.push('<p class="kitty-line">' + esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
         " = " + esc((dealAudit.kitty_points || 0) * (dealAudit.kitty_multiplier || 0)) + "</p>");
@@ -359,11 +371,14 @@
       const seat = side.seats[0];
       return "<li>" + esc(side.name) + ": " + esc(before[seat]) + " → <strong>" + esc(after[seat]) + "</strong></li>";
     }).join("") + "</ul>");
-    if (dealAudit.next_dealer != null) {
-      rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
-    }
     if (dealAudit.game_winner) {
-      rows.push('<p class="game-winner">' + esc(t("summary.game_winner", { side: t("side." + dealAudit.game_winner) })) + "</p>");
+      // the game is over: the winners by name, no next deal, and a new game with the same players
+      const side = view.deals[d].dealer_side;
+      const winners = players().map((_, seat) => seat).filter((seat) => side.includes(seat) === (dealAudit.game_winner === "dealer"));
+      rows.push('<p class="game-winner">' + esc(t("summary.game_won", { names: winners.map(playerName).join("、") })) + "</p>");
+      if (mode === "live") rows.push('<button type="button" id="play-again" class="write-only">' + esc(t("action.play_again")) + "</button>");
+    } else if (dealAudit.next_dealer != null) {
+      rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
     }
     document.getElementById("summary-body").innerHTML = rows.join("");
     const form = document.getElementById("next-deal-form");
@@ -410,34 +425,102 @@
     if (!el || mode !== "live") return;
     const feed = data && data.feed;
     let text = connected ? t("conn.live") : t("conn.lost");
-    if (feed) {
+    const session = data && data.session;
+    const ours = feed && session && feed.session === session.id; // a feed only ever writes into its own session
+    if (feed && ours) {
       if (feed.error) text += " · " + t("feed.error") + ": " + feed.error;
-      else if (feed.running) text += " · " + t(feed.kind === "pipeline" ? "feed.pipeline" : "feed.record") + (feed.detail ? " " + feed.detail : "");
-      else if (feed.finished) text += " · " + t("feed.done");
+      else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? "feed.pipeline" : "feed.record") + (feed.detail ? " " + feed.detail : "");
+      else if (feed.finished) text += " · " + t(feed.source === "demo" ? "feed.demo_done" : "feed.done");
     }
     el.textContent = text;
     el.classList.toggle("lost", !connected);
+    const line = document.getElementById("source-line");
+    if (!line) return;
+    if (!session) { line.textContent = ""; return; }
+    const source = I18N["source." + session.source] ? t("source." + session.source) : session.source;
+    let words = t("source.line", { source: source });
+    if (ours && feed.finished && !feed.error && feed.source === "demo") words += " · " + t("feed.demo_done");
+    if (feed && !ours && feed.running) words += " · " + t("source.elsewhere", { feed: t("source." + (feed.source || "record")),
+      name: "#" + feed.session });
+    line.textContent = words;
+    line.dataset.source = session.source;
   }
 
   // --- live controls ------------------------------------------------------------------------
+  /* The bids the rules core says would stand now (data.view.bidding): a seat, then one of its offers. */
   function renderBids(deal) {
     const box = document.getElementById("bids");
-    const started = (deal.tricks || []).length > 0;
+    const bidding = data.view.bidding;
+    const started = (deal.tricks || []).length > 0 || !bidding;
     box.classList.toggle("disabled", started);
     const seats = players().map((name, seat) => '<button type="button" role="radio" aria-checked="' + (bidSeat === seat) +
       '" class="seat-pick' + (bidSeat === seat ? " picked" : "") + '" data-seat="' + seat + '"' + (started ? " disabled" : "") + ">" +
       esc(name) + "</button>").join("");
     document.getElementById("bid-seats").innerHTML = seats;
-    // In the first deal whoever wins the bid deals, so a seat bids with its own level's cards.
-    const d = currentDealIndex();
-    const level = d === 0 && bidSeat != null ? data.view.deals[0].levels_before[bidSeat] : deal.level;
-    const cards = SUITS.map((s) => level + s).concat(["SJ", "BJ"]);
-    document.getElementById("bid-cards").innerHTML = cards.map((c) => '<button type="button" class="card bid-card" data-card="' + c +
-      '" aria-label="' + esc(t("action.bid") + " " + cardLabel(c)) + '"' + (started || bidSeat == null ? " disabled" : "") + ">" +
-      cardSvg(c) + "</button>").join("");
+    const offers = bidding && bidSeat != null ? bidding.offers[bidSeat] || [] : [];
+    const cardsHtml = offers.length ? offers.map((cards) => '<button type="button" class="bid-card" data-cards="' + esc(cards.join(" ")) +
+      '" aria-label="' + esc(t("action.bid") + " " + cards.map(cardLabel).join(" ")) + '"' + (started ? " disabled" : "") + ">" +
+      cards.map((c) => '<span class="card small">' + cardSvg(c) + "</span>").join("") + "</button>").join("") :
+      started || bidSeat == null ? '<button type="button" class="bid-card" disabled hidden></button>' :
+        '<p class="hint none">' + esc(t("bids.nothing")) + "</p>";
+    document.getElementById("bid-cards").innerHTML = cardsHtml;
+    const standing = bidding && bidding.standing;
+    setText("bid-standing", standing ? t("bids.standing", { name: playerName(standing.seat), cards: standing.cards.map(cardLabel).join(" ") }) : "");
     const bids = deal.bids || [];
-    document.getElementById("bid-list").innerHTML = bids.length ? bids.map((b) => "<li>" + esc(playerName(b.seat)) + ": " +
-      esc(b.cards.map(cardLabel).join(" ")) + "</li>").join("") : '<li class="none">' + esc(t("bids.none")) + "</li>";
+    const verdicts = bidding ? bidding.verdicts : [];
+    document.getElementById("bid-list").innerHTML = bids.length ? bids.map((b, i) => "<li" + (verdicts[i] ? ' class="not-standing"' : "") +
+      ">" + esc(playerName(b.seat)) + ": " + esc(b.cards.map(cardLabel).join(" ")) + (verdicts[i] ? esc(t("bids.not_standing")) : "") +
+      "</li>").join("") : '<li class="none">' + esc(t("bids.none")) + "</li>";
+    document.getElementById("bid-withdraw").hidden = started || !bids.length;
+  }
+
+  /* The deal's own settings, as the deal is (never the new-game form's): trump, dealer, the 找朋友 call. */
+  let dealFormDirty = false;
+  function renderDealForm(deal) {
+    const form = document.getElementById("deal-form");
+    if (!form) return;
+    const started = (deal.tricks || []).length > 0;
+    document.getElementById("deal-settings").classList.toggle("disabled", started);
+    document.getElementById("apply-deal").disabled = started;
+    const byBid = Boolean(data.view.bidding && data.view.bidding.standing);
+    document.getElementById("deal-form-bid").hidden = !byBid;
+    form.trump.disabled = started || byBid;
+    form.dealer.disabled = started || byBid;
+    if (!dealFormDirty) {
+      form.dealer.innerHTML = players().map((name, seat) => '<option value="' + seat + '">' + esc(name) + "</option>").join("");
+      form.trump.value = deal.trump;
+      form.dealer.value = String(deal.dealer);
+      renderDealFriends(deal);
+    }
+    const levels = data.view.deals[currentDealIndex()].levels_before;
+    setText("deal-form-level", t("dealform.level", { level: levels[Number(form.dealer.value)] || deal.level }));
+  }
+
+  function renderDealFriends(deal) {
+    const box = document.getElementById("deal-friends");
+    const count = data.view.friends ? (players().length === 5 ? 1 : 2) : 0;
+    box.hidden = count === 0;
+    let html = '<span class="label">' + esc(t("deal.friends")) + "</span>";
+    const calls = deal.friends || [];
+    for (let i = 0; i < count; i += 1) {
+      const call = calls[i] || { card: i ? "AH" : "AS", nth: 2 };
+      html += '<div class="friend-row"><label><span>' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
+        CARD_NAMES.slice(0, 52).map((c) => '<option value="' + c + '"' + (c === call.card ? " selected" : "") + ">" +
+        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span>' + esc(t("setup.friend_nth")) +
+        '</span> <select name="friend_nth">' + [1, 2, 3, 4].slice(0, data.view.decks).map((n) => "<option" +
+        (n === call.nth ? " selected" : "") + ">" + n + "</option>").join("") + "</select></label></div>";
+    }
+    box.innerHTML = html;
+  }
+
+  function dealFormBody() {
+    const form = document.getElementById("deal-form");
+    const body = {};
+    if (!form.trump.disabled) { body.trump = form.trump.value; body.dealer = Number(form.dealer.value); }
+    const cards = Array.from(form.querySelectorAll("select[name=friend_card]")).map((el) => el.value);
+    const nths = Array.from(form.querySelectorAll("select[name=friend_nth]")).map((el) => Number(el.value));
+    if (cards.length) body.friends = cards.map((c, i) => ({ card: c, nth: nths[i] }));
+    return body;
   }
 
   function renderManual() {
@@ -470,8 +553,6 @@
       }
       setupFilled = true;
     }
-    document.getElementById("apply-deal").hidden = !record || record.deals.length === 0 ||
-      (record.deals[record.deals.length - 1].tricks || []).length > 0;
   }
 
   function fillProfiles(selected) {
@@ -531,6 +612,16 @@
       trump: form.trump.value, dealer: Number(form.dealer.value) };
     if (cards.length) body.friends = cards.map((c, i) => ({ card: c, nth: nths[i] }));
     return body;
+  }
+
+  /* 再来一局: a new session with the same players and rules, everyone back at 2. */
+  async function playAgain() {
+    const record = data.state.record;
+    const profile = typeof record.rules === "string" ? record.rules : record.rules.profile;
+    await api("/api/setup", { new: true, profile: profile, players: record.players, levels: record.players.map(() => "2"),
+      trump: "NT", dealer: 0, name: (data.session ? data.session.name : "") + " · " + t("action.play_again") });
+    setupFilled = false;
+    await reload();
   }
 
   // --- talking to the server ------------------------------------------------------------------
@@ -643,12 +734,12 @@
       if (pick) { submitCorrection(pick.dataset.card).catch(() => {}); return; }
       const confirmButton = event.target.closest(".confirm-btn");
       if (confirmButton) { confirmCard(whereOf(confirmButton.closest(".pending-item"))).catch(() => {}); return; }
+      if (event.target.closest("#play-again")) { playAgain().catch(() => {}); return; }
       const seatPick = event.target.closest(".seat-pick");
       if (seatPick) { bidSeat = Number(seatPick.dataset.seat); render(); document.querySelector(".seat-pick.picked").focus(); return; }
-      const bidCard = event.target.closest(".bid-card");
+      const bidCard = event.target.closest(".bid-card[data-cards]");
       if (bidCard && bidSeat != null) {
-        const copies = Number(document.getElementById("bid-count").value);
-        api("/api/bid", { seat: bidSeat, cards: Array(copies).fill(bidCard.dataset.card) }).then(reload).catch(() => {});
+        api("/api/bid", { seat: bidSeat, cards: bidCard.dataset.cards.split(" ") }).then(reload).catch(() => {});
       }
     });
     document.getElementById("picker-confirm").addEventListener("click", () => {
@@ -688,16 +779,28 @@
       // a session without plays yet (e.g. the camera's default table) is set up in place
       api("/api/setup", setupBody()).then(() => { setupFilled = false; document.getElementById("setup").open = false; return reload(); }).catch(() => {});
     });
-    document.getElementById("apply-deal").addEventListener("click", () => {
-      const body = setupBody();
-      const deal = data.state.record.deals[currentDealIndex()];
-      const seatLevels = body.levels;
-      api("/api/deal", { trump: body.trump, dealer: body.dealer, level: seatLevels[body.dealer] || deal.level }).then(reload).catch(() => {});
+    const dealForm = document.getElementById("deal-form");
+    dealForm.addEventListener("change", () => { dealFormDirty = true; render(); });
+    dealForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      api("/api/deal", dealFormBody()).then(() => { dealFormDirty = false; return reload(); }).catch(() => {});
+    });
+    document.getElementById("bid-withdraw").addEventListener("click", () => {
+      api("/api/bid/withdraw", {}).then(reload).catch(() => {});
+    });
+    document.getElementById("kitty-wait-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+    });
+    document.getElementById("kitty-unknown").addEventListener("click", () => {
+      api("/api/kitty", { unknown: true }).then(reload).catch(() => {});
     });
     document.getElementById("manual-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const f = event.target;
-      api("/api/play", { seat: Number(f.seat.value), cards: f.cards.value }).then(() => { f.cards.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
+      const body = { seat: Number(f.seat.value), cards: f.cards.value };
+      if (f.attempt.value.trim()) body.attempt = f.attempt.value;
+      api("/api/play", body).then(() => { f.cards.value = ""; f.attempt.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
     });
     document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
     document.getElementById("kitty-form").addEventListener("submit", (event) => {
