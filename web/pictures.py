@@ -81,22 +81,24 @@ def encode(image: np.ndarray, side: int, quality: int) -> bytes:
 
 
 class SessionPictures:
-    """Keeps the pictures of the table's current session (the pipeline's picture keeper)."""
+    """Keeps the pictures of one session's plays (the pipeline's picture keeper): the session
+    its feed writes into, the current one when it was made, whichever the page shows later."""
 
-    def __init__(self, table: Table, data: Path, *, budget: int = DEAL_BUDGET, video: str | None = None) -> None:
+    def __init__(self, table: Table, data: Path, *, session_id: int | None = None, budget: int = DEAL_BUDGET,
+                 video: str | None = None) -> None:
         self.table = table
         self.data = Path(data)
+        self.session_id = session_id if session_id is not None else table.session_id
         self.budget = budget
         self.video = video
         self.dropped = 0
         self._lock = threading.Lock()
 
     def keep(self, seat: int, frame: Frame, image: np.ndarray) -> dict[str, Any] | None:
-        session_id = self.table.session_id
-        if session_id is None or not self.table.has_game:
+        if self.session_id is None:
             return None
-        deal = max(0, len(self.table.game.snapshot()["deals"]) - 1)
-        folder = pictures_dir(self.data, session_id)
+        deal = max(0, len(self.table.game_of(self.session_id).snapshot()["deals"]) - 1)
+        folder = pictures_dir(self.data, self.session_id)
         with self._lock:
             folder.mkdir(parents=True, exist_ok=True)
             if self.video and not (folder / SOURCE_FILE).exists():
