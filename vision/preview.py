@@ -175,13 +175,16 @@ class CameraPreview(LatestFrame):
     """The newest frame of a source, read in a background thread.
 
     ``opener`` opens the source (again, when a video ends: it plays in a loop);
-    ``clock`` is the time frames are stamped with on arrival.
+    ``clock`` is the time frames are stamped with on arrival; ``wanted`` says whether anyone
+    still looks (when not, the camera is let go and :attr:`idle` set).
     """
 
     def __init__(self, opener: Callable[[], FrameSource], *, name: str = "source",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, wanted: Callable[[], bool] | None = None) -> None:
         super().__init__(name=name, clock=clock)
         self.opener = opener
+        self.wanted = wanted  # False: nobody looks any more, the source is let go (see ``idle``)
+        self.idle = False
         self._stop = threading.Event()
         source = opener()  # a missing camera or an unreadable video fails here, in the request
         self.live = source.live
@@ -195,6 +198,9 @@ class CameraPreview(LatestFrame):
                     started = time.monotonic()
                     for frame in source:
                         if self._stop.is_set():
+                            return
+                        if self.wanted is not None and not self.wanted():
+                            self.idle = True
                             return
                         if not source.live:  # a video stands in for a camera: at its own rate
                             delay = started + frame.time_s - time.monotonic()

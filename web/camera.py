@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -41,6 +42,8 @@ SETTINGS_FILE = "table-camera.json"
 CAMERA_SIZES = ("640x480", "1280x720", "1920x1080", "2560x1440", "3840x2160")
 CAMERAS = 4
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm")
+IDLE_S = 60.0
+"""A preview nobody has looked at for this long lets its camera go (reopened when the page looks again)."""
 PREVIEW_WIDTH = 960
 """Frames wider than this are sent to the page scaled down (the page draws in the frame's own pixels)."""
 
@@ -169,8 +172,19 @@ class CameraDesk:
         self.size: str = "1920x1080"
         self.check: dict[str, Any] | None = None
         self.reader: Any = None
+        self.touched = time.monotonic()
 
-    def open(self, choice: Choice, size: str, tap: FrameTap | None = None) -> None:
+    def touch(self) -> None:
+        """The page looked: keep the preview going (reopened if it was let go while nobody looked)."""
+        self.touched = time.monotonic()
+        preview = self.preview
+        if isinstance(preview, CameraPreview) and preview.idle and self.choice is not None:
+            self.open(self.choice, self.size, keep_check=True)
+
+    def wanted(self) -> bool:
+        return time.monotonic() - self.touched < IDLE_S
+
+    def open(self, choice: Choice, size: str, tap: FrameTap | None = None, *, keep_check: bool = False) -> None:
         camera_size = parse_size(size)
         spec = choice.spec
 
@@ -181,10 +195,13 @@ class CameraDesk:
             if self.preview is not None:
                 self.preview.close()
                 self.preview = None
-            self.preview = PipelineView(tap) if tap is not None else CameraPreview(opener, name=choice.label)
+            self.touched = time.monotonic()
+            self.preview = PipelineView(tap) if tap is not None else CameraPreview(opener, name=choice.label,
+                                                                                  wanted=self.wanted)
+            if not keep_check:
+                self.check = None
             self.choice = choice
             self.size = size
-            self.check = None
 
     def close(self) -> None:
         with self.lock:
@@ -230,6 +247,7 @@ def _latest_image(desk: CameraDesk) -> tuple[Any, np.ndarray]:
 def camera_state(app: Flask) -> dict[str, Any]:
     """Everything the set-up page draws."""
     desk = get_desk(app)
+    desk.touch()
     settings = load_settings(Path(app.config["DATA_DIR"]))
     preview = desk.preview
     state: dict[str, Any] = {
@@ -367,7 +385,9 @@ def close_camera() -> Response:
 
 @camera_bp.get("/api/camera/frame.jpg")
 def frame_jpeg() -> Response:
-    _, image = _latest_image(get_desk(current_app._get_current_object()))  # type: ignore[attr-defined]
+    desk = get_desk(_app())
+    desk.touch()
+    _, image = _latest_image(desk)
     h, w = image.shape[:2]
     if w > PREVIEW_WIDTH:
         image = cv2.resize(image, (PREVIEW_WIDTH, round(h * PREVIEW_WIDTH / w)), interpolation=cv2.INTER_AREA)
