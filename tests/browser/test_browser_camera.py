@@ -10,14 +10,44 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.cards import RANKS
+
 from .conftest import guide_screenshot, start_serve, stop_serve
 
 pytestmark = pytest.mark.browser
 
 
+def layout_photo(cards: list[str], seed: int, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    """A camera's picture of ``cards`` of one deck laid out face up on a cloth, seven to a row."""
+    from datasets.cardart import CardStyle, render_card
+
+    style = CardStyle.random(np.random.default_rng(3), "train")
+    rng = np.random.default_rng(seed)
+    w, h = size
+    canvas = np.empty((h, w, 3), np.uint8)
+    canvas[:] = rng.integers(40, 120, 3)
+    for n, name in enumerate(cards):
+        card = render_card(name, style, 190)
+        ch, cw = card.shape[:2]
+        matrix = cv2.getRotationMatrix2D((cw / 2, ch / 2), float(rng.choice([0.0, 180.0])), 1.0)
+        matrix[:, 2] += ((n % 7 + 0.5) * w / 7 - cw / 2, (n // 7 + 0.5) * h / 2 - ch / 2)
+        colour = cv2.warpAffine(card[:, :, :3], matrix, size, flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(card[:, :, 3], matrix, size, flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+        canvas[:] = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
+    return canvas
+
+
+ENROL_STEPS = [("S", [r + "S" for r in RANKS]), ("H", [r + "H" for r in RANKS]), ("C", [r + "C" for r in RANKS]),
+               ("D", [r + "D" for r in RANKS]), ("J", ["BJ", "SJ"])]
+
+
 @pytest.fixture(scope="module")
 def camera_server(tmp_path_factory):
     data = tmp_path_factory.mktemp("camera") / "data"
+    for n, (key, cards) in enumerate(ENROL_STEPS):  # what the camera sees at each step of the enrolment
+        folder = data / "videos" / f"layout-{key}"
+        folder.mkdir(parents=True)
+        cv2.imwrite(str(folder / "000.png"), layout_photo(cards, n))
     still = data / "videos" / "still"
     still.mkdir(parents=True)
     ys, xs = np.mgrid[0:240, 0:320]
@@ -136,3 +166,28 @@ def test_guided_enrolment_from_the_camera(page, camera_server):
     assert result.get_attribute("data-status") == "failed"
     assert "登记失败" in result.inner_text() and "not found" in result.inner_text()
     assert not (Path(data) / "decks" / "club").exists()
+
+
+def test_a_deck_enrolled_from_the_camera_in_five_steps(page, camera_server):
+    url, data = camera_server
+    page.goto(url + "camera")
+    page.locator("#deck-list li").first.wait_for()
+    page.fill("#enrol-start input[name=name]", "home")
+    page.click("#enrol-start button[type=submit]")
+    for n, (key, _cards) in enumerate(ENROL_STEPS, start=1):
+        page.wait_for_function(f"document.getElementById('enrol-step').textContent.includes('第 {n}/5 步')")
+        open_source(page, f"video:layout-{key}", "1280x720")  # the layout of this step, under the camera
+        page.wait_for_function("document.getElementById('camera-frame').naturalWidth > 0 && "
+                               f"window.TuolajiCamera.state.source === 'video:layout-{key}'")
+        page.click("#enrol-shoot")
+    page.locator("#enrol-finish").wait_for(state="visible")
+    page.click("#enrol-finish")
+    result = page.locator("#enrol-result")
+    page.wait_for_function("['done', 'failed'].includes(document.getElementById('enrol-result').dataset.status)",
+                           timeout=180_000)
+    assert result.get_attribute("data-status") == "done", result.inner_text()
+    assert "登记完成：home（54/54 张牌认出）" in result.inner_text()
+    page.wait_for_function("[...document.querySelectorAll('#deck-list li')].some((li) => li.textContent === 'home')")
+    assert (data / "decks" / "home" / "head.npz").is_file()
+    manifest = json.loads((data / "enrol" / "home" / "manifest.json").read_text(encoding="utf-8"))
+    assert [p["cards"] for p in manifest] == [cards for _key, cards in ENROL_STEPS]
