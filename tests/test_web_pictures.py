@@ -94,9 +94,9 @@ def test_export_and_import_with_pictures(app: Flask, client: Any) -> None:
     assert bad.status_code == 400 and bad.get_json()["message"]["zh"]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_shared_pictures_are_phone_sized(client: Any, lang: str) -> None:
-    record = scorer.random_record("titanic-3deck", 5)
+@pytest.mark.parametrize(("profile", "lang"), [(p, "zh") for p in sorted(scorer.PROFILES)] + [("titanic-3deck", "en")])
+def test_shared_pictures_are_phone_sized(client: Any, profile: str, lang: str) -> None:
+    record = scorer.random_record(profile, 5)
     session = client.post("/api/sessions/import", json=record).get_json()["id"]
     for path in (f"/api/share/{session}/deal/0.png?lang={lang}", f"/api/share/{session}/levels.png?lang={lang}"):
         response = client.get(path)

@@ -78,20 +78,14 @@ def _png(image: Image.Image) -> Response:
     return Response(buffer.getvalue(), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
-def _trump_text(trump: str) -> str:
-    return SUITS.get(trump, "无主" if trump == "NT" else trump)
+def _trump_text(trump: str, lang: str) -> str:
+    return SUITS.get(trump, ("无主" if lang == "zh" else "no trump") if trump == "NT" else trump)
 
 
 def _card_text(card: str) -> str:
-    if card == "BJ":
-        return "大王"
-    if card == "SJ":
-        return "小王"
+    if card in ("BJ", "SJ"):
+        return {"BJ": "大王", "SJ": "小王"}[card]
     return SUITS[card[-1]] + card[:-1]
-
-
-def _side_of(sides: list[dict[str, Any]], seat: int) -> str:
-    return next((side["name"] for side in sides if seat in side["seats"]), str(seat))
 
 
 class Card:
@@ -126,7 +120,7 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
     players = record["players"]
     card = Card(2400)
     card.band(word("title", lang) + (f" · {name}" if name else ""), word("deal", lang, n=deal_index + 1))
-    card.line("   ".join([word("level", lang, level=deal["level"]), word("trump", lang, trump=_trump_text(deal["trump"])),
+    card.line("   ".join([word("level", lang, level=deal["level"]), word("trump", lang, trump=_trump_text(deal["trump"], lang)),
                           word("dealer", lang, name=players[deal["dealer"]])]), 40, MUTED, 40)
     card.line(word("points", lang), 40, MUTED, 8)
     total = deal_audit.get("total_defender_points", deal_audit.get("defender_points", 0))
@@ -146,9 +140,9 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
     if outcome is None:
         card.line(word("outcome.open", lang), 56, INK, 40)
     else:
-        dealer_side = _side_of(sides, deal["dealer"])
-        other = next((s["name"] for s in sides if s["name"] != dealer_side), "")
-        side = dealer_side if outcome["side"] == "dealer" else other
+        dealers = set(scorer.dealer_side_seats(record, deal_index))
+        side = "·".join(players[seat] for seat in range(len(players))
+                        if (seat in dealers) == (outcome["side"] == "dealer"))
         key = "outcome.dealer" if outcome["side"] == "dealer" else (
             "outcome.defenders" if outcome.get("levels") else "outcome.none")
         card.line(word(key, lang, side=side, n=outcome.get("levels", 0)), 60, FELT, 48)
@@ -196,11 +190,13 @@ def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
         card.draw.rectangle((MARGIN, card.y + 8, MARGIN + 40, card.y + 48), fill=colour)
         card.draw.text((MARGIN + 64, card.y), f"{team['name']}   {table['levels'][team['seats'][0]]}", font=font(48), fill=colour)
         card.y += 80
-    for deal, deal_audit in zip(record["deals"], audit["deals"], strict=False):
+    players = record["players"]
+    for index, deal_audit in enumerate(audit["deals"]):
         if deal_audit.get("game_winner"):
-            dealer_side = _side_of(sides, deal["dealer"])
-            other = next((s["name"] for s in sides if s["name"] != dealer_side), "")
-            card.line(word("winner", lang, side=dealer_side if deal_audit["game_winner"] == "dealer" else other), 48, RED)
+            dealers = set(scorer.dealer_side_seats(record, index))
+            side = "·".join(players[seat] for seat in range(len(players))
+                            if (seat in dealers) == (deal_audit["game_winner"] == "dealer"))
+            card.line(word("winner", lang, side=side), 48, RED)
     return card.crop()
 
 
