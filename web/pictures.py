@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import threading
 import zipfile
 from pathlib import Path
@@ -67,6 +68,11 @@ MAX_ZIP_BYTES = 64 * 1024 * 1024
 
 def pictures_dir(data: Path, session_id: int) -> Path:
     return Path(data) / "pictures" / str(int(session_id))
+
+
+def forget_pictures(data: Path, session_id: int) -> None:
+    """A deleted session's pictures go with it."""
+    shutil.rmtree(pictures_dir(data, session_id), ignore_errors=True)
 
 
 def encode(image: np.ndarray, side: int, quality: int) -> bytes:
