@@ -160,18 +160,26 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
             raise InputError(f"{manifest}: {photo.image.name}: {len(photo.cards) - len(pairs)} listed card(s) not found "
                              f"({', '.join(missing)}; {len(found)} card(s) seen)")
         matched += len(pairs)
+        taken = set()
         for card, label in pairs:
             for index in card.indices:
+                taken.add(index.box)
                 crop = crop_index(image, index.box)
                 for k in range(4):
                     crops.append(np.rot90(crop, k))
                     labels.append(CARD_NAMES.index(label))
+        # what the shipped classifier takes for no index (a pip, a face, the cloth) stays no index for the deck
+        for box, p in zip(boxes, probs, strict=True):
+            if tuple(float(v) for v in box) not in taken and p[REJECT] >= 0.5:
+                crops.append(crop_index(image, tuple(box)))
+                labels.append(REJECT)
     features = reader.crop_features(np.ascontiguousarray(np.stack(crops)))
     with np.load(head_path) as head:
         weight, bias = adapt_head(head["weight"], head["bias"], features, np.array(labels, np.int64))
     seconds = time.perf_counter() - t0
+    lessons = sum(label != REJECT for label in labels) // 4
     info = {"name": name, "manifest": str(manifest), "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
-            "lessons": len(labels) // 4, "models": str(models_dir), "seconds": round(seconds, 1),
+            "lessons": lessons, "not_index_lessons": sum(label == REJECT for label in labels), "models": str(models_dir), "seconds": round(seconds, 1),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
     folder = save_deck(data, DeckHead(name, weight, bias), info)
-    return EnrolResult(name, folder, len(photos), listed, matched, len(labels) // 4, time.perf_counter() - t0)
+    return EnrolResult(name, folder, len(photos), listed, matched, lessons, time.perf_counter() - t0)
