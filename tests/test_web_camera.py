@@ -233,3 +233,24 @@ def test_a_preview_nobody_looks_at_lets_the_camera_go(app: Flask, client: Any, f
     state = wait_for_frame(client)  # the page looks again: opened again
     assert desk.preview is not first and not desk.preview.idle and state["source"] == folder_source
     desk.close()
+
+
+def test_the_check_measures_the_paper_where_a_zone_s_card_lies() -> None:
+    """At full resolution the check reads zone by zone: the paper's brightness is measured where
+    each card lies in the picture, not at its place in its zone's crop."""
+    from vision.camera_check import check_frame
+
+    image = np.full((1080, 1920, 3), 40, np.uint8)  # a dark cloth ...
+    image[900:1000, 900:1000] = 230  # ... and one white card in seat 0's zone (the bottom)
+
+    class PaperReader:
+        def read(self, crop: np.ndarray) -> list[Any]:
+            ys, xs = np.nonzero(crop[:, :, 0] > 200)
+            if not len(xs):
+                return []
+            box = (float(xs.min()), float(ys.min()), float(xs.min() + 22), float(ys.min() + 22))
+            return [SimpleNamespace(card="AS", box=box, confidence=0.9, indices=[SimpleNamespace(box=box)])]
+
+    check = check_frame(image, PaperReader())
+    assert check.cards >= 1 and check.index_px == 22.0
+    assert check.brightness == 230.0 and check.verdict == "good" and check.advice == []  # bright paper: not "dark"

@@ -124,9 +124,12 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
         table_found = False
     if w > 1000:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
         boxes = SeatZones(players).zone_boxes(calibration)
-        cards = [c for x1, y1, x2, y2 in boxes.values() for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
+        # each card with where its zone's crop lies in the picture (its boxes are the crop's)
+        read = [(c, x1, y1) for x1, y1, x2, y2 in boxes.values()
+                for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
     else:
-        cards = reader.read(image)
+        read = [(c, 0, 0) for c in reader.read(image)]
+    cards = [c for c, _, _ in read]
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
     mask = np.zeros((h, w), np.uint8)
@@ -134,9 +137,9 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     table = grey[mask > 0] if mask.any() else grey.ravel()
     papers = []
-    for card in cards:
+    for card, dx, dy in read:
         for index in card.indices:
-            x1, y1, x2, y2 = (int(round(v)) for v in index.box)
+            x1, y1, x2, y2 = (int(round(v + d)) for v, d in zip(index.box, (dx, dy, dx, dy), strict=True))
             patch = grey[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
             if patch.size:
                 papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper
