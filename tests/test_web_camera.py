@@ -254,3 +254,12 @@ def test_the_check_measures_the_paper_where_a_zone_s_card_lies() -> None:
     check = check_frame(image, PaperReader())
     assert check.cards >= 1 and check.index_px == 22.0
     assert check.brightness == 230.0 and check.verdict == "good" and check.advice == []  # bright paper: not "dark"
+
+
+@pytest.mark.parametrize("name", ["vision.preview", "vision.camera_check"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
