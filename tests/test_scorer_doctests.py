@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "order", "profiles", "formats", "follow", "state", "record", "audit", "scoring", "bidding"]
+MODULES = ["cards", "order", "profiles", "formats", "follow", "state", "record", "audit", "scoring", "bidding", "tracker"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -57,13 +57,30 @@ class CameraCheck:
         return "\n".join(lines)
 
 
-def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-               size: tuple[int, int]) -> tuple[str, list[str]]:
-    """The verdict and what to change."""
-    advice = []
+ADVICE_TEXT: dict[str, str] = {
+    "no-cards": "no card corner was found: lay a few cards face up in the seat zones and check again",
+    "resolution": "indices are {index_px:.0f} px tall, {good_px:.0f} px are needed: open the camera at "
+                  "a higher resolution (--camera-size 1920x1080 or more)",
+    "closer": "or bring the camera {closer:.1f}x closer (lower it until the table just fills the picture)",
+    "dark": "the table is dark: more light over it (a lamp above, not beside, the table)",
+    "glare": "there is glare: move the lamp or tilt the camera so no light reflects off the cards",
+    "no-table": "the table's edges were not found: the whole picture is used; frame the table with some "
+                "floor or room around it, or give its corners",
+}
+"""The advice in English, by code; ``{name}`` fields come from :func:`advice_codes` (the page words them in Chinese)."""
+
+
+def advice_codes(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
+                 size: tuple[int, int]) -> tuple[str, list[tuple[str, dict[str, float]]]]:
+    """The verdict and what to change, as codes of :data:`ADVICE_TEXT` with their figures.
+
+    >>> advice_codes(index_px=10.0, brightness=90.0, glare=0.0, table_found=True, size=(640, 480))[1][1]
+    ('closer', {'closer': 2.0})
+    """
+    advice: list[tuple[str, dict[str, float]]] = []
     if index_px is None:
         verdict = "no-cards"
-        advice.append("no card corner was found: lay a few cards face up in the seat zones and check again")
+        advice.append(("no-cards", {}))
     elif index_px < SMALLEST_INDEX_PX:
         verdict = "too-small"
     elif index_px < GOOD_INDEX_PX:
@@ -73,19 +90,25 @@ def advice_for(*, index_px: float | None, brightness: float, glare: float, table
     if verdict in ("too-small", "marginal"):
         want = GOOD_INDEX_PX / max(index_px or 1.0, 1.0)
         if size[0] < 1920:
-            advice.append(f"indices are {index_px:.0f} px tall, {GOOD_INDEX_PX:.0f} px are needed: open the camera at "
-                          f"a higher resolution (--camera-size 1920x1080 or more)")
-        advice.append(f"or bring the camera {want:.1f}x closer (lower it until the table just fills the picture)")
+            advice.append(("resolution", {"index_px": float(index_px or 0.0), "good_px": GOOD_INDEX_PX}))
+        advice.append(("closer", {"closer": round(want, 1)}))
     if brightness < DARK:
-        advice.append("the table is dark: more light over it (a lamp above, not beside, the table)")
+        advice.append(("dark", {}))
     if glare > GLARE:
-        advice.append("there is glare: move the lamp or tilt the camera so no light reflects off the cards")
+        advice.append(("glare", {}))
     if not table_found:
-        advice.append("the table's edges were not found: the whole picture is used; frame the table with some "
-                      "floor or room around it, or give its corners")
+        advice.append(("no-table", {}))
     if verdict == "good" and advice:
         verdict = "marginal"
     return verdict, advice
+
+
+def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
+               size: tuple[int, int]) -> tuple[str, list[str]]:
+    """The verdict and what to change."""
+    verdict, codes = advice_codes(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found,
+                                  size=size)
+    return verdict, [ADVICE_TEXT[code].format(**values) for code, values in codes]
 
 
 def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
@@ -101,9 +124,12 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
         table_found = False
     if w > 1000:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
         boxes = SeatZones(players).zone_boxes(calibration)
-        cards = [c for x1, y1, x2, y2 in boxes.values() for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
+        # each card with where its zone's crop lies in the picture (its boxes are the crop's)
+        read = [(c, x1, y1) for x1, y1, x2, y2 in boxes.values()
+                for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
     else:
-        cards = reader.read(image)
+        read = [(c, 0, 0) for c in reader.read(image)]
+    cards = [c for c, _, _ in read]
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
     mask = np.zeros((h, w), np.uint8)
@@ -111,9 +137,9 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     table = grey[mask > 0] if mask.any() else grey.ravel()
     papers = []
-    for card in cards:
+    for card, dx, dy in read:
         for index in card.indices:
-            x1, y1, x2, y2 = (int(round(v)) for v in index.box)
+            x1, y1, x2, y2 = (int(round(v + d)) for v, d in zip(index.box, (dx, dy, dx, dy), strict=True))
             patch = grey[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
             if patch.size:
                 papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper

@@ -301,11 +301,14 @@ class LiveGame:
         attempt: list[str] | None = None,
         frame: int | None = None,
         time_s: float | None = None,
+        picture: dict[str, Any] | None = None,
     ) -> PlaySettled:
         """Add a settled play by ``seat`` to the current trick of the current deal.
 
         A play that starts a trick may come from any seat (a wrong leader is the
         audit's business); in the middle of a trick only the expected seat may play.
+        ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
+        added to the deal's ``pictures`` with the trick and seat (a key RECORD.md readers ignore).
         """
         with self._lock:
             if not self._record["deals"]:
@@ -327,6 +330,9 @@ class LiveGame:
                 trick["attempt"] = [scorer.format_card(scorer.parse_card(card)) for card in attempt]
             for index in unconfirmed:
                 trick.setdefault("unconfirmed", []).append([seat, int(index)])
+            if picture is not None:
+                candidate["deals"][deal_index].setdefault("pictures", []).append(
+                    {"trick": len(tricks) - 1, "seat": seat, **picture})
             scorer.validate_record(candidate)  # e.g. more copies of a card than the decks hold: refused, not saved
             event = PlaySettled(
                 deal=deal_index,

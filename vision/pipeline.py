@@ -71,6 +71,13 @@ __all__ = [
 ]
 
 
+class PictureKeeper(Protocol):
+    """Keeps the picture of a settled play (its seat's zone, BGR) and says where: the reference
+    the record holds (``{"file", "frame", "time_s"}``), or None when it is not kept (over budget)."""
+
+    def keep(self, seat: int, frame: Frame, image: np.ndarray) -> dict[str, Any] | None: ...
+
+
 class CardReaderLike(Protocol):
     """What the pipeline needs of a card reader: instances with ``card``, ``box``, ``confidence``."""
 
@@ -161,8 +168,10 @@ class TablePipeline:
         wrong_leader_wait_s: float = 1.0,
         stale_sweep_s: float = 3.0,
         zone_read_above: int = ZONE_READ_ABOVE,
+        pictures: PictureKeeper | None = None,
     ) -> None:
         self.game = game
+        self.pictures = pictures
         self.wrong_leader_wait_s = wrong_leader_wait_s
         self.stale_sweep_s = stale_sweep_s
         self._now = 0.0
@@ -582,6 +591,7 @@ class TablePipeline:
         zone.used_version = zone.version
         zone.short_since = None
         zone.moved_since_commit = False
+        picture = self._keep_picture(zone.seat, frame) if self.pictures is not None else None
         try:
             self.game.play(
                 zone.seat,
@@ -590,6 +600,7 @@ class TablePipeline:
                 unconfirmed=list(content.unconfirmed),
                 frame=frame.index,
                 time_s=frame.time_s,
+                picture=picture,
             )
         except OutOfTurnError:
             self._sync_from_record(frame.time_s)  # the page changed the record under us
@@ -607,6 +618,16 @@ class TablePipeline:
             self._trick.complete_at = frame.time_s
             self._swept = False
         self._after_commit()
+
+    def _keep_picture(self, seat: int, frame: Frame) -> dict[str, Any] | None:
+        """A small JPEG of ``seat``'s zone in the frame the play settled in, handed to the keeper."""
+        assert self.pictures is not None and self.calibration is not None
+        x1, y1, x2, y2 = self.seat_zones.zone_boxes(self.calibration).get(seat, (0, 0, *self.calibration.image_size))
+        h, w = frame.image.shape[:2]
+        crop = frame.image[max(0, y1):min(h, y2), max(0, x1):min(w, x2)]
+        if not crop.size:
+            return None
+        return self.pictures.keep(seat, frame, crop)
 
     def _check_resumed_play(self) -> None:
         """A resumed replay sees again the plays its record holds: each must be that play (the same

@@ -79,6 +79,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(cards_bp)
     app.register_blueprint(api_bp)
     app.config["ZUIHE"] = _register_zuihe(app)
+    from .extras import register as register_extras
+
+    register_extras(app)
 
     @app.context_processor
     def _i18n() -> dict[str, Any]:

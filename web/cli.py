@@ -126,15 +126,17 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
             if sidecar.exists():
                 setup = record_setup(load_record(sidecar))
         from vision.pipeline import open_source
+        from vision.preview import FrameTap
         from vision.sources import parse_size
 
-        # a missing camera or an unreadable video is reported before the model
-        frames = open_source(spec, camera_size=parse_size(args.camera_size))
+        # a missing camera or an unreadable video is reported before the model; the set-up page sees its frames
+        frames = FrameTap(open_source(spec, camera_size=parse_size(args.camera_size)))
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
         return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,
-                            replay_from_start=args.video is not None and args.session is not None)
+                            replay_from_start=args.video is not None and args.session is not None,
+                            pipeline_options=camera_options(table, args, video=args.video))
     return attach_demo(table, args)
 
 
@@ -152,8 +154,28 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
         args.oracle = Path(demo.DEMO_FRAMES)
     reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
-    return PipelineFeed(table, str(demo.DEMO_VIDEO), speed=None if args.fast else args.speed, reader=reader,
-                        replay_from_start=args.session is not None)
+    from vision.preview import FrameTap
+    from vision.sources import open_source
+
+    return PipelineFeed(table, FrameTap(open_source(str(demo.DEMO_VIDEO))), speed=None if args.fast else args.speed,
+                        reader=reader,
+                        replay_from_start=args.session is not None,
+                        pipeline_options=camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False))
+
+
+def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None,
+                   calibrated: bool = True) -> dict[str, Any]:
+    """The pipeline's options from the table's set-up: the calibration saved on ``/camera``
+    (not for the demo, filmed by its own camera) and the keeper of the plays' pictures."""
+    from .camera import saved_calibration
+    from .pictures import SessionPictures
+
+    data = Path(args.data) if args.data else default_data_dir()
+    options: dict[str, Any] = {"pictures": SessionPictures(table, data, video=str(video.resolve()) if video else None)}
+    calibration = saved_calibration(data) if calibrated else None
+    if calibration is not None:
+        options["calibration"] = calibration
+    return options
 
 
 def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None) -> Any:
@@ -242,7 +264,8 @@ def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     public_url = None if local_only else f"http://{f'[{public_host}]' if ':' in public_host else public_host}:{port}/"
     try:
         app = create_app({"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
-                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url})
+                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
+                          "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None)})
         table = get_table(app)
         feed = attach_source(table, args)
         server = make_server(args.host, port, app, threaded=True, fd=sock.fileno())

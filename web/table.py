@@ -56,6 +56,7 @@ class Table:
         self.feed: Feed | None = None
         self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
         self._saved: dict[int, str] = {}
+        self.on_delete: list[Callable[[int], None]] = []  # called with the id of each deleted session
 
     @property
     def has_game(self) -> bool:
@@ -158,6 +159,8 @@ class Table:
                 self.close()
             self._games.pop(session_id, None)
             self.store.delete(session_id)
+        for forget in self.on_delete:  # what is kept beside the session (its pictures)
+            forget(session_id)
 
     def stop_feed(self, timeout: float = 5.0) -> None:
         if self.feed is not None:
@@ -286,7 +289,7 @@ def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
     [['5S']]
     """
     setup = {key: copy.deepcopy(value) for key, value in deal.items()
-             if key not in ("tricks", "kitty", "complete")}
+             if key not in ("tricks", "kitty", "complete", "pictures")}  # pictures: of another session's plays
     setup["tricks"] = []
     return setup
 

@@ -123,3 +123,16 @@ def served(tmp_path_factory, browser_context) -> Iterator[Served]:
                      process=process)
     finally:
         stop_serve(process)
+
+
+def guide_screenshot(page: Any, folder: Path, name: str, part: str | None = None) -> Path:
+    """A screenshot of the page for the README's guide (``docs/NAME``), refreshed when
+    ``TUOLAJI_UPDATE_SCREENSHOT`` is set; always taken, so the test sees the page draws. ``part``: a
+    selector to take only that part of the page."""
+    shot = Path(folder) / name
+    (page.locator(part) if part else page).screenshot(path=str(shot))
+    assert shot.stat().st_size > 20_000
+    if os.environ.get("TUOLAJI_UPDATE_SCREENSHOT"):
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(shot, ROOT / "docs" / name)
+    return shot

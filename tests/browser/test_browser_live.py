@@ -214,7 +214,7 @@ def test_sessions_page_lists_and_exports(page, served):
     row = page.locator("table.sessions tbody tr").first
     assert "deal.json" in row.inner_text()
     with page.expect_download() as download_info:
-        row.locator("a[download]").click()
+        row.locator("a[download][href$='/export']").click()  # the record (beside it: the .zip with pictures)
     exported = json.loads(Path(download_info.value.path()).read_text(encoding="utf-8"))
     assert exported["deals"][0]["tricks"][served.fix["trick"]]["corrections"]
 

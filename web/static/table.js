@@ -844,7 +844,7 @@
     replayTimer = setInterval(() => {
       if (replayStep >= replayTotal) { replayToggle(sessionId); return; }
       replayGo(sessionId, replayStep + 1).catch(() => {});
-    }, 700);
+    }, 700 / (window.Tuolaji.replaySpeed || 1)); // the replay's speed (evidence.js sets it)
   }
 
   // --- start-up -------------------------------------------------------------------------------

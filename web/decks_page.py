@@ -1,0 +1,164 @@
+"""The table's decks on the camera set-up page (blueprint ``decks``, ``/api/decks/…``): the decks
+enrolled under the data folder, and a new deck enrolled from the camera in five guided steps.
+
+Each step asks for one layout under the camera (the 13 cards of one suit face up, then
+the two jokers) and takes the preview's newest frame as that step's photo; the page
+writes the photos and their manifest (``DATA/enrol/NAME/manifest.json``, the format
+``tuolaji enrol`` reads) and :func:`vision.enrol.enrol` learns the deck from them in the
+background.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+from flask import Blueprint, Flask, Response, current_app, jsonify
+
+from scorer.cards import RANKS, SUITS
+from scorer.errors import InputError
+from vision.decks import check_deck_name, list_decks
+
+from .api import BadRequestError, _body
+from .camera import _latest_image, camera_token_only, get_desk
+
+decks_bp = Blueprint("decks", __name__, url_prefix="/api/decks")
+
+STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    *((suit, tuple(rank + suit for rank in RANKS)) for suit in SUITS),
+    ("J", ("BJ", "SJ")),
+)
+"""The guided steps: what to lay out under the camera (a key for the page's words) and the cards it shows."""
+
+
+class EnrolmentStateError(InputError):
+    """A step asked for out of turn (no enrolment started, photos still missing, already learning)."""
+
+
+@dataclass
+class Enrolment:
+    name: str
+    folder: Path
+    photos: list[dict[str, Any]] = field(default_factory=list)
+    status: str = "photos"  # photos, learning, done, failed
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.status, "photos": self.photos,
+                "steps": [{"key": key, "cards": list(cards)} for key, cards in STEPS],
+                "result": self.result, "error": self.error}
+
+
+def _enrolment(app: Flask) -> Enrolment | None:
+    return app.extensions.get("tuolaji.enrolment")
+
+
+def _payload(app: Flask) -> dict[str, Any]:
+    enrolment = _enrolment(app)
+    return {"decks": list_decks(Path(app.config["DATA_DIR"])),
+            "enrolment": enrolment.to_json() if enrolment is not None else None}
+
+
+def _app() -> Flask:
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
+decks_bp.before_request(camera_token_only)
+
+
+@decks_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    from .api import _input_error as api_error
+
+    response, status = api_error(error)
+    return response, 409 if isinstance(error, EnrolmentStateError) else status
+
+
+@decks_bp.get("")
+def decks() -> Response:
+    return jsonify(_payload(_app()))
+
+
+@decks_bp.post("/enrol/start")
+def start() -> Response:
+    app = _app()
+    data = _body()
+    name = data.get("name")
+    if not isinstance(name, str):
+        raise BadRequestError("name: expected a deck name")
+    name = check_deck_name(name.strip())
+    current = _enrolment(app)
+    if current is not None and current.status == "learning":
+        raise EnrolmentStateError("enrolment: a deck is being learnt; wait until it is done")
+    folder = Path(app.config["DATA_DIR"]) / "enrol" / name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    app.extensions["tuolaji.enrolment"] = Enrolment(name, folder)
+    return jsonify(_payload(app))
+
+
+@decks_bp.post("/enrol/photo")
+def photo() -> Response:
+    """The next step's photo: the preview's newest frame, at the camera's full resolution."""
+    app = _app()
+    enrolment = _enrolment(app)
+    if enrolment is None or enrolment.status != "photos":
+        raise EnrolmentStateError("enrolment: start one first (a deck name)")
+    if len(enrolment.photos) >= len(STEPS):
+        raise EnrolmentStateError("enrolment: every photo is taken; learn the deck")
+    frame, image = _latest_image(get_desk(app))
+    key, cards = STEPS[len(enrolment.photos)]
+    name = f"{len(enrolment.photos) + 1:02d}-{key}.jpg"
+    if not cv2.imwrite(str(enrolment.folder / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+        raise InputError(f"{enrolment.folder / name}: cannot be written")
+    enrolment.photos.append({"image": name, "cards": list(cards), "frame": frame.index})
+    manifest = [{"image": p["image"], "cards": p["cards"]} for p in enrolment.photos]
+    (enrolment.folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n",
+                                                    encoding="utf-8")
+    return jsonify(_payload(app))
+
+
+@decks_bp.post("/enrol/finish")
+def finish() -> tuple[Response, int]:
+    """Learn the deck from the photos, in the background (the page polls ``GET /api/decks``)."""
+    app = _app()
+    enrolment = _enrolment(app)
+    if enrolment is None or enrolment.status != "photos" or len(enrolment.photos) < len(STEPS):
+        raise EnrolmentStateError(f"enrolment: {len(STEPS)} photos are needed first")
+    enrolment.status = "learning"
+    data = Path(app.config["DATA_DIR"])
+
+    def learn() -> None:
+        from vision.enrol import enrol
+
+        try:
+            result = enrol(enrolment.name, enrolment.folder / "manifest.json", data, threads=1)
+            enrolment.result = {"photos": result.photos, "cards_listed": result.cards_listed,
+                                "cards_matched": result.cards_matched, "lessons": result.lessons}
+            enrolment.status = "done"
+        except (InputError, OSError) as exc:
+            enrolment.error = str(exc)
+            enrolment.status = "failed"
+        except Exception as exc:  # noqa: BLE001 - the page says why, the thread must not vanish
+            enrolment.error = f"{type(exc).__name__}: {exc}"
+            enrolment.status = "failed"
+
+    threading.Thread(target=learn, name="tuolaji-enrol", daemon=True).start()
+    return jsonify(_payload(app)), 202
+
+
+@decks_bp.post("/enrol/cancel")
+def cancel() -> Response:
+    app = _app()
+    enrolment = _enrolment(app)
+    if enrolment is not None and enrolment.status == "learning":
+        raise EnrolmentStateError("enrolment: a deck is being learnt; wait until it is done")
+    app.extensions.pop("tuolaji.enrolment", None)
+    return jsonify(_payload(app))

@@ -1,0 +1,297 @@
+"""Pictures of plays: evidence kept beside each session (blueprint ``pictures``).
+
+Each settled play that came through the camera pipeline keeps a small JPEG of its
+seat's zone, as the reader saw it, and the frame's time (:class:`SessionPictures`, the
+pipeline's :class:`~vision.pipeline.PictureKeeper`). The files lie in
+``DATA/pictures/<session>/``; the record references them from each deal's
+``pictures`` list (``{"trick", "seat", "file", "frame", "time_s"}``, a key RECORD.md
+readers ignore). Pictures are kept within a budget per deal (:data:`DEAL_BUDGET`): a picture
+that does not fit is made smaller, and dropped when even that does not fit.
+
+Routes: ``GET /pictures/<session>/<file>`` (the JPEG), ``GET /api/evidence`` (each
+violation of the current game with the pictures that prove it: the play at fault and
+the later play that shows the card was held), ``GET /api/sessions/<id>/export.zip`` and
+``POST /api/sessions/import.zip`` (a session with its pictures; ``POST /sessions/import.zip``: the
+sessions page's form), and
+``GET /api/replay/<id>/frame/<step>`` (a session recorded from a video file: that
+video's frame at the step's play).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import threading
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    request,
+    send_file,
+    url_for,
+)
+from werkzeug.wrappers.response import Response as BaseResponse
+
+import scorer
+from scorer import safejson
+from scorer.errors import InputError
+from scorer.tracker import track
+from vision.sources import Frame
+
+from .api import BadRequestError, get_table
+from .replay import timeline
+from .store import MAX_NAME_LENGTH
+from .table import Table
+
+pictures_bp = Blueprint("pictures", __name__)
+
+DEAL_BUDGET = 2 * 1024 * 1024
+"""Bytes of pictures kept per deal."""
+PICTURE_SIDE = 320
+"""The longer side of a kept picture, in pixels."""
+FILE_NAME = re.compile(r"^d\d{1,4}-f\d{1,9}-s\d\.jpg$")
+SOURCE_FILE = "source.json"
+MAX_ZIP_BYTES = 64 * 1024 * 1024
+
+
+def pictures_dir(data: Path, session_id: int) -> Path:
+    return Path(data) / "pictures" / str(int(session_id))
+
+
+def forget_pictures(data: Path, session_id: int) -> None:
+    """A deleted session's pictures go with it."""
+    shutil.rmtree(pictures_dir(data, session_id), ignore_errors=True)
+
+
+def encode(image: np.ndarray, side: int, quality: int) -> bytes:
+    h, w = image.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    if scale < 1.0:
+        image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise InputError("picture: cannot be encoded as JPEG")
+    return data.tobytes()
+
+
+class SessionPictures:
+    """Keeps the pictures of one session's plays (the pipeline's picture keeper): the session
+    its feed writes into, the current one when it was made, whichever the page shows later."""
+
+    def __init__(self, table: Table, data: Path, *, session_id: int | None = None, budget: int = DEAL_BUDGET,
+                 video: str | None = None) -> None:
+        self.table = table
+        self.data = Path(data)
+        self.session_id = session_id if session_id is not None else table.session_id
+        self.budget = budget
+        self.video = video
+        self.dropped = 0
+        self._lock = threading.Lock()
+
+    def keep(self, seat: int, frame: Frame, image: np.ndarray) -> dict[str, Any] | None:
+        if self.session_id is None:
+            return None
+        deal = max(0, len(self.table.game_of(self.session_id).snapshot()["deals"]) - 1)
+        folder = pictures_dir(self.data, self.session_id)
+        with self._lock:
+            folder.mkdir(parents=True, exist_ok=True)
+            if self.video and not (folder / SOURCE_FILE).exists():
+                (folder / SOURCE_FILE).write_text(json.dumps({"video": self.video}), encoding="utf-8")
+            used = sum(p.stat().st_size for p in folder.glob(f"d{deal}-*.jpg"))
+            for side, quality in ((PICTURE_SIDE, 70), (PICTURE_SIDE // 2, 50)):
+                data = encode(image, side, quality)
+                if used + len(data) <= self.budget:
+                    break
+            else:
+                self.dropped += 1
+                return None
+            name = f"d{deal}-f{frame.index}-s{seat}.jpg"
+            (folder / name).write_bytes(data)
+        return {"file": name, "frame": frame.index, "time_s": round(frame.time_s, 3)}
+
+
+def pictures_of(record: dict[str, Any], session_id: int) -> dict[tuple[int, int, int], dict[str, Any]]:
+    """(deal, trick, seat) → the picture reference, with its address (a play revised later: its last picture)."""
+    found = {}
+    for d, deal in enumerate(record.get("deals", [])):
+        pictures = deal.get("pictures")
+        for picture in pictures if isinstance(pictures, list) else []:
+            if (isinstance(picture, dict) and isinstance(picture.get("file"), str) and FILE_NAME.match(picture["file"])
+                    and isinstance(picture.get("trick"), int) and isinstance(picture.get("seat"), int)):
+                found[(d, picture["trick"], picture["seat"])] = picture | {"url": f"/pictures/{session_id}/{picture['file']}"}
+    return found
+
+
+def evidence(record: dict[str, Any], audit: dict[str, Any], session_id: int) -> list[dict[str, Any]]:
+    """Each violation with the pictures that prove it: the play at fault, and for a revoke the
+    later play in which the seat shows a card of the suit it did not follow (the card tracker's
+    contradicted void)."""
+    pictures = pictures_of(record, session_id)
+    found = []
+    for d, deal_audit in enumerate(audit.get("deals", [])):
+        voids = None
+        for v in deal_audit.get("violations", []):
+            if v.get("trick") is None:
+                continue
+            shown = [{"role": "fault", "deal": d, "trick": v["trick"], "seat": v["seat"]}]
+            if v["rule"] == "must-follow-suit":
+                if voids is None:
+                    voids = track(record, d)["voids"]
+                for void in voids:
+                    if void["seat"] == v["seat"] and void["trick"] == v["trick"] and void["contradicted"] is not None:
+                        shown.append({"role": "proof", "deal": d, "trick": void["contradicted"], "seat": v["seat"]})
+            for item in shown:
+                picture = pictures.get((item["deal"], item["trick"], item["seat"]))
+                item["picture"] = picture
+            found.append({"deal": d, "trick": v["trick"], "seat": v["seat"], "rule": v["rule"], "plays": shown})
+    return found
+
+
+def _app() -> Flask:
+    return current_app._get_current_object()  # type: ignore[attr-defined]
+
+
+@pictures_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    from .api import _input_error as api_error
+
+    return api_error(error)
+
+
+@pictures_bp.get("/pictures/<int:session_id>/<name>")
+def picture(session_id: int, name: str) -> Response:
+    if not FILE_NAME.match(name):
+        abort(404)
+    path = pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / name
+    if not path.is_file():
+        abort(404)
+    return send_file(path, mimetype="image/jpeg", max_age=3600)
+
+
+@pictures_bp.get("/api/evidence")
+def current_evidence() -> Response:
+    table = get_table()
+    if not table.has_game or table.session_id is None:
+        return jsonify({"session": None, "violations": [], "pictures": []})
+    state = table.game.state()
+    record = state["record"]
+    return jsonify({"session": table.session_id,
+                    "violations": evidence(record, state["audit"], table.session_id),
+                    "pictures": [{"deal": d} | p for (d, _t, _s), p in pictures_of(record, table.session_id).items()]})
+
+
+@pictures_bp.get("/api/replay/<int:session_id>/pictures")
+def replay_pictures(session_id: int) -> Response:
+    session = get_table().store.get(session_id)
+    record = session.record
+    video = (pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / SOURCE_FILE).is_file()
+    return jsonify({"session": session_id, "video": video,
+                    "violations": evidence(record, scorer.audit_record(record), session_id),
+                    "pictures": [{"deal": d} | p for (d, _t, _s), p in pictures_of(record, session_id).items()]})
+
+
+@pictures_bp.get("/api/replay/<int:session_id>/frame/<int:step>")
+def replay_frame(session_id: int, step: int) -> Response:
+    """The recorded video's frame at the play of ``step`` (1: the first play), as JPEG."""
+    session = get_table().store.get(session_id)
+    steps = timeline(session.record)
+    if not 1 <= step <= len(steps):
+        abort(404)
+    at = steps[step - 1]
+    picture = pictures_of(session.record, session_id).get((at["deal"], at["trick"], at["seat"]))
+    source = pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / SOURCE_FILE
+    if picture is None or not source.is_file():
+        abort(404)
+    video = json.loads(source.read_text(encoding="utf-8")).get("video")
+    if not isinstance(video, str) or not Path(video).is_file():
+        abort(404)
+    capture = cv2.VideoCapture(video)
+    try:
+        capture.set(cv2.CAP_PROP_POS_FRAMES, int(picture["frame"]))
+        ok, image = capture.read()
+    finally:
+        capture.release()
+    if not ok or image is None:
+        abort(404)
+    return Response(encode(image, 960, 80), mimetype="image/jpeg", headers={"Cache-Control": "max-age=3600"})
+
+
+@pictures_bp.get("/api/sessions/<int:session_id>/export.zip")
+def export_zip(session_id: int) -> Response:
+    """The session's record and its pictures, as one zip file."""
+    session = get_table().store.get(session_id)
+    folder = pictures_dir(Path(_app().config["DATA_DIR"]), session_id)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("record.json", json.dumps(session.record, ensure_ascii=False, indent=1) + "\n")
+        archive.writestr("session.json", json.dumps({"name": session.name, "source": session.source}, ensure_ascii=False))
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.jpg")):
+                if FILE_NAME.match(path.name):
+                    archive.write(path, f"pictures/{path.name}")
+    return Response(buffer.getvalue(), mimetype="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="tuolaji-session-{session_id}.zip"'})
+
+
+def import_archive(raw: bytes) -> dict[str, Any]:
+    """A session exported with its pictures, stored as a new session with its pictures beside it."""
+    if len(raw) > MAX_ZIP_BYTES:
+        raise BadRequestError(f"import: a zip of more than {MAX_ZIP_BYTES // 1024 // 1024} MB")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+        names = archive.namelist()
+        record = safejson.loads(archive.read("record.json"), "record.json")
+        meta = safejson.loads(archive.read("session.json"), "session.json") if "session.json" in names else {}
+    except (zipfile.BadZipFile, KeyError) as exc:
+        raise BadRequestError("import: expected a zip with record.json (a session exported with its pictures)") from exc
+    if not isinstance(record, dict):
+        raise BadRequestError("import: record.json is not a game record")
+    scorer.validate_record(record)
+    name = str(meta.get("name") or "import")[:MAX_NAME_LENGTH] if isinstance(meta, dict) else "import"
+    pictures = []
+    for entry in archive.infolist():
+        short = entry.filename.removeprefix("pictures/")
+        if entry.filename.startswith("pictures/") and FILE_NAME.match(short):
+            if entry.file_size > DEAL_BUDGET:
+                raise BadRequestError(f"import: {short} is larger than a deal's budget")
+            pictures.append((short, archive.read(entry)))
+    session_id = get_table().store.create(record, name=name, source="import")
+    folder = pictures_dir(Path(_app().config["DATA_DIR"]), session_id)
+    if pictures:
+        folder.mkdir(parents=True, exist_ok=True)
+        for short, data in pictures:
+            (folder / short).write_bytes(data)
+    return {"id": session_id, "name": name, "pictures": len(pictures)}
+
+
+def _uploaded() -> bytes:
+    upload = request.files.get("file")
+    return upload.read(MAX_ZIP_BYTES + 1) if upload is not None else request.get_data()
+
+
+@pictures_bp.post("/api/sessions/import.zip")
+def import_zip() -> tuple[Response, int]:
+    """A session exported with its pictures: a new session, its pictures beside it."""
+    return jsonify(import_archive(_uploaded())), 201
+
+
+@pictures_bp.post("/sessions/import.zip")
+def import_zip_form() -> BaseResponse:
+    """The sessions page's form: the imported session opens in the replay viewer."""
+    try:
+        imported = import_archive(_uploaded())
+    except InputError as exc:
+        return redirect(url_for("pages.sessions", error=str(exc)))
+    return redirect(url_for("pages.replay", session_id=imported["id"]))
