@@ -17,7 +17,7 @@ from vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indice
 REPO = Path(__file__).resolve().parent.parent
 MODELS = REPO / "models"
 TEST_SET = REPO / "tests" / "data" / "detector"
-FLOOR_F1 = 0.93  # the shipped models measure 0.952 on this set; raise with every better model
+FLOOR_F1 = 0.93  # the shipped models measure 0.951 on this set; raise with every better model
 CARD_NAMES_WITH_REJECT = (*CARD_NAMES, "reject")
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists() or not (MODELS / "classifier.onnx").exists(),
                                   reason="no shipped models")
