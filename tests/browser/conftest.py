@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,3 +137,16 @@ def guide_screenshot(page: Any, folder: Path, name: str, part: str | None = None
         (ROOT / "docs").mkdir(exist_ok=True)
         shutil.copyfile(shot, ROOT / "docs" / name)
     return shot
+
+
+def get_json(url: str) -> Any:
+    """The JSON answer of a GET to the running server."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def post_json(url: str, data: Path, body: Any) -> Any:
+    """POST ``body`` as JSON with the table token of the server whose data folder is ``data``."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=write_headers(data), method="POST")
+    with urllib.request.urlopen(request, timeout=20) as response:
+        return json.loads(response.read())

@@ -17,23 +17,12 @@ import pytest
 import scorer
 from scorer.order import TrumpOrder
 
-from .conftest import guide_screenshot, start_serve, stop_serve, write_headers
+from .conftest import get_json, guide_screenshot, post_json, start_serve, stop_serve, write_headers
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "vision" / "demo"
-
-
-def get_json(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return json.loads(response.read())
-
-
-def post_json(url: str, body: dict, data: Path) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=write_headers(data), method="POST")
-    with urllib.request.urlopen(request, timeout=20) as response:
-        return json.loads(response.read())
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +90,8 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, 
     assert sum(f.stat().st_size for f in folder.glob("*.jpg")) < 2 * 1024 * 1024
 
     i, j, seat, a_index, b_index, a, b = revoke_by_swap(record)
-    post_json(url + "api/correct", {"deal": 0, "trick": i, "seat": seat, "index": a_index, "card": b}, data)
-    post_json(url + "api/correct", {"deal": 0, "trick": j, "seat": seat, "index": b_index, "card": a}, data)
+    post_json(url + "api/correct", data, {"deal": 0, "trick": i, "seat": seat, "index": a_index, "card": b})
+    post_json(url + "api/correct", data, {"deal": 0, "trick": j, "seat": seat, "index": b_index, "card": a})
 
     page.goto(url)
     alert = page.locator(f'#alerts li[data-rule="must-follow-suit"][data-trick="{i}"][data-seat="{seat}"]')

@@ -20,7 +20,7 @@ import pytest
 
 import scorer
 
-from .conftest import start_serve, stop_serve, write_headers
+from .conftest import get_json, post_json, start_serve, stop_serve, write_headers
 from .records import played_deal_record, with_next_deal
 
 pytestmark = pytest.mark.browser
@@ -29,28 +29,17 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "vision" / "demo"
 
 
-def get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return json.loads(response.read())
-
-
-def post(url: str, data: Path, body: Any) -> Any:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=write_headers(data), method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 class Server:
     def __init__(self, url: str, data: Path) -> None:
         self.url, self.data = url, data
 
     def state(self) -> dict[str, Any]:
-        return get(self.url + "api/state")
+        return get_json(self.url + "api/state")
 
     def open_record(self, record: dict[str, Any], name: str = "test") -> int:
         """Import a record as a session and make it the live one (as the sessions page does)."""
-        session = post(self.url + "api/sessions/import", self.data, {"name": name, "record": record})["id"]
-        post(self.url + f"api/sessions/{session}/resume", self.data, {})
+        session = post_json(self.url + "api/sessions/import", self.data, {"name": name, "record": record})["id"]
+        post_json(self.url + f"api/sessions/{session}/resume", self.data, {})
         return session
 
 
@@ -88,29 +77,29 @@ def test_a_game_set_up_while_the_demo_runs_gets_none_of_its_plays(page, tmp_path
     try:
         page.goto(url)
         page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
-        demo_session = get(url + "api/state")["session"]["id"]
+        demo_session = get_json(url + "api/state")["session"]["id"]
         page.locator("#setup > summary").click()
         set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
-        mine = get(url + "api/state")["session"]["id"]
+        mine = get_json(url + "api/state")["session"]["id"]
         # the demo plays on, into its own session, until its last trick
         truth = json.loads((DEMO / "demo-3deck.truth.json").read_text(encoding="utf-8"))
         plays = sum(len(trick["plays"]) for trick in truth["deals"][0]["tricks"])
         for _ in range(240):
-            if not get(url + "api/state")["feed"]["running"]:
+            if not get_json(url + "api/state")["feed"]["running"]:
                 break
             page.wait_for_timeout(500)
         assert mine != demo_session  # the demo's session is not taken over
         page.wait_for_function("document.querySelector('#source-line').textContent.includes('手动记录')")
-        state = get(url + "api/state")
+        state = get_json(url + "api/state")
         assert state["session"]["id"] == mine
         assert state["state"]["record"]["deals"][0]["tricks"] == []  # not one of the demo's plays
         assert state["state"]["audit"]["deals"][0]["violations"] == []
         assert page.locator("#felt .seat .card").count() == 0 and page.locator("#alerts li.alert").count() == 0
         assert state["feed"]["finished"] and state["feed"]["session"] == demo_session
         # the demo's session holds the demo, and says it is over
-        post(url + f"api/sessions/{demo_session}/resume", data, {})
+        post_json(url + f"api/sessions/{demo_session}/resume", data, {})
         page.wait_for_function("document.querySelector('#source-line').textContent.includes('演示结束')")
-        demo_record = get(url + "api/state")["state"]["record"]
+        demo_record = get_json(url + "api/state")["state"]["record"]
         assert sum(len(trick["plays"]) for trick in demo_record["deals"][0]["tricks"]) == plays
         assert "演示结束" in page.locator("#connection").inner_text()
     finally:
@@ -225,7 +214,7 @@ def test_the_settlement_waits_for_the_kitty(page, server):
     page.locator("#kitty-wait-form input[name=cards]").fill(" ".join(kitty))
     page.locator("#kitty-wait-form button[type=submit]").click()
     page.locator("#total-points").wait_for()
-    audit = scorer.audit_record(get(server.url + f"api/sessions/{session}/export"))["deals"][0]
+    audit = scorer.audit_record(get_json(server.url + f"api/sessions/{session}/export"))["deals"][0]
     assert page.locator("#total-points").inner_text() == str(audit["total_defender_points"])
     assert page.locator("#summary .summary-kitty .card").count() == len(kitty)
     assert page.locator("#next-deal-form").is_visible()
@@ -267,7 +256,7 @@ def test_the_game_end_names_the_winners_and_offers_a_new_game(page, server):
     state = server.state()
     assert state["state"]["record"]["players"] == record["players"]
     assert state["state"]["record"]["start_levels"] == ["2"] * 4 and state["state"]["record"]["deals"][0]["tricks"] == []
-    assert len(get(server.url + "api/sessions")["sessions"]) == 2  # the finished game stays stored
+    assert len(get_json(server.url + "api/sessions")["sessions"]) == 2  # the finished game stays stored
 
 
 # --- 7. a failed throw entered by hand ------------------------------------------------------------------
