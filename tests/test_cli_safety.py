@@ -127,9 +127,13 @@ def test_on_the_network_a_client_without_the_table_token_can_only_read(tmp_path:
         assert status == 201
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(20)
-        process.stdout.close()
-        process.stderr.close()
+        try:
+            # read both pipes while waiting: a server blocked on a full stderr pipe would never stop
+            _out, err = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            _out, err = process.communicate()
+            raise AssertionError(f"serve did not stop within 60 s of Ctrl-C; stderr: {err[-2000:]}") from None
 
 
 # --- resuming only the same game -------------------------------------------------------------------
