@@ -291,6 +291,9 @@ def run(args: argparse.Namespace) -> int:
     server, table = build_server(args)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _stop_on_sigterm)  # `kill` stops it as cleanly as Ctrl-C
+        # Ctrl-C stops it even when started where SIGINT is ignored (a background job of a script
+        # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not args.verbose:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
