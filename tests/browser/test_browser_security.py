@@ -50,9 +50,8 @@ async function attack() {{
     // a JSON body needs a preflight the server never grants
     fetch(target + "api/sessions/1/delete", {{method: "POST", body: "{{}}", headers: {{"Content-Type": "application/json"}}}}),
   ];
-  for (const attempt of tries) {{
-    try {{ await attempt; window.results.push("sent"); }} catch (e) {{ window.results.push("blocked"); }}
-  }}
+  // each outcome is taken as it comes: a refusal that lands before its turn is never an unhandled rejection
+  window.results = await Promise.all(tries.map((attempt) => attempt.then(() => "sent", () => "blocked")));
   for (const id of ["f1", "f2", "f3"]) {{
     document.getElementById(id).submit();
     await new Promise((done) => setTimeout(done, 300));
