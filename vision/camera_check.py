@@ -114,6 +114,7 @@ def advice_for(*, index_px: float | None, brightness: float, glare: float, table
 def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`)."""
     from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+    from vision.pipeline import ZONE_READ_ABOVE, read_zones
 
     h, w = image.shape[:2]
     try:
@@ -122,14 +123,10 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     except CalibrationError:
         calibration = TableCalibration.full_frame((w, h))
         table_found = False
-    if w > 1000:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
-        boxes = SeatZones(players).zone_boxes(calibration)
-        # each card with where its zone's crop lies in the picture (its boxes are the crop's)
-        read = [(c, x1, y1) for x1, y1, x2, y2 in boxes.values()
-                for c in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2]))]
+    if w > ZONE_READ_ABOVE:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
+        cards = read_zones(reader, image, calibration, SeatZones(players))
     else:
-        read = [(c, 0, 0) for c in reader.read(image)]
-    cards = [c for c, _, _ in read]
+        cards = reader.read(image)
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
     mask = np.zeros((h, w), np.uint8)
@@ -137,9 +134,9 @@ def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     table = grey[mask > 0] if mask.any() else grey.ravel()
     papers = []
-    for card, dx, dy in read:
+    for card in cards:
         for index in card.indices:
-            x1, y1, x2, y2 = (int(round(v + d)) for v, d in zip(index.box, (dx, dy, dx, dy), strict=True))
+            x1, y1, x2, y2 = (int(round(v)) for v in index.box)
             patch = grey[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
             if patch.size:
                 papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper

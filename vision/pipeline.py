@@ -138,6 +138,40 @@ ZONE_READ_ABOVE = 1000
 """Frames wider than this (pixels) are read seat zone by seat zone at full resolution."""
 
 
+def read_zones(reader: CardReaderLike, image: np.ndarray, calibration: TableCalibration, seat_zones: SeatZones,
+               boxes: dict[int, tuple[int, int, int, int]] | None = None) -> list[Any]:
+    """The card instances of a big frame read seat zone by seat zone, each zone's rectangle
+    (``boxes``, default :meth:`SeatZones.zone_boxes`) at full resolution, their boxes (and
+    their indices' boxes) moved back into the frame. A card seen in two rectangles counts
+    in the one whose seat holds its centre."""
+    boxes = seat_zones.zone_boxes(calibration) if boxes is None else boxes
+    instances = []
+    for seat, (x1, y1, x2, y2) in boxes.items():
+        for instance in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2])):
+            moved = _shifted(instance, x1, y1)
+            (u, v), = calibration.to_table([_box_centre(moved.box)])
+            if seat_zones.seat_at(float(u), float(v)) == seat:
+                instances.append(moved)
+    return instances
+
+
+def _shifted(instance: Any, dx: float, dy: float) -> Any:
+    """A copy of ``instance`` (and of its index readings, where it has them) with its boxes moved by (dx, dy)."""
+    def moved(item: Any, **fields: Any) -> Any:
+        box = item.box
+        fields["box"] = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+        if dataclasses.is_dataclass(item):
+            return dataclasses.replace(item, **fields)
+        clone = copy.copy(item)  # a reader's own instance type (test doubles, other readers)
+        for name, value in fields.items():
+            setattr(clone, name, value)
+        return clone
+
+    if hasattr(instance, "indices"):
+        return moved(instance, indices=tuple(moved(index) for index in instance.indices))
+    return moved(instance)
+
+
 class TablePipeline:
     """Turns frames of the table into plays in ``game`` (see the module docstring).
 
@@ -365,20 +399,11 @@ class TablePipeline:
         """The card instances of a frame. A frame wider than ``zone_read_above`` (a camera at
         its full resolution) is read zone by zone, each seat's rectangle at full resolution:
         the reader shrinks what it reads to its own input size, and a whole 1080p table
-        shrunk that far leaves corner indices too small to read. A card seen in two
-        rectangles counts in the one whose seat holds its centre."""
+        shrunk that far leaves corner indices too small to read (:func:`read_zones`)."""
         if not self._zone_boxes or image.shape[1] <= self.zone_read_above:
             return reader.read(image)
         assert self.calibration is not None
-        instances = []
-        for seat, (x1, y1, x2, y2) in self._zone_boxes.items():
-            for instance in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2])):
-                box = instance.box
-                moved = dataclasses.replace(instance, box=(box[0] + x1, box[1] + y1, box[2] + x1, box[3] + y1))
-                (u, v), = self.calibration.to_table([_box_centre(moved.box)])
-                if self.seat_zones.seat_at(float(u), float(v)) == seat:
-                    instances.append(moved)
-        return instances
+        return read_zones(reader, image, self.calibration, self.seat_zones, self._zone_boxes)
 
     def _fan_direction(self, seat: int) -> tuple[float, float]:
         dx, dy = self.seat_zones.seat_direction(seat)
