@@ -176,21 +176,28 @@ def score_image(predicted: list[CardInstance], truth: Truth, tally: Tally) -> tu
 def evaluate(reader: CardReader, samples, progress: bool = True) -> dict:
     """Evaluate ``reader`` on an iterable of (BGR image, Truth)."""
     tally = Tally()
+    read_and_score(reader, samples, lambda cards, truth: score_image(cards, truth, tally), tally.seconds, progress, "image")
+    return tally.metrics()
+
+
+def read_and_score(reader: CardReader, samples, score, seconds: list[float], progress: bool, unit: str,
+                   total: int | None = None) -> None:
+    """Read each (BGR image, truth) of ``samples``, timing the read into ``seconds``, and pass the
+    cards with the truth to ``score``; with ``progress``, a bar on stderr."""
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(desc="eval-detector", unit="image", file=sys.stderr)
+        bar = tqdm(desc="eval-detector", unit=unit, file=sys.stderr, total=total)
     for image, truth in samples:
         t0 = time.perf_counter()
         cards = reader.read(image)
-        tally.seconds.append(time.perf_counter() - t0)
-        score_image(cards, truth, tally)
+        seconds.append(time.perf_counter() - t0)
+        score(cards, truth)
         if bar is not None:
             bar.update()
     if bar is not None:
         bar.close()
-    return tally.metrics()
 
 
 def samples_from_folder(folder: Path):
@@ -276,20 +283,9 @@ def evaluate_real(reader: CardReader, photos, progress: bool = True) -> dict:
     from vision.realeval import RealTally, real_samples
 
     tally = RealTally()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(desc="eval-detector", unit="photo", file=sys.stderr, total=len(photos))
-    for photo, image in real_samples(photos):
-        t0 = time.perf_counter()
-        cards = reader.read(image)
-        tally.seconds.append(time.perf_counter() - t0)
-        tally.add([c.card for c in cards], list(photo.cards))
-        if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
+    samples = ((image, photo.cards) for photo, image in real_samples(photos))
+    read_and_score(reader, samples, lambda cards, listed: tally.add([c.card for c in cards], list(listed)),
+                   tally.seconds, progress, "photo", len(photos))
     return tally.metrics()
 
 
