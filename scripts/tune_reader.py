@@ -1,8 +1,9 @@
 """Choose the reader's thresholds by the mean card F1 of a real-photo tuning folder and synthetic tuning sets.
 
-Each image is detected and classified once (detection threshold 0.25); every combination of
-``detector_weight``, ``card_threshold``, ``class_threshold`` and ``joker_threshold`` then only
-re-filters and re-groups. Prints the ten best; writes nothing (copy the chosen values into
+Each image is detected and classified once (detection threshold 0.25), and its faces read once
+where the models have a face reader; every combination of ``detector_weight``,
+``card_threshold``, ``class_threshold``, ``joker_threshold`` and ``face_threshold`` (0: no face
+reads) then only re-filters, re-groups and re-merges. Prints the ten best; writes nothing (copy the chosen values into
 ``models/cards.json``, ``reader``). Never run it on a set that measures the reader.
 
 Usage: ``.venv/bin/python scripts/tune_reader.py MODELS REAL_PHOTO_FOLDER SYNTHETIC_SET...``, e.g.
@@ -28,35 +29,39 @@ GRID = {
     "card_threshold": (0.35, 0.4, 0.45),
     "class_threshold": (0.3, 0.4),
     "joker_threshold": (0.5, 0.7, 0.85),
+    "face_threshold": (0.0, 0.6, 0.75, 0.9),
 }
 
 
 def main() -> int:
     models, real_folder, *synthetic_sets = (Path(a) for a in sys.argv[1:])
-    reader = CardReader.load(models)
+    reader = CardReader.load(models, face_threshold=0.5)
     reader.settings = dataclasses.replace(reader.settings, detect_threshold=0.25)
-    real = []
-    for photo, image in real_samples(load_real_folder(real_folder)):
+    grid = GRID if reader.has_faces else {**GRID, "face_threshold": (0.0,)}
+
+    def outputs_of(image) -> tuple:
         boxes, scores = reader.detect(image)
-        real.append((list(photo.cards), boxes, scores, *reader.classify(image, boxes)))
-    syn: list[list] = []
-    for folder in synthetic_sets:
-        syn.append([])
-        for image, truth in samples_from_folder(folder):
-            boxes, scores = reader.detect(image)
-            syn[-1].append((truth, boxes, scores, *reader.classify(image, boxes)))
+        faces = reader.face_reads(image) if reader.has_faces else ([], None)
+        return (boxes, scores, *reader.classify(image, boxes)), faces
+
+    def cards_of(outputs: tuple, faces: tuple) -> list:
+        cards = reader.cards_from(reader.readings_from(*outputs))
+        return reader.merge_faces(cards, *faces) if reader.settings.face_threshold > 0 else cards
+
+    real = [(list(photo.cards), *outputs_of(image)) for photo, image in real_samples(load_real_folder(real_folder))]
+    syn = [[(truth, *outputs_of(image)) for image, truth in samples_from_folder(folder)] for folder in synthetic_sets]
     rows = []
-    for values in itertools.product(*GRID.values()):
-        choice = dict(zip(GRID, values, strict=True))
+    for values in itertools.product(*grid.values()):
+        choice = dict(zip(grid, values, strict=True))
         reader.settings = dataclasses.replace(reader.settings, **choice)
         real_tally = RealTally()
-        for cards, *outputs in real:
-            real_tally.add([c.card for c in reader.cards_from(reader.readings_from(*outputs))], cards)
+        for cards, outputs, faces in real:
+            real_tally.add([c.card for c in cards_of(outputs, faces)], cards)
         f1s = []
         for samples in syn:
             tally = Tally()
-            for truth, *outputs in samples:
-                score_image(reader.cards_from(reader.readings_from(*outputs)), truth, tally)
+            for truth, outputs, faces in samples:
+                score_image(cards_of(outputs, faces), truth, tally)
             f1s.append(tally.metrics()["f1"])
         r = real_tally.metrics()
         rows.append(((r["f1"] + sum(f1s)) / (1 + len(f1s)), choice, r["f1"], r["false_jokers_per_100_photos"], f1s))

@@ -37,6 +37,7 @@ import numpy as np
 from scorer.errors import InputError
 from vision.cardcrop import CROP_PX, crop_index
 from vision.decks import DeckHead
+from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
@@ -124,6 +125,7 @@ class ReaderSettings:
     index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
     max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
     joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
+    face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
 
 
 CAREFUL: dict[str, float] = {"classify_turns": 4}
@@ -152,8 +154,10 @@ class CardReader:
     """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
     (one reader per thread)."""
 
-    def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None) -> None:
+    def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None,
+                 face: FaceReader | None = None) -> None:
         self._detector = detector
+        self._face = face
         self._classifier = classifier
         self.settings = settings
         self._cls_outputs = [o.name for o in classifier.get_outputs()]
@@ -192,8 +196,11 @@ class CardReader:
         options.log_severity_level = 3
         # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        names = ["detector.onnx", "classifier.onnx"]
+        if settings.face_threshold > 0 and (folder / "face.onnx").exists():
+            names.append("face.onnx")
         sessions = []
-        for name in ("detector.onnx", "classifier.onnx"):
+        for name in names:
             path = folder / name
             if not path.exists():
                 raise OSError(2, "No such file or directory", str(path))
@@ -202,7 +209,8 @@ class CardReader:
             except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail…) have no common base
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
                 raise InputError(f"{path}: not a usable ONNX model ({first})") from None
-        return CardReader(sessions[0], sessions[1], settings, deck)
+        face = FaceReader(sessions[2]) if len(sessions) > 2 else None
+        return CardReader(sessions[0], sessions[1], settings, deck, face)
 
     # ------------------------------------------------------------ stages
 
@@ -345,13 +353,75 @@ class CardReader:
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
         """The physical cards in a BGR frame, most confident first."""
-        return self.cards_from(self.read_indices(frame_bgr))
+        cards = self.cards_from(self.read_indices(frame_bgr))
+        if self._face is not None:
+            cards = self.with_faces(frame_bgr, cards)
+        return cards
+
+    @property
+    def has_faces(self) -> bool:
+        """True when whole card faces are read too (``face.onnx`` loaded)."""
+        return self._face is not None
+
+    def with_faces(self, frame_bgr: np.ndarray, cards: list[CardInstance]) -> list[CardInstance]:
+        """``cards`` (read from corner indices) checked against the whole faces in the frame
+        (:meth:`face_reads`, :meth:`merge_faces`)."""
+        if self._face is None:
+            return cards
+        return self.merge_faces(cards, *self.face_reads(frame_bgr))
+
+    def face_reads(self, frame_bgr: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """The outlines a card's face may fill (the whole frame, then every card outline found
+        in it) and the face reader's probabilities (K×55) for each."""
+        if self._face is None:
+            raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
+        h, w = frame_bgr.shape[:2]
+        quads = [np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)] + card_quads(frame_bgr)
+        faces = [stretch_to_face(portrait(frame_bgr))] + [warp_face(frame_bgr, q) for q in quads[1:]]
+        return quads, self._face.read_both_ways(np.stack(faces))
+
+    def merge_faces(self, cards: list[CardInstance], quads: list[np.ndarray], probs: np.ndarray) -> list[CardInstance]:
+        """Index reads and face reads together. A face read surely (``face_threshold``) where
+        no index was read adds its card; where one card was read from its indices, that card
+        becomes the likeliest given both its indices and the face; an outline holding
+        several cards (a fan, a table) is left as the indices read it."""
+        threshold = self.settings.face_threshold
+        cards = list(cards)
+        for quad, p in zip(quads, probs, strict=True):
+            k = int(p.argmax())
+            if k == REJECT or p[k] < threshold:
+                continue
+            inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
+            if not inside:
+                x1, y1 = (float(v) for v in quad.min(axis=0))
+                x2, y2 = (float(v) for v in quad.max(axis=0))
+                cards.append(CardInstance(CARD_NAMES[k], (x1, y1, x2, y2), float(p[k])))
+            elif len(inside) == 1:
+                card = cards[inside[0]]
+                joint = _card_probs(card) * (p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9))
+                best = int(joint.argmax())
+                if CARD_NAMES[best] != card.card:
+                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, float(joint[best] / joint.sum()), card.indices)
+        return sorted(cards, key=lambda c: -c.confidence)
 
     def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
         """The physical cards of some index readings (grouped, the unsure ones dropped)."""
         cards = group_indices(readings, self.settings.index_spacing)
         s = self.settings
         return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+
+
+def _inside(quad: np.ndarray, box: Box) -> bool:
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), centre, False) >= 0
+
+
+def _card_probs(card: CardInstance) -> np.ndarray:
+    """The 54 cards' probabilities of one card read from its indices (one-hot without them)."""
+    probs = np.full(len(CARD_NAMES), 1e-6)
+    for name, p in card.candidates(len(CARD_NAMES)):
+        probs[CARD_NAMES.index(name)] = max(p, 1e-6)
+    return probs
 
 
 _QUARTER_TURNS = ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))  # (cos, sin) of k × 90°

@@ -59,7 +59,7 @@ class Truth:
 
     index_boxes: np.ndarray  # K×4 boxes of indices at least partly visible
     index_cards: list[int]  # card_id of each
-    cards: dict[int, dict]  # card_id -> {"card", "readable", "slices": {...}}
+    cards: dict[int, dict]  # card_id -> {"card", "readable", "slices": {...}, "box": visible card bbox or None}
     blur: float = 0.0
 
 
@@ -121,8 +121,19 @@ def truth_from_meta(meta: dict) -> Truth:
             "card": c["card"],
             "readable": bool(c["readable"]),
             "slices": card_slices(c["angle_deg"], c["covered"], blur, c["height_px"]),
+            "box": c.get("box"),
         }
     return Truth(np.array(boxes, float).reshape(-1, 4), ids, cards, blur)
+
+
+def _card_under(box: tuple[float, ...], truth: Truth) -> list[int]:
+    """The truth card whose visible outline a face read's box overlaps most (IoU >= 0.5), if any."""
+    ids = [card_id for card_id, gt in truth.cards.items() if gt.get("box") is not None]
+    if not ids:
+        return []
+    overlaps = _iou(box, np.array([truth.cards[i]["box"] for i in ids], float).reshape(-1, 4))
+    best = int(overlaps.argmax())
+    return [ids[best]] if overlaps[best] >= 0.5 else []
 
 
 def _iou(box: tuple[float, ...], boxes: np.ndarray) -> np.ndarray:
@@ -148,6 +159,8 @@ def score_image(predicted: list[CardInstance], truth: Truth, tally: Tally) -> tu
                 best = int(overlaps.argmax())
                 if overlaps[best] >= 0.3:
                     votes[truth.index_cards[best]] += 1
+        if not card.indices:  # a card read from its whole face: the card whose outline it fills
+            votes.update(_card_under(card.box, truth))
         card_id = votes.most_common(1)[0][0] if votes else None
         gt = truth.cards.get(card_id) if card_id is not None else None
         if gt is not None and gt["card"] == card.card and card_id not in claimed:

@@ -1,0 +1,98 @@
+"""The whole-face reader: card outlines, the face warp, the face set, and the shipped face model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import tuolaji_cli
+from vision.detector import CARD_NAMES, MODELS_DIR, REJECT, CardReader
+from vision.face import FACE_PX, card_quads, order_quad, portrait, warp_face
+
+
+def _table_with_card(angle: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
+    """A dark cloth with one white 100×140 card turned by ``angle``; the card's corners."""
+    image = np.full((360, 480, 3), (40, 90, 30), np.uint8)
+    box = cv2.boxPoints(((240, 180), (100, 140), angle))
+    cv2.fillConvexPoly(image, box.astype(np.int32), (245, 245, 245))
+    return image, box
+
+
+def test_card_quads_finds_a_card_on_cloth_with_its_short_edge_first() -> None:
+    image, box = _table_with_card()
+    quads = card_quads(image)
+    assert len(quads) == 1
+    quad = quads[0]
+    assert np.allclose(np.sort(quad, axis=0), np.sort(box, axis=0), atol=4)
+    assert np.linalg.norm(quad[1] - quad[0]) < np.linalg.norm(quad[2] - quad[1])  # short edge first
+
+
+def test_card_quads_ignores_shapes_that_are_not_cards() -> None:
+    image = np.full((360, 480, 3), (40, 90, 30), np.uint8)
+    cv2.rectangle(image, (100, 100), (300, 140), (245, 245, 245), -1)  # a long strip
+    cv2.circle(image, (380, 250), 60, (245, 245, 245), -1)
+    assert card_quads(image) == []
+
+
+def test_warp_face_stands_the_card_upright_in_the_square() -> None:
+    image, _ = _table_with_card(angle=90.0)
+    cv2.circle(image, (240, 180), 10, (0, 0, 200), -1)  # a red pip in the middle
+    face = warp_face(image, card_quads(image)[0])
+    assert face.shape == (FACE_PX, FACE_PX, 3)
+    assert face[FACE_PX // 2, FACE_PX // 2, 2] > 150 and face[FACE_PX // 2, FACE_PX // 2, 0] < 80
+    assert face[5, 5].min() > 200  # the card's white, not the cloth
+
+
+def test_order_quad_and_portrait() -> None:
+    lying = np.array([[0, 0], [140, 0], [140, 100], [0, 100]], np.float32)
+    ordered = order_quad(lying)
+    assert np.linalg.norm(ordered[1] - ordered[0]) == pytest.approx(100)
+    assert portrait(np.zeros((100, 200, 3), np.uint8)).shape == (200, 100, 3)
+    assert portrait(np.zeros((200, 100, 3), np.uint8)).shape == (200, 100, 3)
+
+
+def test_face_set_writes_labelled_pictures(tmp_path: Path) -> None:
+    from datasets.faces import write_face_set
+
+    counts = write_face_set(tmp_path, None, seed=5, art_copies=1, styles=1, rejects=20)
+    data = np.load(tmp_path / "faces-train.npz")
+    assert data["x"].shape[1:] == (FACE_PX, FACE_PX, 3) and data["x"].dtype == np.uint8
+    assert len(data["x"]) == len(data["y"]) == counts["train"]
+    assert (data["y"] == REJECT).sum() == 20
+    assert set(int(v) for v in data["y"]) - {REJECT} <= set(range(len(CARD_NAMES)))
+    assert json.loads((tmp_path / "face-set.json").read_text())["seed"] == 5
+
+
+def test_shipped_face_model_reads_a_card_filling_the_photo() -> None:
+    """A photo that is one card (the project's held-out art, drawn big) reads as that card, and a
+    table of several cards is not read as one face."""
+    if not (MODELS_DIR / "face.onnx").exists():
+        pytest.fail("models/face.onnx is missing")
+    from datasets.cardart import CardStyle, render_card
+
+    reader = CardReader.load(face_threshold=0.5)
+    style = CardStyle.random(np.random.default_rng(4), "holdout")
+    right = 0
+    names = ("7H", "QS", "10D", "AC", "5S", "KH")
+    for name in names:
+        face = render_card(name, style, 224)[..., :3]
+        photo = cv2.resize(np.ascontiguousarray(face), (224, 224))
+        cards = [c.card for c in reader.read(photo)]
+        right += cards == [name]
+    assert right >= len(names) - 1
+
+
+def test_detect_cli_reads_faces_with_the_face_setting(tmp_path: Path, capsys) -> None:
+    from datasets.cardart import CardStyle, render_card
+
+    style = CardStyle.random(np.random.default_rng(11), "holdout")
+    photo = cv2.resize(np.ascontiguousarray(render_card("9C", style, 224)[..., :3]), (224, 224))
+    path = tmp_path / "nine.png"
+    cv2.imwrite(str(path), photo)
+    assert tuolaji_cli.main(["detect", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [c["card"] for c in out[0]["cards"]] == ["9C"]
