@@ -23,6 +23,7 @@ from scorer.record import (
     RecordError,
     build_state,
     dealer_side_seats,
+    dealer_sides,
     dumps_record,
     follow_hint,
     lead_obligation,
@@ -36,6 +37,7 @@ from scorer.record import (
     trick_winner,
     validate_record,
 )
+from scorer.scoring import partnerships
 from scorer.state import DealState
 
 __all__ = [
@@ -61,6 +63,7 @@ __all__ = [
     "bidding_state",
     "build_state",
     "dealer_side_seats",
+    "dealer_sides",
     "describe_obligation",
     "dumps_record",
     "follow_hint",
@@ -74,6 +77,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_record",
+    "partnerships",
     "random_record",
     "seat_points",
     "read_format",

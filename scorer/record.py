@@ -474,10 +474,24 @@ def dealer_side_seats(record: dict, deal: int = -1) -> list[int]:
     >>> dealer_side_seats({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 1}]})
     [1, 3]
     """
+    parsed = parse_record(record)
+    return _dealer_side(parsed, parsed.deals[_deal_index(parsed, deal)])
+
+
+def dealer_sides(record: dict) -> list[list[int]]:
+    """:func:`dealer_side_seats` of every deal (one reading of the record).
+
+    >>> dealer_sides({"rules": {"profile": "standard-2deck", "players": [6]}, "players": list("abcdef"),
+    ...               "deals": [{"level": "2", "trump": "S", "dealer": 0}]})
+    [[0, 2, 4]]
+    """
+    parsed = parse_record(record)
+    return [_dealer_side(parsed, d) for d in parsed.deals]
+
+
+def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
     from scorer.scoring import dealer_side
 
-    parsed = parse_record(record)
-    d = parsed.deals[_deal_index(parsed, deal)]
     n = parsed.players
     plays = [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)]
     return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays))
@@ -606,5 +620,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
 ]

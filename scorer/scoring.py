@@ -106,6 +106,18 @@ def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dea
     return dealer
 
 
+def partnerships(friends_mode: bool, players: int) -> list[list[int]]:
+    """The sides as a game starts: fixed partnerships of alternate seats, or 找朋友 each player
+    alone (the dealer's friends are known only once they play the called cards).
+
+    >>> partnerships(False, 4), partnerships(False, 6), partnerships(True, 5)
+    ([[0, 2], [1, 3]], [[0, 2, 4], [1, 3, 5]], [[0], [1], [2], [3], [4]])
+    """
+    if friends_mode:
+        return [[seat] for seat in range(players)]
+    return [list(range(0, players, 2)), list(range(1, players, 2))]
+
+
 def dealer_side(friends_mode: bool, players: int, dealer: int, calls: list[tuple[int, int]],
                 plays: list[tuple[int, list[int]]]) -> set[int]:
     """Seats on the dealer's side after ``plays`` (``(seat, cards)`` in playing order).
