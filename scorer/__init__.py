@@ -12,7 +12,7 @@ game records and their audit (see RULES.md and RECORD.md).
 []
 """
 
-from scorer.audit import audit_record, bidding_state
+from scorer.audit import audit_findings, audit_record, audit_with_findings, bidding_state
 from scorer.bidding import Bid, BiddingState, BidError
 from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
 from scorer.follow import describe_obligation
@@ -59,7 +59,9 @@ __all__ = [
     "RulesError",
     "TrumpOrder",
     "Unit",
+    "audit_findings",
     "audit_record",
+    "audit_with_findings",
     "bidding_state",
     "build_state",
     "dealer_side_seats",

@@ -58,3 +58,17 @@ def test_the_view_shows_what_the_scorer_says(rules, players):
 def test_the_profiles_offered_are_the_scorers():
     assert view.PROFILES == {name: {"decks": options.decks, "players": list(options.players)}
                              for name, options in scorer.PROFILES.items()}
+
+
+def test_the_violations_read_from_the_scorers_data():
+    record = scorer.random_record("standard-2deck", 2, dealer=0)
+    deal = record["deals"][0]
+    deal["tricks"][1]["leader"] = (deal["tricks"][1]["leader"] + 1) % 4
+    audit = scorer.audit_record(record)
+    texts = view.table_view(record, audit)["deals"][0]["violations"]
+    assert texts and all(text["parsed"] for text in texts)
+    assert texts[0]["zh"].startswith(record["players"][deal["tricks"][1]["leader"]] + " 首出；第 1 墩是 ")
+    # an audit that is not this record's (or has no data) keeps the scorer's English, made readable
+    other = {"deals": [{**audit["deals"][0], "violations": [{**audit["deals"][0]["violations"][0], "detail": "new"}]}]}
+    assert view.audit_texts(record, other["deals"][0], scorer.audit_findings(record)[0])["violations"] == [
+        {"zh": "new", "en": "new", "parsed": False}]

@@ -18,6 +18,8 @@ from html import escape
 from typing import Any
 
 import scorer
+import scorer.violation_text
+import scorer.violations
 
 from .explain import describe_hint, describe_penalty, describe_violation
 
@@ -268,11 +270,42 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
             "plays": choices, "line": line}
 
 
-def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Each violation's and penalty's detail in Chinese and English (lists parallel to the audit's)."""
+def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any],
+                findings: scorer.violations.DealFindings | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Each violation's and penalty's words in Chinese and English (lists parallel to the audit's),
+    from the scorer's data of them (``findings``, :func:`scorer.audit_findings`); a finding without
+    its data, or whose data is not this audit's, keeps the scorer's English made readable."""
     players = record.get("players") or []
-    return {"violations": [describe_violation(v, players) for v in deal_audit.get("violations") or []],
-            "penalties": [describe_penalty(p, players) for p in deal_audit.get("penalties") or []]}
+    violations = deal_audit.get("violations") or []
+    penalties = deal_audit.get("penalties") or []
+    facts_v = list(findings.violations) if findings is not None else []
+    facts_p = list(findings.penalties) if findings is not None else []
+    if len(facts_v) != len(violations) or any(
+            v.get("rule") != f.rule or v.get("detail") != scorer.violation_text.detail(f.fact)
+            for v, f in zip(violations, facts_v, strict=False)):
+        facts_v = []
+    if len(facts_p) != len(penalties) or any(
+            p.get("detail") != scorer.violation_text.penalty_detail(f.fact) for p, f in zip(penalties, facts_p, strict=False)):
+        facts_p = []
+    return {"violations": [describe_violation(facts_v[i] if facts_v else v, players) for i, v in enumerate(violations)],
+            "penalties": [describe_penalty(facts_p[i] if facts_p else p, players) for i, p in enumerate(penalties)]}
+
+
+def findings(record: dict[str, Any], audit: dict[str, Any]) -> list[scorer.violations.DealFindings]:
+    """The scorer's data of the audit's violations and penalties (asked only when there are some;
+    the page asks again after every event, so the last answers are remembered)."""
+    deals = audit.get("deals") or []
+    if not any(deal.get("violations") or deal.get("penalties") for deal in deals):
+        return []
+    try:
+        return _findings(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    except Exception:  # noqa: BLE001 - words the scorer cannot give must never break the page
+        return []
+
+
+@functools.lru_cache(maxsize=64)
+def _findings(record_json: str) -> list[scorer.violations.DealFindings]:
+    return scorer.audit_findings(json.loads(record_json))
 
 
 def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
@@ -280,6 +313,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
     history = level_history(record, audit)
     deals = []
     dealer_sides = scorer.dealer_sides(record)
+    found = findings(record, audit)
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
         dealer_seats = _dealer_first(deal, dealer_sides[deal_index])
@@ -288,7 +322,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
             "dealer_side": dealer_seats,
             "friends": revealed_friends(record, deal),
             "defender_points": defender_points_so_far(record, deal_index, deal_audit, dealer_seats),
-            **audit_texts(record, deal_audit),
+            **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None),
         })
     return {
         "profile": profile_name(record),
