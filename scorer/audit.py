@@ -484,14 +484,14 @@ class _DealAudit:
                 for c, x in kept[s].items():
                     cur[s][c] = max(cur[s][c], x)
             if shown and tr.attempt and tr.plays:
-                k = kept[tr.leader]
+                held = kept[tr.leader]
                 for c in set(tr.attempt):
-                    k[c] = max(k.get(c, 0), tr.attempt.count(c))
+                    held[c] = max(held.get(c, 0), tr.attempt.count(c))
             for j, p in enumerate(tr.plays):
-                k = kept[(tr.leader + j) % n]
+                held = kept[(tr.leader + j) % n]
                 for c in p:
-                    if k.get(c):
-                        k[c] -= 1
+                    if held.get(c):
+                        held[c] -= 1
 
     def _consume(self, known: list[list[int]], t: int) -> None:
         """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""
@@ -668,7 +668,7 @@ class _DealAudit:
         return DealFindings(tuple(self.findings), tuple(self.penalty_findings))
 
 
-def _audits(record: dict) -> list[_DealAudit]:
+def _audits(record: dict[str, Any]) -> list[_DealAudit]:
     """Every deal's audit, run in order: levels carry from deal to deal (``start_levels``,
     then each complete deal's ``levels_after``)."""
     parsed = parse_record(record)
@@ -685,7 +685,7 @@ def _audits(record: dict) -> list[_DealAudit]:
     return audits
 
 
-def audit_record(record: dict) -> dict:
+def audit_record(record: dict[str, Any]) -> dict[str, Any]:
     """Audit every deal of a record: exactly RECORD.md's audit output.
 
     Raises :class:`scorer.record.RecordError` for a malformed record. Levels carry
@@ -694,7 +694,7 @@ def audit_record(record: dict) -> dict:
     return {"deals": [audit.output for audit in _audits(record)]}
 
 
-def audit_findings(record: dict) -> list[DealFindings]:
+def audit_findings(record: dict[str, Any]) -> list[DealFindings]:
     """Each deal's violations and penalties as data (:mod:`scorer.violations`), in the order
     of :func:`audit_record`'s lists; their ``detail`` is :func:`scorer.violation_text.detail`
     of each fact.
@@ -709,13 +709,13 @@ def audit_findings(record: dict) -> list[DealFindings]:
     return [audit.deal_findings() for audit in _audits(record)]
 
 
-def audit_with_findings(record: dict) -> tuple[dict, list[DealFindings]]:
+def audit_with_findings(record: dict[str, Any]) -> tuple[dict[str, Any], list[DealFindings]]:
     """:func:`audit_record` and :func:`audit_findings` of one run."""
     audits = _audits(record)
     return {"deals": [audit.output for audit in audits]}, [audit.deal_findings() for audit in audits]
 
 
-def bidding_state(record: dict, deal: int = -1) -> BiddingState:
+def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
     game so far decides who may bid and at which level (找朋友: the side that won the last
     deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.

@@ -48,7 +48,7 @@ from scorer.violations import (
 SUIT_RANK_CHAODIPI = {"S": 3, "H": 2, "C": 1, "D": 0}
 
 
-def bid_strength(order: str, cards: list[int], level: int) -> tuple | None:
+def bid_strength(order: str, cards: list[int], level: int) -> tuple[Any, ...] | None:
     """``(strength..., trump)`` of a bid under a bid order; None if not a valid bid.
 
     ``trump`` is a suit letter, ``"NT"``, or ``"any"`` (炒地皮 three jokers).
@@ -75,6 +75,7 @@ def bid_strength(order: str, cards: list[int], level: int) -> tuple | None:
         return None if jokers else (m, suit)
     if order == "chaodipi":
         if not jokers:
+            assert suit is not None
             return (m, SUIT_RANK_CHAODIPI[suit], suit) if m <= 2 else None
         if m == 2 and cards[0] == cards[1]:
             return (3, int(cards[0] == BIG_JOKER), "NT")
@@ -149,7 +150,7 @@ class BiddingState:
         self._reset()
 
     def _reset(self) -> None:
-        self._best: tuple | None = None
+        self._best: tuple[Any, ...] | None = None
         self._best_bid: Bid | None = None
         self._first_seat: int | None = None
         self._shown: dict[tuple[int, str], int] = {}
@@ -220,7 +221,7 @@ class BiddingState:
         """Whether the bid would stand (it overcalls the standing bid, or is the first)."""
         return self.why_not(seat, cards, after_kitty) is None
 
-    def _judge(self, bid: Bid, i: int) -> tuple[Fact | None, tuple | None, int | None]:
+    def _judge(self, bid: Bid, i: int) -> tuple[Fact | None, tuple[Any, ...] | None, int | None]:
         options = self.options
         seat, cards = bid.seat, list(bid.cards)
         bid_cards = bid.cards

@@ -33,7 +33,7 @@ def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> in
     if mode == "unit":
         return 2 * largest_unit
     if mode == "power":
-        return 2**largest_unit
+        return int(2**largest_unit)
     k = int(mode.split(":", 1)[1])
     return k * largest_unit if mode.startswith("per-card:") else k
 
