@@ -12,7 +12,7 @@ game records and their audit (see RULES.md and RECORD.md).
 []
 """
 
-from scorer.audit import audit_record, bidding_state
+from scorer.audit import audit_findings, audit_record, audit_with_findings, bidding_state
 from scorer.bidding import Bid, BiddingState, BidError
 from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
 from scorer.follow import describe_obligation
@@ -23,6 +23,7 @@ from scorer.record import (
     RecordError,
     build_state,
     dealer_side_seats,
+    dealer_sides,
     dumps_record,
     follow_hint,
     lead_obligation,
@@ -36,6 +37,7 @@ from scorer.record import (
     trick_winner,
     validate_record,
 )
+from scorer.scoring import partnerships
 from scorer.state import DealState
 
 __all__ = [
@@ -57,10 +59,13 @@ __all__ = [
     "RulesError",
     "TrumpOrder",
     "Unit",
+    "audit_findings",
     "audit_record",
+    "audit_with_findings",
     "bidding_state",
     "build_state",
     "dealer_side_seats",
+    "dealer_sides",
     "describe_obligation",
     "dumps_record",
     "follow_hint",
@@ -74,6 +79,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_record",
+    "partnerships",
     "random_record",
     "seat_points",
     "read_format",

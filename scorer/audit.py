@@ -14,29 +14,55 @@ Evidence names the later play that proves a card was held.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from scorer.bidding import BiddingState, check_bids
-from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
+from scorer.bidding import BiddingState, bid_findings
+from scorer.cards import CARD_POINTS, CARDS, RANKS
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import Options
-from scorer.record import ParsedDeal, ParsedRecord, RecordError, parse_record
+from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.state import forced_key, forced_unit, trick_resolution
-
-
-def _cards_text(cards: list[int]) -> str:
-    return " ".join(pretty_card(c) for c in cards)
-
-
-def _unit_text(u: Unit) -> str:
-    return "".join(pretty_card(c) for c in u.cards())
+from scorer.violation_text import detail, penalty_detail
+from scorer.violations import (
+    AttemptCardNotHeld,
+    AttemptSingle,
+    AttemptStands,
+    AttemptUnproven,
+    Beaten,
+    BidNotHeld,
+    CardNotInHand,
+    CardTooMany,
+    CountFollow,
+    DealerNotWinner,
+    DealerRotation,
+    DealerWrongLevel,
+    DealFindings,
+    EmptyLead,
+    Evidence,
+    Fact,
+    FriendCallCopy,
+    FriendCallTrump,
+    KittySize,
+    LeaderNotDealer,
+    LeaderNotWinner,
+    MixedAttempt,
+    MixedLead,
+    Offence,
+    Penalty,
+    PenaltyFact,
+    Revoke,
+    ThrowStood,
+    Violation,
+    WrongForcedUnit,
+    WrongFormat,
+)
 
 
 class _DealAudit:
-    """One pass over a deal: evidence tables, then trick by trick."""
+    """One pass over a deal: evidence tables, then trick by trick (:meth:`run`)."""
 
     def __init__(self, parsed: ParsedRecord, index: int, levels_before: list[int],
                  previous: _DealAudit | None = None):
@@ -51,8 +77,24 @@ class _DealAudit:
         self.levels_before = levels_before
         self.order = TrumpOrder.of(self.d.level, self.d.trump, self.opts.twos_trump)
         self.violations: list[dict[str, Any]] = []
+        self.findings: list[Violation] = []  # the violations as data, parallel to ``violations``
         self.penalties: list[dict[str, Any]] = []
+        self.penalty_findings: list[Penalty] = []
+        self._pending_penalties: list[tuple[int | None, int, int, PenaltyFact]] = []
         self.level_penalty_seats: list[int] = []
+        self.levels_after: list[int] | None = None
+        self.output: dict[str, Any] = {}
+        # filled by run()
+        self.played_at: list[dict[int, list[int]]] = []
+        self.complete = False
+        self.exact = False
+        self.buried: list[int] = []
+        self.unplaced: list[int] = []
+        self.seen_copies: list[int] = []
+        self.points = [0] * self.n
+        self.prev_winner: int | None = None
+        self.last_winner_play: tuple[Lead, list[int]] | None = None
+        self.dealer_side: set[int] = set()
 
     # ---------------------------------------------------------------- helpers
     def seat_of(self, t: int, j: int) -> int:
@@ -63,7 +105,7 @@ class _DealAudit:
         found = [t for t in self.played_at[seat].get(card, ()) if t > trick or (include_current and t == trick)]
         return found[:copies]
 
-    def evidence(self, seat: int, cards: list[int], trick: int, include_current: bool = False) -> str:
+    def evidence(self, seat: int, cards: list[int], trick: int, include_current: bool = False) -> Evidence:
         """Where each of ``cards`` (held by ``seat`` at ``trick``) shows up: a later play
         (or this trick's, with ``include_current``), the trick's attempt, or the hand."""
         need: dict[int, int] = {}
@@ -85,20 +127,14 @@ class _DealAudit:
                     attempt_seen = shown[0]
                 else:
                     unplayed = True
-        parts = []
-        if where:
-            ts = sorted(where)
-            label = ", ".join(f"{x} (this trick)" if x == trick else str(x) for x in ts)
-            parts.append(("played in trick " if len(ts) == 1 else "played in tricks ") + label)
-        if attempt_seen is not None:
-            parts.append(f"shown in the attempt of trick {attempt_seen}")
-        if unplayed and self.d.hands is not None:
-            parts.append("in the recorded hand")
-        return "; ".join(parts) if parts else "in the recorded hand"
+        hand = (unplayed and self.d.hands is not None) or (not where and attempt_seen is None)
+        return Evidence(trick, tuple(sorted(where)), attempt_seen, hand)
 
-    def add(self, trick: int | None, seat: int, rule: str, proven: bool, detail: str,
+    def add(self, trick: int | None, seat: int, rule: str, proven: bool, fact: Fact,
             play: dict[str, Any] | None = None) -> None:
-        v = {"trick": trick, "seat": seat, "rule": rule, "proven": proven, "detail": detail}
+        found = Violation(rule, trick, seat, proven, fact)
+        v = {"trick": trick, "seat": seat, "rule": rule, "proven": proven, "detail": detail(fact)}
+        self.findings.append(found)
         self.violations.append(v)
         if play is not None:
             play["violations"].append(v)
@@ -106,10 +142,31 @@ class _DealAudit:
 
     # ---------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
-        d, n, opts, order = self.d, self.n, self.opts, self.order
+        """The deal's audit (RECORD.md): the evidence tables and the deal-level checks, then
+        each trick (its leader, the cards' availability, the lead, the follows, the winner),
+        then the result."""
+        played_total = self._tables()
+        known = self._known_hands()
+        self._deal_checks(played_total)
+        self._copies()
+        out_tricks: list[dict[str, Any]] = []
+        for t, tr in enumerate(self.d.tricks):
+            out_tricks.append(self._trick(t, known))
+            if not tr.plays:
+                continue
+            if self.d.hands is not None:
+                self._consume(known, t)
+            elif t + 1 < len(self.d.tricks):
+                known = self.bounds[t + 1]
+        return self._result(out_tricks)
+
+    def _tables(self) -> list[int]:
+        """Which tricks each seat played each card in (the evidence), and whether the deal is
+        complete (then the plays are the whole hands) or its hands known exactly; returns the
+        number of cards each seat played."""
+        d, n = self.d, self.n
         tricks = d.tricks
-        # evidence tables
-        self.played_at: list[dict[int, list[int]]] = [{} for _ in range(n)]
+        self.played_at = [{} for _ in range(n)]
         played_total = [0] * n
         for t, tr in enumerate(tricks):
             for j, p in enumerate(tr.plays):
@@ -118,7 +175,7 @@ class _DealAudit:
                 for c in p:
                     self.played_at[s].setdefault(c, []).append(t)
         last_full = bool(tricks) and len(tricks[-1].plays) == n
-        full = opts.hand_size_for(n)
+        full = self.opts.hand_size_for(n)
         self.complete = bool(
             d.complete_flag
             or (d.hands is not None and tricks and last_full
@@ -126,141 +183,159 @@ class _DealAudit:
             or (tricks and last_full and all(played_total[s] == full for s in range(n)))
         )
         self.exact = self.complete or d.hands is not None
-        if d.hands is not None:
-            known = [hand_counts(h) for h in d.hands]
-        else:
-            self._bound_hands()
-            known = self.bounds[0] if tricks else [[0] * 54 for _ in range(n)]
-        self._deal_checks(played_total)
+        return played_total
 
-        # friends
-        points = [0] * n
+    def _known_hands(self) -> list[list[int]]:
+        """What each seat holds at the first trick: the recorded hands, else the least its plays show."""
+        if self.d.hands is not None:
+            return [hand_counts(h) for h in self.d.hands]
+        self._bound_hands()
+        return self.bounds[0] if self.d.tricks else [[0] * 54 for _ in range(self.n)]
+
+    def _copies(self) -> None:
+        """The copies of each card the kitty buries, and those the record places nowhere."""
+        decks = self.opts.decks
         # the buried cards cannot be played: they count against the decks' copies
-        buried = [0] * 54
-        for c in d.kitty or ():
-            buried[c] = min(buried[c] + 1, opts.decks)
+        self.buried = [0] * 54
+        for c in self.d.kitty or ():
+            self.buried[c] = min(self.buried[c] + 1, decks)
         # copies of each card the record does not place anywhere (no play, not in the kitty)
-        placed = list(buried)
+        placed = list(self.buried)
         for seat_plays in self.played_at:
             for c, ts in seat_plays.items():
                 placed[c] += len(ts)
-        self.unplaced = [max(0, opts.decks - x) for x in placed]
-        seen_copies = list(buried)
-        out_tricks: list[dict[str, Any]] = []
-        prev_winner: int | None = None
-        last_winner_play: tuple[Lead, list[int]] | None = None
-        decks = opts.decks
-        for t, tr in enumerate(tricks):
-            leader = tr.leader
-            expected = d.dealer if t == 0 else prev_winner
-            plays_out = [{"seat": (leader + j) % n, "cards": [CARDS[c].name for c in p], "legal": True,
-                          "violations": []} for j, p in enumerate(tr.plays)]
-            trick_out: dict[str, Any] = {"leader": leader, "winner": None,
-                                         "points": sum(CARD_POINTS[c] for p in tr.plays for c in p),
-                                         "plays": plays_out}
-            out_tricks.append(trick_out)
-            if expected is not None and leader != expected and tr.plays:
-                why = "the dealer leads the first trick" if t == 0 else f"seat {expected} won trick {t - 1}"
-                self.add(t, leader, "wrong-leader", True, f"seat {leader} led; {why}", plays_out[0])
-            # availability: copies in the decks, and (with hands) the hand itself
-            for j, p in enumerate(tr.plays):
-                s = (leader + j) % n
-                counted: dict[int, int] = {}
-                for c in p:
-                    counted[c] = counted.get(c, 0) + 1
-                for c, k in counted.items():
-                    seen_copies[c] += k
-                    if seen_copies[c] > decks:
-                        self.add(t, s, "card-not-available", True,
-                                 f"{pretty_card(c)}: {seen_copies[c] - buried[c]} copies played"
-                                 + (f" and {buried[c]} in the kitty" if buried[c] else "")
-                                 + f", {decks} deck{'s' if decks > 1 else ''} hold {decks}", plays_out[j])
-                    elif d.hands is not None and known[s][c] < k:
-                        self.add(t, s, "card-not-available", True,
-                                 f"seat {s} played {pretty_card(c)} not in the recorded hand", plays_out[j])
-            if not tr.plays:
+        self.unplaced = [max(0, decks - x) for x in placed]
+        self.seen_copies = list(self.buried)
+
+    def _trick(self, t: int, known: list[list[int]]) -> dict[str, Any]:
+        """One trick's audit output, its plays judged in order."""
+        tr = self.d.tricks[t]
+        plays_out = [{"seat": (tr.leader + j) % self.n, "cards": [CARDS[c].name for c in p], "legal": True,
+                      "violations": []} for j, p in enumerate(tr.plays)]
+        trick_out: dict[str, Any] = {"leader": tr.leader, "winner": None,
+                                     "points": sum(CARD_POINTS[c] for p in tr.plays for c in p),
+                                     "plays": plays_out}
+        self._check_leader(t, plays_out)
+        self._check_availability(t, known, plays_out)
+        if not tr.plays:
+            return trick_out
+        lead = Lead.of(self.order, tr.plays[0], self.opts)
+        self._check_lead(t, lead, known, plays_out[0])
+        if tr.plays[0]:
+            self._check_follows(t, lead, known, plays_out)
+        self._settle_winner(t, lead, trick_out)
+        return trick_out
+
+    def _check_leader(self, t: int, plays_out: list[dict[str, Any]]) -> None:
+        """The dealer leads the first trick, the last trick's winner every other."""
+        leader = self.d.tricks[t].leader
+        expected = self.d.dealer if t == 0 else self.prev_winner
+        if expected is not None and leader != expected and self.d.tricks[t].plays:
+            fact: Fact = LeaderNotDealer(leader) if t == 0 else LeaderNotWinner(leader, expected, t - 1)
+            self.add(t, leader, "wrong-leader", True, fact, plays_out[0])
+
+    def _check_availability(self, t: int, known: list[list[int]], plays_out: list[dict[str, Any]]) -> None:
+        """Copies in the decks, and (with hands) the hand itself."""
+        d, decks = self.d, self.opts.decks
+        tr = d.tricks[t]
+        for j, p in enumerate(tr.plays):
+            s = (tr.leader + j) % self.n
+            counted: dict[int, int] = {}
+            for c in p:
+                counted[c] = counted.get(c, 0) + 1
+            for c, k in counted.items():
+                self.seen_copies[c] += k
+                if self.seen_copies[c] > decks:
+                    self.add(t, s, "card-not-available", True,
+                             CardTooMany(c, self.seen_copies[c] - self.buried[c], self.buried[c], decks), plays_out[j])
+                elif d.hands is not None and known[s][c] < k:
+                    self.add(t, s, "card-not-available", True, CardNotInHand(s, c), plays_out[j])
+
+    def _check_lead(self, t: int, lead: Lead, known: list[list[int]], play_out: dict[str, Any]) -> None:
+        """A lead of no cards, of mixed suits, or a throw (or its attempt)."""
+        tr = self.d.tricks[t]
+        leader, lead_cards = tr.leader, tr.plays[0]
+        if not lead_cards:
+            # nothing to follow: the leader keeps the trick, followers are not judged
+            self.add(t, leader, "wrong-card-count", True, EmptyLead(leader), play_out)
+            self._penalize(t, leader, self.opts.card_count_penalty, 1, "card-count")
+        elif lead.mixed:
+            suits = sorted({self.order.suit[c] for c in lead_cards}, key=lambda suit: SUIT_LABELS[suit])
+            self.add(t, leader, "lead-mixed-suits", True, MixedLead(leader, tuple(lead_cards), tuple(suits)), play_out)
+        else:
+            self._check_throw(t, tr, lead, known, play_out)
+
+    def _check_follows(self, t: int, lead: Lead, known: list[list[int]], plays_out: list[dict[str, Any]]) -> None:
+        """Each follow: the number of cards, then the suit and the format the hand allows."""
+        tr = self.d.tricks[t]
+        for j in range(1, len(tr.plays)):
+            s = (tr.leader + j) % self.n
+            p = tr.plays[j]
+            if len(p) != lead.size:
+                self.add(t, s, "wrong-card-count", True, CountFollow(s, len(p), lead.size), plays_out[j])
+                self._penalize(t, s, self.opts.card_count_penalty, abs(len(p) - lead.size), "card-count")
                 continue
-            lead_cards = tr.plays[0]
-            lead = Lead.of(order, lead_cards, opts)
-            if not lead_cards:
-                # nothing to follow: the leader keeps the trick, followers are not judged
-                self.add(t, leader, "wrong-card-count", True, f"seat {leader} led no cards", plays_out[0])
-                self._penalize(t, leader, opts.card_count_penalty, 1, "wrong card count (多牌少牌)")
-            elif lead.mixed:
-                suits = sorted({SUIT_LABELS[order.suit[c]] for c in lead_cards})
-                self.add(t, leader, "lead-mixed-suits", True,
-                         f"seat {leader} led {_cards_text(lead_cards)} mixing {', '.join(suits)}", plays_out[0])
+            if not lead.mixed:
+                self._check_follow(t, s, lead, known[s], p, plays_out[j])
+
+    def _check_follow(self, t: int, s: int, lead: Lead, hand: list[int], p: list[int],
+                      play_out: dict[str, Any]) -> None:
+        opts, order = self.opts, self.order
+        if any(hand[c] < p.count(c) for c in p):
+            # a card wrongly played (flagged above) still came from the hand
+            hand = [max(x, 0) for x in hand]
+            for c in p:
+                hand[c] = max(hand[c], p.count(c))
+        fault = check_follow(order, lead, hand, p, opts)
+        if fault is None:
+            return
+        if fault.rule == "must-follow-suit":
+            shown = fault.missing[:4]
+            self.add(t, s, "must-follow-suit", True,
+                     Revoke(lead.suit, s, tuple(p), tuple(shown), self.evidence(s, shown, t)), play_out)
+            in_suit = sum(1 for c in p if order.suit[c] == lead.suit)
+            wrong = min(lead.size, in_suit + len(fault.missing)) - in_suit
+            if lead.suit != TRUMP and any(order.suit[c] == TRUMP for c in p):
+                self._penalize(t, s, opts.trump_penalty, wrong, "trumping")
             else:
-                self._check_throw(t, tr, lead, known, plays_out[0])
-            # follows
-            for j in range(1, len(tr.plays) if lead_cards else 0):
-                s = (leader + j) % n
-                p = tr.plays[j]
-                if len(p) != lead.size:
-                    self.add(t, s, "wrong-card-count", True,
-                             f"seat {s} played {len(p)} card{'s' if len(p) != 1 else ''} to a lead of {lead.size}",
-                             plays_out[j])
-                    self._penalize(t, s, opts.card_count_penalty, abs(len(p) - lead.size),
-                                   "wrong card count (多牌少牌)")
-                    continue
-                if lead.mixed:
-                    continue
-                hand = known[s]
-                if any(hand[c] < p.count(c) for c in p):
-                    # a card wrongly played (flagged above) still came from the hand
-                    hand = [max(x, 0) for x in hand]
-                    for c in p:
-                        hand[c] = max(hand[c], p.count(c))
-                fault = check_follow(order, lead, hand, p, opts)
-                if fault is None:
-                    continue
-                suit_label = SUIT_LABELS[lead.suit]
-                if fault.rule == "must-follow-suit":
-                    shown = fault.missing[:4]
-                    self.add(t, s, "must-follow-suit", True,
-                             f"led {suit_label}; seat {s} played {_cards_text(p)} while holding "
-                             f"{_cards_text(shown)} ({self.evidence(s, shown, t)})", plays_out[j])
-                    in_suit = sum(1 for c in p if order.suit[c] == lead.suit)
-                    wrong = min(lead.size, in_suit + len(fault.missing)) - in_suit
-                    if lead.suit != TRUMP and any(order.suit[c] == TRUMP for c in p):
-                        self._penalize(t, s, opts.trump_penalty, wrong, "wrong trumping (毙牌出错)")
-                    else:
-                        self._penalize(t, s, opts.discard_penalty, wrong, "wrong discard (垫错)")
-                else:
-                    from scorer.profiles import requirement_name
+                self._penalize(t, s, opts.discard_penalty, wrong, "discard")
+            return
+        assert fault.requirement is not None
+        unit_cards = [c for u in fault.units for c in u.cards()]
+        proven = self.exact or not opts.protect_longer_tuples or self._fault_settled(lead, hand, p)
+        lead_cards = self.d.tricks[t].plays[0]
+        self.add(t, s, "must-follow-format", proven,
+                 WrongFormat(tuple(lead_cards), s, tuple(p), tuple(tuple(u.cards()) for u in fault.units),
+                             fault.requirement, self.evidence(s, unit_cards, t, include_current=True)), play_out)
+        if proven:
+            self._penalize(t, s, opts.discard_penalty, len(unit_cards), "discard")
 
-                    assert fault.requirement is not None
-                    unit_cards = [c for u in fault.units for c in u.cards()]
-                    proven = self.exact or not opts.protect_longer_tuples or self._fault_settled(lead, hand, p)
-                    self.add(t, s, "must-follow-format", proven,
-                             f"led {_cards_text(lead_cards)}; seat {s} played {_cards_text(p)} but held "
-                             f"{' '.join(_unit_text(u) for u in fault.units)} for {requirement_name(fault.requirement)}"
-                             f" ({self.evidence(s, unit_cards, t, include_current=True)})", plays_out[j])
-                    if proven:
-                        self._penalize(t, s, opts.discard_penalty, len(unit_cards), "wrong discard (垫错)")
-            # winner
-            if len(tr.plays) == n:
-                w = self._winner(lead, tr.plays)
-                winner = (leader + w) % n
-                trick_out["winner"] = winner
-                points[winner] += trick_out["points"]
-                prev_winner = winner
-                last_winner_play = (lead, tr.plays[w])
-            if d.hands is not None:
-                self._consume(known, t)
-            elif t + 1 < len(tricks):
-                known = self.bounds[t + 1]
+    def _settle_winner(self, t: int, lead: Lead, trick_out: dict[str, Any]) -> None:
+        """A full trick's winner takes its points (and leads the next)."""
+        tr = self.d.tricks[t]
+        if len(tr.plays) != self.n:
+            return
+        w = self._winner(lead, tr.plays)
+        winner = (tr.leader + w) % self.n
+        trick_out["winner"] = winner
+        self.points[winner] += trick_out["points"]
+        self.prev_winner = winner
+        self.last_winner_play = (lead, tr.plays[w])
 
+    def _result(self, out_tricks: list[dict[str, Any]]) -> dict[str, Any]:
+        """The deal's figures: the sides, the penalties signed, and (complete deals) the outcome."""
+        d, n, opts = self.d, self.n, self.opts
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
-                                   [((t.leader + j) % n, p) for t in tricks for j, p in enumerate(t.plays)])
+                                   [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)])
         self.dealer_side = dealer_seats
         defenders = [s for s in range(n) if s not in dealer_seats]
-        defender_points = sum(points[s] for s in defenders)
+        defender_points = sum(self.points[s] for s in defenders)
         penalty_points = 0
-        for pen in self.penalties:
-            sign = 1 if pen["seat"] in dealer_seats else -1
-            pen["points"] = sign * pen.pop("_points")
-            penalty_points += pen["points"]
+        for trick, seat, points, fact in self._pending_penalties:
+            signed = (1 if seat in dealer_seats else -1) * points
+            self.penalties.append({"trick": trick, "seat": seat, "detail": penalty_detail(fact), "points": signed})
+            self.penalty_findings.append(Penalty(trick, seat, signed, fact))
+            penalty_points += signed
         result: dict[str, Any] = {
             "tricks": out_tricks,
             "violations": self.violations,
@@ -276,9 +351,8 @@ class _DealAudit:
             "levels_after": None,
             "game_winner": None,
         }
-        self.levels_after: list[int] | None = None
-        if self.complete and last_winner_play is not None and prev_winner is not None:
-            self._outcome(result, last_winner_play, prev_winner, defender_points, penalty_points, defenders)
+        if self.complete and self.last_winner_play is not None and self.prev_winner is not None:
+            self._outcome(result, self.last_winner_play, self.prev_winner, defender_points, penalty_points, defenders)
         return result
 
     def _deal_checks(self, played_total: list[int]) -> None:
@@ -287,8 +361,8 @@ class _DealAudit:
         d, n, opts = self.d, self.n, self.opts
         i = self.index
 
-        def flag(seat: int, rule: str, detail: str) -> None:
-            self.add(None, seat, rule, True, detail)
+        def flag(seat: int, rule: str, fact: Fact) -> None:
+            self.add(None, seat, rule, True, fact)
 
         prev = self.previous
         prev_done = prev is not None and prev.winners is not None
@@ -296,35 +370,30 @@ class _DealAudit:
             winners = prev.winners
             if opts.friends:
                 if d.dealer not in winners:
-                    flag(d.dealer, "wrong-dealer", f"seat {d.dealer} deals deal {i}; the side that won deal {i - 1} "
-                                                   f"is seats {', '.join(str(x) for x in sorted(winners))}")
+                    flag(d.dealer, "wrong-dealer", DealerNotWinner(d.dealer, i, i - 1, tuple(sorted(winners))))
             elif d.dealer != prev.next_dealer:
-                flag(d.dealer, "wrong-dealer", f"seat {d.dealer} deals deal {i}; seat {prev.next_dealer} deals "
-                                               f"after deal {i - 1}")
+                flag(d.dealer, "wrong-dealer", DealerRotation(d.dealer, i, prev.next_dealer, i - 1))
             if d.level != self.levels_before[d.dealer]:
-                flag(d.dealer, "wrong-dealer", f"deal {i} is played at level {RANKS[d.level]}; its dealer, seat "
-                                               f"{d.dealer}, is at level {RANKS[self.levels_before[d.dealer]]}")
+                flag(d.dealer, "wrong-dealer", DealerWrongLevel(i, d.level, d.dealer, self.levels_before[d.dealer]))
         if d.bids is not None:
             later_friends = opts.friends and prev_done
             assert prev is None or not later_friends or prev.winners is not None
-            found = check_bids(opts, d.bids, d.level, d.trump, d.dealer,
-                               i == 0 and self.parsed.starts_the_game, players=n,
-                               levels=self.levels_before if later_friends else None,
-                               eligible=prev.winners if later_friends and prev is not None else None)
-            for v in found:
-                flag(v["seat"], "bad-bid", v["detail"])
+            found = bid_findings(opts, d.bids, d.level, d.trump, d.dealer,
+                                 i == 0 and self.parsed.starts_the_game, players=n,
+                                 levels=self.levels_before if later_friends else None,
+                                 eligible=prev.winners if later_friends and prev is not None else None)
+            for seat, fact in found:
+                flag(seat, "bad-bid", fact)
             self._check_bid_cards(played_total)
         kitty_size = opts.kitty_size_for(n)
         if d.kitty is not None and len(d.kitty) != kitty_size:
-            flag(d.dealer, "bad-kitty", f"the kitty holds {len(d.kitty)} cards; these rules bury {kitty_size}")
-            self._penalize(None, d.dealer, opts.kitty_penalty, abs(len(d.kitty) - kitty_size), "wrong kitty (留底差错)")
+            flag(d.dealer, "bad-kitty", KittySize(len(d.kitty), kitty_size))
+            self._penalize(None, d.dealer, opts.kitty_penalty, abs(len(d.kitty) - kitty_size), "kitty")
         for k, (card, nth) in enumerate(d.friends):
             if self.order.suit[card] == TRUMP:
-                flag(d.dealer, "bad-friend-call", f"friend call {k} ({pretty_card(card)}) is a trump: "
-                                                  "only off-suit cards are called")
+                flag(d.dealer, "bad-friend-call", FriendCallTrump(k, card))
             elif nth > opts.decks:
-                flag(d.dealer, "bad-friend-call", f"friend call {k} ({pretty_card(card)}, copy {nth}): "
-                                                  f"{opts.decks} deck{'s' if opts.decks > 1 else ''} hold {opts.decks}")
+                flag(d.dealer, "bad-friend-call", FriendCallCopy(k, card, nth, opts.decks))
 
     def _check_bid_cards(self, played_total: list[int]) -> None:
         """A bid shows cards from the bidder's hand: with ``hands`` the recorded hand, once a
@@ -334,24 +403,24 @@ class _DealAudit:
         assert d.bids is not None
         for k, bid in enumerate(d.bids):
             seat, cards = bid["seat"], bid["cards"]
+            source: Literal["hand", "plays"]
             if d.hands is not None:
-                have, source = hand_counts(d.hands[seat]), "the recorded hand"
+                have, source = hand_counts(d.hands[seat]), "hand"
             elif self.complete:
                 have = [0] * 54
                 for c, ts in self.played_at[seat].items():
                     have[c] = len(ts)
-                source = "his plays"
+                source = "plays"
             else:
                 continue
-            if d.kitty is not None and (seat == d.dealer or any(b["seat"] == seat and b["after_kitty"] for b in d.bids)):
-                for c in d.kitty:
-                    have[c] += 1
-                source += " and the kitty"
+            kitty = d.kitty is not None and (seat == d.dealer
+                                             or any(b["seat"] == seat and b["after_kitty"] for b in d.bids))
+            for c in d.kitty or () if kitty else ():
+                have[c] += 1
             for c in sorted(set(cards)):
                 if cards.count(c) > have[c]:
                     self.add(None, seat, "bad-bid", True,
-                             f"bid {k} ({_cards_text(cards)}) shows {cards.count(c)} {pretty_card(c)}; "
-                             f"seat {seat} holds {have[c]} ({source})")
+                             BidNotHeld(k, tuple(cards), c, cards.count(c), seat, have[c], source, kitty))
                     break
 
     def _fault_settled(self, lead: Lead, hand: list[int], play: list[int]) -> bool:
@@ -415,14 +484,14 @@ class _DealAudit:
                 for c, x in kept[s].items():
                     cur[s][c] = max(cur[s][c], x)
             if shown and tr.attempt and tr.plays:
-                k = kept[tr.leader]
+                held = kept[tr.leader]
                 for c in set(tr.attempt):
-                    k[c] = max(k.get(c, 0), tr.attempt.count(c))
+                    held[c] = max(held.get(c, 0), tr.attempt.count(c))
             for j, p in enumerate(tr.plays):
-                k = kept[(tr.leader + j) % n]
+                held = kept[(tr.leader + j) % n]
                 for c in p:
-                    if k.get(c):
-                        k[c] -= 1
+                    if held.get(c):
+                        held[c] -= 1
 
     def _consume(self, known: list[list[int]], t: int) -> None:
         """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""
@@ -469,93 +538,92 @@ class _DealAudit:
         key = forced_key(self.opts.forced_unit)
         return all(key(u) >= key(unit) for u, _, _ in beaten)
 
-    def _penalize(self, t: int | None, seat: int, mode: str, wrong: int, what: str, unit: str = "wrong card",
-                  who: str = "offender") -> None:
+    def _penalize(self, t: int | None, seat: int, mode: str, wrong: int, offence: Offence,
+                  cards: tuple[int, ...] = ()) -> None:
         """Apply one penalty of seed 001 Ⅰ.九 under its option ``mode`` (:class:`Penalty`):
         ``points`` per wrong card, ``level-points`` one level's worth, ``level`` one level."""
         if mode == "none" or wrong <= 0:
             return
         opts = self.opts
+        fact: PenaltyFact
         if mode == "points":
             per = opts.throw_penalty_points
             pts = wrong * per
-            detail = f"{what}: {wrong} {unit}{'s' if wrong != 1 else ''} × {per}"
+            fact = PenaltyFact(offence, "points", wrong, per=per, cards=cards)
         elif mode == "level-points":
             pts = opts.step_for(self.n)
-            detail = f"{what}: one level's worth of points ({pts})"
+            fact = PenaltyFact(offence, "level-points", wrong, points=pts, cards=cards)
         else:
             pts = 0
-            detail = f"{what}: the {who}'s side loses one level"
+            fact = PenaltyFact(offence, "level", wrong, cards=cards)
             self.level_penalty_seats.append(seat)
-        self.penalties.append({"trick": t, "seat": seat, "_points": pts, "detail": detail})
+        self._pending_penalties.append((t, seat, pts, fact))
 
-    def _penalize_throw(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], what: str) -> None:
+    def _penalize_throw(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], cards: list[int]) -> None:
         stuck = sum(u.size for u, _, _ in beaten)
-        self._penalize(t, seat, self.opts.throw_penalty, stuck, what, unit="stuck card", who="thrower")
+        self._penalize(t, seat, self.opts.throw_penalty, stuck, "throw", tuple(cards))
 
-    def _beaten_text(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> str:
-        parts = []
-        for u, s, b in beaten:
-            parts.append(f"{_unit_text(u)} beaten by seat {s}'s {_unit_text(b)} ({self.evidence(s, b.cards(), t, include_current=True)})")
-        return "; ".join(parts)
+    def _beaten_facts(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> tuple[Beaten, ...]:
+        return tuple(Beaten(tuple(u.cards()), s, tuple(b.cards()), self.evidence(s, b.cards(), t, include_current=True))
+                     for u, s, b in beaten)
 
-    def _check_throw(self, t: int, tr: Any, lead: Lead, known: list[list[int]], play_out: dict[str, Any]) -> None:
-        order = self.order
-        leader = tr.leader
+    def _check_throw(self, t: int, tr: ParsedTrick, lead: Lead, known: list[list[int]],
+                     play_out: dict[str, Any]) -> None:
+        """A throw that stood though a unit of it could be beaten, or the trick's ``attempt``
+        (a throw taken back): the cards it shows, its suits, and the forced unit led instead."""
         if tr.attempt is not None:
-            attempt = tr.attempt
-            suits = {order.suit[c] for c in attempt}
-            if not attempt:
-                return
-            if self.exact:
-                have = known[leader] if self.d.hands is not None else self.unshown[t]
-                for c in sorted(set(attempt)):
-                    if attempt.count(c) > max(have[c], tr.plays[0].count(c) if tr.plays else 0):
-                        where = "the recorded hand" if self.d.hands is not None else "his hand (never played)"
-                        self.add(t, leader, "card-not-available", True,
-                                 f"seat {leader} attempted {pretty_card(c)} not in {where}", play_out)
-            if len(suits) != 1:
-                self.add(t, leader, "lead-mixed-suits", True,
-                         f"seat {leader} attempted {_cards_text(attempt)} mixing suits", play_out)
-                return
-            units = read_format(order, attempt, self.opts)
-            if len(units) < 2:
-                self.add(t, leader, "wrong-forced-unit", True,
-                         f"the attempt {_cards_text(attempt)} is a single unit, not a throw", play_out)
-                return
-            beaten = self._beaten(t, leader, units, known)
-            if not beaten:
-                self.add(t, leader, "wrong-forced-unit", self.exact,
-                         f"the attempted throw {_cards_text(attempt)} "
-                         + ("stands: nobody could beat any of its units" if self.exact
-                            else "is not yet shown to fail"), play_out)
-                return
-            forced = self._forced(beaten)
-            text = self._beaten_text(beaten, t)
-            self._penalize_throw(t, leader, beaten, f"failed throw {_cards_text(attempt)}")
-            played = sorted(tr.plays[0])
-            key = (forced.size, forced.top)
-            # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
-            allowed = [sorted(u.cards()) for u, _, _ in beaten if (u.size, u.top) == key]
-            if played not in allowed:
-                same = [u for u in units if sorted(u.cards()) == played]
-                # later evidence only adds beaten units: the played unit can still turn out
-                # to be the forced one unless a beaten unit already outranks it for good
-                proven = self.exact or not same or not self._may_become_forced(same[0], beaten)
-                self.add(t, leader, "wrong-forced-unit", proven,
-                         f"failed throw {_cards_text(attempt)} ({text}): the forced unit is "
-                         f"{_unit_text(forced)} ({self.opts.forced_unit}), seat {leader} played "
-                         f"{_cards_text(tr.plays[0])}", play_out)
+            self._check_attempt(t, tr, tr.attempt, known, play_out)
             return
         if not lead.is_throw:
             return
-        beaten = self._beaten(t, leader, lead.units, known)
+        beaten = self._beaten(t, tr.leader, lead.units, known)
         if beaten:
-            self._penalize_throw(t, leader, beaten, f"failed throw {_cards_text(lead.cards)}")
+            self._penalize_throw(t, tr.leader, beaten, lead.cards)
             forced = self._forced(beaten)
-            self.add(t, leader, "failed-throw", True,
-                     f"throw {_cards_text(lead.cards)} stood but {self._beaten_text(beaten, t)}; "
-                     f"the leader should have played {_unit_text(forced)}", play_out)
+            self.add(t, tr.leader, "failed-throw", True,
+                     ThrowStood(tuple(lead.cards), self._beaten_facts(beaten, t), tuple(forced.cards())), play_out)
+
+    def _check_attempt(self, t: int, tr: ParsedTrick, attempt: list[int], known: list[list[int]],
+                       play_out: dict[str, Any]) -> None:
+        order = self.order
+        leader = tr.leader
+        suits = {order.suit[c] for c in attempt}
+        if not attempt:
+            return
+        if self.exact:
+            have = known[leader] if self.d.hands is not None else self.unshown[t]
+            for c in sorted(set(attempt)):
+                if attempt.count(c) > max(have[c], tr.plays[0].count(c) if tr.plays else 0):
+                    self.add(t, leader, "card-not-available", True,
+                             AttemptCardNotHeld(leader, c, self.d.hands is not None), play_out)
+        cards = tuple(attempt)
+        if len(suits) != 1:
+            self.add(t, leader, "lead-mixed-suits", True, MixedAttempt(leader, cards), play_out)
+            return
+        units = read_format(order, attempt, self.opts)
+        if len(units) < 2:
+            self.add(t, leader, "wrong-forced-unit", True, AttemptSingle(cards), play_out)
+            return
+        beaten = self._beaten(t, leader, units, known)
+        if not beaten:
+            self.add(t, leader, "wrong-forced-unit", self.exact,
+                     AttemptStands(cards) if self.exact else AttemptUnproven(cards), play_out)
+            return
+        forced = self._forced(beaten)
+        facts = self._beaten_facts(beaten, t)
+        self._penalize_throw(t, leader, beaten, attempt)
+        played = sorted(tr.plays[0])
+        key = (forced.size, forced.top)
+        # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
+        allowed = [sorted(u.cards()) for u, _, _ in beaten if (u.size, u.top) == key]
+        if played not in allowed:
+            same = [u for u in units if sorted(u.cards()) == played]
+            # later evidence only adds beaten units: the played unit can still turn out
+            # to be the forced one unless a beaten unit already outranks it for good
+            proven = self.exact or not same or not self._may_become_forced(same[0], beaten)
+            self.add(t, leader, "wrong-forced-unit", proven,
+                     WrongForcedUnit(cards, facts, tuple(forced.cards()), self.opts.forced_unit, leader,
+                                     tuple(tr.plays[0])), play_out)
 
     # ---------------------------------------------------------------- outcome
     def _outcome(self, result: dict[str, Any], last: tuple[Lead, list[int]], last_winner: int,
@@ -595,27 +663,59 @@ class _DealAudit:
         })
         self.levels_after = after
 
+    def deal_findings(self) -> DealFindings:
+        """The violations and penalties of :meth:`run` as data."""
+        return DealFindings(tuple(self.findings), tuple(self.penalty_findings))
 
-def audit_record(record: dict) -> dict:
+
+def _audits(record: dict[str, Any]) -> list[_DealAudit]:
+    """Every deal's audit, run in order: levels carry from deal to deal (``start_levels``,
+    then each complete deal's ``levels_after``)."""
+    parsed = parse_record(record)
+    levels = list(parsed.start_levels)
+    audits: list[_DealAudit] = []
+    previous: _DealAudit | None = None
+    for i in range(len(parsed.deals)):
+        audit = _DealAudit(parsed, i, levels, previous)
+        audit.output = audit.run()
+        if audit.levels_after is not None:
+            levels = audit.levels_after
+        audits.append(audit)
+        previous = audit
+    return audits
+
+
+def audit_record(record: dict[str, Any]) -> dict[str, Any]:
     """Audit every deal of a record: exactly RECORD.md's audit output.
 
     Raises :class:`scorer.record.RecordError` for a malformed record. Levels carry
     from deal to deal (``start_levels``, then each complete deal's ``levels_after``).
     """
-    parsed = parse_record(record)
-    levels = list(parsed.start_levels)
-    deals = []
-    previous: _DealAudit | None = None
-    for i in range(len(parsed.deals)):
-        audit = _DealAudit(parsed, i, levels, previous)
-        deals.append(audit.run())
-        if audit.levels_after is not None:
-            levels = audit.levels_after
-        previous = audit
-    return {"deals": deals}
+    return {"deals": [audit.output for audit in _audits(record)]}
 
 
-def bidding_state(record: dict, deal: int = -1) -> BiddingState:
+def audit_findings(record: dict[str, Any]) -> list[DealFindings]:
+    """Each deal's violations and penalties as data (:mod:`scorer.violations`), in the order
+    of :func:`audit_record`'s lists; their ``detail`` is :func:`scorer.violation_text.detail`
+    of each fact.
+
+    >>> from scorer.record import random_record
+    >>> rec = random_record("standard-2deck", seed=2)
+    >>> rec["deals"][0]["tricks"][1]["leader"] = (rec["deals"][0]["tricks"][1]["leader"] + 1) % 4
+    >>> found = audit_findings(rec)[0].violations[0]
+    >>> found.rule, type(found.fact).__name__, detail(found.fact) == audit_record(rec)["deals"][0]["violations"][0]["detail"]
+    ('wrong-leader', 'LeaderNotWinner', True)
+    """
+    return [audit.deal_findings() for audit in _audits(record)]
+
+
+def audit_with_findings(record: dict[str, Any]) -> tuple[dict[str, Any], list[DealFindings]]:
+    """:func:`audit_record` and :func:`audit_findings` of one run."""
+    audits = _audits(record)
+    return {"deals": [audit.output for audit in audits]}, [audit.deal_findings() for audit in audits]
+
+
+def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
     game so far decides who may bid and at which level (找朋友: the side that won the last
     deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.
@@ -658,4 +758,4 @@ def bidding_state(record: dict, deal: int = -1) -> BiddingState:
     return state
 
 
-__all__ = ["audit_record", "bidding_state"]
+__all__ = ["audit_findings", "audit_record", "audit_with_findings", "bidding_state"]

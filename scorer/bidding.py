@@ -29,11 +29,26 @@ from typing import Any, NamedTuple
 from scorer.cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
 from scorer.errors import TuolajiError
 from scorer.profiles import Options
+from scorer.violation_text import detail
+from scorer.violations import (
+    BidAfterKitty,
+    BidLosingSide,
+    BidNotABid,
+    BidNoWinnerLevel,
+    BidSelfOvercall,
+    BidTooLow,
+    BidTooManyCopies,
+    Fact,
+    NoBid,
+    WrongFirstDealer,
+    WrongFriendsDealer,
+    WrongTrump,
+)
 
 SUIT_RANK_CHAODIPI = {"S": 3, "H": 2, "C": 1, "D": 0}
 
 
-def bid_strength(order: str, cards: list[int], level: int) -> tuple | None:
+def bid_strength(order: str, cards: list[int], level: int) -> tuple[Any, ...] | None:
     """``(strength..., trump)`` of a bid under a bid order; None if not a valid bid.
 
     ``trump`` is a suit letter, ``"NT"``, or ``"any"`` (炒地皮 three jokers).
@@ -60,6 +75,7 @@ def bid_strength(order: str, cards: list[int], level: int) -> tuple | None:
         return None if jokers else (m, suit)
     if order == "chaodipi":
         if not jokers:
+            assert suit is not None
             return (m, SUIT_RANK_CHAODIPI[suit], suit) if m <= 2 else None
         if m == 2 and cards[0] == cards[1]:
             return (3, int(cards[0] == BIG_JOKER), "NT")
@@ -128,12 +144,13 @@ class BiddingState:
         self.first_deal = first_deal
         self.bids: list[Bid] = []
         self.verdicts: list[str | None] = []  # per bid: None when it stood, else why not
+        self.refusals: list[Fact | None] = []  # the same as data
         self.kitty_buried = False
         self.closed = False  # bidding over: 暗叫 suits are shown
         self._reset()
 
     def _reset(self) -> None:
-        self._best: tuple | None = None
+        self._best: tuple[Any, ...] | None = None
         self._best_bid: Bid | None = None
         self._first_seat: int | None = None
         self._shown: dict[tuple[int, str], int] = {}
@@ -192,6 +209,11 @@ class BiddingState:
     # ------------------------------------------------------------ asking
     def why_not(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None) -> str | None:
         """Why a bid would not stand now (the audit's ``bad-bid`` detail), None if it would."""
+        fact = self.refusal(seat, cards, after_kitty)
+        return None if fact is None else detail(fact)
+
+    def refusal(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None) -> Fact | None:
+        """:meth:`why_not` as data (:mod:`scorer.violations`), None if the bid would stand."""
         bid = Bid(seat, tuple(cards), self.kitty_buried if after_kitty is None else after_kitty)
         return self._judge(bid, len(self.bids))[0]
 
@@ -199,20 +221,17 @@ class BiddingState:
         """Whether the bid would stand (it overcalls the standing bid, or is the first)."""
         return self.why_not(seat, cards, after_kitty) is None
 
-    def _judge(self, bid: Bid, i: int) -> tuple[str | None, tuple | None, int | None]:
+    def _judge(self, bid: Bid, i: int) -> tuple[Fact | None, tuple[Any, ...] | None, int | None]:
         options = self.options
         seat, cards = bid.seat, list(bid.cards)
-        names = bid.text()
+        bid_cards = bid.cards
         if bid.after_kitty and not options.rebid_after_kitty:
-            return f"bid {i} ({names}) after the kitty: these rules have no 炒地皮", None, None
+            return BidAfterKitty(i, bid_cards), None, None
         if self.eligible is not None and seat not in self.eligible:
-            return (f"bid {i} ({names}): seat {seat} is not on the side that won the last deal "
-                    f"(seats {', '.join(str(x) for x in sorted(self.eligible))})"), None, None
+            return BidLosingSide(i, bid_cards, seat, tuple(sorted(self.eligible))), None, None
         for c in sorted(set(cards)):
             if cards.count(c) > options.decks:
-                decks = options.decks
-                return (f"bid {i} ({names}) shows {cards.count(c)} copies of {pretty_card(c)}; "
-                        f"{decks} deck{'s' if decks > 1 else ''} hold {decks}"), None, None
+                return BidTooManyCopies(i, bid_cards, c, cards.count(c), options.decks), None, None
         level = self.level
         owner: int | None = None
         if self.levels is not None and self.eligible is not None:
@@ -221,10 +240,10 @@ class BiddingState:
                 level = ranks.pop()
                 owner = self._owner_of(seat, level)
                 if owner is None:
-                    return (f"bid {i} ({names}) shows a level no player of the winning side is at"), None, None
+                    return BidNoWinnerLevel(i, bid_cards), None, None
         s = bid_strength(options.bid_order, cards, level)
         if s is None:
-            return f"bid {i} ({names}) is not a bid under the {options.bid_order} bid order", None, None
+            return BidNotABid(i, bid_cards, options.bid_order), None, None
         key, suit = s[:-1], s[-1]
         best = self._best
         if best is not None:
@@ -238,9 +257,9 @@ class BiddingState:
                 and 0 < shown.get((seat, suit), 0) < len(cards)
             )
             if best_seat == seat and not options.self_overcall and not reinforcing:
-                return f"bid {i} ({names}): seat {seat} overcalls his own bid", None, None
+                return BidSelfOvercall(i, bid_cards, seat), None, None
             if not (key > best[:-1] or (reinforcing and key >= best[:-1])):
-                return f"bid {i} ({names}) does not overcall the standing bid", None, None
+                return BidTooLow(i, bid_cards), None, None
         if owner is None and self.levels is not None and self.eligible is not None:
             owner = seat  # jokers: the bidder deals at his own level
         return None, s, owner
@@ -263,11 +282,13 @@ class BiddingState:
         """Record a bid; returns None when it stands, else why not (then it changes
         nothing). ``after_kitty`` defaults to whether :meth:`bury_kitty` was called."""
         bid = Bid(seat, tuple(cards), self.kitty_buried if after_kitty is None else after_kitty)
-        why, s, owner = self._judge(bid, len(self.bids))
+        fact, s, owner = self._judge(bid, len(self.bids))
+        why = None if fact is None else detail(fact)
         if why is not None and strict:
             raise BidError(why)
         self.bids.append(bid)
         self.verdicts.append(why)
+        self.refusals.append(fact)
         if why is None:
             assert s is not None
             suit = s[-1]
@@ -282,7 +303,7 @@ class BiddingState:
         """Take back the last bid."""
         bids = self.bids[:-1]
         last = self.bids[-1]
-        self.bids, self.verdicts = [], []
+        self.bids, self.verdicts, self.refusals = [], [], []
         self._reset()
         for b in bids:
             self.push(b.seat, b.cards, b.after_kitty)
@@ -301,23 +322,26 @@ class BiddingState:
         """(seat, detail) of every bidding fault of a finished deal played in ``trump`` by
         ``dealer``: the bids that did not stand, a missing no-trump, a trump the winning
         bid does not make, and a dealer the bids do not make."""
-        out = [(b.seat, why) for b, why in zip(self.bids, self.verdicts, strict=True) if why is not None]
+        return [(seat, detail(fact)) for seat, fact in self.findings(trump, dealer)]
+
+    def findings(self, trump: str, dealer: int) -> list[tuple[int, Fact]]:
+        """:meth:`problems` as data (:mod:`scorer.violations`)."""
+        out = [(b.seat, fact) for b, fact in zip(self.bids, self.refusals, strict=True) if fact is not None]
         if self._best is None:
             if self.options.bid_order == "two-deck" and not self.bids and trump != "NT":
-                out.append((dealer, f"no bid: the deal is played in no-trump, not {trump}"))
+                out.append((dealer, NoBid(trump)))
             return out
         want = self._best[-1]
         assert self._best_bid is not None
         if want != "any" and want != trump:
-            out.append((self._best_bid.seat, f"the winning bid makes {want} trump, the deal says {trump}"))
+            out.append((self._best_bid.seat, WrongTrump(want, trump)))
         if self.levels is not None and self.eligible is not None:
             if self._owner is not None and self._owner != dealer:
-                out.append((dealer, f"the winning bid makes seat {self._owner} dealer, not seat {dealer}"))
+                out.append((dealer, WrongFriendsDealer(self._owner, dealer)))
         elif self.first_deal:
             expected = self.dealer
             if expected is not None and expected != dealer:
-                out.append((dealer, f"first dealer should be seat {expected} ({self.options.first_dealer}), "
-                                    f"not seat {dealer}"))
+                out.append((dealer, WrongFirstDealer(expected, self.options.first_dealer, dealer)))
         return out
 
 
@@ -333,11 +357,20 @@ def check_bids(options: Options, bids: list[dict[str, Any]], level: int, trump: 
     >>> [v["seat"] for v in check_bids(PROFILES["standard-2deck"], bids, 8, "H", 1, True)]
     [2]
     """
+    found = bid_findings(options, bids, level, trump, dealer, first_deal, players=players, levels=levels,
+                         eligible=eligible)
+    return [{"seat": seat, "rule": "bad-bid", "detail": detail(fact)} for seat, fact in found]
+
+
+def bid_findings(options: Options, bids: list[dict[str, Any]], level: int, trump: str, dealer: int,
+                 first_deal: bool, *, players: int = 4, levels: list[int] | None = None,
+                 eligible: set[int] | None = None) -> list[tuple[int, Fact]]:
+    """:func:`check_bids` as data: (seat, fact) of every bidding violation."""
     state = BiddingState(options, level, players, levels=levels, eligible=eligible, dealer=dealer,
                          first_deal=first_deal)
     for bid in bids:
         state.push(bid["seat"], bid["cards"], bool(bid.get("after_kitty")))
-    return [{"seat": seat, "rule": "bad-bid", "detail": detail} for seat, detail in state.problems(trump, dealer)]
+    return state.findings(trump, dealer)
 
 
-__all__ = ["Bid", "BidError", "BiddingState", "bid_strength", "check_bids", "SMALL_JOKER", "BIG_JOKER"]
+__all__ = ["Bid", "BidError", "BiddingState", "bid_findings", "bid_strength", "check_bids", "SMALL_JOKER", "BIG_JOKER"]

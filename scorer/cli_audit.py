@@ -38,7 +38,7 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - shown)
 
 
-def format_table(record: dict, audit: dict) -> str:
+def format_table(record: dict[str, Any], audit: dict[str, Any]) -> str:
     """The audit as a readable text table."""
     names = record.get("players") or []
     lines: list[str] = []

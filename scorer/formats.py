@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from scorer.errors import InputError
 from scorer.order import TRUMP, TrumpOrder
@@ -168,7 +168,7 @@ def _read_format_joined(order: TrumpOrder, cards: list[int]) -> list[Unit]:
         maxc = max(rem.values(), default=0)
         if maxc < 2:
             break
-        best: tuple | None = None
+        best: tuple[tuple[int, bool, int, int, int], int, tuple[int, ...]] | None = None
         for w in range(maxc, 1, -1):
             # per value the kind to take w copies from: equal kinds (off-suit level cards) may
             # differ in count; the fewest that suffice keep the wider tuples whole
@@ -268,7 +268,7 @@ def unit_ladder(shape: Shape, options: Options | None = None) -> tuple[Requireme
 
 
 @lru_cache(maxsize=4096)
-def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple,
+def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple[tuple[Shape, tuple[Requirement, ...]], ...],
                          lowness: tuple[int, ...] | None = None) -> tuple[Requirement, ...]:
     override_map = dict(overrides)
     ladders = [override_map.get(s) or default_unit_ladder(s) for s in shapes]
@@ -278,7 +278,7 @@ def _throw_ladder_cached(shapes: tuple[Shape, ...], overrides: tuple,
     out = [canonical([r for i, lad in enumerate(ladders) for r in lad[pos[i]]])]
     while True:
         best = -1
-        best_key: tuple | None = None
+        best_key: tuple[Any, ...] | None = None
         for i, lad in enumerate(ladders):
             left = len(lad) - 1 - pos[i]
             if left <= 0:

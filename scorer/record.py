@@ -207,7 +207,8 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
             if not isinstance(f, dict):
                 raise RecordError(f"{fw}: expected an object")
             try:
-                card = int(parse_card(f.get("card")))
+                value: Any = f.get("card")
+                card = int(parse_card(value))
             except CardError as exc:
                 raise RecordError(f"{fw}.card: {exc}") from None
             nth = f.get("nth", 1)
@@ -242,7 +243,7 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
     return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete)
 
 
-def validate_record(record: dict) -> None:
+def validate_record(record: dict[str, Any]) -> None:
     """Raise :class:`RecordError` (naming the place) if ``record`` is not a valid record.
 
     >>> validate_record({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
@@ -254,7 +255,7 @@ def validate_record(record: dict) -> None:
     parse_record(record)
 
 
-def loads_record(text: str | bytes, where: str = "record") -> dict:
+def loads_record(text: str | bytes, where: str = "record") -> dict[str, Any]:
     """Decode a record from JSON text and validate it (RecordError naming the place).
 
     >>> rec = loads_record('{"rules": "single-deck", "deals": [], "x-note": 1}')
@@ -264,14 +265,14 @@ def loads_record(text: str | bytes, where: str = "record") -> dict:
     from scorer.safejson import JSONInputError, loads
 
     try:
-        record = loads(text, where)
+        record: dict[str, Any] = loads(text, where)
     except JSONInputError as exc:
         raise RecordError(str(exc)) from None
     validate_record(record)
     return record
 
 
-def dumps_record(record: dict, indent: int | None = None) -> str:
+def dumps_record(record: dict[str, Any], indent: int | None = None) -> str:
     """Encode a record as JSON text (UTF-8 names kept, unknown keys kept, key order kept)."""
     return json.dumps(record, ensure_ascii=False, indent=indent)
 
@@ -279,7 +280,7 @@ def dumps_record(record: dict, indent: int | None = None) -> str:
 _CARD_LIST_KEYS = ("kitty", "attempt")
 
 
-def normalize_record(record: dict) -> dict:
+def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
     """A copy of a valid record with every card in canonical notation (``♥T`` → ``10H``);
     everything else, unknown keys included, is kept as it is.
 
@@ -294,7 +295,7 @@ def normalize_record(record: dict) -> dict:
     def canon(cards: list[str]) -> list[str]:
         return [format_card(parse_card(c)) for c in cards]
 
-    out = json.loads(json.dumps(record))
+    out: dict[str, Any] = json.loads(json.dumps(record))
     for d in out.get("deals", []):
         if d.get("hands") is not None:
             d["hands"] = [canon(h) for h in d["hands"]]
@@ -319,7 +320,7 @@ def _deal_index(parsed: ParsedRecord, deal: int) -> int:
     return deal % n
 
 
-def next_leader(record: dict, deal: int = -1) -> int:
+def next_leader(record: dict[str, Any], deal: int = -1) -> int:
     """The seat that must lead the next trick (or is leading the current incomplete one).
 
     >>> rec = {"rules": "single-deck", "deals": [{"level": "2", "trump": "S", "dealer": 3, "tricks": []}]}
@@ -339,7 +340,7 @@ def next_leader(record: dict, deal: int = -1) -> int:
     return w
 
 
-def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
+def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
     """Winning seat of a complete trick, None for an incomplete one.
 
     >>> rec = random_record("single-deck", seed=3, hand_size=2)
@@ -365,7 +366,7 @@ def trick_winner(record: dict, deal: int, trick: int, *, _parsed: ParsedRecord |
     return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options)) % parsed.players
 
 
-def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
+def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
     """Every legal play for ``seat`` now, from its hand as the record knows it.
 
     The hand is the record's ``hands`` minus what the seat has played (without
@@ -389,7 +390,7 @@ def legal_plays(record: dict, seat: int, deal: int = -1, *, limit: int | None = 
     return [format_cards(p) for p in state.legal_plays(limit)]
 
 
-def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
+def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None:
     """What ``seat`` must play to the trick in progress, in words (None when it is not
     following now, or when the record does not know the seat's hand: without
     ``hands`` a hand during the deal is only what the seat plays later, which says
@@ -434,7 +435,7 @@ def follow_hint(record: dict, seat: int, deal: int = -1) -> str | None:
     return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
 
 
-def lead_obligation(record: dict, deal: int = -1) -> str | None:
+def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
     """What the lead of the trick in progress obliges the followers, in words, without
     any hand (a camera never sees the hands: :func:`follow_hint` and :func:`legal_plays`
     need them). None when no trick is in progress.
@@ -457,7 +458,7 @@ def lead_obligation(record: dict, deal: int = -1) -> str | None:
     return describe_obligation(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
 
 
-def seat_points(record: dict, deal: int = -1) -> list[int]:
+def seat_points(record: dict[str, Any], deal: int = -1) -> list[int]:
     """Points each seat has won so far (找朋友: everyone keeps his own until revealed).
 
     >>> rec = random_record("friends-3deck", seed=2, players=5)
@@ -468,16 +469,30 @@ def seat_points(record: dict, deal: int = -1) -> list[int]:
     return list(build_state(parsed, _deal_index(parsed, deal)).points)
 
 
-def dealer_side_seats(record: dict, deal: int = -1) -> list[int]:
+def dealer_side_seats(record: dict[str, Any], deal: int = -1) -> list[int]:
     """Seats known to be on the dealer's side so far (friends revealed by their card).
 
     >>> dealer_side_seats({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 1}]})
     [1, 3]
     """
+    parsed = parse_record(record)
+    return _dealer_side(parsed, parsed.deals[_deal_index(parsed, deal)])
+
+
+def dealer_sides(record: dict[str, Any]) -> list[list[int]]:
+    """:func:`dealer_side_seats` of every deal (one reading of the record).
+
+    >>> dealer_sides({"rules": {"profile": "standard-2deck", "players": [6]}, "players": list("abcdef"),
+    ...               "deals": [{"level": "2", "trump": "S", "dealer": 0}]})
+    [[0, 2, 4]]
+    """
+    parsed = parse_record(record)
+    return [_dealer_side(parsed, d) for d in parsed.deals]
+
+
+def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
     from scorer.scoring import dealer_side
 
-    parsed = parse_record(record)
-    d = parsed.deals[_deal_index(parsed, deal)]
     n = parsed.players
     plays = [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)]
     return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays))
@@ -503,7 +518,7 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
 
 def random_record(profile: str, seed: int, *, players: int | None = None, tricks: int | None = None,
                   hand_size: int | None = None, rules: Any = None, attempt_chance: float = 0.0,
-                  dealer: int | None = None, level: str | None = None, trump: str | None = None) -> dict:
+                  dealer: int | None = None, level: str | None = None, trump: str | None = None) -> dict[str, Any]:
     """A random deal played with the legal-play generator, as a record.
 
     ``tricks`` keeps only the first N tricks (``"complete": false`` unless all were
@@ -606,5 +621,5 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
 ]

@@ -33,7 +33,7 @@ def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> in
     if mode == "unit":
         return 2 * largest_unit
     if mode == "power":
-        return 2**largest_unit
+        return int(2**largest_unit)
     k = int(mode.split(":", 1)[1])
     return k * largest_unit if mode.startswith("per-card:") else k
 
@@ -104,6 +104,18 @@ def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dea
         if (seat in dealer_side) == (side == "dealer"):
             return seat
     return dealer
+
+
+def partnerships(friends_mode: bool, players: int) -> list[list[int]]:
+    """The sides as a game starts: fixed partnerships of alternate seats, or 找朋友 each player
+    alone (the dealer's friends are known only once they play the called cards).
+
+    >>> partnerships(False, 4), partnerships(False, 6), partnerships(True, 5)
+    ([[0, 2], [1, 3]], [[0, 2, 4], [1, 3, 5]], [[0], [1], [2], [3], [4]])
+    """
+    if friends_mode:
+        return [[seat] for seat in range(players)]
+    return [list(range(0, players, 2)), list(range(1, players, 2))]
 
 
 def dealer_side(friends_mode: bool, players: int, dealer: int, calls: list[tuple[int, int]],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Set up (Debian packages, .venv with the dev extras) and run every check: ruff, then pytest.
+# Set up (Debian packages, .venv with the dev extras) and run every check: ruff, mypy (scorer/, strict), then pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 .venv/bin/ruff check .
+.venv/bin/python -m mypy  # [tool.mypy] in pyproject.toml: scorer/, strict
 .venv/bin/python -m pytest -q "$@"

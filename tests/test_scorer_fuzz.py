@@ -9,8 +9,18 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import CARD_NAMES, PROFILES, audit_record, legal_plays, next_leader, random_record, trick_winner
+from scorer import (
+    CARD_NAMES,
+    PROFILES,
+    audit_record,
+    audit_with_findings,
+    legal_plays,
+    next_leader,
+    random_record,
+    trick_winner,
+)
 from scorer.record import RecordError
+from scorer.violation_text import detail, penalty_detail
 
 PROFILE_NAMES = list(PROFILES)
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
@@ -65,11 +75,17 @@ def mutate(rec: dict, rng: random.Random) -> dict:
 def test_audit_survives_arbitrary_plays(profile: str, seed: int) -> None:
     rng = random.Random(seed)
     rec = mutate(random_record(profile, seed, hand_size=rng.randint(1, 6)), rng)
-    out = audit_record(rec)
+    out, findings = audit_with_findings(rec)
+    assert out == audit_record(rec)
     deal: dict[str, Any] = out["deals"][0]
     assert set(deal) == DEAL_KEYS
     for v in deal["violations"]:
         assert set(v) == {"trick", "seat", "rule", "proven", "detail"} and v["rule"] in RULE_CODES
+    # the same findings as data: the detail is the English of each fact
+    assert [(v["trick"], v["seat"], v["rule"], v["proven"], v["detail"]) for v in deal["violations"]] == [
+        (f.trick, f.seat, f.rule, f.proven, detail(f.fact)) for f in findings[0].violations]
+    assert [(p["trick"], p["seat"], p["points"], p["detail"]) for p in deal["penalties"]] == [
+        (f.trick, f.seat, f.points, penalty_detail(f.fact)) for f in findings[0].penalties]
     for t, trick in enumerate(deal["tricks"]):
         assert set(trick) == {"leader", "winner", "points", "plays"}
         for p in trick["plays"]:

@@ -11,22 +11,38 @@ half-played deals.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
 import scorer
+from scorer.violation_text import SENTENCES, detail, penalty_detail
+from scorer.violations import (
+    Beaten,
+    BidNotABid,
+    EmptyLead,
+    Evidence,
+    Fact,
+    Penalty,
+    PenaltyFact,
+    Revoke,
+    ThrowStood,
+    Violation,
+    WrongFormat,
+)
 from web.explain import (
-    TEMPLATE_NAMES,
-    UnknownTemplateError,
+    FACT_SENTENCES,
     describe_error,
     describe_hint,
     describe_penalty,
     describe_violation,
-    explain_detail,
+    explain_fact,
     match_template,
 )
 
@@ -262,30 +278,93 @@ def assert_fully_chinese(text: str, where: str) -> None:
     assert "seat" not in text.lower(), f"{where}: {text}"
 
 
-def test_every_detail_of_injected_faults_is_translated():
+# --- the golden page texts of every finding ------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "data" / "explain" / "violation_texts.json"
+"""The page's words for every violation and penalty over :func:`golden_corpus`, written by the
+regex reader of the English ``detail`` before the audit recorded findings as data
+(``scripts/violation_texts_golden.py``)."""
+
+
+def golden_corpus() -> list[tuple[str, dict[str, Any]]]:
+    """(name, record): the fuzz corpus of injected faults, then the stored records (golden audits,
+    examples, the input-fuzz corpus)."""
+    records = [(f"injected-{k}", rec) for k, rec in enumerate(injected_records(800, seed=6))]
+    for folder in (ROOT / "tests" / "data" / "scorer" / "records", ROOT / "examples", ROOT / "tests" / "data" / "fuzz"):
+        for path in sorted(folder.glob("*.json")):
+            value = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(value, dict) and "deals" in value:
+                records.append((str(path.relative_to(ROOT)), value))
+    return records
+
+
+def penalty_sentence(fact: PenaltyFact) -> str:
+    """The regex reader's name for a penalty's words."""
+    if fact.offence == "throw":
+        return {"points": "penalty_points", "level": "penalty_level", "level-points": "penalty_throw_level_points"}[fact.mode]
+    return {"points": "penalty_wrong_cards", "level-points": "penalty_level_points", "level": "penalty_offender_level"}[
+        fact.mode]
+
+
+def golden_rows(record: dict[str, Any]) -> list[tuple[dict[str, Any], Violation | Penalty]]:
+    """Each finding of the record's audit as a row of the golden file (its words today), with its data."""
+    players = list(record.get("players") or [])
+    audit, findings = scorer.audit_with_findings(record)
+    rows: list[tuple[dict[str, Any], Violation | Penalty]] = []
+    for d, (deal, found) in enumerate(zip(audit["deals"], findings, strict=True)):
+        assert len(deal["violations"]) == len(found.violations) and len(deal["penalties"]) == len(found.penalties)
+        for v, finding in zip(deal["violations"], found.violations, strict=True):
+            assert (v["rule"], v["trick"], v["seat"], v["proven"]) == (finding.rule, finding.trick, finding.seat,
+                                                                       finding.proven)
+            assert v["detail"] == detail(finding.fact)
+            rows.append(({"kind": "violation", "deal": d, "rule": v["rule"], "trick": v["trick"], "seat": v["seat"],
+                          "proven": v["proven"], "detail": v["detail"], "players": players,
+                          "text": describe_violation(finding, players), "template": finding.fact.sentence}, finding))
+        for p, penalty in zip(deal["penalties"], found.penalties, strict=True):
+            assert (p["trick"], p["seat"], p["points"]) == (penalty.trick, penalty.seat, penalty.points)
+            assert p["detail"] == penalty_detail(penalty.fact)
+            rows.append(({"kind": "penalty", "deal": d, "trick": p["trick"], "seat": p["seat"], "points": p["points"],
+                          "detail": p["detail"], "players": players, "text": describe_penalty(penalty, players),
+                          "template": penalty_sentence(penalty.fact)}, penalty))
+    return rows
+
+
+def golden_key(row: dict[str, Any]) -> str:
+    """What makes a row distinct (its words depend on nothing else)."""
+    return json.dumps({k: v for k, v in row.items() if k not in ("text", "deal", "template", "source")},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def test_the_words_of_every_finding_are_unchanged():
+    """Every violation and penalty of the corpus reads on the page, in Chinese and English, exactly
+    as the regex reader of the English detail wrote it (the golden file), for every rule code and
+    every kind of finding; and the words are the page's own (no English left in the Chinese, who
+    did it always named)."""
+    golden = {golden_key(row): row for row in json.loads(GOLDEN.read_text(encoding="utf-8"))}
     met: set[str] = set()
-    rules_met: set[str] = set()
-    for rec in injected_records(800, seed=6):
-        players = rec["players"]
-        audits = scorer.audit_record(rec)["deals"]
-        violations = [v for audit in audits for v in audit["violations"]]
-        penalties = [p for audit in audits for p in audit["penalties"]]
-        for violation in violations:
-            rules_met.add(violation["rule"])
-            name, text = match_template(violation["rule"], violation["detail"], players)
-            met.add(name)
-            assert_fully_chinese(text["zh"], violation["detail"])
-            assert not re.search(r"\bseat \d", text["en"]), text["en"]
-            described = describe_violation(violation, players)
-            assert described["parsed"] and described["zh"].endswith(text["zh"]) and described["en"].endswith(text["en"])
-            assert players[violation["seat"]] in described["zh"]  # who did it is always said
-        for penalty in penalties:
-            name, text = match_template("penalty", penalty["detail"], players)
-            met.add(name)
-            assert_fully_chinese(text["zh"], penalty["detail"])
-            assert describe_penalty(penalty, players)["parsed"]
-    assert rules_met == RULE_CODES
-    assert met == set(TEMPLATE_NAMES) - HINT_TEMPLATES - ERROR_TEMPLATES - OBLIGATION_TEMPLATES
+    for _name, record in golden_corpus():
+        for row, finding in golden_rows(record):
+            key = golden_key(row)
+            assert key in golden, f"a finding the golden texts do not hold: {key}"
+            want = golden[key]
+            assert row["text"] == want["text"], key
+            assert row["template"] == want["template"], key
+            met.add(key)
+            assert_fully_chinese(row["text"]["zh"], row["detail"])
+            if isinstance(finding, Violation):
+                assert not re.search(r"\bseat \d", row["text"]["en"]), row["text"]["en"]
+                assert record["players"][finding.seat] in row["text"]["zh"]  # who did it is always said
+    assert met == set(golden), f"{len(set(golden) - met)} golden texts were not met"
+    rows = list(golden.values())
+    assert {row["rule"] for row in rows if row["kind"] == "violation"} == RULE_CODES
+    assert {row["template"] for row in rows if row["kind"] == "violation"} == set(FACT_SENTENCES)
+    assert {row["template"] for row in rows if row["kind"] == "penalty"} == PENALTY_SENTENCES
+    assert FACT_SENTENCES == SENTENCES  # the page words every kind the scorer writes
+
+
+PENALTY_SENTENCES = {"penalty_points", "penalty_level", "penalty_throw_level_points", "penalty_wrong_cards",
+                     "penalty_level_points", "penalty_offender_level"}
 
 
 def test_obligations_of_random_leads_are_translated():
@@ -335,49 +414,66 @@ def test_follow_hints_of_random_half_played_deals_are_translated():
     assert met == HINT_TEMPLATES
 
 
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(scorer.parse_cards(text.split()))
+
+
 def test_the_revoke_reads_as_a_sentence_in_each_language():
     players = ["东", "南", "西", "北"]
-    text = explain_detail("must-follow-suit", "led ♠; seat 1 played ♦7 while holding ♠9 ♠9 SJ (played in tricks 10, 12)",
-                          players)
-    assert text == {"zh": "南 未跟 ♠：出了 ♦7，但手里有 ♠9 ♠9 小王（第 11、13 墩打出）",
-                    "en": "南 did not follow ♠: played ♦7 while holding ♠9 ♠9 SJ (played in tricks 11, 13)"}
+    fact = Revoke(suit=0, seat=1, played=cards("7D"), held=cards("9S 9S SJ"), evidence=Evidence(trick=4, played=(10, 12)))
+    assert detail(fact) == "led ♠; seat 1 played ♦7 while holding ♠9 ♠9 SJ (played in tricks 10, 12)"
+    assert explain_fact(fact, players) == {"zh": "南 未跟 ♠：出了 ♦7，但手里有 ♠9 ♠9 小王（第 11、13 墩打出）",
+                                           "en": "南 did not follow ♠: played ♦7 while holding ♠9 ♠9 SJ (played in tricks 11, 13)"}
 
 
 def test_a_failed_throw_names_who_beat_which_unit():
     players = ["东", "南", "西", "北"]
-    detail = ("throw ♥A ♥A ♥3 stood but ♥3 beaten by seat 2's ♥9 (played in trick 4 (this trick)); "
-              "the leader should have played ♥3")
-    text = explain_detail("failed-throw", detail, players)
+    fact = ThrowStood(cards("AH AH 3H"), (Beaten(cards("3H"), 2, cards("9H"), Evidence(trick=4, played=(4,))),),
+                      cards("3H"))
+    assert detail(fact) == ("throw ♥A ♥A ♥3 stood but ♥3 beaten by seat 2's ♥9 (played in trick 4 (this trick)); "
+                            "the leader should have played ♥3")
+    text = explain_fact(fact, players)
     assert text["zh"] == "甩 ♥A ♥A ♥3 被当作成功，但♥3 被 西 的 ♥9 管住（本墩打出）；首家只该出 ♥3"
     assert text["en"] == ("throw ♥A ♥A ♥3 stood but ♥3 beaten by 西's ♥9 (played in trick 5 (this trick)); "
                           "the leader should have played ♥3")
 
 
 def test_a_format_fault_names_the_requirement_in_words():
-    text = explain_detail("must-follow-format", "led ♥A ♥A ♥K ♥K; seat 3 played ♥3 ♥5 ♥7 ♥8 but held ♥6♥6 for "
-                          "[2][1]×2 (played in trick 7; in the recorded hand)", ["a", "b", "c", "d"])
+    fact = WrongFormat(cards("AH AH KH KH"), 3, cards("3H 5H 7H 8H"), (cards("6H 6H"),), ((2, 1), (1, 1), (1, 1)),
+                       Evidence(trick=5, played=(7,), hand=True))
+    assert detail(fact) == ("led ♥A ♥A ♥K ♥K; seat 3 played ♥3 ♥5 ♥7 ♥8 but held ♥6♥6 for [2][1][1] "
+                            "(played in trick 7; in the recorded hand)")
+    text = explain_fact(fact, ["a", "b", "c", "d"])
     assert text["zh"] == "首家出 ♥A ♥A ♥K ♥K，d 出了 ♥3 ♥5 ♥7 ♥8，但手里有 ♥6♥6，应跟对子 + 2 张单牌（第 8 墩打出；记录的手牌里有）"
     assert text["en"].endswith("for a pair + 2 singles (played in trick 8; in the recorded hand)")
 
 
+@dataclass(frozen=True)
+class BrandNewFact(Fact):
+    """A kind of finding the scorer might gain later."""
+
+    sentence: ClassVar[str] = "brand_new"
+    seat: int
+
+
 @pytest.mark.parametrize("violation", [
-    {"rule": "must-follow-suit", "detail": "led ♠; seat 1 played"},  # a template cut short
-    {"rule": "wrong-leader", "detail": "seat 9 led; seat 1 won trick 0 and more"},
-    {"rule": "bad-bid", "detail": "bid 0 (♠2) is not a bid under the martian bid order"},
-    {"rule": "brand-new-rule", "detail": "seat 0 did it in trick 2"},
+    Violation("brand-new-rule", 2, 1, True, BrandNewFact(1)),  # a kind the page has no words for
+    Violation("bad-bid", None, 0, True, BidNotABid(0, cards("2S"), "martian")),  # an option value it does not know
+    {"rule": "must-follow-suit", "detail": "led ♠; seat 1 played ♦7 while holding ♠9 (played in trick 10)"},  # no data
     {"rule": "must-follow-suit", "detail": 17},
     {"rule": None},
 ])
-def test_an_unknown_text_falls_back_to_readable_english(violation):
-    with pytest.raises(UnknownTemplateError):
-        match_template(str(violation.get("rule")), str(violation.get("detail", "")), ["东", "南"])
+def test_a_finding_without_words_falls_back_to_readable_english(violation, monkeypatch):
+    import scorer.violation_text as violation_text
+
+    monkeypatch.setitem(violation_text._SENTENCES, BrandNewFact, lambda f: f"seat {f.seat} did it in trick 2")
     described = describe_violation(violation, ["东", "南"])
     assert described["parsed"] is False and described["zh"] == described["en"]
     assert "seat 0" not in described["en"] and "seat 1" not in described["en"]
 
 
 def test_seat_numbers_beyond_the_players_never_crash():
-    text = describe_violation({"rule": "wrong-card-count", "detail": "seat 8 led no cards"}, ["东", "南", "西", "北"])
+    text = describe_violation(Violation("wrong-card-count", 0, 8, True, EmptyLead(8)), ["东", "南", "西", "北"])
     assert text["parsed"] and text["zh"] == "#8 首出却没有出牌"
 
 

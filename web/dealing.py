@@ -27,6 +27,8 @@ from flask import Response, jsonify
 
 import scorer
 from scorer.cards import parse_cards
+from scorer.violation_text import detail
+from scorer.violations import Violation
 
 from . import view
 from .explain import describe_violation
@@ -119,10 +121,11 @@ def apply_bid(record: dict[str, Any], seat: int, cards: list[str], deal_index: i
         raise RefusedError("bid: the deal has started", "这一副已经开始出牌，不能再亮主",
                            "the deal has started: no more bids")
     state = scorer.bidding_state(record, deal_index)
-    why = state.why_not(seat, parse_cards(cards))
-    if why is not None:
-        words = describe_violation({"rule": "bad-bid", "seat": seat, "detail": why}, record["players"])
-        raise RefusedError(f"bid: {why}", "这个亮主不成立：" + words["zh"], "this bid does not stand: " + words["en"])
+    refusal = state.refusal(seat, parse_cards(cards))
+    if refusal is not None:
+        words = describe_violation(Violation("bad-bid", None, seat, True, refusal), record["players"])
+        raise RefusedError(f"bid: {detail(refusal)}", "这个亮主不成立：" + words["zh"],
+                           "this bid does not stand: " + words["en"])
     deal.setdefault("bids", []).append({"seat": seat, "cards": list(cards)})
     _follow_bids(record, deal_index)
     return record

@@ -1,14 +1,21 @@
-"""The scorer's words in the page's two languages: violation and penalty details, and the follow hint.
+"""The scorer's words in the page's two languages: violations, penalties, the follow hint,
+the lead's obligation and errors.
 
-The scorer writes its ``detail`` strings (and :func:`scorer.follow_hint`) in English with
-seat numbers and 0-based tricks, and RECORD.md fixes that text. This module reads each
-template back into its parts (cards, units, seats, tricks, the evidence) and writes it
-again in Chinese and in English, with player names and 1-based trick numbers. A text it
-cannot read (a template the scorer gains later) falls back to the scorer's English with
-seats and tricks made readable: the page never loses a detail and never crashes on one.
+The audit records each violation and penalty as data (:mod:`scorer.violations`: the cards,
+units, seats, tricks and evidence); this module writes that data in Chinese and in the page's
+English, with player names and tricks and deals counted from 1 (the scorer's own English,
+RECORD.md's ``detail``, is :mod:`scorer.violation_text`). A finding it has no words for (a
+kind the scorer gains later) falls back to the scorer's English with seats and tricks made
+readable: the page never loses a detail and never crashes on one. The scorer's other texts
+(:func:`scorer.follow_hint`, :func:`scorer.describe_obligation`, error messages) are still
+read back from their English templates.
 
+>>> from scorer.cards import parse_cards
+>>> from scorer.violations import Evidence, Revoke, Violation
 >>> names = ["东", "南", "西", "北"]
->>> text = explain_detail("must-follow-suit", "led ♠; seat 1 played ♦7 while holding ♠9 (played in trick 10)", names)
+>>> revoke = Revoke(suit=0, seat=1, played=tuple(parse_cards(["7D"])), held=tuple(parse_cards(["9S"])),
+...                 evidence=Evidence(trick=4, played=(10,)))
+>>> text = describe_violation(Violation("must-follow-suit", 4, 1, True, revoke), names)
 >>> text["zh"]
 '南 未跟 ♠：出了 ♦7，但手里有 ♠9（第 11 墩打出）'
 >>> text["en"]
@@ -21,25 +28,59 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
+from scorer.cards import RANKS, pretty_card
+from scorer.order import SUIT_LABELS
 from scorer.profiles import RulesError, parse_requirement
+from scorer.violation_text import cards_text, detail, penalty_detail, unit_text
+from scorer.violations import (
+    AttemptCardNotHeld,
+    AttemptSingle,
+    AttemptStands,
+    AttemptUnproven,
+    Beaten,
+    BidAfterKitty,
+    BidLosingSide,
+    BidNotABid,
+    BidNotHeld,
+    BidNoWinnerLevel,
+    BidSelfOvercall,
+    BidTooLow,
+    BidTooManyCopies,
+    CardNotInHand,
+    CardTooMany,
+    CountFollow,
+    DealerNotWinner,
+    DealerRotation,
+    DealerWrongLevel,
+    EmptyLead,
+    Evidence,
+    Fact,
+    FriendCallCopy,
+    FriendCallTrump,
+    KittySize,
+    LeaderNotDealer,
+    LeaderNotWinner,
+    MixedAttempt,
+    MixedLead,
+    NoBid,
+    Penalty,
+    PenaltyFact,
+    Revoke,
+    ThrowStood,
+    Violation,
+    WrongFirstDealer,
+    WrongForcedUnit,
+    WrongFormat,
+    WrongFriendsDealer,
+    WrongTrump,
+)
 
 Text = dict[str, str]
 
-CARD = r"(?:[♠♥♣♦](?:10|[2-9JQKA])|SJ|BJ)"
-CARDS = rf"{CARD}(?: {CARD})*"
-UNIT = rf"{CARD}+"
-UNITS = rf"{UNIT}(?: {UNIT})*"
 SUIT = r"(?:[♠♥♣♦]|trump)"
-TRUMP = r"(?:S|H|C|D|NT)"
 REQUIREMENT = r"(?:\[\d+(?:,\d+)*\](?:×\d+)?)+"
-_TRICK_ITEM = r"\d+(?: \(this trick\))?"
-_EVIDENCE_PART = (rf"played in tricks? {_TRICK_ITEM}(?:, {_TRICK_ITEM})*"
-                  r"|shown in the attempt of trick \d+|in the recorded hand")
-EVIDENCE = rf"(?:{_EVIDENCE_PART})(?:; (?:{_EVIDENCE_PART}))*"
-_BEATEN_ONE = rf"{UNIT} beaten by seat \d+'s {UNIT} \({EVIDENCE}\)"
-BEATEN = rf"{_BEATEN_ONE}(?:; {_BEATEN_ONE})*"
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
@@ -83,49 +124,34 @@ class _Words:
             return {"zh": "无主", "en": "no trump"}
         return {"zh": SUIT_SYMBOLS[letter] + " 为主", "en": SUIT_SYMBOLS[letter] + " trump"}
 
-    def evidence(self, text: str) -> Text:
+    def evidence(self, evidence: Evidence) -> Text:
+        """Where held cards show up (:class:`scorer.violations.Evidence`), tricks counted from 1."""
         zh, en = [], []
-        for part in text.split("; "):
-            if part == "in the recorded hand":
-                zh.append("记录的手牌里有")
-                en.append(part)
-                continue
-            shown = re.fullmatch(r"shown in the attempt of trick (\d+)", part)
-            if shown:
-                n = int(shown.group(1)) + 1
-                zh.append(f"第 {n} 墩甩牌时亮出")
-                en.append(f"shown in the attempt of trick {n}")
-                continue
-            played = re.fullmatch(rf"played in tricks? ({_TRICK_ITEM}(?:, {_TRICK_ITEM})*)", part)
-            if not played:
-                raise UnknownTemplateError(part)
-            items = played.group(1).split(", ")
-            numbers = [int(item.split()[0]) + 1 for item in items]
-            current = [item.endswith("(this trick)") for item in items]
+        if evidence.played:
+            numbers = [t + 1 for t in evidence.played]
+            current = [t == evidence.trick for t in evidence.played]
             earlier_or_later = [str(n) for n, this in zip(numbers, current, strict=True) if not this]
             where = (["本墩"] if any(current) else []) + (
                 [f"第 {'、'.join(earlier_or_later)} 墩"] if earlier_or_later else [])
             zh.append("、".join(where) + "打出")
             labels = [f"{n} (this trick)" if this else str(n) for n, this in zip(numbers, current, strict=True)]
             en.append(("played in trick " if len(labels) == 1 else "played in tricks ") + ", ".join(labels))
+        if evidence.attempt is not None:
+            zh.append(f"第 {evidence.attempt + 1} 墩甩牌时亮出")
+            en.append(f"shown in the attempt of trick {evidence.attempt + 1}")
+        if evidence.hand or not en:
+            zh.append("记录的手牌里有")
+            en.append("in the recorded hand")
         return {"zh": "；".join(zh), "en": "; ".join(en)}
 
-    def beaten(self, text: str) -> Text:
+    def beaten(self, beaten: Sequence[Beaten]) -> Text:
+        """The beaten units of a throw, who beats each with what, and the evidence."""
         zh, en = [], []
-        pattern = re.compile(rf"({UNIT}) beaten by seat (\d+)'s ({UNIT}) \(({EVIDENCE})\)")
-        position = 0
-        while position < len(text):
-            m = pattern.match(text, position)
-            if not m:
-                raise UnknownTemplateError(text)
-            unit, seat, by, evidence = m.groups()
-            why = self.evidence(evidence)
-            name = self.seat(seat)
+        for b in beaten:
+            why = self.evidence(b.evidence)
+            name, unit, by = self.seat(b.seat), unit_text(b.unit), unit_text(b.by)
             zh.append(f"{self.cards_zh(unit)} 被 {name} 的 {self.cards_zh(by)} 管住（{why['zh']}）")
             en.append(f"{unit} beaten by {name}'s {by} ({why['en']})")
-            position = m.end()
-            if text.startswith("; ", position):
-                position += 2
         return {"zh": "；".join(zh), "en": "; ".join(en)}
 
 
@@ -146,6 +172,12 @@ def requirement_words(text: str) -> Text:
         shapes = parse_requirement(text)
     except RulesError as exc:
         raise UnknownTemplateError(text) from exc
+    return shapes_words(shapes)
+
+
+def shapes_words(requirement: Sequence[tuple[int, int]]) -> Text:
+    """A follow requirement (its shapes, :data:`scorer.profiles.Requirement`) in words, widest first."""
+    shapes = sorted(requirement, key=lambda s: (s[0] * s[1], s[0]), reverse=True)
     counts: dict[tuple[int, int], int] = {}
     for shape in shapes:
         counts[shape] = counts.get(shape, 0) + 1
@@ -171,343 +203,351 @@ def requirement_words(text: str) -> Text:
     return {"zh": " + ".join(zh), "en": " + ".join(en)}
 
 
-# --- the templates ------------------------------------------------------------------------
+# --- the audit's findings, from their data (scorer.violations) ------------------------------------
+
+FactRender = Callable[[_Words, Any], Text]
+_FACTS: dict[type[Fact], FactRender] = {}
+F = TypeVar("F", bound=Fact)
+
+
+def _fact(kind: type[F]) -> Callable[[Callable[[_Words, F], Text]], Callable[[_Words, F], Text]]:
+    """Register the words of one kind of finding."""
+
+    def register(render: Callable[[_Words, F], Text]) -> Callable[[_Words, F], Text]:
+        _FACTS[kind] = render
+        return render
+
+    return register
+
+
+def _bid(f: BidAfterKitty | BidNotABid | BidSelfOvercall | BidTooLow | BidLosingSide | BidTooManyCopies
+         | BidNoWinnerLevel | BidNotHeld) -> tuple[int, str]:
+    return f.bid + 1, cards_text(f.cards)
+
+
+@_fact(BidAfterKitty)
+def bid_after_kitty(w: _Words, f: BidAfterKitty) -> Text:
+    i, cards = _bid(f)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）在扣底之后：本规则不能炒地皮",
+            "en": f"bid {i} ({cards}) came after the kitty: these rules have no 炒地皮"}
+
+
+@_fact(BidNotABid)
+def bid_not_a_bid(w: _Words, f: BidNotABid) -> Text:
+    i, cards = _bid(f)
+    if f.bid_order not in BID_ORDERS_ZH:
+        raise UnknownTemplateError(f.bid_order)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）按{BID_ORDERS_ZH[f.bid_order]}的亮主规则不算亮主",
+            "en": f"bid {i} ({cards}) is not a bid under the {f.bid_order} bid order"}
+
+
+@_fact(BidSelfOvercall)
+def bid_self_overcall(w: _Words, f: BidSelfOvercall) -> Text:
+    i, cards = _bid(f)
+    name = w.seat(f.seat)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不能自己反自己",
+            "en": f"bid {i} ({cards}): {name} overcalls his own bid"}
+
+
+@_fact(BidTooLow)
+def bid_too_low(w: _Words, f: BidTooLow) -> Text:
+    i, cards = _bid(f)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）没有大过已亮的主",
+            "en": f"bid {i} ({cards}) does not overcall the standing bid"}
+
+
+@_fact(NoBid)
+def bid_none(w: _Words, f: NoBid) -> Text:
+    trump = w.trump(f.trump)
+    return {"zh": f"没人亮主：这副应打无主，不是 {trump['zh']}",
+            "en": f"no bid: the deal is played in no trump, not {trump['en']}"}
+
+
+@_fact(WrongTrump)
+def bid_wrong_trump(w: _Words, f: WrongTrump) -> Text:
+    want, trump = w.trump(f.want), w.trump(f.trump)
+    return {"zh": f"亮主结果是{want['zh']}，记录里却是{trump['zh']}",
+            "en": f"the winning bid makes {want['en']}, the deal says {trump['en']}"}
+
+
+@_fact(WrongFirstDealer)
+def bid_first_dealer(w: _Words, f: WrongFirstDealer) -> Text:
+    if f.how not in FIRST_DEALER:
+        raise UnknownTemplateError(f.how)
+    how_zh, how_en = FIRST_DEALER[f.how]
+    want, seat = w.seat(f.want), w.seat(f.seat)
+    return {"zh": f"第一副的庄家应是 {want}（{how_zh}），不是 {seat}",
+            "en": f"the first dealer should be {want} ({how_en}), not {seat}"}
+
+
+def _seats(w: _Words, seats: Sequence[int]) -> tuple[str, str]:
+    names = [w.seat(x) for x in seats]
+    return "、".join(names), ", ".join(names)
+
+
+@_fact(BidLosingSide)
+def bid_losing_side(w: _Words, f: BidLosingSide) -> Text:
+    i, cards = _bid(f)
+    name = w.seat(f.seat)
+    zh, en = _seats(w, f.winners)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不是上一副赢的一方（{zh}），不能亮主",
+            "en": f"bid {i} ({cards}): {name} is not on the side that won the last deal ({en})"}
+
+
+@_fact(BidTooManyCopies)
+def bid_too_many_copies(w: _Words, f: BidTooManyCopies) -> Text:
+    i, cards = _bid(f)
+    card = pretty_card(f.card)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {f.copies} 张 {w.cards_zh(card)}，{f.decks} 副牌只有 {f.decks} 张",
+            "en": f"bid {i} ({cards}) shows {f.copies} copies of {card}; {_plural(f.decks, 'deck')} hold {f.decks}"}
+
+
+@_fact(BidNoWinnerLevel)
+def bid_no_winner_level(w: _Words, f: BidNoWinnerLevel) -> Text:
+    i, cards = _bid(f)
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮的不是赢的一方任何人打的级牌",
+            "en": f"bid {i} ({cards}) shows a level no player of the winning side is at"}
+
+
+@_fact(BidNotHeld)
+def bid_not_held(w: _Words, f: BidNotHeld) -> Text:
+    i, cards = _bid(f)
+    name, card = w.seat(f.seat), pretty_card(f.card)
+    recorded = f.source == "hand"
+    source_zh = ("记录的手牌" if recorded else "他打出的牌") + ("和底牌" if f.kitty else "")
+    source_en = ("the recorded hand" if recorded else "his plays") + (" and the kitty" if f.kitty else "")
+    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {f.copies} 张 {w.cards_zh(card)}，"
+                  f"{name} 只有 {f.held} 张（{source_zh}）",
+            "en": f"bid {i} ({cards}) shows {f.copies} {card}; {name} holds {f.held} ({source_en})"}
+
+
+@_fact(WrongFriendsDealer)
+def bid_wrong_friends_dealer(w: _Words, f: WrongFriendsDealer) -> Text:
+    want, seat = w.seat(f.want), w.seat(f.seat)
+    return {"zh": f"放的是 {want} 的级牌，应由 {want} 做庄，不是 {seat}",
+            "en": f"the winning bid makes {want} the dealer, not {seat}"}
+
+
+@_fact(DealerRotation)
+def dealer_rotation(w: _Words, f: DealerRotation) -> Text:
+    seat, want, i, j = w.seat(f.seat), w.seat(f.want), f.deal + 1, f.after + 1
+    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副之后应由 {want} 做庄",
+            "en": f"{seat} deals deal {i}; {want} deals after deal {j}"}
+
+
+@_fact(DealerNotWinner)
+def dealer_not_winner(w: _Words, f: DealerNotWinner) -> Text:
+    seat, i, j = w.seat(f.seat), f.deal + 1, f.after + 1
+    zh, en = _seats(w, f.winners)
+    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副赢的一方是 {zh}，庄家应出自这一方",
+            "en": f"{seat} deals deal {i}; the side that won deal {j} is {en}"}
+
+
+@_fact(DealerWrongLevel)
+def dealer_wrong_level(w: _Words, f: DealerWrongLevel) -> Text:
+    seat, i, level, own = w.seat(f.seat), f.deal + 1, RANKS[f.level], RANKS[f.own]
+    return {"zh": f"第 {i} 副打 {level}，但庄家 {seat} 打的是 {own}",
+            "en": f"deal {i} is played at level {level}; its dealer, {seat}, is at level {own}"}
+
+
+@_fact(FriendCallTrump)
+def friend_call_trump(w: _Words, f: FriendCallTrump) -> Text:
+    k, card = f.call + 1, pretty_card(f.card)
+    return {"zh": f"第 {k} 张朋友牌 {w.cards_zh(card)} 是主牌：叫朋友只能叫副牌",
+            "en": f"friend card {k} ({card}) is a trump: only off-suit cards are called"}
+
+
+@_fact(FriendCallCopy)
+def friend_call_copy(w: _Words, f: FriendCallCopy) -> Text:
+    k, card, decks = f.call + 1, pretty_card(f.card), f.decks
+    return {"zh": f"第 {k} 张朋友牌叫第 {f.nth} 张 {w.cards_zh(card)}，{decks} 副牌只有 {decks} 张",
+            "en": f"friend card {k} (copy {f.nth} of {card}): {_plural(decks, 'deck')} hold {decks}"}
+
+
+@_fact(KittySize)
+def kitty_size(w: _Words, f: KittySize) -> Text:
+    return {"zh": f"底牌有 {f.size} 张；本规则扣 {f.buried} 张",
+            "en": f"the kitty holds {f.size} cards; these rules bury {f.buried}"}
+
+
+@_fact(LeaderNotDealer)
+def leader_first(w: _Words, f: LeaderNotDealer) -> Text:
+    name = w.seat(f.seat)
+    return {"zh": f"{name} 首出；第一墩应由庄家首出", "en": f"{name} led; the dealer leads the first trick"}
+
+
+@_fact(LeaderNotWinner)
+def leader_not_winner(w: _Words, f: LeaderNotWinner) -> Text:
+    name, winner, t = w.seat(f.seat), w.seat(f.winner), f.won + 1
+    return {"zh": f"{name} 首出；第 {t} 墩是 {winner} 大，应由 {winner} 首出",
+            "en": f"{name} led; {winner} won trick {t}"}
+
+
+@_fact(CardTooMany)
+def card_too_many(w: _Words, f: CardTooMany) -> Text:
+    card, decks, played = pretty_card(f.card), f.decks, f.played
+    kitty = {"zh": f"，底牌里还有 {f.kitty} 张", "en": f" and {f.kitty} in the kitty"} if f.kitty else {"zh": "", "en": ""}
+    return {"zh": f"{w.cards_zh(card)} 已出了 {played} 张{kitty['zh']}，{decks} 副牌只有 {decks} 张",
+            "en": f"{card}: {_plural(played, 'copy').replace('copys', 'copies')} played{kitty['en']}, "
+                  f"{_plural(decks, 'deck')} hold {decks}"}
+
+
+@_fact(CardNotInHand)
+def card_not_in_hand(w: _Words, f: CardNotInHand) -> Text:
+    name, card = w.seat(f.seat), pretty_card(f.card)
+    return {"zh": f"{name} 出了 {w.cards_zh(card)}，但记录的手牌里没有这张",
+            "en": f"{name} played {card}, which is not in the recorded hand"}
+
+
+@_fact(AttemptCardNotHeld)
+def card_attempt_not_in_hand(w: _Words, f: AttemptCardNotHeld) -> Text:
+    name, card = w.seat(f.seat), pretty_card(f.card)
+    return {"zh": f"{name} 甩牌时亮出 {w.cards_zh(card)}，但" + ("记录的手牌里没有这张" if f.recorded
+                                                              else "手里没有这张（始终没打出）"),
+            "en": f"{name} attempted {card}, which is not in " + ("the recorded hand" if f.recorded
+                                                                   else "his hand (never played)")}
+
+
+@_fact(EmptyLead)
+def count_empty_lead(w: _Words, f: EmptyLead) -> Text:
+    name = w.seat(f.seat)
+    return {"zh": f"{name} 首出却没有出牌", "en": f"{name} led no cards"}
+
+
+@_fact(CountFollow)
+def count_follow(w: _Words, f: CountFollow) -> Text:
+    name, n, k = w.seat(f.seat), f.played, f.led
+    return {"zh": f"{name} 出了 {n} 张，首家出的是 {k} 张", "en": f"{name} played {_plural(n, 'card')} to a lead of {k}"}
+
+
+@_fact(MixedLead)
+def mixed_lead(w: _Words, f: MixedLead) -> Text:
+    name, cards = w.seat(f.seat), cards_text(f.cards)
+    suits = [w.suit(SUIT_LABELS[s]) for s in f.suits]
+    return {"zh": f"{name} 首出 {w.cards_zh(cards)}，混了{'、'.join(s['zh'] for s in suits)}",
+            "en": f"{name} led {cards} mixing {', '.join(s['en'] for s in suits)}"}
+
+
+@_fact(MixedAttempt)
+def mixed_attempt(w: _Words, f: MixedAttempt) -> Text:
+    name, cards = w.seat(f.seat), cards_text(f.cards)
+    return {"zh": f"{name} 甩 {w.cards_zh(cards)}，混了花色", "en": f"{name} attempted {cards} mixing suits"}
+
+
+@_fact(Revoke)
+def revoke(w: _Words, f: Revoke) -> Text:
+    name, suit, why = w.seat(f.seat), w.suit(SUIT_LABELS[f.suit]), w.evidence(f.evidence)
+    played, held = cards_text(f.played), cards_text(f.held)
+    return {"zh": f"{name} 未跟 {suit['zh']}：出了 {w.cards_zh(played)}，但手里有 {w.cards_zh(held)}（{why['zh']}）",
+            "en": f"{name} did not follow {suit['en']}: played {played} while holding {held} ({why['en']})"}
+
+
+@_fact(WrongFormat)
+def wrong_format(w: _Words, f: WrongFormat) -> Text:
+    name, why, req = w.seat(f.seat), w.evidence(f.evidence), shapes_words(f.requirement)
+    lead, played, units = cards_text(f.lead), cards_text(f.played), " ".join(unit_text(u) for u in f.units)
+    return {"zh": f"首家出 {w.cards_zh(lead)}，{name} 出了 {w.cards_zh(played)}，"
+                  f"但手里有 {w.cards_zh(units)}，应跟{req['zh']}（{why['zh']}）",
+            "en": f"{lead} led; {name} played {played} but held {units} for {req['en']} ({why['en']})"}
+
+
+@_fact(ThrowStood)
+def throw_stood(w: _Words, f: ThrowStood) -> Text:
+    beaten, cards, unit = w.beaten(f.beaten), cards_text(f.cards), unit_text(f.forced)
+    return {"zh": f"甩 {w.cards_zh(cards)} 被当作成功，但{beaten['zh']}；首家只该出 {w.cards_zh(unit)}",
+            "en": f"throw {cards} stood but {beaten['en']}; the leader should have played {unit}"}
+
+
+@_fact(AttemptSingle)
+def attempt_single(w: _Words, f: AttemptSingle) -> Text:
+    cards = cards_text(f.cards)
+    return {"zh": f"甩牌 {w.cards_zh(cards)} 只是一手牌，不算甩牌",
+            "en": f"the attempt {cards} is a single unit, not a throw"}
+
+
+@_fact(AttemptStands)
+def attempt_stands(w: _Words, f: AttemptStands) -> Text:
+    cards = cards_text(f.cards)
+    return {"zh": f"甩牌 {w.cards_zh(cards)} 本该成功：没人管得住其中任何一手",
+            "en": f"the attempted throw {cards} stands: nobody could beat any of its units"}
+
+
+@_fact(AttemptUnproven)
+def attempt_unproven(w: _Words, f: AttemptUnproven) -> Text:
+    cards = cards_text(f.cards)
+    return {"zh": f"甩牌 {w.cards_zh(cards)} 还不能证明失败",
+            "en": f"the attempted throw {cards} is not yet shown to fail"}
+
+
+@_fact(WrongForcedUnit)
+def forced_unit(w: _Words, f: WrongForcedUnit) -> Text:
+    if f.how not in FORCED_UNIT:
+        raise UnknownTemplateError(f.how)
+    how_zh, how_en = FORCED_UNIT[f.how]
+    beaten, name = w.beaten(f.beaten), w.seat(f.seat)
+    cards, unit, played = cards_text(f.cards), unit_text(f.forced), cards_text(f.played)
+    return {"zh": f"甩 {w.cards_zh(cards)} 失败（{beaten['zh']}）：应出 {w.cards_zh(unit)}（{how_zh}），"
+                  f"{name} 却出了 {w.cards_zh(played)}",
+            "en": f"failed throw {cards} ({beaten['en']}): the forced unit is {unit} ({how_en}), "
+                  f"{name} played {played}"}
+
+
+FACT_SENTENCES: frozenset[str] = frozenset(kind.sentence for kind in _FACTS)
+"""The sentence of every kind of violation this module words (tests check each is met)."""
+
+
+def explain_fact(fact: Fact, players: Sequence[str]) -> Text:
+    """A finding in Chinese and the page's English (strict: :class:`UnknownTemplateError` for a
+    kind or option value this module has no words for)."""
+    render = _FACTS.get(type(fact))
+    if render is None:
+        raise UnknownTemplateError(type(fact).__name__)
+    return render(_Words(players), fact)
+
+
+OFFENCES: dict[str, tuple[str, str]] = {"discard": ("垫错", "wrong discard"), "trumping": ("毙牌出错", "wrong trumping"),
+                                        "kitty": ("留底差错", "wrong kitty"), "card-count": ("多牌少牌", "wrong card count")}
+
+
+def explain_penalty(fact: PenaltyFact, players: Sequence[str] = ()) -> Text:
+    """A penalty in Chinese and the page's English.
+
+    >>> explain_penalty(PenaltyFact("discard", "points", wrong=2, per=10))["zh"]
+    '垫错：2 张 × 10 分'
+    """
+    w = _Words(players)
+    if fact.offence == "throw":
+        cards = cards_text(fact.cards)
+        what_zh, what_en = f"甩 {w.cards_zh(cards)} 失败", f"failed throw {cards}"
+        if fact.mode == "points":
+            return {"zh": f"{what_zh}：{fact.wrong} 张被管住 × {fact.per} 分",
+                    "en": f"{what_en}: {_plural(fact.wrong, 'stuck card')} × {fact.per}"}
+        if fact.mode == "level-points":
+            return {"zh": f"{what_zh}：一次性扣一级的分（{fact.points} 分）",
+                    "en": f"{what_en}: one level's worth of points ({fact.points})"}
+        return {"zh": f"{what_zh}：甩牌方降一级", "en": f"{what_en}: the thrower's side loses one level"}
+    zh, en = OFFENCES[fact.offence]
+    if fact.mode == "points":
+        return {"zh": f"{zh}：{fact.wrong} 张 × {fact.per} 分", "en": f"{en}: {_plural(fact.wrong, 'wrong card')} × {fact.per}"}
+    if fact.mode == "level-points":
+        return {"zh": f"{zh}：扣一级的分（{fact.points} 分）", "en": f"{en}: one level's worth of points ({fact.points})"}
+    return {"zh": f"{zh}：违规方降一级", "en": f"{en}: the offender's side loses one level"}
+
+
+# --- the scorer's other texts (the follow hint, the lead's obligation, errors) ------------------------
 
 Render = Callable[[_Words, dict[str, str]], Text]
 _TEMPLATES: list[tuple[str, str, re.Pattern[str], Render]] = []
 
 
 def _template(rule: str, pattern: str) -> Callable[[Render], Render]:
-    """Register a renderer for one scorer template (``rule`` "*" matches any rule code)."""
+    """Register a renderer for one scorer text that is not a finding (a hint, an obligation, an error)."""
 
     def register(render: Render) -> Render:
         _TEMPLATES.append((rule, render.__name__, re.compile(pattern), render))
         return render
 
     return register
-
-
-def _bid(g: dict[str, str]) -> tuple[int, str]:
-    return int(g["i"]) + 1, g["cards"]
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) after the kitty: these rules have no 炒地皮")
-def bid_after_kitty(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）在扣底之后：本规则不能炒地皮",
-            "en": f"bid {i} ({cards}) came after the kitty: these rules have no 炒地皮"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) is not a bid under the (?P<order>[a-z-]+) bid order")
-def bid_not_a_bid(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    if g["order"] not in BID_ORDERS_ZH:
-        raise UnknownTemplateError(g["order"])
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）按{BID_ORDERS_ZH[g['order']]}的亮主规则不算亮主",
-            "en": f"bid {i} ({cards}) is not a bid under the {g['order']} bid order"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\): seat (?P<seat>\d+) overcalls his own bid")
-def bid_self_overcall(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    name = w.seat(g["seat"])
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不能自己反自己",
-            "en": f"bid {i} ({cards}): {name} overcalls his own bid"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) does not overcall the standing bid")
-def bid_too_low(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）没有大过已亮的主",
-            "en": f"bid {i} ({cards}) does not overcall the standing bid"}
-
-
-@_template("bad-bid", rf"no bid: the deal is played in no-trump, not (?P<trump>{TRUMP})")
-def bid_none(w: _Words, g: dict[str, str]) -> Text:
-    trump = w.trump(g["trump"])
-    return {"zh": f"没人亮主：这副应打无主，不是 {trump['zh']}",
-            "en": f"no bid: the deal is played in no trump, not {trump['en']}"}
-
-
-@_template("bad-bid", rf"the winning bid makes (?P<want>{TRUMP}) trump, the deal says (?P<trump>{TRUMP})")
-def bid_wrong_trump(w: _Words, g: dict[str, str]) -> Text:
-    want, trump = w.trump(g["want"]), w.trump(g["trump"])
-    return {"zh": f"亮主结果是{want['zh']}，记录里却是{trump['zh']}",
-            "en": f"the winning bid makes {want['en']}, the deal says {trump['en']}"}
-
-
-@_template("bad-bid", r"first dealer should be seat (?P<want>\d+) \((?P<how>[a-z-]+)\), not seat (?P<seat>\d+)")
-def bid_first_dealer(w: _Words, g: dict[str, str]) -> Text:
-    if g["how"] not in FIRST_DEALER:
-        raise UnknownTemplateError(g["how"])
-    how_zh, how_en = FIRST_DEALER[g["how"]]
-    want, seat = w.seat(g["want"]), w.seat(g["seat"])
-    return {"zh": f"第一副的庄家应是 {want}（{how_zh}），不是 {seat}",
-            "en": f"the first dealer should be {want} ({how_en}), not {seat}"}
-
-
-def _seats(w: _Words, text: str) -> tuple[str, str]:
-    names = [w.seat(x) for x in text.split(", ")]
-    return "、".join(names), ", ".join(names)
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\): seat (?P<seat>\d+) is not on the side that won the last deal "
-                      r"\(seats (?P<seats>\d+(?:, \d+)*)\)")
-def bid_losing_side(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    name = w.seat(g["seat"])
-    zh, en = _seats(w, g["seats"])
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）：{name} 不是上一副赢的一方（{zh}），不能亮主",
-            "en": f"bid {i} ({cards}): {name} is not on the side that won the last deal ({en})"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows (?P<k>\d+) copies of (?P<card>{CARD}); "
-                      r"(?P<d>\d+) decks? hold (?P<h>\d+)")
-def bid_too_many_copies(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    decks = int(g["d"])
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {g['k']} 张 {w.cards_zh(g['card'])}，{decks} 副牌只有 {g['h']} 张",
-            "en": f"bid {i} ({cards}) shows {g['k']} copies of {g['card']}; {_plural(decks, 'deck')} hold {g['h']}"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows a level no player of the winning side is at")
-def bid_no_winner_level(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮的不是赢的一方任何人打的级牌",
-            "en": f"bid {i} ({cards}) shows a level no player of the winning side is at"}
-
-
-@_template("bad-bid", rf"bid (?P<i>\d+) \((?P<cards>{CARDS})\) shows (?P<k>\d+) (?P<card>{CARD}); seat (?P<seat>\d+) "
-                      r"holds (?P<h>\d+) \((?P<source>the recorded hand|his plays)(?P<kitty> and the kitty)?\)")
-def bid_not_held(w: _Words, g: dict[str, str]) -> Text:
-    i, cards = _bid(g)
-    name, card = w.seat(g["seat"]), g["card"]
-    recorded = g["source"] == "the recorded hand"
-    source_zh = ("记录的手牌" if recorded else "他打出的牌") + ("和底牌" if g["kitty"] else "")
-    source_en = ("the recorded hand" if recorded else "his plays") + (" and the kitty" if g["kitty"] else "")
-    return {"zh": f"第 {i} 次亮主（{w.cards_zh(cards)}）亮了 {g['k']} 张 {w.cards_zh(card)}，"
-                  f"{name} 只有 {g['h']} 张（{source_zh}）",
-            "en": f"bid {i} ({cards}) shows {g['k']} {card}; {name} holds {g['h']} ({source_en})"}
-
-
-@_template("bad-bid", r"the winning bid makes seat (?P<want>\d+) dealer, not seat (?P<seat>\d+)")
-def bid_wrong_friends_dealer(w: _Words, g: dict[str, str]) -> Text:
-    want, seat = w.seat(g["want"]), w.seat(g["seat"])
-    return {"zh": f"放的是 {want} 的级牌，应由 {want} 做庄，不是 {seat}",
-            "en": f"the winning bid makes {want} the dealer, not {seat}"}
-
-
-@_template("wrong-dealer", r"seat (?P<seat>\d+) deals deal (?P<i>\d+); seat (?P<want>\d+) deals after deal (?P<j>\d+)")
-def dealer_rotation(w: _Words, g: dict[str, str]) -> Text:
-    seat, want, i, j = w.seat(g["seat"]), w.seat(g["want"]), int(g["i"]) + 1, int(g["j"]) + 1
-    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副之后应由 {want} 做庄",
-            "en": f"{seat} deals deal {i}; {want} deals after deal {j}"}
-
-
-@_template("wrong-dealer", r"seat (?P<seat>\d+) deals deal (?P<i>\d+); the side that won deal (?P<j>\d+) "
-                           r"is seats (?P<seats>\d+(?:, \d+)*)")
-def dealer_not_winner(w: _Words, g: dict[str, str]) -> Text:
-    seat, i, j = w.seat(g["seat"]), int(g["i"]) + 1, int(g["j"]) + 1
-    zh, en = _seats(w, g["seats"])
-    return {"zh": f"第 {i} 副由 {seat} 做庄；第 {j} 副赢的一方是 {zh}，庄家应出自这一方",
-            "en": f"{seat} deals deal {i}; the side that won deal {j} is {en}"}
-
-
-@_template("wrong-dealer", r"deal (?P<i>\d+) is played at level (?P<level>10|[2-9JQKA]); its dealer, seat (?P<seat>\d+), "
-                           r"is at level (?P<own>10|[2-9JQKA])")
-def dealer_wrong_level(w: _Words, g: dict[str, str]) -> Text:
-    seat, i = w.seat(g["seat"]), int(g["i"]) + 1
-    return {"zh": f"第 {i} 副打 {g['level']}，但庄家 {seat} 打的是 {g['own']}",
-            "en": f"deal {i} is played at level {g['level']}; its dealer, {seat}, is at level {g['own']}"}
-
-
-@_template("bad-friend-call", rf"friend call (?P<k>\d+) \((?P<card>{CARD})\) is a trump: only off-suit cards are called")
-def friend_call_trump(w: _Words, g: dict[str, str]) -> Text:
-    k, card = int(g["k"]) + 1, g["card"]
-    return {"zh": f"第 {k} 张朋友牌 {w.cards_zh(card)} 是主牌：叫朋友只能叫副牌",
-            "en": f"friend card {k} ({card}) is a trump: only off-suit cards are called"}
-
-
-@_template("bad-friend-call", rf"friend call (?P<k>\d+) \((?P<card>{CARD}), copy (?P<nth>\d+)\): (?P<d>\d+) decks? hold (?P<h>\d+)")
-def friend_call_copy(w: _Words, g: dict[str, str]) -> Text:
-    k, card, decks = int(g["k"]) + 1, g["card"], int(g["d"])
-    return {"zh": f"第 {k} 张朋友牌叫第 {g['nth']} 张 {w.cards_zh(card)}，{decks} 副牌只有 {g['h']} 张",
-            "en": f"friend card {k} (copy {g['nth']} of {card}): {_plural(decks, 'deck')} hold {g['h']}"}
-
-
-@_template("bad-kitty", r"the kitty holds (?P<n>\d+) cards; these rules bury (?P<k>\d+)")
-def kitty_size(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"底牌有 {g['n']} 张；本规则扣 {g['k']} 张",
-            "en": f"the kitty holds {g['n']} cards; these rules bury {g['k']}"}
-
-
-@_template("wrong-leader", r"seat (?P<seat>\d+) led; the dealer leads the first trick")
-def leader_first(w: _Words, g: dict[str, str]) -> Text:
-    name = w.seat(g["seat"])
-    return {"zh": f"{name} 首出；第一墩应由庄家首出", "en": f"{name} led; the dealer leads the first trick"}
-
-
-@_template("wrong-leader", r"seat (?P<seat>\d+) led; seat (?P<winner>\d+) won trick (?P<t>\d+)")
-def leader_not_winner(w: _Words, g: dict[str, str]) -> Text:
-    name, winner, t = w.seat(g["seat"]), w.seat(g["winner"]), int(g["t"]) + 1
-    return {"zh": f"{name} 首出；第 {t} 墩是 {winner} 大，应由 {winner} 首出",
-            "en": f"{name} led; {winner} won trick {t}"}
-
-
-@_template("card-not-available", rf"(?P<card>{CARD}): (?P<k>\d+) copies played(?: and (?P<kitty>\d+) in the kitty)?, "
-                                 rf"(?P<d>\d+) decks? hold (?P<h>\d+)")
-def card_too_many(w: _Words, g: dict[str, str]) -> Text:
-    card, decks, played = g["card"], int(g["d"]), int(g["k"])
-    kitty = {"zh": f"，底牌里还有 {g['kitty']} 张", "en": f" and {g['kitty']} in the kitty"} if g["kitty"] else {"zh": "", "en": ""}
-    return {"zh": f"{w.cards_zh(card)} 已出了 {played} 张{kitty['zh']}，{decks} 副牌只有 {g['h']} 张",
-            "en": f"{card}: {_plural(played, 'copy').replace('copys', 'copies')} played{kitty['en']}, "
-                  f"{_plural(decks, 'deck')} hold {g['h']}"}
-
-
-@_template("card-not-available", rf"seat (?P<seat>\d+) played (?P<card>{CARD}) not in the recorded hand")
-def card_not_in_hand(w: _Words, g: dict[str, str]) -> Text:
-    name, card = w.seat(g["seat"]), g["card"]
-    return {"zh": f"{name} 出了 {w.cards_zh(card)}，但记录的手牌里没有这张",
-            "en": f"{name} played {card}, which is not in the recorded hand"}
-
-
-@_template("card-not-available",
-           rf"seat (?P<seat>\d+) attempted (?P<card>{CARD}) not in (?P<where>the recorded hand|his hand \(never played\))")
-def card_attempt_not_in_hand(w: _Words, g: dict[str, str]) -> Text:
-    name, card = w.seat(g["seat"]), g["card"]
-    recorded = g["where"] == "the recorded hand"
-    return {"zh": f"{name} 甩牌时亮出 {w.cards_zh(card)}，但" + ("记录的手牌里没有这张" if recorded else "手里没有这张（始终没打出）"),
-            "en": f"{name} attempted {card}, which is not in " + ("the recorded hand" if recorded
-                                                                   else "his hand (never played)")}
-
-
-@_template("wrong-card-count", r"seat (?P<seat>\d+) led no cards")
-def count_empty_lead(w: _Words, g: dict[str, str]) -> Text:
-    name = w.seat(g["seat"])
-    return {"zh": f"{name} 首出却没有出牌", "en": f"{name} led no cards"}
-
-
-@_template("wrong-card-count", r"seat (?P<seat>\d+) played (?P<n>\d+) cards? to a lead of (?P<k>\d+)")
-def count_follow(w: _Words, g: dict[str, str]) -> Text:
-    name, n, k = w.seat(g["seat"]), int(g["n"]), int(g["k"])
-    return {"zh": f"{name} 出了 {n} 张，首家出的是 {k} 张", "en": f"{name} played {_plural(n, 'card')} to a lead of {k}"}
-
-
-@_template("lead-mixed-suits", rf"seat (?P<seat>\d+) led (?P<cards>{CARDS}) mixing (?P<suits>{SUIT}(?:, {SUIT})*)")
-def mixed_lead(w: _Words, g: dict[str, str]) -> Text:
-    name, cards = w.seat(g["seat"]), g["cards"]
-    suits = [w.suit(s) for s in g["suits"].split(", ")]
-    return {"zh": f"{name} 首出 {w.cards_zh(cards)}，混了{'、'.join(s['zh'] for s in suits)}",
-            "en": f"{name} led {cards} mixing {', '.join(s['en'] for s in suits)}"}
-
-
-@_template("lead-mixed-suits", rf"seat (?P<seat>\d+) attempted (?P<cards>{CARDS}) mixing suits")
-def mixed_attempt(w: _Words, g: dict[str, str]) -> Text:
-    name, cards = w.seat(g["seat"]), g["cards"]
-    return {"zh": f"{name} 甩 {w.cards_zh(cards)}，混了花色", "en": f"{name} attempted {cards} mixing suits"}
-
-
-@_template("must-follow-suit",
-           rf"led (?P<suit>{SUIT}); seat (?P<seat>\d+) played (?P<played>{CARDS}) while holding (?P<held>{CARDS}) "
-           rf"\((?P<evidence>{EVIDENCE})\)")
-def revoke(w: _Words, g: dict[str, str]) -> Text:
-    name, suit, why = w.seat(g["seat"]), w.suit(g["suit"]), w.evidence(g["evidence"])
-    return {"zh": f"{name} 未跟 {suit['zh']}：出了 {w.cards_zh(g['played'])}，但手里有 {w.cards_zh(g['held'])}（{why['zh']}）",
-            "en": f"{name} did not follow {suit['en']}: played {g['played']} while holding {g['held']} ({why['en']})"}
-
-
-@_template("must-follow-format",
-           rf"led (?P<lead>{CARDS}); seat (?P<seat>\d+) played (?P<played>{CARDS}) but held (?P<units>{UNITS}) "
-           rf"for (?P<req>{REQUIREMENT}) \((?P<evidence>{EVIDENCE})\)")
-def wrong_format(w: _Words, g: dict[str, str]) -> Text:
-    name, why, req = w.seat(g["seat"]), w.evidence(g["evidence"]), requirement_words(g["req"])
-    return {"zh": f"首家出 {w.cards_zh(g['lead'])}，{name} 出了 {w.cards_zh(g['played'])}，"
-                  f"但手里有 {w.cards_zh(g['units'])}，应跟{req['zh']}（{why['zh']}）",
-            "en": f"{g['lead']} led; {name} played {g['played']} but held {g['units']} for {req['en']} ({why['en']})"}
-
-
-@_template("failed-throw",
-           rf"throw (?P<cards>{CARDS}) stood but (?P<beaten>{BEATEN}); the leader should have played (?P<unit>{UNIT})")
-def throw_stood(w: _Words, g: dict[str, str]) -> Text:
-    beaten = w.beaten(g["beaten"])
-    return {"zh": f"甩 {w.cards_zh(g['cards'])} 被当作成功，但{beaten['zh']}；首家只该出 {w.cards_zh(g['unit'])}",
-            "en": f"throw {g['cards']} stood but {beaten['en']}; the leader should have played {g['unit']}"}
-
-
-@_template("wrong-forced-unit", rf"the attempt (?P<cards>{CARDS}) is a single unit, not a throw")
-def attempt_single(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 只是一手牌，不算甩牌",
-            "en": f"the attempt {g['cards']} is a single unit, not a throw"}
-
-
-@_template("wrong-forced-unit", rf"the attempted throw (?P<cards>{CARDS}) stands: nobody could beat any of its units")
-def attempt_stands(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 本该成功：没人管得住其中任何一手",
-            "en": f"the attempted throw {g['cards']} stands: nobody could beat any of its units"}
-
-
-@_template("wrong-forced-unit", rf"the attempted throw (?P<cards>{CARDS}) is not yet shown to fail")
-def attempt_unproven(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"甩牌 {w.cards_zh(g['cards'])} 还不能证明失败",
-            "en": f"the attempted throw {g['cards']} is not yet shown to fail"}
-
-
-@_template("wrong-forced-unit",
-           rf"failed throw (?P<cards>{CARDS}) \((?P<beaten>{BEATEN})\): the forced unit is (?P<unit>{UNIT}) "
-           rf"\((?P<how>[a-z-]+)\), seat (?P<seat>\d+) played (?P<played>{CARDS})")
-def forced_unit(w: _Words, g: dict[str, str]) -> Text:
-    if g["how"] not in FORCED_UNIT:
-        raise UnknownTemplateError(g["how"])
-    how_zh, how_en = FORCED_UNIT[g["how"]]
-    beaten, name = w.beaten(g["beaten"]), w.seat(g["seat"])
-    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败（{beaten['zh']}）：应出 {w.cards_zh(g['unit'])}（{how_zh}），"
-                  f"{name} 却出了 {w.cards_zh(g['played'])}",
-            "en": f"failed throw {g['cards']} ({beaten['en']}): the forced unit is {g['unit']} ({how_en}), "
-                  f"{name} played {g['played']}"}
-
-
-@_template("penalty", rf"failed throw (?P<cards>{CARDS}): (?P<n>\d+) stuck cards? × (?P<points>\d+)")
-def penalty_points(w: _Words, g: dict[str, str]) -> Text:
-    n = int(g["n"])
-    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：{n} 张被管住 × {g['points']} 分",
-            "en": f"failed throw {g['cards']}: {_plural(n, 'stuck card')} × {g['points']}"}
-
-
-@_template("penalty", rf"failed throw (?P<cards>{CARDS}): the thrower's side loses one level")
-def penalty_level(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：甩牌方降一级",
-            "en": f"failed throw {g['cards']}: the thrower's side loses one level"}
-
-
-@_template("penalty", rf"failed throw (?P<cards>{CARDS}): one level's worth of points \((?P<points>\d+)\)")
-def penalty_throw_level_points(w: _Words, g: dict[str, str]) -> Text:
-    return {"zh": f"甩 {w.cards_zh(g['cards'])} 失败：一次性扣一级的分（{g['points']} 分）",
-            "en": f"failed throw {g['cards']}: one level's worth of points ({g['points']})"}
-
-
-PENALTY_NAMES = {"wrong discard (垫错)": ("垫错", "wrong discard"), "wrong trumping (毙牌出错)": ("毙牌出错", "wrong trumping"),
-                 "wrong kitty (留底差错)": ("留底差错", "wrong kitty"),
-                 "wrong card count (多牌少牌)": ("多牌少牌", "wrong card count")}
-_PENALTY_WHAT = "(?P<what>" + "|".join(re.escape(x) for x in PENALTY_NAMES) + ")"
-
-
-@_template("penalty", rf"{_PENALTY_WHAT}: (?P<n>\d+) wrong cards? × (?P<points>\d+)")
-def penalty_wrong_cards(w: _Words, g: dict[str, str]) -> Text:
-    zh, en = PENALTY_NAMES[g["what"]]
-    n = int(g["n"])
-    return {"zh": f"{zh}：{n} 张 × {g['points']} 分", "en": f"{en}: {_plural(n, 'wrong card')} × {g['points']}"}
-
-
-@_template("penalty", rf"{_PENALTY_WHAT}: one level's worth of points \((?P<points>\d+)\)")
-def penalty_level_points(w: _Words, g: dict[str, str]) -> Text:
-    zh, en = PENALTY_NAMES[g["what"]]
-    return {"zh": f"{zh}：扣一级的分（{g['points']} 分）", "en": f"{en}: one level's worth of points ({g['points']})"}
-
-
-@_template("penalty", rf"{_PENALTY_WHAT}: the offender's side loses one level")
-def penalty_offender_level(w: _Words, g: dict[str, str]) -> Text:
-    zh, en = PENALTY_NAMES[g["what"]]
-    return {"zh": f"{zh}：违规方降一级", "en": f"{en}: the offender's side loses one level"}
 
 
 @_template("hint", rf"no (?P<suit>{SUIT}) left: play any (?P<n>\d+) cards?")
@@ -783,11 +823,6 @@ def match_template(rule: str, text: str, players: Sequence[str]) -> tuple[str, T
     raise UnknownTemplateError(f"{rule}: {text}")
 
 
-def explain_detail(rule: str, detail: str, players: Sequence[str]) -> Text:
-    """A violation's ``detail`` in Chinese and English (strict: :class:`UnknownTemplateError` if unknown)."""
-    return match_template(rule, detail, players)[1]
-
-
 def readable_english(text: str, players: Sequence[str]) -> str:
     """The scorer's English with seats as player names and tricks counted from 1 (the fallback).
 
@@ -808,28 +843,47 @@ def _describe(rule: str, text: str, players: Sequence[str]) -> dict[str, Any]:
         return {"zh": english, "en": english, "parsed": False}
 
 
-def describe_violation(violation: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for one audit violation; never raises (English when unknown).
+def _readable(text: str, players: Sequence[str]) -> dict[str, Any]:
+    english = readable_english(text, players)
+    return {"zh": english, "en": english, "parsed": False}
+
+
+def describe_violation(violation: Violation | dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for one violation of the audit, from its data
+    (:class:`scorer.violations.Violation`); never raises. A violation without its data (an
+    audit's dict) or of a kind this module has no words for keeps the scorer's English, seats
+    and tricks made readable (``"parsed": False``).
 
     A text that does not name the violation's seat (a card with too many copies, a bid, the
     kitty) starts with the player's name.
 
-    >>> describe_violation({"rule": "bad-kitty", "seat": 2, "detail": "the kitty holds 6 cards; these rules bury 8"},
-    ...                    ["东", "南", "西", "北"])["zh"]
+    >>> from scorer.violations import KittySize
+    >>> describe_violation(Violation("bad-kitty", None, 2, True, KittySize(6, 8)), ["东", "南", "西", "北"])["zh"]
     '西：底牌有 6 张；本规则扣 8 张'
     """
-    described = _describe(str(violation.get("rule")), str(violation.get("detail", "")), players)
-    seat = violation.get("seat")
-    if described["parsed"] and isinstance(seat, int) and 0 <= seat < len(players):
+    if not isinstance(violation, Violation):
+        return _readable(str(violation.get("detail", "")), players)
+    try:
+        described: dict[str, Any] = {**explain_fact(violation.fact, players), "parsed": True}
+    except (UnknownTemplateError, KeyError, ValueError, IndexError):
+        return _readable(detail(violation.fact), players)
+    seat = violation.seat
+    if 0 <= seat < len(players):
         name = str(players[seat])
         if name not in described["zh"]:
             described["zh"], described["en"] = f"{name}：{described['zh']}", f"{name}: {described['en']}"
     return described
 
 
-def describe_penalty(penalty: dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for one audit penalty; never raises."""
-    return _describe("penalty", str(penalty.get("detail", "")), players)
+def describe_penalty(penalty: Penalty | dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for one penalty of the audit, from its data
+    (:class:`scorer.violations.Penalty`); never raises (an audit's dict keeps the scorer's English)."""
+    if not isinstance(penalty, Penalty):
+        return _readable(str(penalty.get("detail", "")), players)
+    try:
+        return {**explain_penalty(penalty.fact, players), "parsed": True}
+    except (UnknownTemplateError, KeyError, ValueError, IndexError):
+        return _readable(penalty_detail(penalty.fact), players)
 
 
 def describe_hint(hint: str, players: Sequence[str]) -> dict[str, Any]:
@@ -850,5 +904,6 @@ def describe_error(message: str, players: Sequence[str] = ()) -> dict[str, Any]:
     return _describe("error", message, players)
 
 
-__all__ = ["describe_error", "describe_obligation", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_hint", "describe_penalty", "describe_violation",
-           "explain_detail", "match_template", "readable_english", "requirement_words"]
+__all__ = ["FACT_SENTENCES", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_error", "describe_hint",
+           "describe_obligation", "describe_penalty", "describe_violation", "explain_fact", "explain_penalty",
+           "match_template", "readable_english", "requirement_words", "shapes_words"]

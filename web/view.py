@@ -18,22 +18,16 @@ from html import escape
 from typing import Any
 
 import scorer
+import scorer.violation_text
+import scorer.violations
 
 from .explain import describe_hint, describe_penalty, describe_violation
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "standard-2deck": {"decks": 2, "players": [4]},
-    "titanic-3deck": {"decks": 3, "players": [4]},
-    "guangzhou-3deck": {"decks": 3, "players": [4]},
-    "competition-3deck": {"decks": 3, "players": [4]},
-    "single-deck": {"decks": 1, "players": [4]},
-    "four-deck": {"decks": 4, "players": [4]},
-    "friends-3deck": {"decks": 3, "players": [5, 6, 7]},
-    "chaodipi-2deck": {"decks": 2, "players": [4]},
-}
-"""The rule profiles of RULES.md §13: deck count and the player counts they are for."""
+PROFILES: dict[str, dict[str, Any]] = {name: {"decks": options.decks, "players": list(options.players)}
+                                        for name, options in scorer.PROFILES.items()}
+"""The scorer's rule profiles (RULES.md §13) by name: deck count and the player counts they are for."""
 
 SERIES_COLOURS = ("#d84315", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037")
 
@@ -46,45 +40,39 @@ def profile_name(record: dict[str, Any]) -> str:
     return str(rules or "standard-2deck")
 
 
+def options(record: dict[str, Any]) -> scorer.Options:
+    """The scorer's options for the record's ``rules`` (a profile when the record names none)."""
+    return scorer.resolve_rules(record.get("rules") or "standard-2deck")
+
+
 def decks(record: dict[str, Any]) -> int:
-    rules = record.get("rules")
-    if isinstance(rules, dict) and isinstance(rules.get("decks"), int):
-        return int(rules["decks"])
-    return int(PROFILES.get(profile_name(record), {"decks": 2})["decks"])
+    return options(record).decks
 
 
 def threshold(record: dict[str, Any]) -> int:
-    """The defenders' points that take over the deal (RULES.md §8 and §10).
+    """The defenders' points that take over the deal (the scorer's, RULES.md §8 and §10).
 
     >>> threshold({"rules": "standard-2deck", "players": list("abcd")})
     80
     >>> threshold({"rules": "friends-3deck", "players": list("abcdef")})
     100
+    >>> threshold({"rules": {"profile": "standard-2deck", "players": [6]}, "players": list("abcdef")})
+    80
     """
-    rules = record.get("rules")
-    if isinstance(rules, dict) and isinstance(rules.get("threshold"), int):
-        return int(rules["threshold"])
-    deck_count = decks(record)
-    if is_friends_game(record):
-        six = len(record.get("players", [])) == 6
-        return (100 if six else 120) if deck_count == 3 else (120 if six else 160)
-    if profile_name(record) == "guangzhou-3deck":
-        return 120
-    return 40 * deck_count
+    return options(record).threshold_for(len(record.get("players", [])))
 
 
 def is_friends_game(record: dict[str, Any]) -> bool:
-    """找朋友: more than four players, each with his own level."""
-    return len(record.get("players", [])) != 4
+    """找朋友: each player with his own level, the dealer's side revealed by the called cards."""
+    return options(record).friends
 
 
 def sides(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Fixed partnerships (4 players: seats 0/2 and 1/3); one side per player in 找朋友."""
+    """The scorer's sides (:func:`scorer.partnerships`): fixed partnerships of alternate seats,
+    one side per player in 找朋友; each named by its players."""
     players = record.get("players", [])
-    if is_friends_game(record):
-        return [{"seats": [seat], "name": name} for seat, name in enumerate(players)]
-    return [{"seats": [0, 2], "name": f"{players[0]}·{players[2]}"},
-            {"seats": [1, 3], "name": f"{players[1]}·{players[3]}"}]
+    return [{"seats": seats, "name": "·".join(str(players[seat]) for seat in seats)}
+            for seats in scorer.partnerships(is_friends_game(record), len(players))]
 
 
 def start_levels(record: dict[str, Any]) -> list[str]:
@@ -135,24 +123,27 @@ def revealed_friends(record: dict[str, Any], deal: dict[str, Any]) -> list[dict[
     return result
 
 
-def dealer_side(record: dict[str, Any], deal: dict[str, Any]) -> list[int]:
-    """The seats playing with the dealer: his partner (4 players) or the friends revealed so far."""
+def dealer_side(record: dict[str, Any], deal_index: int) -> list[int]:
+    """The seats known to play with the dealer (the scorer's): his partners, or the friends
+    revealed so far; the dealer first."""
+    return _dealer_first(record["deals"][deal_index], scorer.dealer_side_seats(record, deal_index))
+
+
+def _dealer_first(deal: dict[str, Any], seats: list[int]) -> list[int]:
     dealer = int(deal.get("dealer", 0))
-    players = len(record.get("players", []))
-    if players == 4:
-        return [dealer, (dealer + 2) % 4]
-    friends = [f["seat"] for f in revealed_friends(record, deal) if f["seat"] is not None]
-    return [dealer, *sorted(set(friends) - {dealer})]
+    return [dealer, *sorted(set(seats) - {dealer})]
 
 
-def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: dict[str, Any]) -> int | None:
+def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: dict[str, Any],
+                           dealer_seats: list[int] | None = None) -> int | None:
     """The audit's defender points; while the scorer has none (deal in progress), the points of
-    tricks won by seats off the dealer's side (4 players only)."""
+    tricks won by seats off the dealer's side (fixed partnerships only)."""
     if deal_audit.get("defender_points") is not None:
         return int(deal_audit["defender_points"])
     if is_friends_game(record):
         return None
-    dealer_seats = dealer_side(record, record["deals"][deal_index])
+    if dealer_seats is None:
+        dealer_seats = dealer_side(record, deal_index)
     return sum(int(trick.get("points") or 0) for trick in deal_audit.get("tricks", [])
                if trick.get("winner") is not None and trick["winner"] not in dealer_seats)
 
@@ -279,25 +270,59 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
             "plays": choices, "line": line}
 
 
-def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Each violation's and penalty's detail in Chinese and English (lists parallel to the audit's)."""
+def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any],
+                findings: scorer.violations.DealFindings | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Each violation's and penalty's words in Chinese and English (lists parallel to the audit's),
+    from the scorer's data of them (``findings``, :func:`scorer.audit_findings`); a finding without
+    its data, or whose data is not this audit's, keeps the scorer's English made readable."""
     players = record.get("players") or []
-    return {"violations": [describe_violation(v, players) for v in deal_audit.get("violations") or []],
-            "penalties": [describe_penalty(p, players) for p in deal_audit.get("penalties") or []]}
+    violations = deal_audit.get("violations") or []
+    penalties = deal_audit.get("penalties") or []
+    facts_v = list(findings.violations) if findings is not None else []
+    facts_p = list(findings.penalties) if findings is not None else []
+    if len(facts_v) != len(violations) or any(
+            v.get("rule") != f.rule or v.get("detail") != scorer.violation_text.detail(f.fact)
+            for v, f in zip(violations, facts_v, strict=False)):
+        facts_v = []
+    if len(facts_p) != len(penalties) or any(
+            p.get("detail") != scorer.violation_text.penalty_detail(f.fact) for p, f in zip(penalties, facts_p, strict=False)):
+        facts_p = []
+    return {"violations": [describe_violation(facts_v[i] if facts_v else v, players) for i, v in enumerate(violations)],
+            "penalties": [describe_penalty(facts_p[i] if facts_p else p, players) for i, p in enumerate(penalties)]}
+
+
+def findings(record: dict[str, Any], audit: dict[str, Any]) -> list[scorer.violations.DealFindings]:
+    """The scorer's data of the audit's violations and penalties (asked only when there are some;
+    the page asks again after every event, so the last answers are remembered)."""
+    deals = audit.get("deals") or []
+    if not any(deal.get("violations") or deal.get("penalties") for deal in deals):
+        return []
+    try:
+        return _findings(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    except Exception:  # noqa: BLE001 - words the scorer cannot give must never break the page
+        return []
+
+
+@functools.lru_cache(maxsize=64)
+def _findings(record_json: str) -> list[scorer.violations.DealFindings]:
+    return scorer.audit_findings(json.loads(record_json))
 
 
 def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
     """The derived figures the page draws next to the record and audit."""
     history = level_history(record, audit)
     deals = []
+    dealer_sides = scorer.dealer_sides(record)
+    found = findings(record, audit)
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
+        dealer_seats = _dealer_first(deal, dealer_sides[deal_index])
         deals.append({
             "levels_before": history[min(deal_index, len(history) - 1)],
-            "dealer_side": dealer_side(record, deal),
+            "dealer_side": dealer_seats,
             "friends": revealed_friends(record, deal),
-            "defender_points": defender_points_so_far(record, deal_index, deal_audit),
-            **audit_texts(record, deal_audit),
+            "defender_points": defender_points_so_far(record, deal_index, deal_audit, dealer_seats),
+            **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None),
         })
     return {
         "profile": profile_name(record),

@@ -411,9 +411,9 @@ def _groups(hand: Hand, parts: list[Part]) -> tuple[Group, ...]:
         if not kinds:
             continue  # a 车 whose cards all sit in 哈/叉/光 groups
         groups.append(Group(kind, tuple(Card(k) for k in kinds), he, label if kind == "che" else ""))
-    for kind, cards in leftovers.items():
-        if cards:
-            groups.append(Group(kind, tuple(sorted(cards)), 0))
+    for kind, left in leftovers.items():
+        if left:
+            groups.append(Group(kind, tuple(sorted(left)), 0))
     return tuple(meld_groups + groups)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 from .cards import N_KINDS, NUMERALS_ZH, YAO_KINDS, kind_of
 from .hand import BAO_RANKS, DAYUN_KINDS, FU_RANKS, QITAO, XIAOYUN_KINDS, Hand, ZuiheOptions
@@ -26,7 +27,7 @@ ONE = tuple(1 << (BITS * k) for k in range(N_KINDS))
 GUARD = sum(8 << (BITS * k) for k in range(N_KINDS))
 
 HE, CHE, SHAO, YUN, DAYUN, BAI_HA, YAO_HA, BAI_LOU, YAO_LOU = range(9)
-ZERO = (0,) * 9
+ZERO: tuple[int, ...] = (0,) * 9
 SHAO_NAMES = {1: "一捎", 2: "两捎", 3: "全翻"}
 
 #: An output group before it becomes a :class:`~scorer.zuihe.score.Group`:
@@ -175,21 +176,21 @@ def prepare(hand: Hand, options: ZuiheOptions) -> Prepared:
             if k in meld_kinds:
                 ways.append("meld")
             choices.append(ways)
-        for ways in product(*choices):
-            shao = sum(w != "pair" for w in ways)
-            kinds: list[int] = []
+        for way_choice in product(*choices):
+            shao = sum(w != "pair" for w in way_choice)
+            shao_kinds: list[int] = []
             remnant: list[int] = []
             parts: list[Part] = []
             gain = dict.fromkeys(("he", "bai_ha", "yao_ha", "bai_lou", "yao_lou"), 0)
             bits = 0
-            for k, way in zip(che_kinds, ways, strict=True):
+            for k, way in zip(che_kinds, way_choice, strict=True):
                 if way == "pair":
                     remnant += [k, k]
                 elif way == "meld":
                     bits |= 1 << k
                 else:
                     n = 3 if way == "ha" else 4
-                    kinds += [k] * n
+                    shao_kinds += [k] * n
                     parts.append((way, (k,) * n, ha_he(k, n), ""))
                     gain["he"] += ha_he(k, n)
                     for key, value in _ha_gain(k, n).items():
@@ -199,7 +200,7 @@ def prepare(hand: Hand, options: ZuiheOptions) -> Prepared:
             name = label + SHAO_NAMES.get(shao, "")
             parts.append(("che", tuple(sorted(remnant)), che_he, name))
             template_gain = _gain(che=1, shao=shao, **gain)
-            all_kinds = tuple(sorted(kinds + remnant))
+            all_kinds = tuple(sorted(shao_kinds + remnant))
             if all_kinds:
                 add(all_kinds, template_gain, tuple(parts), meld_bits=bits)
             else:
@@ -210,17 +211,17 @@ def prepare(hand: Hand, options: ZuiheOptions) -> Prepared:
     for index, meld in enumerate(hand.melds):
         if meld.kind != "chi" or meld.shape != "fu":
             continue
-        suit = meld.cards[0].suit
-        assert suit is not None
-        ranks = FU_RANKS[suit]
-        lo, hi = meld.cards[0].rank, meld.cards[-1].rank
-        assert lo is not None and hi is not None
-        for side, run in ((0, range(lo - 1, ranks.start - 1, -1)), (1, range(hi + 1, ranks.stop))):
+        meld_suit = meld.cards[0].suit
+        assert meld_suit is not None
+        ranks = FU_RANKS[meld_suit]
+        first, last = meld.cards[0].rank, meld.cards[-1].rank
+        assert first is not None and last is not None
+        for side, run in ((0, range(first - 1, ranks.start - 1, -1)), (1, range(last + 1, ranks.stop))):
             bit = 1 << (2 * index + side)
             ext_bits |= bit
             taken: list[int] = []
             for r in run:
-                taken.append(kind_of(r, suit))
+                taken.append(kind_of(r, meld_suit))
                 kinds = tuple(sorted(taken))
                 if free(kinds):
                     add(kinds, ZERO, (("ext", kinds, 0, str(index)),), ext_bits=bit)
@@ -231,7 +232,7 @@ def prepare(hand: Hand, options: ZuiheOptions) -> Prepared:
     return Prepared(pack(counts), counts, locked, loose_ok, by_min, meld_bits, ext_bits, all_meld_che)
 
 
-Witness = tuple  # (Part | Template, Witness) linked list, () at the end
+Witness = tuple[Any, ...]  # (Part | Template, Witness) linked list, () at the end
 
 
 def _prune(candidates: dict[tuple[int, ...], Witness]) -> dict[tuple[int, ...], Witness]:
