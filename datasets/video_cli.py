@@ -21,7 +21,7 @@ from pathlib import Path
 import scorer
 from scorer.errors import InputError
 from vision.inputs import finite_float
-from vision.live import read_json_file
+from session.live import read_json_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,7 @@ import pytest
 import scorer
 import tuolaji_cli
 from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
-from vision.live import write_json_atomic
+from session.live import write_json_atomic
 from web.cli import build_server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,8 +21,8 @@ import pytest
 import scorer
 import tuolaji_cli
 from datasets.video import RenderOptions, VideoTruth, render_video, save_render
-from vision.events import PlaySettled, StateChanged
-from vision.live import LiveGame
+from session.events import PlaySettled, StateChanged
+from session.live import LiveGame
 from vision.oracle import OracleReader
 from vision.pipeline import TablePipeline, open_source
 

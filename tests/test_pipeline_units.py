@@ -24,7 +24,7 @@ from vision.calibration import (
     find_table_corners,
     order_corners,
 )
-from vision.live import LiveGame
+from session.live import LiveGame
 from vision.motion import MotionMonitor
 from vision.pipeline import TablePipeline
 from vision.sources import Frame, SourceError, open_source
@@ -411,7 +411,7 @@ def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
 
 
 def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
-    from vision.events import StateChanged
+    from session.events import StateChanged
 
     script = {0: {}, 10: {0: [("AS", 0.95)]}, 20: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}, 40: {}, 60: {1: [("KD", 0.95)]}}
     reader = ScriptedReader(script)

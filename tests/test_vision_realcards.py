@@ -228,7 +228,7 @@ class _ZoneReader:
 
 
 def test_a_full_resolution_frame_is_read_zone_by_zone_at_full_resolution() -> None:
-    from vision.live import LiveGame
+    from session.live import LiveGame
     from vision.pipeline import TablePipeline
     from vision.sources import Frame
 

@@ -84,7 +84,7 @@ def shipped_reader_is_ready(models_dir: Path = MODELS_DIR) -> bool:
 def demo_replays_exactly(reader: object) -> tuple[int, int]:
     """Replay the demo headless with ``reader``: (tricks equal to the truth, tricks in the
     truth or in the replay, whichever has more)."""
-    from vision.live import LiveGame
+    from session.live import LiveGame
     from vision.pipeline import TablePipeline, open_source
 
     setup = json.loads(DEMO_SETUP.read_text(encoding="utf-8"))

@@ -32,7 +32,7 @@ published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
 (a ``StateChanged`` event whose reason says why). Cards read with low confidence are
 marked unconfirmed.
 
->>> from vision.live import LiveGame
+>>> from session.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
 >>> pipeline = TablePipeline(LiveGame(record))
@@ -54,8 +54,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
-from vision.events import StateChanged
-from vision.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
+from session.events import StateChanged
+from session.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
 from vision.motion import MotionMonitor
 from vision.read_check import deal_facts, weigh_read
 from vision.sources import Frame, FrameSource, SourceError, open_source

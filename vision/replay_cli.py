@@ -27,7 +27,7 @@ import scorer
 from scorer.errors import InputError
 from vision.decks import add_deck_arguments, chosen_deck
 from vision.inputs import finite_float
-from vision.live import LiveGame, check_resumable, read_json_file, write_json_atomic
+from session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

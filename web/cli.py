@@ -29,7 +29,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorer.errors import InputError
 from vision.inputs import finite_float
-from vision.live import check_resumable, read_json_file
+from session.live import check_resumable, read_json_file
 
 from . import create_app, get_table
 from .store import default_data_dir

@@ -103,7 +103,7 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
     >>> check_resumable(played, setup | {"deals": [{"level": "3", "trump": "S", "dealer": 0}]}, "out.json")
     Traceback (most recent call last):
     ...
-    vision.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    session.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
     """
     def refuse(why: str) -> ResumeMismatchError:
         return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
