@@ -158,7 +158,7 @@ def test_the_token_is_kept_in_the_data_folder_owner_only(tmp_path: Path) -> None
 
 def test_sixty_identical_cards_are_refused_within_a_second_and_resume_still_starts(tmp_path: Path) -> None:
     import tuolaji_cli
-    from web.cli import build_server
+    from tuolaji_cli.serve import build_server
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     client = app.test_client()
@@ -326,7 +326,7 @@ def test_resume_starts_even_when_the_latest_session_holds_sixty_identical_cards(
                                                                                   ) -> None:
     """A session an older version saved with 60 copies of a card (the hang of issue #17): the server starts."""
     import tuolaji_cli
-    from web.cli import build_server
+    from tuolaji_cli.serve import build_server
     from web.store import DATABASE_NAME, SessionStore
 
     record = scorer.random_record("standard-2deck", 2, hand_size=3)

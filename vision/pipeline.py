@@ -53,9 +53,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from session.events import StateChanged
 from session.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
+from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from vision.motion import MotionMonitor
 from vision.read_check import deal_facts, weigh_read
 from vision.sources import Frame, FrameSource, SourceError, open_source

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, request
 from PIL import Image, ImageDraw, ImageFont
 
 import scorer
+from scorer.cards import SUIT_SYMBOLS
 
 from . import view
 from .api import get_table
@@ -34,7 +35,7 @@ MUTED = (95, 107, 118)
 GOLD = (242, 183, 5)
 RED = (179, 38, 30)
 SIDE_COLOURS = ((179, 38, 30), (21, 101, 192), (46, 125, 50), (230, 81, 0), (106, 27, 154), (0, 131, 143), (93, 64, 55))
-SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SUITS = SUIT_SYMBOLS
 
 WORDS: dict[str, dict[str, str]] = {
     "title": {"zh": "拖拉机 · 升级", "en": "Tractor · 升级"},

@@ -6,7 +6,7 @@ Two models, one per sub-command:
   from ``models/cardindex.yaml``, no pretrained weights), trained on 320×320 scenes at
   the pixel scale of a 640×480 camera frame. Ultralytics writes ``last.pt`` after every
   epoch; ``--resume`` continues from it.
-* ``tuolaji train classifier``: the small CNN (:mod:`vision.classifier_model`) that reads
+* ``tuolaji train classifier``: the small CNN (:mod:`training.classifier_model`) that reads
   a crop around each detected index into one of the 54 cards or "not a card index", and
   the direction of the card's top. It checkpoints after every epoch; ``--resume``
   continues from ``last.pt``.
@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
+from models import MODELS_DIR
 from scorer.errors import InputError
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = REPO / "models" / "train.yaml"
+DEFAULT_CONFIG = MODELS_DIR / "train.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,32 +66,6 @@ def load_settings(path: Path, model: str) -> dict:
     return dict(data[model])
 
 
-def configure_offline(data_dir: Path, threads: int) -> None:
-    """Keep ultralytics off the network and torch on ``threads`` threads (call before importing them)."""
-    config_dir = data_dir / "yolo_config"
-    (config_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
-    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
-    os.environ["YOLO_OFFLINE"] = "1"
-    os.environ["YOLO_AUTOINSTALL"] = "false"
-    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "true")
-    os.environ["OMP_NUM_THREADS"] = str(threads)
-    os.environ["MKL_NUM_THREADS"] = str(threads)
-    font = _local_font()
-    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
-        target = config_dir / "Ultralytics" / name
-        if not target.exists() and font is not None:
-            shutil.copyfile(font, target)
-
-
-def _local_font() -> Path | None:
-    from datasets.cardart import available_fonts
-
-    for path in available_fonts()["train"]:
-        if path.endswith(".ttf") and os.path.exists(path):
-            return Path(path)
-    return None
-
-
 def _import_ultralytics(threads: int):
     import torch
 
@@ -121,6 +94,8 @@ def _write_data_yaml(run_dir: Path, train: list[Path], val: list[Path]) -> Path:
 
 
 def train_detector(settings: dict, args: argparse.Namespace) -> int:
+    from training.offline import REPO, configure_offline
+
     threads = int(args.threads or settings.get("threads", 2))
     configure_offline(REPO / "data", threads)
     yolo = _import_ultralytics(threads)
@@ -184,6 +159,8 @@ def _as_list(value) -> list:
 
 
 def _repo_path(path) -> Path:
+    from training.offline import REPO
+
     p = Path(path)
     return p if p.is_absolute() else REPO / p
 
@@ -209,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     settings = apply_overrides(load_settings(args.config, args.model), args.set)
     if args.model == "detector":
         return train_detector(settings, args)
-    from vision.classifier_train import train_classifier
+    from training.classifier_train import train_classifier
 
     threads = int(args.threads or settings.get("threads", 2))
     os.environ["OMP_NUM_THREADS"] = str(threads)
