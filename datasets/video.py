@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from datasets.cardart import CardStyle, card_size, index_boxes, render_card
+from scorer.seats import seat_of
 from vision.oracle import PlayTruth, VideoTruth  # the truth file format lives with its reader
 
 FRAME_SIZE = (640, 480)
@@ -341,7 +342,7 @@ class _Director:
         arm = self.arms[winner]
         stops = []
         for k in range(1, self.players + 1):
-            seat = (winner + k) % self.players
+            seat = seat_of(winner, k, self.players)
             stops.append((seat, _seat_point(seat, self.players, 0.55)))
         path = [arm.anchor] + [p for _, p in stops] + [arm.anchor]
         start = self.time
@@ -370,7 +371,7 @@ def _script(record: dict[str, Any], options: RenderOptions, rng: np.random.Gener
         lying: list[_Placement] = []
         leader = trick["leader"]
         for position, cards in enumerate(trick["plays"]):
-            seat = (leader + position) % players
+            seat = seat_of(leader, position, players)
             linger = (t, seat) in options.linger
             if position == 0 and trick.get("attempt"):
                 attempt = list(trick["attempt"])

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "order", "profiles", "formats", "follow", "state", "record", "audit", "scoring", "bidding", "tracker"]
+MODULES = ["cards", "order", "profiles", "formats", "follow", "state", "record", "audit", "scoring", "bidding", "tracker",
+           "seats"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import functools
 import io
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, request
-from PIL import Image, ImageDraw, ImageFont
 
 import scorer
 from scorer.cards import SUIT_SYMBOLS
@@ -22,6 +21,9 @@ from scorer.cards import SUIT_SYMBOLS
 from . import view
 from .api import get_table
 from .i18n import normalise_language
+
+if TYPE_CHECKING:  # Pillow is loaded when a picture is drawn, not with the page (the demo never draws one)
+    from PIL import Image, ImageFont
 
 share_bp = Blueprint("share", __name__, url_prefix="/api/share")
 
@@ -67,6 +69,8 @@ def word(key: str, lang: str, **values: object) -> str:
 
 @functools.cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
     for path in FONT_FILES:
         if Path(path).is_file():
             return ImageFont.truetype(path, size)
@@ -93,6 +97,8 @@ class Card:
     """A portrait canvas drawn top to bottom."""
 
     def __init__(self, height: int) -> None:
+        from PIL import Image, ImageDraw
+
         self.image = Image.new("RGB", (WIDTH, height), (255, 255, 255))
         self.draw = ImageDraw.Draw(self.image)
         self.y = 0
