@@ -1,7 +1,8 @@
 """``tuolaji eval-detector``: card-level precision, recall, F1 and exact-image rate of the card reader.
 
-Runs the shipped reader (the measuring is :mod:`training.evaluate`) on a held-out synthetic set: a different seed *and* the holdout
-split of fonts, surfaces and card designs (see :mod:`datasets.cardart`). A predicted
+Runs the shipped reader on a held-out synthetic set (the measuring is :mod:`training.evaluate`):
+a different seed *and* the holdout split of fonts, surfaces and card designs (see
+:mod:`datasets.cardart`). A predicted
 card is correct when its corner indices lie on a ground-truth card of the same name
 that no other prediction has claimed; a second prediction for one physical card is a
 false positive, a card with a visible index that nobody reads is a false negative. An
