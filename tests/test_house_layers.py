@@ -302,6 +302,66 @@ def test_the_demo_reads_its_bundled_files_without_the_renderer_or_pillow() -> No
     assert done.stdout.strip() == "[]", done.stderr
 
 
+# --- one vocabulary ------------------------------------------------------------------------------
+
+VOCABULARY = {"CARD_NAMES": "scorer.cards", "RANKS": "scorer.cards", "SUITS": "scorer.cards", "JOKERS": "scorer.cards",
+              "SUIT_SYMBOLS": "scorer.cards", "REJECT": "vision.classes", "CLASSIFIER_CLASSES": "vision.classes"}
+"""Each name of the card vocabulary and the classifier's contract -> the one module that declares it."""
+
+
+def vocabulary_copies(root: Path) -> list[str]:
+    """Module-level declarations of a vocabulary name (a value, not an alias of the one declaration)."""
+    out = []
+    for path in project_files(root):
+        name = module_name(root, path)
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            value = getattr(node, "value", None)
+            for target in targets:
+                if (isinstance(target, ast.Name) and target.id in VOCABULARY and VOCABULARY[target.id] != name
+                        and value is not None and not isinstance(value, ast.Name | ast.Attribute)):
+                    out.append(f"{name}:{node.lineno}: {target.id}")
+    return out
+
+
+def test_the_card_vocabulary_is_declared_once(tmp_path: Path) -> None:
+    assert vocabulary_copies(ROOT) == []
+    root = _tree(tmp_path, {"web/cards.py": 'SUITS = ("S", "H", "C", "D")\nRANKS = scorer.cards.RANKS\n'})
+    assert vocabulary_copies(root) == ["web.cards:1: SUITS"]
+
+
+def test_every_copy_is_the_declaration_itself() -> None:
+    import datasets.cardart
+    import scorer.cards
+    import vision.classes
+    import vision.detector
+    import web.cards
+
+    for module in (datasets.cardart, web.cards, vision.detector, vision.classes):
+        assert module.CARD_NAMES is scorer.cards.CARD_NAMES, module.__name__
+    assert vision.detector.REJECT == vision.classes.REJECT == len(scorer.cards.CARD_NAMES)
+
+
+def test_export_writes_the_classes_and_loading_checks_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import tuolaji_cli
+    from scorer.errors import InputError
+    from tuolaji_cli.export import write_cards_json
+    from vision.classes import CLASSIFIER_CLASSES
+    from vision.detector import CardReader
+
+    written = json.loads(write_cards_json(tmp_path).read_text())
+    assert written["classifier_classes"] == list(CLASSIFIER_CLASSES)
+    shuffled = [*CLASSIFIER_CLASSES[1:], CLASSIFIER_CLASSES[0]]
+    (tmp_path / "cards.json").write_text(json.dumps({**written, "classifier_classes": shuffled}))
+    with pytest.raises(InputError, match="classifier_classes .* is not the reader's vocabulary"):
+        CardReader.load(tmp_path)
+    image = ROOT / "tests" / "data" / "detector" / "images" / "000000.jpg"
+    assert tuolaji_cli.main(["detect", str(image), "--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tuolaji detect: {tmp_path / 'cards.json'}: classifier_classes (55 classes, starting ['3S'")
+    assert err.count("\n") == 1
+
+
 # --- docstring examples of the modules this reshaping added ---------------------------------------
 
 @pytest.mark.parametrize("name", ["session.live", "session.events", "vision.classes", "scorer.seats", "tuolaji_cli",

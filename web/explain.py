@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from scorer.cards import SUIT_SYMBOLS
 from scorer.profiles import RulesError, parse_requirement
 
 Text = dict[str, str]
@@ -41,7 +42,6 @@ EVIDENCE = rf"(?:{_EVIDENCE_PART})(?:; (?:{_EVIDENCE_PART}))*"
 _BEATEN_ONE = rf"{UNIT} beaten by seat \d+'s {UNIT} \({EVIDENCE}\)"
 BEATEN = rf"{_BEATEN_ONE}(?:; {_BEATEN_ONE})*"
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
 FIRST_DEALER = {"first-bidder": ("先亮主的人", "the first bidder"),
                 "winning-bidder": ("亮主最大的人", "the winning bidder")}
