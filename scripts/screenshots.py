@@ -265,7 +265,8 @@ class Tour:
         return [shot, facts]
 
     def import_record(self) -> list[Path]:
-        """导入记录 on the sessions page: a played deal's record file, then 继续这局 on it."""
+        """导入记录 on the sessions page: a played deal's record file, then 继续这局 on it (the
+        sessions page is shot by :meth:`export`)."""
         page = self.page
         path = self.out / ".import" / "周六牌局.json"
         path.parent.mkdir(exist_ok=True)
@@ -278,12 +279,10 @@ class Tour:
         shutil.rmtree(path.parent, ignore_errors=True)
         self.imported = max(int(row) for row in page.eval_on_selector_all(
             "tr[data-session]", "rows => rows.map(r => r.dataset.session)"))
-        session = self.imported
-        shot = self.shot("guide-import.png", "main")
-        page.locator(sel("resume", session=session)).click()
+        page.locator(sel("resume", session=self.imported)).click()
         page.wait_for_url(self.url)
         page.locator(sel("kitty_wait")).wait_for(state="visible")
-        return [shot]
+        return []
 
     def correction(self) -> list[Path]:
         """更正: a misread card in the history clicked, the right one picked; the score follows."""
