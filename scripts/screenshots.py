@@ -316,8 +316,7 @@ class Tour:
         page.locator(sel("next_deal_submit")).click()
         self.wait_text(sel("deal_heading"), "2")
         page.locator(sel("levels_chart_svg")).wait_for()
-        page.evaluate("window.scrollTo(0, 0)")
-        return [self.shot("guide-next-deal.png")]
+        return [self.shot("guide-next-deal.png", full_page=True)]
 
     def replay(self) -> list[Path]:
         """回放: the imported game, a few steps back from its end."""
