@@ -21,7 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from vision.detect_cli import add_reading_arguments  # noqa: E402
+from tuolaji_cli.detect import add_reading_arguments  # noqa: E402
 from vision.detector import CardReader, reader_preset  # noqa: E402
 
 

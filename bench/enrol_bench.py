@@ -29,11 +29,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from datasets.realeval import format_real_report, load_real_folder  # noqa: E402
+from training.evaluate import evaluate_real  # noqa: E402
 from vision.decks import load_deck  # noqa: E402
 from vision.detector import CardReader  # noqa: E402
 from vision.enrol import enrol  # noqa: E402
-from vision.eval_cli import evaluate_real  # noqa: E402
-from vision.realeval import format_real_report, load_real_folder  # noqa: E402
 
 
 def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> Path:

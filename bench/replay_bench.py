@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from datasets.video import RenderOptions, VideoTruth, render_video, save_render  # noqa: E402
-from vision.events import PlaySettled  # noqa: E402
-from vision.live import LiveGame  # noqa: E402
+from session.events import PlaySettled  # noqa: E402
+from session.live import LiveGame  # noqa: E402
 from vision.oracle import OracleReader  # noqa: E402
 from vision.pipeline import TablePipeline, open_source  # noqa: E402
 

@@ -30,11 +30,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS: tuple[str, ...] = ("S", "H", "C", "D")
-JOKERS: tuple[str, ...] = ("SJ", "BJ")
-CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
-"""The 54 canonical names in order: spades 2..A, hearts, clubs, diamonds, then SJ, BJ."""
+from scorer.cards import CARD_NAMES, JOKERS, RANKS, SUITS  # noqa: F401  (the one vocabulary; re-exported here)
 
 SPLITS: tuple[str, ...] = ("train", "holdout")
 

@@ -33,8 +33,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.cards import CARD_NAMES
 from scorer.errors import InputError
-from vision.detector import CARD_NAMES, REJECT
+from vision.classes import REJECT
 from vision.face import FACE_PX, stretch_to_face
 
 ANY_JOKER_LABEL = -2
@@ -157,8 +158,8 @@ def _label(card: str) -> int:
 
 
 def _real_pictures(folder: Path, val_every: int, copies: int, seed: int) -> tuple[list, list, list, list]:
+    from datasets.realeval import load_real_folder
     from vision.detector import read_image_file
-    from vision.realeval import load_real_folder
 
     photos = load_real_folder(folder, "train")
     train_x, train_y, val_x, val_y = [], [], [], []
@@ -246,20 +247,3 @@ def write_face_set(out: Path, real: Path | None, seed: int, art_copies: int = 3,
               "seed": seed, "source": str(real) if real else None}
     (out / "face-set.json").write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
     return counts
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--out", required=True, type=Path, help="output folder")
-    parser.add_argument("--real", type=Path, help="a folder of single-card photos (its train split is used)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--styles", type=int, default=30, help="project card styles drawn (default 30)")
-    parser.add_argument("--art-copies", type=int, default=3, help="pictures per art face (default 3)")
-    parser.add_argument("--real-copies", type=int, default=6, help="pictures per real photo (default 6)")
-    parser.add_argument("--rejects", type=int, default=6000, help="not-a-face pictures (default 6000)")
-
-
-def run(args) -> int:
-    counts = write_face_set(args.out, args.real, args.seed, art_copies=args.art_copies, styles=args.styles,
-                            real_copies=args.real_copies, rejects=args.rejects)
-    print(f"face-set: {counts['train']} training pictures, {counts['val']} validation pictures -> {args.out}")
-    return 0

@@ -33,7 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.cardart import CARD_NAMES, JOKERS, SPLITS, Box, split_card
+from datasets.cardart import SPLITS, Box, split_card
+from scorer.cards import CARD_NAMES, JOKERS
 
 CACHE_PX = 360
 """Height in pixels of the cached face renders (scenes draw cards 55-270 px tall)."""

@@ -1,4 +1,4 @@
-"""Classifier crops from real photos of single cards (``tuolaji real-crops``).
+"""Classifier crops from real photos of single cards (the command is ``tuolaji real-crops``).
 
 A photo of one card, the card filling the picture upright (as in the ``cards-crops``
 folders: ``images/`` and ``labels/<stem>.json`` = ``{"cards": ["7S"], "split": "train"}``),
@@ -33,10 +33,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.errors import InputError
+from datasets.realeval import ANY_JOKER, load_real_folder
 from vision.cardcrop import crop_index
 from vision.detector import CARD_NAMES, REJECT, CardReader, read_image_file
-from vision.realeval import ANY_JOKER, load_real_folder
 
 CORNER_REACH = 0.3
 """A box is a corner's index when its centre lies within this fraction of the picture's
@@ -216,22 +215,3 @@ def _joker_kind(image: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> str
             reddish = (patch[..., 2] - np.maximum(patch[..., 0], patch[..., 1])) > 60
             red.append(float((reddish & ink).sum()) / max(1.0, float(ink.sum())))
     return "BJ" if red and max(red) > 0.3 else "SJ"
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("folder", type=Path, metavar="DIR", help="single-card photos: DIR/images/*, DIR/labels/<stem>.json")
-    parser.add_argument("--out", type=Path, required=True, help="where to write crops/*.npz")
-    parser.add_argument("--split", default=None, help="only the photos whose label has this split (e.g. train)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the camera look (default 0)")
-    parser.add_argument("--models", type=Path, default=None, help="models folder whose detector finds the indices")
-    parser.add_argument("--val-out", type=Path, default=None,
-                        help="write every tenth photo's crops here instead: a validation set cut from the training photos")
-
-
-def run(args) -> int:
-    if args.split in ("valid", "test"):
-        raise InputError(f"--split {args.split}: crops are for training; the valid and test photos are for measuring")
-    counts = write_real_crops(args.folder, args.out, args.split, args.seed, args.models, val_out=args.val_out)
-    print(f"{counts['photos']} photos: {counts['index_crops']} index crops, {counts['reject_crops']} not-an-index crops "
-          f"({counts['photos_without_index']} photos without a sure corner index) -> {args.out / 'crops'}")
-    return 0

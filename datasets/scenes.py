@@ -24,16 +24,15 @@ import cv2
 import numpy as np
 
 from datasets.cardart import (
-    CARD_NAMES,
-    RANKS,
-    SUITS,
     CardStyle,
     index_boxes,
     render_back,
     render_card,
 )
 from datasets.realart import RealDeck, available_designs, load_deck
+from scorer.cards import CARD_NAMES, RANKS, SUITS
 from vision.cardcrop import CROP_PX, crop_index, crop_square
+from vision.classes import REJECT
 
 VISIBLE_FRACTION = 0.6
 """An index is labelled when at least this fraction of its area is visible."""
@@ -41,8 +40,6 @@ VISIBLE_FRACTION = 0.6
 HIDDEN_FRACTION = 0.3
 """Below this visible fraction an index counts as hidden (a reject crop when cropped)."""
 
-REJECT = len(CARD_NAMES)
-"""Class id of the classifier's "not a card index" class (54)."""
 
 _TRAIN_SURFACES = ("felt", "wood", "stripes", "mottled", "checks")
 _HOLDOUT_SURFACES = ("marble", "plaid", "dots")

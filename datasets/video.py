@@ -37,6 +37,8 @@ import cv2
 import numpy as np
 
 from datasets.cardart import CardStyle, card_size, index_boxes, render_card
+from scorer.seats import seat_of
+from vision.oracle import PlayTruth, VideoTruth  # the truth file format lives with its reader
 
 FRAME_SIZE = (640, 480)
 TABLE_RECT = (48.0, 36.0, 592.0, 444.0)  # x0, y0, x1, y1 of the table before the camera's perspective
@@ -65,76 +67,6 @@ class RenderOptions:
     gesture_rate: float = 0.0  # chance, after each play, that another player's hand passes over the table
     max_tricks: int | None = None
     real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
-
-
-@dataclass
-class PlayTruth:
-    """One play as filmed: when it was laid, when it was still and free of hands."""
-
-    trick: int
-    seat: int
-    cards: list[str]
-    kind: str  # "play", "attempt" (a throw later taken back) or "take-back"
-    laid_frame: int
-    clear_frame: int  # first frame from laid_frame on where no arm covers any card of that seat
-
-
-@dataclass
-class VideoTruth:
-    """Everything known about a rendered video (the oracle reader's source)."""
-
-    record: dict[str, Any]
-    setup: dict[str, Any]
-    fps: float
-    frame_size: tuple[int, int]
-    table_corners: list[list[float]]
-    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, indices (image boxes), seat, trick
-    frames: list[list[list[int]]] = field(default_factory=list)
-    """Per written frame: ``[placement id, bits]`` of every readable card; bit k: its k-th corner index shows."""
-    plays: list[PlayTruth] = field(default_factory=list)
-    black_frames: list[int] = field(default_factory=list)
-    gesture_frames: list[int] = field(default_factory=list)  # where a hand passes over without playing
-
-    @property
-    def frame_count(self) -> int:
-        return len(self.frames)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": "tuolaji-video-truth/1",
-            "fps": self.fps,
-            "frame_size": list(self.frame_size),
-            "table_corners": self.table_corners,
-            "cards": self.cards,
-            "frames": self.frames,
-            "plays": [p.__dict__ for p in self.plays],
-            "black_frames": self.black_frames,
-            "gesture_frames": self.gesture_frames,
-            "record": self.record,
-            "setup": self.setup,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> VideoTruth:
-        return cls(
-            record=data["record"],
-            setup=data["setup"],
-            fps=float(data["fps"]),
-            frame_size=tuple(data["frame_size"]),
-            table_corners=data["table_corners"],
-            cards=data["cards"],
-            frames=data["frames"],
-            plays=[PlayTruth(**p) for p in data["plays"]],
-            black_frames=data.get("black_frames", []),
-            gesture_frames=data.get("gesture_frames", []),
-        )
-
-    def save(self, path: Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")), encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: Path) -> VideoTruth:
-        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
 def setup_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -410,7 +342,7 @@ class _Director:
         arm = self.arms[winner]
         stops = []
         for k in range(1, self.players + 1):
-            seat = (winner + k) % self.players
+            seat = seat_of(winner, k, self.players)
             stops.append((seat, _seat_point(seat, self.players, 0.55)))
         path = [arm.anchor] + [p for _, p in stops] + [arm.anchor]
         start = self.time
@@ -439,7 +371,7 @@ def _script(record: dict[str, Any], options: RenderOptions, rng: np.random.Gener
         lying: list[_Placement] = []
         leader = trick["leader"]
         for position, cards in enumerate(trick["plays"]):
-            seat = (leader + position) % players
+            seat = seat_of(leader, position, players)
             linger = (t, seat) in options.linger
             if position == 0 and trick.get("attempt"):
                 attempt = list(trick["attempt"])

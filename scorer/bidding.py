@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from scorer.cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
 from scorer.errors import TuolajiError
 from scorer.profiles import Options
+from scorer.seats import seat_of
 from scorer.violation_text import detail
 from scorer.violations import (
     BidAfterKitty,
@@ -271,7 +272,7 @@ class BiddingState:
         if seat in self.eligible and self.levels[seat] == level:
             return seat
         for k in range(1, self.players):
-            other = (seat + k) % self.players
+            other = seat_of(seat, k, self.players)
             if other in self.eligible and self.levels[other] == level:
                 return other
         return None

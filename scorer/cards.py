@@ -21,7 +21,9 @@ SMALL_JOKER = 52
 BIG_JOKER = 53
 NUM_KINDS = 54
 
-CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + ("SJ", "BJ")
+JOKERS: tuple[str, ...] = ("SJ", "BJ")
+"""The small and the big joker."""
+CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + JOKERS
 """The 54 canonical card names: ``2S``…``AS``, ``2H``…, ``2C``…, ``2D``…``AD``, ``SJ``, ``BJ``."""
 
 _SYMBOL_TO_SUIT = {sym: s for s, sym in SUIT_SYMBOLS.items()}

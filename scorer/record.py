@@ -20,6 +20,7 @@ from typing import Any
 from scorer.cards import RANKS, SUITS, CardError, parse_card
 from scorer.errors import InputError
 from scorer.profiles import Options, RulesError, resolve_rules
+from scorer.seats import seat_of
 from scorer.state import DealState
 
 RECORD_FORMAT = "tuolaji-record/1"
@@ -494,7 +495,7 @@ def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
     from scorer.scoring import dealer_side
 
     n = parsed.players
-    plays = [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)]
+    plays = [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)]
     return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays))
 
 
@@ -508,7 +509,7 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
         hands = [[] for _ in range(n)]
         for t in d.tricks:
             for j, p in enumerate(t.plays):
-                hands[(t.leader + j) % n].extend(p)
+                hands[seat_of(t.leader, j, n)].extend(p)
     state = DealState(parsed.options, d.level, d.trump, d.dealer, hands, n)
     for t in d.tricks:
         for j, p in enumerate(t.plays):

@@ -14,6 +14,7 @@ import math
 
 from scorer.cards import RANKS
 from scorer.profiles import Options
+from scorer.seats import seat_of
 
 
 def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> int:
@@ -100,7 +101,7 @@ def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dea
     if side == "dealer" and dealer_stays:
         return dealer
     for k in range(1, players + 1):
-        seat = (dealer + k) % players
+        seat = seat_of(dealer, k, players)
         if (seat in dealer_side) == (side == "dealer"):
             return seat
     return dealer

@@ -27,6 +27,7 @@ from typing import Any
 from scorer.cards import CARD_NAMES, CARD_POINTS, NUM_KINDS, RANKS, SUITS
 from scorer.order import TRUMP
 from scorer.record import ParsedDeal, ParsedRecord, parse_record
+from scorer.seats import seat_of
 
 SUIT_KEYS: tuple[str, ...] = (*SUITS, "trump")
 """Names of the effective suits, by :class:`~scorer.order.TrumpOrder` suit index (4: the trumps)."""
@@ -72,7 +73,7 @@ def track_parsed(parsed: ParsedRecord, deal_index: int, *, plays: int | None = N
             if plays is not None and counted >= plays:
                 break
             counted += 1
-            seat = (trick.leader + position) % n
+            seat = seat_of(trick.leader, position, n)
             for card in cards:
                 played[card] += 1
                 shown = voids.get((seat, order.suit[card]))

@@ -248,9 +248,9 @@ class Workspace:
 def cli_targets(ws: Workspace) -> dict[str, Callable[[bytes], Outcome]]:
     """Every command's input reader, on one input's bytes."""
     from scorer.record import validate_record
-    from vision import replay_cli
-    from vision.live import read_json_file
-    from web import cli as serve_cli
+    from session.live import read_json_file
+    from tuolaji_cli import replay as replay_cli
+    from tuolaji_cli import serve as serve_cli
     from web.table import record_setup
 
     def audit(data: bytes) -> Outcome:

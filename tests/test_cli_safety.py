@@ -20,9 +20,9 @@ import pytest
 
 import scorer
 import tuolaji_cli
+from session.live import write_json_atomic
+from tuolaji_cli.serve import build_server
 from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
-from vision.live import write_json_atomic
-from web.cli import build_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def test_on_the_network_a_client_without_the_table_token_can_only_read(tmp_path:
     record = scorer.random_record("standard-2deck", 3, hand_size=3)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--host", "127.0.0.2",
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--host", "127.0.0.2",
                                 "--port", "0", "--record", str(path), "--pace", "0", "--data", str(tmp_path / "d")],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
@@ -156,7 +156,7 @@ def test_replay_out_refuses_another_games_record_and_leaves_it_as_it_was(tmp_pat
     out = tmp_path / "other.json"
     out.write_text(json.dumps(other_game(), ensure_ascii=False), encoding="utf-8")
     before = out.read_bytes()
-    result = subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), "replay", str(DEMO_VIDEO), "--setup",
+    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
                              str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 2, result.stderr
@@ -191,7 +191,7 @@ def test_serve_record_into_a_session_of_another_game_is_refused(tmp_path: Path,
 
 def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the_record(tmp_path: Path) -> None:
     out = tmp_path / "demo.json"
-    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "replay", str(DEMO_VIDEO), "--setup",
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
                                 str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -211,7 +211,7 @@ def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the
     kept = json.loads(out.read_text(encoding="utf-8"))
     scorer.validate_record(kept)
     assert sum(len(t["plays"]) for t in kept["deals"][0]["tricks"]) >= plays
-    resumed = subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), "replay", str(DEMO_VIDEO), "--setup",
+    resumed = subprocess.run([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
                               str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
@@ -275,6 +275,6 @@ def test_detect_refuses_an_image_that_claims_60000_by_60000(tmp_path: Path, caps
 def test_a_broken_image_is_exactly_one_line(tmp_path: Path, content: bytes) -> None:
     image = tmp_path / "broken.png"
     image.write_bytes(content)
-    result = subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), "detect", str(image)], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", str(image)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "broken.png" in result.stderr, result.stderr

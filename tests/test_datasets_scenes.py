@@ -113,7 +113,7 @@ def test_generate_cli_rejects_a_bad_size(tmp_path: Path, capsys) -> None:
 
 def test_crops_written_before_they_carried_sides_get_them_from_the_meta(tmp_path: Path) -> None:
     from scorer.errors import InputError
-    from vision.classifier_train import load_crops
+    from training.classifier_train import load_crops
 
     out = tmp_path / "set"
     assert tuolaji_cli.main(["generate", "--out", str(out), "--count", "3", "--seed", "4", "--size", "320x320",
@@ -138,7 +138,7 @@ def test_crops_written_before_they_carried_sides_get_them_from_the_meta(tmp_path
 def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epochs(tmp_path: Path) -> None:
     """``load_crops(sizes=True)`` gives each crop its index's longest side (0 for rejects), and
     ``small_weight`` draws the crops of small indices that many times as often."""
-    from vision.classifier_train import epoch_order, load_crops
+    from training.classifier_train import epoch_order, load_crops
 
     out = tmp_path / "set"
     assert tuolaji_cli.main(["generate", "--out", str(out), "--count", "4", "--seed", "5", "--size", "640x480",

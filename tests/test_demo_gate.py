@@ -40,8 +40,8 @@ def test_ready_only_when_recorded_to_replay_the_demo(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped card model")
 def test_the_recorded_f1_is_what_the_shipped_reader_measures() -> None:
+    from training.evaluate import evaluate, samples_from_folder
     from vision.detector import CardReader
-    from vision.eval_cli import evaluate, samples_from_folder
 
     measured = evaluate(CardReader.load(), samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)
     assert shipped_reader_f1() == pytest.approx(measured["f1"], abs=0.005)
@@ -50,7 +50,7 @@ def test_the_recorded_f1_is_what_the_shipped_reader_measures() -> None:
 def test_serve_demo_says_where_its_cards_come_from(tmp_path: Path) -> None:
     """Until the model replays the demo exactly, the demo reads its rendered answer file, and says so."""
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--demo", "--fast", "--port", "0",
+        [sys.executable, "-m", "tuolaji_cli", "serve", "--demo", "--fast", "--port", "0",
          "--data", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -73,7 +73,7 @@ def _env() -> dict[str, str]:
 
 @pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped models")
 def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> None:
-    """`python -m vision.demo --record-check --models DIR` replays the demo with DIR's reader and
+    """`tuolaji demo --record-check --models DIR` replays the demo with DIR's reader and
     records the result there only; `--help` renders nothing."""
     from tests.test_vision_detector_cli import copy_of_the_models
 
@@ -82,7 +82,7 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
     meta.pop("metrics", None)
     (models / "cards.json").write_text(json.dumps(meta), encoding="utf-8")
     shipped_before = (MODELS / "cards.json").read_bytes()
-    done = subprocess.run([sys.executable, "-m", "vision.demo", "--record-check", "--models", str(models)],
+    done = subprocess.run([sys.executable, "-m", "tuolaji_cli", "demo", "--record-check", "--models", str(models)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_env())
     assert done.returncode == 0, done.stderr
     recorded = json.loads((models / "cards.json").read_text(encoding="utf-8"))["metrics"]
@@ -90,7 +90,7 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
     assert total >= 4 and recorded["demo_replay_exact"] == (exact == total)
     assert f"{exact}/{total} tricks exact" in done.stdout
     assert (MODELS / "cards.json").read_bytes() == shipped_before
-    helped = subprocess.run([sys.executable, "-m", "vision.demo", "--help"], cwd=tmp_path, capture_output=True, text=True,
+    helped = subprocess.run([sys.executable, "-m", "tuolaji_cli", "demo", "--help"], cwd=tmp_path, capture_output=True, text=True,
                             timeout=60, env=_env())
     assert helped.returncode == 0 and "--record-check" in helped.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]

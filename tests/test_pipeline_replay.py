@@ -21,8 +21,8 @@ import pytest
 import scorer
 import tuolaji_cli
 from datasets.video import RenderOptions, VideoTruth, render_video, save_render
-from vision.events import PlaySettled, StateChanged
-from vision.live import LiveGame
+from session.events import PlaySettled, StateChanged
+from session.live import LiveGame
 from vision.oracle import OracleReader
 from vision.pipeline import TablePipeline, open_source
 
@@ -228,7 +228,7 @@ def _shipped_reader_not_ready() -> bool:
                     reason="no shipped card model")
 @pytest.mark.xfail(condition=_shipped_reader_not_ready(), strict=True,
                    reason="issue 4: models/cards.json does not record that the shipped reader replays the demo "
-                          "exactly; record it with `python -m vision.demo --record-check` once it does")
+                          "exactly; record it with `tuolaji demo --record-check` once it does")
 def test_bundled_demo_replays_to_its_truth_with_the_shipped_reader(tmp_path):
     """Camera to record for real: the demo read by the shipped card model comes back exactly."""
     from vision.demo import DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
@@ -243,7 +243,7 @@ def test_bundled_demo_replays_to_its_truth_with_the_shipped_reader(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tuolaji_cli", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
 
 

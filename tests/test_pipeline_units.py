@@ -11,12 +11,13 @@ import cv2
 import numpy as np
 import pytest
 
+import tuolaji_cli.replay
 import vision.calibration
 import vision.motion
 import vision.pipeline
-import vision.replay_cli
 import vision.sources
 import vision.tracking
+from session.live import LiveGame
 from vision.calibration import (
     CalibrationError,
     SeatZones,
@@ -24,7 +25,6 @@ from vision.calibration import (
     find_table_corners,
     order_corners,
 )
-from vision.live import LiveGame
 from vision.motion import MotionMonitor
 from vision.pipeline import TablePipeline
 from vision.sources import Frame, SourceError, open_source
@@ -34,7 +34,7 @@ SETUP = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["ä
          "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": []}]}
 
 
-@pytest.mark.parametrize("module", [vision.calibration, vision.motion, vision.pipeline, vision.replay_cli,
+@pytest.mark.parametrize("module", [vision.calibration, vision.motion, vision.pipeline, tuolaji_cli.replay,
                                     vision.sources, vision.tracking])
 def test_doctests(module):
     result = doctest.testmod(module)
@@ -319,7 +319,7 @@ def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
     from argparse import Namespace
 
     with pytest.raises(Exception, match="card model"):
-        vision.replay_cli._reader(Namespace(oracle=None, deck=None, deck_data=None))
+        tuolaji_cli.replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
 
 
 def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):
@@ -411,7 +411,7 @@ def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
 
 
 def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
-    from vision.events import StateChanged
+    from session.events import StateChanged
 
     script = {0: {}, 10: {0: [("AS", 0.95)]}, 20: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}, 40: {}, 60: {1: [("KD", 0.95)]}}
     reader = ScriptedReader(script)

@@ -84,7 +84,7 @@ def test_rules_lists_profiles_and_shows_one(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_audit_as_a_subprocess() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "tuolaji_cli.py"), "audit",
+    proc = subprocess.run([sys.executable, "-m", "tuolaji_cli", "audit",
                            str(ROOT / "examples" / "standard-2deck.json"), "--json"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr

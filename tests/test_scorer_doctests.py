@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["cards", "order", "profiles", "formats", "follow", "state", "record", "audit", "scoring", "bidding", "tracker",
-           "violations", "violation_text"]
+           "violations", "violation_text", "seats"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -193,7 +193,7 @@ def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f
     read corner sides join the top corners of 4-corner cards with covered bottoms, which
     were counted twice (precision 0.957 -> 0.977 on this set)."""
     from datasets.scenes import IndexLabel, corner_sides
-    from vision.eval_cli import Tally, score_image, truth_from_meta
+    from training.evaluate import Tally, score_image, truth_from_meta
 
     tally = Tally()
     for path in sorted((TEST_SET / "meta").glob("*.json")):
@@ -209,8 +209,8 @@ def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f
 
 @pytest.fixture(scope="module")
 def shipped_metrics() -> dict:
+    from training.evaluate import evaluate, samples_from_folder
     from vision.detector import CardReader
-    from vision.eval_cli import evaluate, samples_from_folder
 
     return evaluate(CardReader.load(), samples_from_folder(TEST_SET), progress=False)
 

@@ -21,7 +21,7 @@ needs_models = pytest.mark.skipif(not (REPO / "models" / "detector.onnx").exists
 @needs_models
 def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
     images = [str(p) for p in IMAGES[:3]]
-    result = subprocess.run([sys.executable, "tuolaji_cli.py", "detect", *images, "--json", "--annotate",
+    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", *images, "--json", "--annotate",
                              str(tmp_path / "annotated")], cwd=REPO, capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
@@ -60,7 +60,7 @@ def test_detect_finds_the_cards_of_scenes(capsys) -> None:
 def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"this is not a JPEG")
-    result = subprocess.run([sys.executable, "tuolaji_cli.py", "detect", str(IMAGES[0]), str(bad), "--json"],
+    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", str(IMAGES[0]), str(bad), "--json"],
                             cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -101,8 +101,8 @@ def test_eval_detector_reports_card_level_metrics(capsys) -> None:
 def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path: Path, capsys) -> None:
     import shutil
 
+    from training.evaluate import TUNING_GRID, evaluate, samples_from_folder
     from vision.detector import CardReader
-    from vision.eval_cli import TUNING_GRID, evaluate, samples_from_folder
 
     models = copy_of_the_models(tmp_path)
     tune = tmp_path / "tune"

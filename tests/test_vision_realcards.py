@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 
 from datasets.cardart import CardStyle, render_card
+from datasets.realeval import match_cards
 from vision.detector import CardInstance, IndexReading
 from vision.read_check import DealFacts, deal_facts, weigh_read
-from vision.realeval import match_cards
 
 REPO = Path(__file__).resolve().parent.parent
 needs_models = pytest.mark.skipif(not (REPO / "models" / "classifier_head.npz").exists(), reason="no shipped models")
 
 
 def tuolaji(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "tuolaji_cli.py", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tuolaji_cli", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=300, env=env)
 
 
@@ -228,7 +228,7 @@ class _ZoneReader:
 
 
 def test_a_full_resolution_frame_is_read_zone_by_zone_at_full_resolution() -> None:
-    from vision.live import LiveGame
+    from session.live import LiveGame
     from vision.pipeline import TablePipeline
     from vision.sources import Frame
 

@@ -81,8 +81,8 @@ def test_choose_a_source_fix_the_corners_and_keep_them(app: Flask, client: Any, 
 
 
 def test_the_next_game_starts_from_the_saved_calibration(tmp_path: Path) -> None:
+    from tuolaji_cli.serve import add_arguments, attach_source
     from web import create_app
-    from web.cli import add_arguments, attach_source
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     client = app.test_client()
@@ -174,8 +174,8 @@ def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
 
 def test_the_preview_of_a_running_game_is_the_pipeline_s_own(tmp_path: Path) -> None:
     import tuolaji_cli
+    from tuolaji_cli.serve import build_server
     from vision import demo
-    from web.cli import build_server
 
     args = tuolaji_cli.build_parser().parse_args([
         "serve", "--video", str(demo.DEMO_VIDEO), "--oracle", str(demo.DEMO_FRAMES), "--fast", "--port", "0",

@@ -15,13 +15,13 @@ import pytest
 from browser.records import revoke_record
 
 import tuolaji_cli
-from web.cli import build_server
+from tuolaji_cli.serve import build_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, str(ROOT / "tuolaji_cli.py"), "serve", "--port", "0", *args],
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--port", "0", *args],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

@@ -158,7 +158,7 @@ def test_the_token_is_kept_in_the_data_folder_owner_only(tmp_path: Path) -> None
 
 def test_sixty_identical_cards_are_refused_within_a_second_and_resume_still_starts(tmp_path: Path) -> None:
     import tuolaji_cli
-    from web.cli import build_server
+    from tuolaji_cli.serve import build_server
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     client = app.test_client()
@@ -292,11 +292,11 @@ def test_a_corrupt_sessions_database_is_one_clear_line(tmp_path: Path, capsys: p
 
 def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A play whose audit is held up: the page's state and a snapshot are still answered meanwhile."""
-    import vision.live
+    import session.live
 
     set_up(client)
     release, auditing = threading.Event(), threading.Event()
-    real_audit = vision.live.scorer.audit_record
+    real_audit = session.live.scorer.audit_record
 
     def slow_audit(record: dict[str, Any]) -> dict[str, Any]:
         if threading.current_thread().name == "writer":
@@ -304,7 +304,7 @@ def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypa
             release.wait(60)
         return real_audit(record)
 
-    monkeypatch.setattr(vision.live.scorer, "audit_record", slow_audit)
+    monkeypatch.setattr(session.live.scorer, "audit_record", slow_audit)
     writer = threading.Thread(target=lambda: app.test_client().post("/api/play", json={"seat": 0, "cards": ["AS"]}),
                               name="writer")
     writer.start()
@@ -326,7 +326,7 @@ def test_resume_starts_even_when_the_latest_session_holds_sixty_identical_cards(
                                                                                   ) -> None:
     """A session an older version saved with 60 copies of a card (the hang of issue #17): the server starts."""
     import tuolaji_cli
-    from web.cli import build_server
+    from tuolaji_cli.serve import build_server
     from web.store import DATABASE_NAME, SessionStore
 
     record = scorer.random_record("standard-2deck", 2, hand_size=3)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.events import StateChanged
+from session.events import StateChanged
 from web import create_app, get_table
 
 SETUP = {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "levels": ["2"] * 4, "trump": "S",

@@ -101,11 +101,11 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_subprocess_end_to_end(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "tuolaji_cli.py", "zuihe", write(tmp_path, WINNING), "--json"],
+    done = subprocess.run([sys.executable, "-m", "tuolaji_cli", "zuihe", write(tmp_path, WINNING), "--json"],
                           cwd=ROOT, capture_output=True, text=True, encoding="utf-8", check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["zui"] == 5
-    done = subprocess.run([sys.executable, "tuolaji_cli.py", "zuihe", "-"], input='{"hand": ["7B"]}',
+    done = subprocess.run([sys.executable, "-m", "tuolaji_cli", "zuihe", "-"], input='{"hand": ["7B"]}',
                           cwd=ROOT, capture_output=True, text=True, encoding="utf-8", check=False)
     assert done.returncode == 2
     assert done.stderr.strip() == "tuolaji zuihe: hand: 1 cards in all (hand 1 + melds 0 + yun 0); a 嘴和 winner holds 30 or 31"

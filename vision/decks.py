@@ -83,11 +83,6 @@ def chosen_deck(name: str | None, data: Path | None) -> DeckHead | None:
     return load_deck(data_folder(data), name)
 
 
-def add_deck_arguments(parser, data_option: str = "--data") -> None:
-    """``--deck NAME`` and the data folder it is enrolled in (``data_option``, default ``--data``)."""
-    parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name (see `tuolaji enrol`)")
-    parser.add_argument(data_option, type=Path, metavar="DIR", dest="deck_data",
-                        help="data folder of the enrolled decks (default $TUOLAJI_DATA or ./data)")
 
 
 def list_decks(data: Path) -> list[str]:

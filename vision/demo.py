@@ -8,18 +8,18 @@ plays it when no camera is at hand.
 >>> DEMO_VIDEO.name, DEMO_SETUP.name, DEMO_TRUTH.name
 ('demo-3deck.mp4', 'demo-3deck.setup.json', 'demo-3deck.truth.json')
 
-Rebuild it (deterministic for a given OpenCV build) with ``python -m vision.demo``.
+Rebuild it (deterministic for a given OpenCV build) with ``tuolaji demo``
+(:mod:`tuolaji_cli.demo`; the renderer is loaded only there: reading the demo needs only
+these files).
 """
 
 from __future__ import annotations
 
-import copy
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from vision.detector import MODELS_DIR
+from models import MODELS_DIR
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo-3deck.mp4"
@@ -84,7 +84,7 @@ def shipped_reader_is_ready(models_dir: Path = MODELS_DIR) -> bool:
 def demo_replays_exactly(reader: object) -> tuple[int, int]:
     """Replay the demo headless with ``reader``: (tricks equal to the truth, tricks in the
     truth or in the replay, whichever has more)."""
-    from vision.live import LiveGame
+    from session.live import LiveGame
     from vision.pipeline import TablePipeline, open_source
 
     setup = json.loads(DEMO_SETUP.read_text(encoding="utf-8"))
@@ -98,48 +98,3 @@ def demo_replays_exactly(reader: object) -> tuple[int, int]:
     exact = sum(1 for g, w in zip(got, want, strict=False)
                 if {k: g.get(k) for k in keys} == {k: w.get(k) for k in keys})
     return exact, max(len(got), len(want))
-
-
-def record_demo_check(models_dir: Path = MODELS_DIR) -> tuple[int, int]:
-    """Replay the demo with the shipped reader (table settings) and record in ``cards.json``
-    whether every trick came back exactly (``metrics.demo_replay_exact``)."""
-    from vision.detector import TABLE, CardReader, update_cards_json
-
-    exact, total = demo_replays_exactly(CardReader.load(models_dir, **TABLE))
-    update_cards_json(models_dir, metrics={"demo_replay_exact": exact == total, "demo_tricks_exact": f"{exact}/{total}"})
-    return exact, total
-
-
-def build_demo(out_dir: Path = DEMO_DIR) -> dict[str, Path]:
-    """Render the demo into ``out_dir`` (video, set-up, truth, frames)."""
-    from datasets.video import RenderOptions, render_video, save_render
-
-    out_dir = Path(out_dir)
-    video = out_dir / DEMO_VIDEO.name
-    truth = render_video(copy.deepcopy(DEMO_RECORD), video, RenderOptions(seed=DEMO_SEED, linger=((1, 2),)))
-    paths = save_render(truth, video)
-    paths["video"] = video
-    return paths
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m vision.demo",
-                                     description="render the bundled demo video, or check that a reader replays it exactly")
-    parser.add_argument("out", nargs="?", type=Path, default=DEMO_DIR, help=f"where to render the demo (default {DEMO_DIR})")
-    parser.add_argument("--record-check", action="store_true",
-                        help="replay the demo with the reader of --models and record the result in its cards.json")
-    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="models folder (default: the shipped models/)")
-    args = parser.parse_args(argv)
-    if args.record_check:
-        exact, total = record_demo_check(args.models)
-        print(f"demo replayed by the reader of {args.models}: {exact}/{total} tricks exact; recorded in its cards.json")
-        return 0
-    for kind, path in build_demo(args.out).items():
-        print(f"{kind}: {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

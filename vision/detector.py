@@ -34,16 +34,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models import MODELS_DIR
+from scorer.cards import CARD_NAMES
 from scorer.errors import InputError
 from vision.cardcrop import CROP_PX, crop_index
+from vision.classes import JOKER_NAMES, REJECT, check_classes
 from vision.decks import DeckHead
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
-
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-
-CARD_NAMES: tuple[str, ...] = tuple(r + s for s in "SHCD" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")) + ("SJ", "BJ")
-REJECT = len(CARD_NAMES)
-JOKER_NAMES = ("SJ", "BJ")
 
 Box = tuple[float, float, float, float]
 
@@ -184,6 +181,7 @@ class CardReader:
         folder = Path(models_dir) if models_dir is not None else MODELS_DIR
         meta_path = folder / "cards.json"
         meta = _read_meta(meta_path) if meta_path.exists() else {}
+        check_classes(meta, str(meta_path))
         known = ReaderSettings.__dataclass_fields__
         chosen = {k: v for k, v in meta.get("reader", {}).items() if k in known}
         unknown = set(overrides) - set(known)
@@ -925,5 +923,5 @@ def read_image_file(path: str | Path) -> np.ndarray:
     return image
 
 
-__all__ = ["CAREFUL", "CROP_PX", "FAST", "TABLE", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
+__all__ = ["CARD_NAMES", "CAREFUL", "CROP_PX", "FAST", "JOKER_NAMES", "MODELS_DIR", "REJECT", "TABLE", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "group_indices", "nms",
            "read_image_file", "reader_preset", "refine_up", "refine_ups", "update_cards_json"]

@@ -1,21 +1,11 @@
-"""Guards for what the vision commands read: images (their size, before decoding) and numbers on
-the command line (finite, in range). Every refusal is an :class:`~scorer.errors.InputError` of
-one line naming what and where.
-
->>> finite_float(low=0, above=True)("0.7")
-0.7
->>> finite_float(low=0, above=True)("nan")
-Traceback (most recent call last):
-...
-argparse.ArgumentTypeError: expected a number above 0, got 'nan'
+"""Guards for the images the vision code reads: their size, read from the header before decoding.
+Every refusal is an :class:`~scorer.errors.InputError` of one line naming what and where
+(the command line's numbers are checked by :func:`tuolaji_cli._common.finite_float`).
 """
 
 from __future__ import annotations
 
-import argparse
-import math
 import struct
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -33,22 +23,6 @@ class ImageTooLargeError(InputError):
     """An image whose header claims more pixels than :data:`MAX_IMAGE_PIXELS`."""
 
 
-def finite_float(*, low: float | None = None, above: bool = False, high: float | None = None
-                 ) -> Callable[[str], float]:
-    """An argparse ``type``: a finite number (no nan, no inf), at least (or ``above``) ``low``."""
-    def parse(text: str) -> float:
-        bound = "" if low is None else f" {'above' if above else 'at least'} {low:g}"
-        bound += "" if high is None else f" and at most {high:g}"
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}") from None
-        if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
-                or (high is not None and value > high)):
-            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}")
-        return value
-
-    return parse
 
 
 def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:

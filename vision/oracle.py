@@ -1,7 +1,7 @@
 """A card reader that knows the answer: the ground truth of a rendered table video.
 
 :class:`OracleReader` has the card reader's interface (``read(image) -> list of card
-instances``) but answers from :class:`datasets.video.VideoTruth`: every card with a
+instances``) but answers from :class:`VideoTruth` (what :func:`datasets.video.render_video` knows of its video): every card with a
 corner index visible in that frame (not under a hand, nor under a card laid later), with
 the box around its visible indices, as the trained reader gives. It lets
 the table pipeline be built and tested before a trained card model exists, and it
@@ -15,7 +15,6 @@ in benchmarks; ``miss_rate`` and ``confusion_rate`` make it drop cards or misrea
 (as a neighbouring rank, with low confidence) at random, to test how the pipeline copes
 with an imperfect reader.
 
->>> from datasets.video import VideoTruth
 >>> truth = VideoTruth(record={}, setup={}, fps=15.0, frame_size=(640, 480), table_corners=[],
 ...                    cards=[{"card": "AS", "box": [10, 10, 70, 100], "indices": [[12, 12, 20, 30]]}],
 ...                    frames=[[], [[0, 1]]])
@@ -26,14 +25,88 @@ with an imperfect reader.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from datasets.video import VideoTruth
-from vision.sources import Frame
+from scorer.cards import RANKS
+
+if TYPE_CHECKING:
+    from vision.sources import Frame
+
+
+@dataclass
+class PlayTruth:
+    """One play as filmed: when it was laid, when it was still and free of hands."""
+
+    trick: int
+    seat: int
+    cards: list[str]
+    kind: str  # "play", "attempt" (a throw later taken back) or "take-back"
+    laid_frame: int
+    clear_frame: int  # first frame from laid_frame on where no arm covers any card of that seat
+
+
+@dataclass
+class VideoTruth:
+    """Everything known about a rendered video (the oracle reader's source)."""
+
+    record: dict[str, Any]
+    setup: dict[str, Any]
+    fps: float
+    frame_size: tuple[int, int]
+    table_corners: list[list[float]]
+    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, indices (image boxes), seat, trick
+    frames: list[list[list[int]]] = field(default_factory=list)
+    """Per written frame: ``[placement id, bits]`` of every readable card; bit k: its k-th corner index shows."""
+    plays: list[PlayTruth] = field(default_factory=list)
+    black_frames: list[int] = field(default_factory=list)
+    gesture_frames: list[int] = field(default_factory=list)  # where a hand passes over without playing
+
+    @property
+    def frame_count(self) -> int:
+        return len(self.frames)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "tuolaji-video-truth/1",
+            "fps": self.fps,
+            "frame_size": list(self.frame_size),
+            "table_corners": self.table_corners,
+            "cards": self.cards,
+            "frames": self.frames,
+            "plays": [p.__dict__ for p in self.plays],
+            "black_frames": self.black_frames,
+            "gesture_frames": self.gesture_frames,
+            "record": self.record,
+            "setup": self.setup,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> VideoTruth:
+        return cls(
+            record=data["record"],
+            setup=data["setup"],
+            fps=float(data["fps"]),
+            frame_size=tuple(data["frame_size"]),
+            table_corners=data["table_corners"],
+            cards=data["cards"],
+            frames=data["frames"],
+            plays=[PlayTruth(**p) for p in data["plays"]],
+            black_frames=data.get("black_frames", []),
+            gesture_frames=data.get("gesture_frames", []),
+        )
+
+    def save(self, path: Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), separators=(",", ":")), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> VideoTruth:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
 @dataclass(frozen=True)
@@ -100,13 +173,10 @@ class OracleReader:
         return out
 
 
-_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-
-
 def _neighbour(card: str, rng: np.random.Generator) -> str:
     """A card a real reader might mistake ``card`` for: the next rank up or down, same suit."""
     if card in ("SJ", "BJ"):
         return "BJ" if card == "SJ" else "SJ"
     rank, suit = card[:-1], card[-1]
-    position = _RANKS.index(rank) + (1 if rng.random() < 0.5 else -1)
-    return _RANKS[position % len(_RANKS)] + suit
+    position = RANKS.index(rank) + (1 if rng.random() < 0.5 else -1)
+    return RANKS[position % len(RANKS)] + suit

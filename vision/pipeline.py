@@ -32,7 +32,7 @@ published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
 (a ``StateChanged`` event whose reason says why). Cards read with low confidence are
 marked unconfirmed.
 
->>> from vision.live import LiveGame
+>>> from session.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
 >>> pipeline = TablePipeline(LiveGame(record))
@@ -53,9 +53,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from scorer.seats import seat_of
+from session.events import StateChanged
+from session.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
 from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
-from vision.events import StateChanged
-from vision.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
 from vision.motion import MotionMonitor
 from vision.read_check import deal_facts, weigh_read
 from vision.sources import Frame, FrameSource, SourceError, open_source
@@ -440,7 +441,7 @@ class TablePipeline:
 
     def _seat_of_position(self, position: int) -> int:
         assert self._trick.leader is not None
-        return (self._trick.leader + position) % self.players
+        return seat_of(self._trick.leader, position, self.players)
 
     def _committed(self, seat: int) -> list[str] | None:
         if self._trick.leader is None:
@@ -674,11 +675,11 @@ class TablePipeline:
             return
         _, position, trick = held[number]
         _, shown_position, shown_trick = shown[number]
-        seat = (shown_trick["leader"] + shown_position) % self.players
+        seat = seat_of(shown_trick["leader"], shown_position, self.players)
         cards = shown_trick["plays"][shown_position]
         if not play_matches(trick, position, seat, cards, self.players):
             where = f"deals[{deal_index}].tricks[{held[number][0]}]"
-            want_seat = (trick["leader"] + position) % self.players
+            want_seat = seat_of(trick["leader"], position, self.players)
             path = getattr(self._target_game, "path", None)
             raise ResumeMismatchError(
                 f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "

@@ -26,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.seats import seat_of
+
 CLEAR_READ = 0.9
 """A read at least this sure is kept, whatever the game says."""
 FOLLOW_PRIOR = 3.0
@@ -101,7 +103,7 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
         for j, play in enumerate(trick.get("plays") or []):
             if not play:
                 continue
-            seat = (leader + j) % players
+            seat = seat_of(leader, j, players)
             if number == len(tricks) - 1:
                 on_table[seat] = Counter(play)
             else:

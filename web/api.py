@@ -1,6 +1,6 @@
 """The JSON API and the server-sent event stream behind the page (blueprint ``api``, ``/api``).
 
-Every change goes through the live game (:class:`vision.live.LiveGame`), which saves,
+Every change goes through the live game (:class:`session.live.LiveGame`), which saves,
 re-audits and publishes events; ``GET /api/events`` streams those events to each
 page (one queue per client, keep-alive comments, ``retry`` for reconnects), and the
 page reloads ``GET /api/state`` whenever it (re)connects or something changes.
@@ -20,8 +20,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 import scorer
 from scorer import safejson
 from scorer.errors import InputError
-from vision.events import event_to_json
-from vision.live import NoSuchCardError, OutOfTurnError
+from session.events import event_to_json
+from session.live import NoSuchCardError, OutOfTurnError
 
 from . import dealing, view
 from .explain import describe_error

@@ -18,12 +18,8 @@ from __future__ import annotations
 
 from html import escape
 
-RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUITS: tuple[str, ...] = ("S", "H", "C", "D")
-CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS) + ("SJ", "BJ")
-"""The 54 canonical names: for suit in S H C D, rank 2..A; then small and big joker."""
+from scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401  (the one vocabulary)
 
-SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED = "#c62828"
 BLACK = "#1b1b1b"
 WIDTH, HEIGHT = 200, 280

@@ -26,14 +26,12 @@ from typing import Any
 from flask import Response, jsonify
 
 import scorer
-from scorer.cards import parse_cards
+from scorer.cards import SUITS, parse_cards
 from scorer.violation_text import detail
 from scorer.violations import Violation
 
 from . import view
 from .explain import describe_violation
-
-SUITS = ("S", "H", "C", "D")
 
 
 class RefusedError(Exception):

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from scorer.cards import RANKS, pretty_card
+from scorer.cards import RANKS, SUIT_SYMBOLS, pretty_card
 from scorer.order import SUIT_LABELS
 from scorer.profiles import RulesError, parse_requirement
 from scorer.violation_text import cards_text, detail, penalty_detail, unit_text
@@ -82,7 +82,6 @@ Text = dict[str, str]
 SUIT = r"(?:[♠♥♣♦]|trump)"
 REQUIREMENT = r"(?:\[\d+(?:,\d+)*\](?:×\d+)?)+"
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
 FIRST_DEALER = {"first-bidder": ("先亮主的人", "the first bidder"),
                 "winning-bidder": ("亮主最大的人", "the winning bidder")}

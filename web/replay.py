@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from scorer.errors import InputError
+from scorer.seats import seat_of
 
 
 class NoSuchStepError(InputError):
@@ -35,7 +36,7 @@ def timeline(record: dict[str, Any]) -> list[dict[str, Any]]:
         for trick_index, trick in enumerate(deal.get("tricks", [])):
             for position, cards in enumerate(trick["plays"]):
                 steps.append({"deal": deal_index, "trick": trick_index, "position": position,
-                              "seat": (trick["leader"] + position) % players, "cards": list(cards)})
+                              "seat": seat_of(trick["leader"], position, players), "cards": list(cards)})
     return steps
 
 

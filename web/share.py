@@ -11,16 +11,19 @@ from __future__ import annotations
 import functools
 import io
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, request
-from PIL import Image, ImageDraw, ImageFont
 
 import scorer
+from scorer.cards import SUIT_SYMBOLS
 
 from . import view
 from .api import get_table
 from .i18n import normalise_language
+
+if TYPE_CHECKING:  # Pillow is loaded when a picture is drawn, not with the page (the demo never draws one)
+    from PIL import Image, ImageFont
 
 share_bp = Blueprint("share", __name__, url_prefix="/api/share")
 
@@ -34,7 +37,7 @@ MUTED = (95, 107, 118)
 GOLD = (242, 183, 5)
 RED = (179, 38, 30)
 SIDE_COLOURS = ((179, 38, 30), (21, 101, 192), (46, 125, 50), (230, 81, 0), (106, 27, 154), (0, 131, 143), (93, 64, 55))
-SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SUITS = SUIT_SYMBOLS
 
 WORDS: dict[str, dict[str, str]] = {
     "title": {"zh": "拖拉机 · 升级", "en": "Tractor · 升级"},
@@ -66,6 +69,8 @@ def word(key: str, lang: str, **values: object) -> str:
 
 @functools.cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
     for path in FONT_FILES:
         if Path(path).is_file():
             return ImageFont.truetype(path, size)
@@ -92,6 +97,8 @@ class Card:
     """A portrait canvas drawn top to bottom."""
 
     def __init__(self, height: int) -> None:
+        from PIL import Image, ImageDraw
+
         self.image = Image.new("RGB", (WIDTH, height), (255, 255, 255))
         self.draw = ImageDraw.Draw(self.image)
         self.y = 0

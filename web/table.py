@@ -1,8 +1,8 @@
 """The table the page shows: the current session's live game, and what feeds it plays.
 
-A :class:`Table` owns one :class:`~vision.events.EventBus` for the server's lifetime:
+A :class:`Table` owns one :class:`~session.events.EventBus` for the server's lifetime:
 the page subscribes to it once and keeps receiving the events of whichever session is
-current when another one is resumed. Each session's :class:`~vision.live.LiveGame` has a
+current when another one is resumed. Each session's :class:`~session.live.LiveGame` has a
 bus of its own; its events save that session to the :class:`~web.store.SessionStore` and
 reach the table's bus only while it is the current session.
 
@@ -34,8 +34,8 @@ from typing import Any
 
 import scorer
 from scorer.errors import InputError
-from vision.events import Event, EventBus, StateChanged
-from vision.live import LiveGame, ResumeMismatchError, play_matches
+from session.events import Event, EventBus, StateChanged
+from session.live import LiveGame, ResumeMismatchError, play_matches
 
 from .store import Session, SessionStore
 

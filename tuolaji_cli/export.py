@@ -24,14 +24,15 @@ import json
 import shutil
 from pathlib import Path
 
-from vision.train_cli import REPO, configure_offline
+from models import MODELS_DIR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector", type=Path, help="ultralytics checkpoint (.pt) of the index detector")
     parser.add_argument("--classifier", type=Path, action="append",
                         help="classifier checkpoint (.pt) from `tuolaji train classifier`; twice or more: one ensemble network")
-    parser.add_argument("--out", type=Path, default=REPO / "models", help="output folder (default models/)")
+    parser.add_argument("--out", type=Path, default=MODELS_DIR, help="output folder (default: the shipped models/)")
+    parser.add_argument("--face", type=Path, help="face reader checkpoint (last.pt of `tuolaji train face`) -> face.onnx")
     parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
     parser.add_argument("--calibration", type=Path, action="append",
                         help="crops set(s) to calibrate the 8-bit classifier on (default: the checkpoint's training sets)")
@@ -42,6 +43,8 @@ def export_detector(checkpoint: Path, out_dir: Path, height: int = 416, width: i
     """Export the ultralytics detector to ``out_dir/detector.onnx``."""
     if not checkpoint.exists():
         raise OSError(2, "No such file or directory", str(checkpoint))
+    from training.offline import REPO, configure_offline
+
     configure_offline(REPO / "data", 2)
     from ultralytics import YOLO
 
@@ -70,8 +73,9 @@ def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: b
 
     import torch
 
+    from training.classifier_model import ExportWrapper, from_checkpoint
+    from training.offline import REPO
     from vision.cardcrop import CROP_PX
-    from vision.classifier_model import ExportWrapper, from_checkpoint
 
     checkpoints = [checkpoints] if isinstance(checkpoints, Path) else list(checkpoints)
     for checkpoint in checkpoints:
@@ -147,7 +151,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from vision.classifier_train import load_crops
+    from training.classifier_train import load_crops
 
     crops, _labels, _angles, _sides = load_crops(calibration)
     chosen = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
@@ -178,7 +182,7 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
     The reader's thresholds are kept (the starting point for tuning the new models); what
     was measured of the models these replace (``metrics``, ``reader_tuned_on``) is dropped.
     """
-    from vision.detector import CARD_NAMES
+    from vision.classes import CLASSIFIER_CLASSES
 
     path = out_dir / "cards.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -186,7 +190,7 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
         data.pop(stale, None)
     data.update({
         "detector_classes": ["index"],
-        "classifier_classes": [*CARD_NAMES, "reject"],
+        "classifier_classes": list(CLASSIFIER_CLASSES),
         "detector_input": {"height": height, "width": width, "layout": "NCHW RGB float 0..1, letterboxed at top-left"},
         "classifier_input": {"size": 40, "layout": "NCHW BGR float 0..1, square crop 1.3x the index box"},
     })
@@ -202,14 +206,22 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
 def run(args: argparse.Namespace) -> int:
     from scorer.errors import InputError
 
-    if not args.detector and not args.classifier:
-        raise InputError("export: give --detector and/or --classifier")
+    if not args.detector and not args.classifier and not args.face:
+        raise InputError("export: give --detector, --classifier and/or --face")
     try:
         height, width = (int(v) for v in args.imgsz.lower().split("x"))
     except ValueError:
         raise InputError(f"--imgsz: expected HxW like 480x640, got {args.imgsz!r}") from None
     if args.detector:
         print(f"wrote {export_detector(args.detector, args.out, height, width)}")
+    if args.face:
+        from training.face_train import export_face
+
+        if not args.face.exists():
+            raise OSError(2, "No such file or directory", str(args.face))
+        print(f"wrote {export_face(args.face, args.out)}")
+        if not args.detector and not args.classifier:
+            return 0
     if args.classifier:
         print(f"wrote {export_classifier(args.classifier, args.out, not args.float_classifier, args.calibration)}")
     extra = {"classifier_weights": "float32" if args.float_classifier else "int8"} if args.classifier else None

@@ -25,9 +25,8 @@ from typing import Any
 
 import scorer
 from scorer.errors import InputError
-from vision.decks import add_deck_arguments, chosen_deck
-from vision.inputs import finite_float
-from vision.live import LiveGame, check_resumable, read_json_file, write_json_atomic
+from session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
+from tuolaji_cli._common import add_deck_arguments, finite_float
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,6 +103,7 @@ def _reader(args: argparse.Namespace) -> Any:
         except (KeyError, ValueError, TypeError) as exc:
             raise InputError(f"{args.oracle}: not a rendered video's frames file ({exc})") from exc
     try:
+        from vision.decks import chosen_deck
         from vision.detector import TABLE, CardReader
     except ModuleNotFoundError as exc:
         raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc

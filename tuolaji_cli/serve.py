@@ -23,17 +23,16 @@ import socket
 import sys
 import threading
 from pathlib import Path
-from typing import Any
-
-from werkzeug.serving import BaseWSGIServer, make_server
+from typing import TYPE_CHECKING, Any
 
 from scorer.errors import InputError
-from vision.inputs import finite_float
-from vision.live import check_resumable, read_json_file
+from session.live import check_resumable, read_json_file
+from tuolaji_cli._common import finite_float
 
-from . import create_app, get_table
-from .store import default_data_dir
-from .table import Feed, PipelineFeed, RecordFeed, Table, record_setup
+if TYPE_CHECKING:
+    from werkzeug.serving import BaseWSGIServer
+
+    from web.table import Feed, Table
 
 DEFAULT_PORT = 8750
 
@@ -101,6 +100,8 @@ def _open_or_start(table: Table, args: argparse.Namespace, setup: dict[str, Any]
 
 def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
     """Open the session the input feeds and start the input in a background thread."""
+    from web.table import PipelineFeed, RecordFeed, record_setup
+
     if args.resume:
         latest = table.store.latest()
         if args.session is not None:
@@ -143,6 +144,7 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
 def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     """The bundled demo: its video through the camera pipeline, at real-time speed."""
     from vision import demo
+    from web.table import PipelineFeed, record_setup
 
     setup = record_setup(load_record(Path(demo.DEMO_SETUP)))
     if args.oracle is None and not demo.shipped_reader_is_ready():
@@ -167,8 +169,9 @@ def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None
                    calibrated: bool = True) -> dict[str, Any]:
     """The pipeline's options from the table's set-up: the calibration saved on ``/camera``
     (not for the demo, filmed by its own camera) and the keeper of the plays' pictures."""
-    from .camera import saved_calibration
-    from .pictures import SessionPictures
+    from web.camera import saved_calibration
+    from web.pictures import SessionPictures
+    from web.store import default_data_dir
 
     data = Path(args.data) if args.data else default_data_dir()
     options: dict[str, Any] = {"pictures": SessionPictures(table, data, video=str(video.resolve()) if video else None)}
@@ -247,7 +250,11 @@ def listen_socket(host: str, port: int) -> socket.socket:
 
 def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     """The application, its input attached and started, and a threaded HTTP server (not yet serving)."""
-    from .security import is_loopback_host, lan_address
+    from werkzeug.serving import make_server
+
+    from web import create_app, get_table
+    from web.security import is_loopback_host, lan_address
+    from web.store import default_data_dir
 
     data = args.data if args.data else default_data_dir()
     data_lock = lock_data_dir(Path(data))

@@ -1,4 +1,4 @@
-"""Training and export of the whole-face reader (``tuolaji train-face``; needs the 'train' extra).
+"""Training and export of the whole-face reader (``tuolaji train face``, ``tuolaji export --face``; the 'train' extra).
 
 The network reads a card stretched to an 80×80 square (BGR, 0..1, NCHW) and returns logits
 over the 54 cards and "not a face" (the index classifier's class order). Training-only
@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from datasets.faces import ANY_JOKER_LABEL
-from vision.detector import REJECT
+from vision.classes import REJECT
 from vision.face import FACE_PX
 
 NUM_CLASSES = REJECT + 1
@@ -198,31 +198,3 @@ def export_face(checkpoint: Path, out: Path) -> Path:
                       output_names=["probs"], dynamic_axes={"faces": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
                       dynamo=False)
     return target
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("--train", nargs="+", type=Path, help="face-set folders to train on")
-    parser.add_argument("--val", nargs="+", type=Path, help="face-set folders to validate on (their faces-val.npz)")
-    parser.add_argument("--out", required=True, type=Path, help="run folder (checkpoints, history)")
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    parser.add_argument("--init", type=Path, help="start from this checkpoint's weights")
-    parser.add_argument("--lr", type=float, default=0.003)
-    parser.add_argument("--width", type=int, default=24)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--samples-per-epoch", type=int, default=0, help="pictures an epoch (default: all)")
-    parser.add_argument("--export", type=Path, metavar="MODELS", help="only export --out/last.pt to MODELS/face.onnx")
-
-
-def run(args) -> int:
-    if args.export is not None:
-        print(f"train-face: wrote {export_face(args.out / 'last.pt', args.export)}")
-        return 0
-    if not args.train or not args.val:
-        from scorer.errors import InputError
-
-        raise InputError("--train and --val are needed (or --export MODELS)")
-    result = train(args.train, args.val, args.out, args.epochs, resume=args.resume, init=args.init, lr=args.lr,
-                   width=args.width, threads=args.threads, samples_per_epoch=args.samples_per_epoch)
-    print(f"train-face: epoch {result.get('epoch')} validation accuracy {result.get('accuracy', 0):.3f} -> {args.out}")
-    return 0

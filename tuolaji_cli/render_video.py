@@ -20,8 +20,8 @@ from pathlib import Path
 
 import scorer
 from scorer.errors import InputError
-from vision.inputs import finite_float
-from vision.live import read_json_file
+from session.live import read_json_file
+from tuolaji_cli._common import finite_float
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,12 +16,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import cv2
-import numpy as np
+from tuolaji_cli._common import add_deck_arguments, add_reading_arguments
 
-from vision.decks import add_deck_arguments, chosen_deck
-from vision.detector import CardInstance, CardReader, read_image_file, reader_preset
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.detector import CardInstance
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,20 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_arguments(parser)
 
 
-def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--careful`` or ``--fast`` (not both): the reader presets of :func:`vision.detector.reader_preset`."""
-    speed = parser.add_mutually_exclusive_group()
-    speed.add_argument("--careful", action="store_true",
-                       help="read every corner index four ways (turned by quarter turns) and average, "
-                       "as the table pipeline does: more accurate, about 4x the classifier's time")
-    speed.add_argument("--fast", action="store_true",
-                       help="read frames at 0.7 scale and every index once: about a quarter less time, "
-                       "fewer of the smallest cards")
-
-
 def card_json(card: CardInstance) -> dict:
     """The JSON object of one physical card.
 
+    >>> from vision.detector import CardInstance
     >>> card_json(CardInstance("10H", (1.04, 2.0, 30.26, 40.0), 0.971, ()))
     {'card': '10H', 'box': [1.0, 2.0, 30.3, 40.0], 'confidence': 0.971}
     """
@@ -55,6 +47,8 @@ def card_json(card: CardInstance) -> dict:
 
 def annotate(image: np.ndarray, cards: list[CardInstance]) -> np.ndarray:
     """A copy of ``image`` with every card's box, name and confidence drawn."""
+    import cv2
+
     out = image.copy()
     for card in cards:
         colour = (40, 40, 230) if card.card[-1] in "HD" or card.card == "BJ" else (230, 120, 20)
@@ -71,6 +65,11 @@ def annotate(image: np.ndarray, cards: list[CardInstance]) -> np.ndarray:
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.decks import chosen_deck
+    from vision.detector import CardReader, read_image_file, reader_preset
+
     images = [(path, read_image_file(path)) for path in args.images]  # fail before any output
     reader = CardReader.load(args.models, deck=chosen_deck(args.deck, args.deck_data), **reader_preset(args.careful, args.fast))
     results = []

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.cards import JOKERS
 from scorer.errors import InputError
 
-JOKERS = ("SJ", "BJ")
 ANY_JOKER = "JK"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 

@@ -25,9 +25,6 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from scorer.errors import InputError
 
 
@@ -65,6 +62,9 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float]) -> int:
+    import cv2
+    import numpy as np
+
     from datasets.scenes import classifier_crops, generate_scene
 
     out, seed, index, split, width, height, crops, joker_share, real_art = job
@@ -160,10 +160,14 @@ def _real_art_designs(real_art: float, split: str, workers: int, progress: bool)
 
 
 def _init_worker() -> None:
+    import cv2
+
     cv2.setNumThreads(1)
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
     size = parse_size(args.size)
     cv2.setNumThreads(1)
     total = generate(args.out, args.count, args.seed, args.split, size, args.crops, args.workers, args.start,

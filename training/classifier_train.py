@@ -2,7 +2,7 @@
 
 Reads the crops written by ``tuolaji generate --crops`` (``crops/*.npz``), augments them
 (any rotation: exact quarter turns plus small free rotations, colour and contrast
-jitter, blur, noise), and trains :class:`vision.classifier_model.CardIndexNet`.
+jitter, blur, noise), and trains :class:`training.classifier_model.CardIndexNet`.
 After every epoch it writes ``last.pt`` (weights, optimiser, epoch, metrics) and keeps
 ``best.pt`` (highest validation accuracy); ``resume=True`` continues from ``last.pt``.
 """
@@ -19,8 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import InputError
-
-REJECT = 54
+from vision.classes import REJECT
 
 
 def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ...]:
@@ -158,7 +157,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     import torch
     import torch.nn.functional as F
 
-    from vision.classifier_model import CardIndexNet, architecture, from_checkpoint, rank_and_suit_targets
+    from training.classifier_model import CardIndexNet, architecture, from_checkpoint, rank_and_suit_targets
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)

@@ -1,15 +1,17 @@
 """``tuolaji train``: train the card models on this machine's CPU, offline and resumable.
 
-Two models, one per sub-command:
+Three models, one per sub-command:
 
 * ``tuolaji train detector``: the one-class corner-index YOLO detector (ultralytics,
   from ``models/cardindex.yaml``, no pretrained weights), trained on 320×320 scenes at
   the pixel scale of a 640×480 camera frame. Ultralytics writes ``last.pt`` after every
   epoch; ``--resume`` continues from it.
-* ``tuolaji train classifier``: the small CNN (:mod:`vision.classifier_model`) that reads
+* ``tuolaji train classifier``: the small CNN (:mod:`training.classifier_model`) that reads
   a crop around each detected index into one of the 54 cards or "not a card index", and
   the direction of the card's top. It checkpoints after every epoch; ``--resume``
   continues from ``last.pt``.
+* ``tuolaji train face``: the whole-face reader (:mod:`training.face_train`) on the
+  pictures of ``tuolaji face-set``; the same checkpoints and ``--resume``.
 
 Settings come from ``models/train.yaml``; flags override them. Needs the ``train`` extra
 (torch, ultralytics). Nothing here touches the network: ultralytics runs with
@@ -26,18 +28,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
+from models import MODELS_DIR
 from scorer.errors import InputError
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = REPO / "models" / "train.yaml"
+DEFAULT_CONFIG = MODELS_DIR / "train.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("model", choices=("detector", "classifier"), help="which model to train")
+    parser.add_argument("model", choices=("detector", "classifier", "face"), help="which model to train")
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="settings yaml (default models/train.yaml)")
     parser.add_argument("--train", nargs="+", type=Path, help="training set folder(s) written by `tuolaji generate`")
     parser.add_argument("--val", nargs="+", type=Path, help="validation set folder(s)")
@@ -65,32 +66,6 @@ def load_settings(path: Path, model: str) -> dict:
     if model not in data:
         raise InputError(f"{path}: no section {model!r}")
     return dict(data[model])
-
-
-def configure_offline(data_dir: Path, threads: int) -> None:
-    """Keep ultralytics off the network and torch on ``threads`` threads (call before importing them)."""
-    config_dir = data_dir / "yolo_config"
-    (config_dir / "Ultralytics").mkdir(parents=True, exist_ok=True)
-    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
-    os.environ["YOLO_OFFLINE"] = "1"
-    os.environ["YOLO_AUTOINSTALL"] = "false"
-    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "true")
-    os.environ["OMP_NUM_THREADS"] = str(threads)
-    os.environ["MKL_NUM_THREADS"] = str(threads)
-    font = _local_font()
-    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
-        target = config_dir / "Ultralytics" / name
-        if not target.exists() and font is not None:
-            shutil.copyfile(font, target)
-
-
-def _local_font() -> Path | None:
-    from datasets.cardart import available_fonts
-
-    for path in available_fonts()["train"]:
-        if path.endswith(".ttf") and os.path.exists(path):
-            return Path(path)
-    return None
 
 
 def _import_ultralytics(threads: int):
@@ -121,6 +96,8 @@ def _write_data_yaml(run_dir: Path, train: list[Path], val: list[Path]) -> Path:
 
 
 def train_detector(settings: dict, args: argparse.Namespace) -> int:
+    from training.offline import REPO, configure_offline
+
     threads = int(args.threads or settings.get("threads", 2))
     configure_offline(REPO / "data", threads)
     yolo = _import_ultralytics(threads)
@@ -184,6 +161,8 @@ def _as_list(value) -> list:
 
 
 def _repo_path(path) -> Path:
+    from training.offline import REPO
+
     p = Path(path)
     return p if p.is_absolute() else REPO / p
 
@@ -205,11 +184,30 @@ def apply_overrides(settings: dict, pairs: list[str]) -> dict:
     return out
 
 
+def train_face(settings: dict, args: argparse.Namespace) -> int:
+    from training.face_train import train
+
+    train_dirs = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
+    val_dirs = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    for folder in [*train_dirs, *val_dirs]:
+        if not (folder / "faces-train.npz").exists():
+            raise InputError(f"{folder}: not a face set (no faces-train.npz); run `tuolaji face-set` first")
+    result = train(train_dirs, val_dirs, args.out or _repo_path(settings.get("out", "data/runs/face")),
+                   int(args.epochs or settings.get("epochs", 20)), resume=args.resume, init=args.init,
+                   lr=float(settings.get("lr", 0.003)), batch=int(args.batch or settings.get("batch", 96)),
+                   width=int(settings.get("width", 20)), threads=int(args.threads or settings.get("threads", 2)),
+                   seed=int(settings.get("seed", 0)), samples_per_epoch=int(settings.get("samples_per_epoch", 0)))
+    print(f"train face: epoch {result.get('epoch')}, validation accuracy {result.get('accuracy', 0):.3f}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     settings = apply_overrides(load_settings(args.config, args.model), args.set)
     if args.model == "detector":
         return train_detector(settings, args)
-    from vision.classifier_train import train_classifier
+    if args.model == "face":
+        return train_face(settings, args)
+    from training.classifier_train import train_classifier
 
     threads = int(args.threads or settings.get("threads", 2))
     os.environ["OMP_NUM_THREADS"] = str(threads)

@@ -36,6 +36,7 @@ from typing import Any
 import scorer
 from scorer import safejson
 from scorer.errors import InputError
+from scorer.seats import seat_of
 
 from .events import (
     CorrectionApplied,
@@ -73,7 +74,7 @@ def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[st
     """
     from collections import Counter
 
-    if (trick["leader"] + position) % players != seat:
+    if seat_of(trick["leader"], position, players) != seat:
         return False
     try:
         canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
@@ -103,7 +104,7 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
     >>> check_resumable(played, setup | {"deals": [{"level": "3", "trump": "S", "dealer": 0}]}, "out.json")
     Traceback (most recent call last):
     ...
-    vision.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    session.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
     """
     def refuse(why: str) -> ResumeMismatchError:
         return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
@@ -129,7 +130,7 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
                 raise refuse(f"deals[{index}].tricks[{t}] is not in the input")
             for position, cards in enumerate(trick.get("plays", [])):
                 other = new_tricks[t].get("plays", [])
-                seat = (trick["leader"] + position) % players
+                seat = seat_of(trick["leader"], position, players)
                 if position >= len(other) or not play_matches(trick, position, seat, other[position], players):
                     raise refuse(f"deals[{index}].tricks[{t}]: seat {seat} is recorded playing {' '.join(cards)}, "
                                  "the input shows otherwise")

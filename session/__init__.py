@@ -1,0 +1,11 @@
+"""The game session: the live game kept on disk and audited after every change, and its events.
+
+It sits between the rules (:mod:`scorer`) and everything that feeds or shows a game: the table
+pipeline (:mod:`vision.pipeline`) plays into it, the page (:mod:`web`) corrects it and
+subscribes to its events, headless ``tuolaji replay`` writes its record. It imports
+nothing but the standard library and :mod:`scorer`, so it loads without OpenCV, numpy or
+onnxruntime.
+
+* :mod:`session.live`: :class:`~session.live.LiveGame`, the record on disk, resume checks.
+* :mod:`session.events`: the typed events and the :class:`~session.events.EventBus`.
+"""

@@ -1,0 +1,55 @@
+"""Argument helpers shared by several commands (not a command itself: its name starts with ``_``).
+
+Like every module of :mod:`tuolaji_cli` it imports only the standard library at module level,
+so building the parser loads nothing heavy.
+
+>>> finite_float(low=0, above=True)("0.7")
+0.7
+>>> finite_float(low=0, above=True)("nan")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected a number above 0, got 'nan'
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+
+def finite_float(*, low: float | None = None, above: bool = False, high: float | None = None
+                 ) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number (no nan, no inf), at least (or ``above``) ``low``."""
+    def parse(text: str) -> float:
+        bound = "" if low is None else f" {'above' if above else 'at least'} {low:g}"
+        bound += "" if high is None else f" and at most {high:g}"
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}") from None
+        if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
+                or (high is not None and value > high)):
+            raise argparse.ArgumentTypeError(f"expected a number{bound}, got {text!r}")
+        return value
+
+    return parse
+
+
+def add_deck_arguments(parser, data_option: str = "--data") -> None:
+    """``--deck NAME`` and the data folder it is enrolled in (``data_option``, default ``--data``)."""
+    parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name (see `tuolaji enrol`)")
+    parser.add_argument(data_option, type=Path, metavar="DIR", dest="deck_data",
+                        help="data folder of the enrolled decks (default $TUOLAJI_DATA or ./data)")
+
+
+def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--careful`` or ``--fast`` (not both): the reader presets of :func:`vision.detector.reader_preset`."""
+    speed = parser.add_mutually_exclusive_group()
+    speed.add_argument("--careful", action="store_true",
+                       help="read every corner index four ways (turned by quarter turns) and average, "
+                       "as the table pipeline does: more accurate, about 4x the classifier's time")
+    speed.add_argument("--fast", action="store_true",
+                       help="read frames at 0.7 scale and every index once: about a quarter less time, "
+                       "fewer of the smallest cards")
