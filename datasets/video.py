@@ -2,7 +2,7 @@
 
 :func:`render_video` takes a record (for instance ``scorer.random_record``) and films
 its first deal as a webcam above the table would see it: each seat's arm reaches into
-its zone and lays the play fanned (index corners visible, as ``TABLE.md`` asks), a
+its zone and lays the play fanned (index corners visible, as ``docs/TABLE.md`` asks), a
 failed throw is laid and partly taken back, the trick's winner sweeps the cards away,
 and the camera adds mild perspective, lighting drift, noise, blur and MP4 compression.
 Optional disturbances: a hand that lingers over the cards it laid, hands passing over

@@ -2,7 +2,7 @@
 
 Cards and notation, trump order, units and formats, follow legality, trick winners,
 points, levels, bidding, 找朋友, a deal state with push/pop and a legal-play generator,
-game records and their audit (see RULES.md and RECORD.md).
+game records and their audit (see docs/RULES.md and docs/RECORD.md).
 
 >>> from scorer import parse_card, format_card, random_record, audit_record
 >>> format_card(parse_card("♥T"))

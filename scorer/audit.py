@@ -1,4 +1,4 @@
-"""The audit (RECORD.md "Audit output", RULES §11): every violation, proven or not,
+"""The audit (docs/RECORD.md "Audit output", RULES §11): every violation, proven or not,
 points, kitty, penalties and the deal's outcome.
 
 Hands: the record's ``hands`` when given (exact, everything proven at once); otherwise
@@ -142,7 +142,7 @@ class _DealAudit:
 
     # ---------------------------------------------------------------- main
     def run(self) -> dict[str, Any]:
-        """The deal's audit (RECORD.md): the evidence tables and the deal-level checks, then
+        """The deal's audit (docs/RECORD.md): the evidence tables and the deal-level checks, then
         each trick (its leader, the cards' availability, the lead, the follows, the winner),
         then the result."""
         played_total = self._tables()
@@ -686,7 +686,7 @@ def _audits(record: dict[str, Any]) -> list[_DealAudit]:
 
 
 def audit_record(record: dict[str, Any]) -> dict[str, Any]:
-    """Audit every deal of a record: exactly RECORD.md's audit output.
+    """Audit every deal of a record: exactly docs/RECORD.md's audit output.
 
     Raises :class:`scorer.record.RecordError` for a malformed record. Levels carry
     from deal to deal (``start_levels``, then each complete deal's ``levels_after``).

@@ -1,4 +1,4 @@
-"""Units, formats, requirement ladders and comparisons (RULES.md §3, §5, §6).
+"""Units, formats, requirement ladders and comparisons (docs/RULES.md §3, §5, §6).
 
 A *holding* is a ``dict`` card kind → count, all of one effective suit. A **unit** is
 a single, a k-tuple or a tractor; its *shape* is ``(width, length)``: ``(1, 1)`` a

@@ -1,4 +1,4 @@
-"""Rule options and the named profiles of RULES.md §13.
+"""Rule options and the named profiles of docs/RULES.md §13.
 
 A profile is a named set of options; a record's ``rules`` is a profile name or an
 object ``{"profile": NAME, option: value, ...}`` overriding some of them.
@@ -91,7 +91,7 @@ wrong size) and 多牌少牌 (a play with the wrong number of cards)."""
 
 @dataclass(frozen=True)
 class Options:
-    """Every rule option of RULES.md. ``None`` for a size means "derived" (see methods).
+    """Every rule option of docs/RULES.md. ``None`` for a size means "derived" (see methods).
 
     >>> Options().throw_compare
     'largest-unit'
@@ -318,7 +318,7 @@ PROFILES: dict[str, Options] = {
         decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False
     ),
 }
-"""The eight profiles of RULES.md §13 by name."""
+"""The eight profiles of docs/RULES.md §13 by name."""
 
 PROFILE_NOTES: dict[str, str] = {
     "standard-2deck": "seed 004: 2 decks, 4 players, T 80 / s 40, kitty 8",

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): validation, parsing, and the record-level API.
+"""Game records (docs/RECORD.md): validation, parsing, and the record-level API.
 
 A record is plain JSON data (``dict``); this module never changes it. Parsing gives
 :class:`ParsedRecord` with cards as ints; unknown keys are simply ignored here and

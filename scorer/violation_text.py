@@ -1,7 +1,7 @@
-"""The audit's findings in English: RECORD.md's ``detail`` of each violation and penalty.
+"""The audit's findings in English: docs/RECORD.md's ``detail`` of each violation and penalty.
 
 Every sentence is rendered here from the data of :mod:`scorer.violations`, with seats as
-numbers and tricks and deals counted from 0, exactly as RECORD.md's audit output writes
+numbers and tricks and deals counted from 0, exactly as docs/RECORD.md's audit output writes
 them (the golden audits in ``tests/data/scorer/audits`` hold the text). The page renders the
 same data in its own words (``web/explain.py``).
 
@@ -109,7 +109,7 @@ def _sentence(kind: type[F]) -> Callable[[Callable[[F], str]], Callable[[F], str
 
 
 def detail(fact: Fact) -> str:
-    """A violation's ``detail``: its fact in RECORD.md's English."""
+    """A violation's ``detail``: its fact in docs/RECORD.md's English."""
     return _SENTENCES[type(fact)](fact)
 
 
@@ -313,7 +313,7 @@ def _wrong_forced_unit(f: WrongForcedUnit) -> str:
 
 OFFENCE_NAMES = {"discard": "wrong discard (垫错)", "trumping": "wrong trumping (毙牌出错)",
                  "kitty": "wrong kitty (留底差错)", "card-count": "wrong card count (多牌少牌)"}
-"""The penalties of seed 001 Ⅰ.九 other than a failed throw, as RECORD.md names them."""
+"""The penalties of seed 001 Ⅰ.九 other than a failed throw, as docs/RECORD.md names them."""
 
 
 def penalty_detail(fact: PenaltyFact) -> str:

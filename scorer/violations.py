@@ -4,7 +4,7 @@ A :class:`Violation` is the rule code, the trick (None for the deal-level checks
 at fault, whether it is proven, and a *fact*: one small frozen record per kind of finding
 holding the cards, units, seats, numbers and evidence the finding is about. The words are
 rendered from the fact, never parsed back from them: English in
-:mod:`scorer.violation_text` (RECORD.md's ``detail``), Chinese and the page's English in
+:mod:`scorer.violation_text` (docs/RECORD.md's ``detail``), Chinese and the page's English in
 ``web/explain.py``.
 
 Cards are card kinds (``0..53``, :mod:`scorer.cards`), units the cards of one unit
@@ -384,7 +384,7 @@ class WrongForcedUnit(Fact):
 
 @dataclass(frozen=True)
 class Violation:
-    """One violation (RECORD.md "Audit output": ``trick``, ``seat``, ``rule``, ``proven``,
+    """One violation (docs/RECORD.md "Audit output": ``trick``, ``seat``, ``rule``, ``proven``,
     ``detail``), its detail as data."""
 
     rule: str
@@ -415,7 +415,7 @@ class PenaltyFact:
 
 @dataclass(frozen=True)
 class Penalty:
-    """One penalty (RECORD.md: ``trick``, ``seat``, ``points``, ``detail``); ``points`` signed
+    """One penalty (docs/RECORD.md: ``trick``, ``seat``, ``points``, ``detail``); ``points`` signed
     as the audit writes them (+ for the defenders)."""
 
     trick: int | None

@@ -54,7 +54,7 @@ class TrickComplete:
 
 @dataclass(frozen=True)
 class ViolationFound:
-    """The audit found (or newly proved) a violation; same fields as RECORD.md's audit."""
+    """The audit found (or newly proved) a violation; same fields as docs/RECORD.md's audit."""
 
     deal: int
     trick: int

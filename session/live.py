@@ -6,7 +6,7 @@ when a person fixes or confirms a card. After every change the record is written
 atomically (a crash loses nothing: :meth:`LiveGame.resume` continues from the file),
 re-audited by the scorer, and the differences are published as events.
 
-Two record keys beyond RECORD.md are used (unknown keys survive round trips):
+Two record keys beyond docs/RECORD.md are used (unknown keys survive round trips):
 ``tricks[i].unconfirmed`` — ``[[seat, index], ...]`` cards a person must confirm —
 and ``tricks[i].corrections`` — every change a person made.
 
@@ -309,7 +309,7 @@ class LiveGame:
         A play that starts a trick may come from any seat (a wrong leader is the
         audit's business); in the middle of a trick only the expected seat may play.
         ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
-        added to the deal's ``pictures`` with the trick and seat (a key RECORD.md readers ignore).
+        added to the deal's ``pictures`` with the trick and seat (a key docs/RECORD.md readers ignore).
         """
         with self._lock:
             if not self._record["deals"]:

@@ -174,7 +174,7 @@ def _spoil(rec: dict, seed: int) -> dict:
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_golden_audits(profile: str) -> None:
-    """The exact RECORD.md audit output for a record of every profile, one with a revoke."""
+    """The exact docs/RECORD.md audit output for a record of every profile, one with a revoke."""
     rec = _spoil(build_example(profile), seed=len(profile))
     rec_path = DATA / "records" / f"{profile}-revoke.json"
     audit_path = DATA / "audits" / f"{profile}-revoke.audit.json"

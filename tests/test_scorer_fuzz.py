@@ -1,5 +1,5 @@
 """The audit never crashes: records with arbitrary (structurally valid) plays, leaders,
-attempts, bids, kitties and friends are audited, and the output keeps RECORD.md's shape."""
+attempts, bids, kitties and friends are audited, and the output keeps docs/RECORD.md's shape."""
 
 from __future__ import annotations
 

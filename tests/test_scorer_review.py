@@ -1,5 +1,5 @@
 """Adversarial review of the rules engine: small hand-built positions and records whose
-right answers were derived from RULES.md / RECORD.md and the seeds (000, 001, 004), not
+right answers were derived from docs/RULES.md / docs/RECORD.md and the seeds (000, 001, 004), not
 from the engine's output."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md and of the seeds it cites (000, 001, 004)."""
+"""Every worked example of docs/RULES.md and of the seeds it cites (000, 001, 004)."""
 
 from __future__ import annotations
 

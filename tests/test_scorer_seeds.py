@@ -1,7 +1,7 @@
 """Issue 15: every verdict exactly as the seeds give it, and the rules core a live table asks.
 
 Each test is built from a seed example (000 chapter 4, 001 Guangzhou / 找朋友 / 炒地皮,
-004 2-deck, 泰坦尼克 and 4 decks) or from RULES.md's revised text, and failed on the
+004 2-deck, 泰坦尼克 and 4 decks) or from docs/RULES.md's revised text, and failed on the
 engine before the revision.
 """
 

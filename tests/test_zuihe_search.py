@@ -1,6 +1,6 @@
 """The memoised search agrees with a plain brute-force enumerator on random small hands.
 
-The enumerator below is written from ZUIHE.md independently of ``scorer.zuihe.search``:
+The enumerator below is written from docs/ZUIHE.md independently of ``scorer.zuihe.search``:
 it lists every group the concealed cards could form, enumerates every multiset of
 them that fits the hand, keeps those that leave only 幺 cards over, and scores each
 arrangement with the scorer's 嘴 rules. The best (wins, 嘴, 和) must match.

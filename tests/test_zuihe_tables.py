@@ -1,4 +1,4 @@
-"""ZUIHE.md's tables, row by row, each on a hand-built 30/31-card hand.
+"""docs/ZUIHE.md's tables, row by row, each on a hand-built 30/31-card hand.
 
 Hands are built from a *core* (the cards the row is about, plus 哈 or 叉 for 和) and
 filled to 30 cards with 白 runs (副, 0 和, no 嘴) that never make a pair into a 车.

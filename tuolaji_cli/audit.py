@@ -1,6 +1,6 @@
 """``tuolaji audit RECORD [--json]``: audit a game record.
 
-A readable table by default; ``--json`` prints exactly RECORD.md's audit output. A
+A readable table by default; ``--json`` prints exactly docs/RECORD.md's audit output. A
 malformed record is one line naming the place and exit status 2 (the dispatcher turns
 the :class:`~scorer.record.RecordError` into that line); the file is only read.
 The exit status is 0 whether or not violations were found.
@@ -19,8 +19,8 @@ from scorer.record import loads_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help="a game record (JSON, RECORD.md)")
-    parser.add_argument("--json", action="store_true", help="print RECORD.md's audit output as JSON")
+    parser.add_argument("record", metavar="RECORD", help="a game record (JSON, docs/RECORD.md)")
+    parser.add_argument("--json", action="store_true", help="print docs/RECORD.md's audit output as JSON")
 
 
 def load_record(path: str) -> Any:

@@ -5,7 +5,7 @@ Prints a JSON list with one object per image, in order::
     [{"image": "a.jpg", "cards": [{"card": "10H", "box": [x1, y1, x2, y2], "confidence": 0.97}]}]
 
 one entry per physical card (two identical cards are two entries), card names as in
-RECORD.md, boxes in pixels of the original image around the card's visible corner
+docs/RECORD.md, boxes in pixels of the original image around the card's visible corner
 indices. ``--annotate DIR`` also writes each image with its cards drawn. An unreadable
 image stops the command with one line on stderr and exit status 2.
 """

@@ -7,7 +7,7 @@ top-right, bottom-right, bottom-left) and the perspective map between the image 
 :func:`find_table_corners` finds the corners itself (the table is the large evenly
 coloured quadrilateral around the middle of the picture), or the user gives them.
 
-:class:`SeatZones` splits the table into one zone per seat, per ``TABLE.md``: seat 0 at
+:class:`SeatZones` splits the table into one zone per seat, per ``docs/TABLE.md``: seat 0 at
 the bottom edge, then counter-clockwise (seat 1 right, 2 top, 3 left for four
 players; five to seven players evenly around the edge). The middle belongs to no seat
 (the kitty may lie there).

@@ -143,7 +143,7 @@ def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]
 
 TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
-reads carefully, and the table is laid by ``TABLE.md`` (every index of a fan visible),
+reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
 so two same-named indices closer than 0.75 index sizes are one."""
 
 
@@ -732,7 +732,7 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
 
     Two same-facing corners of one card (top-left and top-right of a 4-corner deck) have
     the card's edge between them; an index of another card there would lie on top of
-    that edge, and the card laid over it (``TABLE.md``: fans overlap to the right) hides
+    that edge, and the card laid over it (``docs/TABLE.md``: fans overlap to the right) hides
     the far corner. So of three fanned identical cards, the outer two never pair. Only a
     reading at least half as sure as the less sure of a and b counts (a pip misread as an
     index must not split a card).
@@ -774,9 +774,9 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
 
     The detector sometimes boxes one index twice (the rank alone and rank + suit) with
     too little overlap for NMS; both read the same card the same way up. Fanned
-    identical cards leave each index visible (``TABLE.md``), so theirs overlap less.
+    identical cards leave each index visible (``docs/TABLE.md``), so theirs overlap less.
     ``spacing`` > 0 also takes same-named, same-facing readings whose centres are closer
-    than that many index sizes for one index: on a table laid by ``TABLE.md`` no two
+    than that many index sizes for one index: on a table laid by ``docs/TABLE.md`` no two
     visible indices are closer than an index's width.
 
     >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)

@@ -5,7 +5,7 @@ Data flows one way::
     frames -> motion / arms (every frame, cheap) -> card reads (only when a zone settles)
            -> tracked zone contents -> plays in turn order -> LiveGame (record, audit, events)
 
-:class:`TablePipeline` watches every seat zone (``TABLE.md``). A zone is *busy* while
+:class:`TablePipeline` watches every seat zone (``docs/TABLE.md``). A zone is *busy* while
 something moves in it or an arm reaches over it; once it has been quiet for
 ``settle_s`` (0.7 s) the card reader reads the frame, and a second read ``confirm_s``
 later must agree (:mod:`vision.tracking`). What the zone then holds is its settled

@@ -4,7 +4,7 @@ the lead's obligation and errors.
 The audit records each violation and penalty as data (:mod:`scorer.violations`: the cards,
 units, seats, tricks and evidence); this module writes that data in Chinese and in the page's
 English, with player names and tricks and deals counted from 1 (the scorer's own English,
-RECORD.md's ``detail``, is :mod:`scorer.violation_text`). A finding it has no words for (a
+docs/RECORD.md's ``detail``, is :mod:`scorer.violation_text`). A finding it has no words for (a
 kind the scorer gains later) falls back to the scorer's English with seats and tricks made
 readable: the page never loses a detail and never crashes on one. The scorer's other texts
 (:func:`scorer.follow_hint`, :func:`scorer.describe_obligation`, error messages) are still

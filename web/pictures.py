@@ -4,7 +4,7 @@ Each settled play that came through the camera pipeline keeps a small JPEG of it
 seat's zone, as the reader saw it, and the frame's time (:class:`SessionPictures`, the
 pipeline's :class:`~vision.pipeline.PictureKeeper`). The files lie in
 ``DATA/pictures/<session>/``; the record references them from each deal's
-``pictures`` list (``{"trick", "seat", "file", "frame", "time_s"}``, a key RECORD.md
+``pictures`` list (``{"trick", "seat", "file", "frame", "time_s"}``, a key docs/RECORD.md
 readers ignore). Pictures are kept within a budget per deal (:data:`DEAL_BUDGET`): a picture
 that does not fit is made smaller, and dropped when even that does not fit.
 

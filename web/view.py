@@ -27,7 +27,7 @@ LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q
 
 PROFILES: dict[str, dict[str, Any]] = {name: {"decks": options.decks, "players": list(options.players)}
                                         for name, options in scorer.PROFILES.items()}
-"""The scorer's rule profiles (RULES.md §13) by name: deck count and the player counts they are for."""
+"""The scorer's rule profiles (docs/RULES.md §13) by name: deck count and the player counts they are for."""
 
 SERIES_COLOURS = ("#d84315", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037")
 
@@ -50,7 +50,7 @@ def decks(record: dict[str, Any]) -> int:
 
 
 def threshold(record: dict[str, Any]) -> int:
-    """The defenders' points that take over the deal (the scorer's, RULES.md §8 and §10).
+    """The defenders' points that take over the deal (the scorer's, docs/RULES.md §8 and §10).
 
     >>> threshold({"rules": "standard-2deck", "players": list("abcd")})
     80

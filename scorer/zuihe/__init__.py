@@ -1,4 +1,4 @@
-"""嘴和 (zuihe) hand scorer — see ZUIHE.md for the rules it implements.
+"""嘴和 (zuihe) hand scorer — see docs/ZUIHE.md for the rules it implements.
 
 >>> result = score({"hand": ["ZH", "FA", "9T"], "melds": []}, ZuiheOptions(sizes=()))
 >>> result.he, [g.kind for g in result.groups]

@@ -49,7 +49,7 @@ class HandError(InputError):
 
 @dataclass(frozen=True)
 class ZuiheOptions:
-    """Choices for the points where the seed is unclear; defaults follow ZUIHE.md.
+    """Choices for the points where the seed is unclear; defaults follow docs/ZUIHE.md.
 
     - ``patterns``: ``"best"`` counts the single best row of the 门墩/幺哈/楼 table,
       ``"sum"`` adds the best row of each family.

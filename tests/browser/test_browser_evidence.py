@@ -84,7 +84,7 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, 
     assert sorted((p["trick"], p["seat"]) for p in pictures) == sorted(
         (t, (trick["leader"] + k) % players) for t, trick in enumerate(tricks) for k in range(players))  # every play's
     assert all(isinstance(p["time_s"], float) and p["file"].endswith(".jpg") for p in pictures)
-    scorer.validate_record(record)  # the references are a key RECORD.md readers ignore
+    scorer.validate_record(record)  # the references are a key docs/RECORD.md readers ignore
     session = state["session"]["id"]
     folder = data / "pictures" / str(session)
     assert sum(f.stat().st_size for f in folder.glob("*.jpg")) < 2 * 1024 * 1024

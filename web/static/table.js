@@ -184,7 +184,7 @@
   }
 
   function seatPosition(seat, count) {
-    // seat 0 at the bottom, then counter-clockwise (right, top, left), as TABLE.md says
+    // seat 0 at the bottom, then counter-clockwise (right, top, left), as docs/TABLE.md says
     const angle = Math.PI / 2 - (seat * 2 * Math.PI) / count;
     return { x: 50 + 41 * Math.cos(angle), y: 50 + 38 * Math.sin(angle) };
   }
