@@ -21,7 +21,7 @@ from scorer.cards import CARD_POINTS, CARDS, RANKS, pretty_card
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
-from scorer.profiles import Options
+from scorer.profiles import PENALTY_OPTIONS, Options
 from scorer.record import ParsedDeal, ParsedRecord, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.state import forced_key, forced_unit, trick_resolution
@@ -251,6 +251,16 @@ class _DealAudit:
             elif t + 1 < len(tricks):
                 known = self.bounds[t + 1]
 
+        for k, ruling in enumerate(d.rulings):  # penalties the table applied by hand, counted like the rest
+            what = f"ruling for {ruling['rule']}" if ruling.get("rule") else "ruling"
+            if ruling["levels"]:
+                self.level_penalty_seats.extend([ruling["seat"]] * ruling["levels"])
+                lost = ruling["levels"]
+                detail = f"{what}: the offender's side loses {lost} level{'s' if lost > 1 else ''}"
+            else:
+                detail = f"{what}: {ruling['points']} points"
+            self.penalties.append({"trick": ruling["trick"], "seat": ruling["seat"], "_points": ruling["points"],
+                                   "detail": detail, "ruling": k})
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
                                    [((t.leader + j) % n, p) for t in tricks for j, p in enumerate(t.plays)])
         self.dealer_side = dealer_seats
@@ -613,6 +623,66 @@ def audit_record(record: dict) -> dict:
             levels = audit.levels_after
         previous = audit
     return {"deals": deals}
+
+
+RULE_PENALTIES: dict[str, tuple[str, ...]] = {
+    "must-follow-suit": ("wrong discard", "wrong trumping"),
+    "must-follow-format": ("wrong discard",),
+    "wrong-card-count": ("wrong card count",),
+    "bad-kitty": ("wrong kitty",),
+    "failed-throw": ("failed throw",),
+    "wrong-forced-unit": ("failed throw",),
+}
+"""The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
+
+
+def ruling_offers(record: dict, deal: int = -1) -> list[dict[str, Any] | None]:
+    """For each violation of a deal (parallel to the audit's ``violations``), the penalty the
+    profile's scale gives it, as a ruling the table may apply (``{"seat", "trick", "rule",
+    "points"}`` or ``... "levels": 1``); None where the rules or a ruling already penalise it,
+    where it is not proven, or where the seeds name no penalty for it. The scale is the profile's
+    ``throw_penalty`` (``points`` when it has none: seed 001's 10 points per wrong card).
+
+    >>> from scorer.record import random_record
+    >>> ruling_offers(random_record("standard-2deck", seed=0, hand_size=6))
+    []
+    """
+    parsed = parse_record(record)
+    n = len(parsed.deals)
+    if not -n <= deal < n:
+        raise RecordError(f"deals[{deal}]: no such deal")
+    index = deal % n
+    part = {**record, "deals": record["deals"][:index + 1]}
+    base = audit_record(part)["deals"][index]
+    if not any(v["proven"] and v["rule"] in RULE_PENALTIES for v in base["violations"]):
+        return [None] * len(base["violations"])
+    opts = parsed.options
+    scale = opts.throw_penalty if opts.throw_penalty != "none" else "points"
+    rules = dict(record["rules"]) if isinstance(record["rules"], dict) else {"profile": record["rules"]}
+    for name in PENALTY_OPTIONS:
+        if getattr(opts, name) == "none":
+            rules[name] = scale
+    scaled = audit_record({**part, "rules": rules})["deals"][index]
+    offers: list[dict[str, Any] | None] = []
+    for v in base["violations"]:
+        kinds = RULE_PENALTIES.get(v["rule"], ())
+        where = (v["trick"], v["seat"])
+        ruled = [r for r in parsed.deals[index].rulings if (r["trick"], r["seat"], r.get("rule")) == (*where, v["rule"])]
+        already = ruled or ([p for p in base["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p
+                             and p["detail"].startswith(kinds)] if kinds else [])
+        found = [p for p in scaled["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p
+                 and p["detail"].startswith(kinds)] if kinds and v["proven"] and not already else []
+        if not found:
+            offers.append(None)
+            continue
+        offer: dict[str, Any] = {"seat": v["seat"], "trick": v["trick"], "rule": v["rule"]}
+        points = abs(found[0]["points"])
+        if points:
+            offer["points"] = points
+        else:
+            offer["levels"] = 1
+        offers.append(offer)
+    return offers
 
 
 def bidding_state(record: dict, deal: int = -1) -> BiddingState:

@@ -23,7 +23,7 @@ from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
 
-from . import dealing, view
+from . import dealing, history, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import MAX_NAME_LENGTH, NoSuchSessionError
@@ -133,7 +133,9 @@ def state_payload(table: Table) -> dict[str, Any]:
         "state": state,
         "view": view.table_view(record, state["audit"]) | {
             "bidding": dealing.bidding_view(record),
-            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))]},
+            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
+            "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
+            "history": history.history_view(record)},
         "feed": feed,
         "profiles": view.PROFILES,
     }
@@ -270,7 +272,7 @@ def edit_deal() -> Response:
             changes["level"] = data["level"]
         if "friends" in data:
             changes["friends"] = _friends_field(data)
-        game.replace_record(dealing.edit_deal(record, changes), reason="setup")
+        game.replace_record(history.logged(record, dealing.edit_deal(record, changes), "setting"), reason="setup")
     return jsonify(state_payload(get_table()))
 
 
@@ -288,7 +290,11 @@ def next_deal() -> tuple[Response, int]:
     data = _body(optional=True)
     trump = _trump_field(data)
     with get_table().writing() as game:
-        index = game.new_deal(dealing.next_deal_setup(game.snapshot(), game.audit(), trump))
+        record = game.snapshot()
+        deal = dealing.next_deal_setup(record, game.audit(), trump)
+        game.replace_record(history.logged(record, record | {"deals": record["deals"] + [deal]}, "next-deal"),
+                            reason="new-deal")
+        index = len(record["deals"])
     return jsonify({"deal": index} | state_payload(get_table())), 201
 
 
@@ -305,7 +311,7 @@ def bid() -> Response:
             raise BadRequestError("cards: a bid shows at least one card")
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
+        game.replace_record(history.logged(record, dealing.apply_bid(record, seat, cards), "bid"), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -316,7 +322,7 @@ def withdraw_bid() -> Response:
         record = game.snapshot()
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(dealing.withdraw_bid(record), reason="bid")
+        game.replace_record(history.logged(record, dealing.withdraw_bid(record), "withdraw"), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -331,7 +337,9 @@ def play() -> tuple[Response, int]:
             raise BadRequestError("cards: a play has at least one card")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
+        before = game.snapshot()
         event = game.play(seat, cards, attempt=attempt)
+        _log(game, before, "play")
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 
@@ -349,7 +357,9 @@ def correct() -> Response:
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
             raise BadRequestError("card: expected a card such as 10H")
+        before = game.snapshot()
         event = game.correct(deal, trick, seat, index, card, source="page")
+        _log(game, before, "correction")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -367,6 +377,7 @@ def confirm() -> Response:
         except (IndexError, KeyError) as exc:
             raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
         event = game.correct(deal, trick, seat, index, card, source="page-confirm")
+        _log(game, record, "confirm")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -381,7 +392,66 @@ def kitty() -> Response:
         deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
                       else len(record["deals"]) - 1)
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
-        game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
+        game.replace_record(history.logged(record, dealing.set_kitty(record, deal_index, cards), "kitty"), reason="kitty")
+    return jsonify(state_payload(get_table()))
+
+
+def _log(game: Any, before: dict[str, Any], change: str) -> None:
+    """Keep a change the game made (a play, a correction) in the record's history (web/history.py)."""
+    after = game.snapshot()
+    logged = history.logged(before, after, change)
+    if logged is not after:
+        game.replace_record(logged, reason="history")
+
+
+@api_bp.post("/undo")
+def undo() -> Response:
+    """Take back the last change made on the page (a play, bid, kitty, setting, penalty, correction or
+    next deal); the record's history keeps both the change and its undo."""
+    with get_table().writing() as game:
+        game.replace_record(history.undo(game.snapshot()), reason="undo")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/redo")
+def redo() -> Response:
+    """Put back the last change undone (until a new change is made)."""
+    with get_table().writing() as game:
+        game.replace_record(history.redo(game.snapshot()), reason="redo")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/ruling")
+def ruling() -> Response:
+    """Apply a penalty for one of a deal's violations: the profile's (no ``points`` or ``levels``
+    given) or the organiser's own; the audit counts it in the deal's points and levels."""
+    data = _body()
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("ruling: the record has no deal")
+        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
+                      else len(record["deals"]) - 1)
+        violation = _int_field(data, "violation", high=1000)
+        points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
+        levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
+        changed = dealing.apply_ruling(record, deal_index, violation, points=points, levels=levels)
+        game.replace_record(history.logged(record, changed, "ruling"), reason="ruling")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/ruling/remove")
+def remove_ruling() -> Response:
+    """Take back one penalty the table applied."""
+    data = _body()
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("ruling: the record has no deal")
+        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
+                      else len(record["deals"]) - 1)
+        changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
+        game.replace_record(history.logged(record, changed, "ruling"), reason="ruling")
     return jsonify(state_payload(get_table()))
 
 

@@ -246,3 +246,60 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
 
 def refused_response(error: RefusedError) -> tuple[Response, int]:
     return jsonify({"error": str(error), "message": error.words}), 400
+
+
+# --- penalties the table rules (a violation's consequence) ----------------------------------
+
+
+def apply_ruling(record: dict[str, Any], deal_index: int, violation: int, *, points: int | None = None,
+                 levels: int | None = None) -> dict[str, Any]:
+    """The record with a penalty for one of the deal's violations in its ``rulings``: the profile's
+    (:func:`scorer.ruling_offers`) when neither ``points`` nor ``levels`` is given, else the
+    organiser's own. The audit then counts it in the deal's points and levels."""
+    record = copy.deepcopy(record)
+    deal_index %= len(record["deals"])
+    violations = scorer.audit_record({**record, "deals": record["deals"][:deal_index + 1]})["deals"][deal_index][
+        "violations"]
+    if not 0 <= violation < len(violations):
+        raise RefusedError(f"ruling: deal {deal_index} has no violation {violation}", "没有这条违规",
+                           "there is no such violation")
+    found = violations[violation]
+    if points is None and levels is None:
+        offer = scorer.ruling_offers(record, deal_index)[violation]
+        if offer is None:
+            raise RefusedError("ruling: the rules give this violation no penalty", "规则对这条违规没有规定罚分（可自定罚分）",
+                               "the rules give this violation no penalty (set one of your own)")
+        ruling = offer
+    else:
+        ruling = {"seat": found["seat"], "trick": found["trick"], "rule": found["rule"]}
+        if levels:
+            ruling["levels"] = levels
+        elif points:
+            ruling["points"] = points
+        else:
+            raise RefusedError("ruling: a penalty of 0", "罚分要大于 0", "a penalty must be above 0")
+    ruling["by"] = "table"
+    record["deals"][deal_index].setdefault("rulings", []).append(ruling)
+    scorer.validate_record(record)
+    return record
+
+
+def remove_ruling(record: dict[str, Any], deal_index: int, ruling: int) -> dict[str, Any]:
+    """The record without one of the deal's rulings (the penalty taken back)."""
+    record = copy.deepcopy(record)
+    deal_index %= len(record["deals"])
+    rulings = record["deals"][deal_index].get("rulings") or []
+    if not 0 <= ruling < len(rulings):
+        raise RefusedError(f"ruling: deal {deal_index} has no ruling {ruling}", "没有这条罚分", "there is no such penalty")
+    rulings.pop(ruling)
+    if not rulings:
+        record["deals"][deal_index].pop("rulings", None)
+    return record
+
+
+def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> dict[str, Any] | None:
+    """The settlement's violations with the penalty the profile offers for each (None for a deal
+    that is not complete): what the page's one-click buttons apply."""
+    if not record["deals"] or audit["deals"][deal_index].get("outcome") is None:
+        return None
+    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index)}
