@@ -23,7 +23,7 @@ from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
 
-from . import dealing, history, view
+from . import dealing, history, results, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import MAX_NAME_LENGTH, NoSuchSessionError
@@ -135,7 +135,8 @@ def state_payload(table: Table) -> dict[str, Any]:
             "bidding": dealing.bidding_view(record),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
-            "history": history.history_view(record)},
+            "history": history.history_view(record),
+            "results": results.deal_results(record, state["audit"])},
         "feed": feed,
         "profiles": view.PROFILES,
     }
@@ -543,6 +544,6 @@ def replay_at(session_id: int, step: int) -> Response:
         "step": step,
         "total": len(steps),
         "state": {"record": record, "audit": audit, "pending": [], "expected_seat": None},
-        "view": view.table_view(record, audit),
+        "view": view.table_view(record, audit) | {"results": results.deal_results(record, audit)},
         "session": session.summary(),
     })

@@ -155,6 +155,7 @@
       renderBids(deal);
       renderDealForm(deal);
       renderManual();
+      renderUndo();
       renderFeed();
       fillSetup();
     }
@@ -361,7 +362,7 @@
       rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer")) + " (" +
         esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) + ")</p>");
     }
-    if (dealAudit.penalty_points) rows.push("<p>" + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
+    if (dealAudit.penalty_points) rows.push('<p class="penalty-line">' + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
     rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <strong id="total-points">' +
       esc(dealAudit.total_defender_points) + "</strong></p>");
     const outcome = dealAudit.outcome;
@@ -380,7 +381,14 @@
     } else if (dealAudit.next_dealer != null) {
       rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
     }
+    rows.push(rulingsHtml(d, dealAudit));
+    const focused = document.activeElement && document.activeElement.classList.contains("ruling-points") ?
+      { violation: document.activeElement.closest(".ruling-item").dataset.violation, value: document.activeElement.value } : null;
     document.getElementById("summary-body").innerHTML = rows.join("");
+    if (focused) {
+      const input = document.querySelector('.ruling-item[data-violation="' + focused.violation + '"] .ruling-points');
+      if (input) { input.value = focused.value; input.focus(); }
+    }
     const form = document.getElementById("next-deal-form");
     if (form) form.hidden = !(mode === "live" && d === currentDealIndex() && !dealAudit.game_winner);
   }
@@ -415,9 +423,72 @@
       const table = tricks.length ? '<div class="scroll"><table class="history-table"><thead>' + head + "</thead><tbody>" + rows +
         "</tbody></table></div>" : '<p class="empty">' + esc(t("history.none")) + "</p>";
       parts.push('<details class="deal-history" data-deal="' + d + '"' + (d === record.deals.length - 1 ? " open" : "") +
-        "><summary>" + esc(t("deal.n", { n: d + 1 })) + "</summary>" + table + "</details>");
+        "><summary>" + esc(t("deal.n", { n: d + 1 })) + resultRow(d) + "</summary>" + table + "</details>");
     }
     document.getElementById("history").innerHTML = parts.join("");
+  }
+
+  /* A deal's result (data.view.results, the audit's figures in words): points, 底牌 ×N, penalties, level change. */
+  function resultRow(d) {
+    const results = data.view.results || [];
+    const row = results[d];
+    if (!row || !row.complete || (mode === "live" && !row.settled && data.view.settle_ready && !data.view.settle_ready[d])) return "";
+    const kitty = row.kitty.length ? '<span class="cards">' + row.kitty.map((c) => cardHtml(c, null, ["tiny"])).join("") + "</span>" : "";
+    return '<div class="deal-result" data-deal="' + d + '" data-total="' + esc(row.total) + '"><span class="words">' +
+      esc(row.words[lang]) + "</span>" + kitty + "</div>";
+  }
+
+  /* The settlement's violations, each with its consequence: the rules' penalty, the table's ruling, or buttons to rule. */
+  function rulingsHtml(d, dealAudit) {
+    const violations = dealAudit.violations || [];
+    const penalties = dealAudit.penalties || [];
+    const rulings = data.state.record.deals[d].rulings || [];
+    const offers = data.view.rulings && data.view.rulings.deal === d ? data.view.rulings.offers : [];
+    const texts = data.view.deals[d] || {};
+    const items = violations.map((v, i) => {
+      const same = (p) => p.trick === v.trick && p.seat === v.seat;
+      const byRules = penalties.filter((p) => same(p) && p.ruling == null);
+      const ruled = penalties.filter((p) => same(p) && p.ruling != null && rulings[p.ruling] && rulings[p.ruling].rule === v.rule);
+      const where = v.trick == null ? playerName(v.seat) : t("rulings.where", { name: playerName(v.seat), trick: v.trick + 1 });
+      let html = '<li class="ruling-item" data-violation="' + i + '" data-rule="' + esc(v.rule) + '"><div><strong>' + esc(t("rule." + v.rule)) +
+        "</strong> · " + esc(where) + '</div><p class="hint">' + esc(alertText(texts.violations, i, v.detail)) + "</p>";
+      byRules.forEach((p) => {
+        html += '<p class="by-rules">' + esc(p.points ? t("rulings.by_rules", { p: Math.abs(p.points) }) : t("rulings.by_rules_level")) + "</p>";
+      });
+      ruled.forEach((p) => {
+        const r = rulings[p.ruling];
+        html += '<p class="ruled" data-ruling="' + p.ruling + '">' + esc(r.levels ? t("rulings.applied_level", { n: r.levels }) :
+          t("rulings.applied", { p: r.points })) + (mode === "live" ? ' <button type="button" class="ruling-remove write-only" data-ruling="' +
+          p.ruling + '">' + esc(t("rulings.remove")) + "</button>" : "") + "</p>";
+      });
+      if (mode === "live" && !byRules.length && !ruled.length) {
+        const offer = offers[i];
+        html += '<div class="ruling-actions write-only">';
+        if (offer) {
+          html += '<button type="button" class="ruling-offer">' + esc(offer.points ? t("rulings.offer", { p: offer.points }) :
+            t("rulings.offer_level")) + "</button> ";
+        } else if (!v.proven) {
+          html += '<span class="hint">' + esc(t("rulings.unproven")) + "</span> ";
+        }
+        html += '<label><span>' + esc(t("rulings.own")) + '</span> <input type="number" class="ruling-points" min="1" max="10000" step="5" ' +
+          'inputmode="numeric" aria-label="' + esc(t("rulings.own_points")) + '"></label> <button type="button" class="ruling-own">' +
+          esc(t("rulings.apply_points")) + '</button> <button type="button" class="ruling-level">' + esc(t("rulings.apply_level")) + "</button></div>";
+      }
+      return html + "</li>";
+    });
+    return '<section class="rulings" data-deal="' + d + '"><h3>' + esc(t("rulings.title")) + "</h3>" +
+      (items.length ? '<ul class="ruling-list">' + items.join("") + "</ul>" : '<p class="hint">' + esc(t("rulings.none")) + "</p>") + "</section>";
+  }
+
+  function renderUndo() {
+    const h = data.view.history;
+    [["undo", h && h.undo], ["redo", h && h.redo]].forEach(([id, what]) => {
+      const button = document.getElementById(id);
+      if (!button) return;
+      button.disabled = !what;
+      button.dataset.change = what ? what.change : "";
+      button.querySelector(".what").textContent = what ? t("undo.what", { what: what.words[lang] }) : "";
+    });
   }
 
   function renderFeed() {
@@ -624,6 +695,26 @@
     await reload();
   }
 
+  /* A penalty for a violation of the settled deal: the rules' (one click), the organiser's own points or a level; or taken back. */
+  async function rule(button) {
+    const d = Number(button.closest(".rulings").dataset.deal);
+    if (button.classList.contains("ruling-remove")) {
+      await api("/api/ruling/remove", { deal: d, ruling: Number(button.dataset.ruling) });
+      return reload();
+    }
+    const item = button.closest(".ruling-item");
+    const body = { deal: d, violation: Number(item.dataset.violation) };
+    if (button.classList.contains("ruling-level")) body.levels = 1;
+    if (button.classList.contains("ruling-own")) {
+      const input = item.querySelector(".ruling-points");
+      const points = Number(input.value);
+      if (!Number.isInteger(points) || points <= 0) { input.setAttribute("aria-invalid", "true"); input.focus(); return; }
+      body.points = points;
+    }
+    await api("/api/ruling", body);
+    return reload();
+  }
+
   // --- talking to the server ------------------------------------------------------------------
   let lastError = null; // {zh, en} of the last failed request, shown in the page's language
   function showError() {
@@ -735,6 +826,8 @@
       const confirmButton = event.target.closest(".confirm-btn");
       if (confirmButton) { confirmCard(whereOf(confirmButton.closest(".pending-item"))).catch(() => {}); return; }
       if (event.target.closest("#play-again")) { playAgain().catch(() => {}); return; }
+      const ruling = event.target.closest(".ruling-offer, .ruling-own, .ruling-level, .ruling-remove");
+      if (ruling) { rule(ruling).catch(() => {}); return; }
       const seatPick = event.target.closest(".seat-pick");
       if (seatPick) { bidSeat = Number(seatPick.dataset.seat); render(); document.querySelector(".seat-pick.picked").focus(); return; }
       const bidCard = event.target.closest(".bid-card[data-cards]");
@@ -785,6 +878,8 @@
       event.preventDefault();
       api("/api/deal", dealFormBody()).then(() => { dealFormDirty = false; return reload(); }).catch(() => {});
     });
+    document.getElementById("undo").addEventListener("click", () => { api("/api/undo", {}).then(reload).catch(() => {}); });
+    document.getElementById("redo").addEventListener("click", () => { api("/api/redo", {}).then(reload).catch(() => {}); });
     document.getElementById("bid-withdraw").addEventListener("click", () => {
       api("/api/bid/withdraw", {}).then(reload).catch(() => {});
     });
