@@ -19,6 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 import scorer
 from scorer import safejson
+from scorer.cards import split_card_text
 from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
@@ -108,15 +109,19 @@ def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | Non
 def _cards_field(data: dict[str, Any], name: str) -> list[str]:
     value = data.get(name)
     if isinstance(value, str):
-        value = value.replace(",", " ").split()
+        value = split_card_text(value[:2000])  # 黑桃A 红桃10 大王, AS AS, ♠A♠A: one parser, the scorer's
     if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
         raise BadRequestError(f"{name}: expected a list of cards")
     cards = []
     for position, card in enumerate(value):
         try:
             cards.append(scorer.format_card(scorer.parse_card(card)))
-        except (InputError, ValueError) as exc:
-            raise BadRequestError(f"{name}[{position}]: unknown card {card!r}") from exc
+        except (InputError, ValueError):
+            shown = card[:20]
+            raise dealing.RefusedError(
+                f"{name}[{position}]: unknown card {card!r}",
+                f"第 {position + 1} 张「{shown}」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ",
+                f"card {position + 1}, {shown!r}, is not a card: write 黑桃A, 红桃10, 大王, or AS, 10H, BJ") from None
     return cards
 
 

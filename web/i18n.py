@@ -89,7 +89,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "action.delete": {"zh": "删除", "en": "Delete"},
     "picker.title": {"zh": "更正：第 {trick} 墩 · {name} 第 {index} 张（{card}）",
                      "en": "Correct: trick {trick} · {name}, card {index} ({card})"},
-    "picker.type": {"zh": "或输入牌名（如 10H、♠A、BJ）后回车", "en": "or type a card (10H, ♠A, BJ) and press Enter"},
+    "picker.type": {"zh": "或输入牌名（如 红桃10、黑桃A、大王、10H）后回车", "en": "or type a card (10H, ♠A, BJ, 红桃10) and press Enter"},
     "picker.unconfirmed": {"zh": "摄像头未能确认这张牌", "en": "The camera could not settle this card"},
     "history.title": {"zh": "出牌记录", "en": "Trick history"},
     "history.trick": {"zh": "墩", "en": "Trick"},
@@ -230,6 +230,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "sessions.results": {"zh": "各局结果", "en": "Deal results"},
     "sessions.winner": {"zh": "胜者", "en": "Winner"},
     "sessions.no_winner": {"zh": "未分胜负", "en": "not decided"},
+    "manual.placeholder": {"zh": "如 黑桃A 红桃10 大王，或点下面的牌", "en": "e.g. AS 10H BJ, or click the cards below"},
+    "manual.grid": {"zh": "点牌记入", "en": "Click cards to enter them"},
+    "manual.grid_help": {"zh": "点牌记入光标所在的格子：", "en": "Clicked cards go into the field last used:"},
+    "manual.back": {"zh": "删去最后一张", "en": "Remove the last"},
+    "manual.clear": {"zh": "清空", "en": "Clear"},
 
 }
 

@@ -277,5 +277,5 @@ def test_a_failed_throw_is_entered_by_hand(page, server):
     manual.locator("input[name=attempt]").fill("zz")
     manual.locator("input[name=cards]").fill("3S")
     manual.locator("button[type=submit]").click()
-    page.locator("#error").wait_for(state="visible")  # a wrong card is refused, nothing recorded
+    page.locator("#manual-error").wait_for(state="visible")  # a wrong card is refused next to the field, nothing recorded
     assert len(server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"]) == 1

@@ -187,3 +187,57 @@ def test_each_deal_keeps_a_result_row_in_the_history_and_the_sessions_list(page,
     assert f"total {audit['total_defender_points']}" in entry.inner_text()
     assert "not decided" in entry.locator(".winner").inner_text()
     page.locator("#lang-toggle").click()
+
+
+# --- 11. manual entry by clicking cards, and typed Chinese names -----------------------------------
+
+
+def test_plays_are_entered_by_clicking_cards_or_typing_chinese_names(page, server):  # noqa: F811
+    page.goto(server.url)
+    set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
+    page.locator("#manual > summary").click()
+    manual = page.locator("#manual-form")
+    manual.locator("select[name=seat]").select_option("0")
+    grid = page.locator("#manual-grid")
+    grid.locator('.pick-add[data-card="AS"]').click()
+    grid.locator('.pick-add[data-card="AS"]').click()
+    assert manual.locator("input[name=cards]").input_value() == "AS AS"
+    assert page.locator("#manual-chosen .card").count() == 2
+    grid.locator('.pick-add[data-card="KS"]').click()
+    page.locator("#manual-back").click()  # a card clicked by mistake is taken off again
+    assert manual.locator("input[name=cards]").input_value() == "AS AS"
+    with page.expect_response(lambda response: response.url.endswith("/api/play")):
+        manual.locator("button[type=submit]").click()
+    page.locator('#felt .seat[data-seat="0"] .card').nth(1).wait_for()
+    # typed Chinese names, with or without spaces
+    for seat, typed in ((1, "黑桃K 黑桃3"), (2, "方块Q梅花2"), (3, "大王、小王")):
+        manual_play(page, seat, typed)
+    record = wait_record(page, server, lambda r: len(r["deals"][0]["tricks"][0]["plays"]) == 4, "four plays")
+    assert record["deals"][0]["tricks"][0]["plays"] == [["AS", "AS"], ["KS", "3S"], ["QD", "2C"], ["BJ", "SJ"]]
+    # a name that is no card: the reason next to the field, nothing recorded
+    manual.locator("select[name=seat]").select_option("0")
+    manual.locator("input[name=cards]").fill("红桃1")
+    manual.locator("button[type=submit]").click()
+    error = page.locator("#manual-error")
+    error.wait_for(state="visible")
+    assert "红桃1" in error.inner_text() and "黑桃A" in error.inner_text()
+    assert manual.locator("input[name=cards]").get_attribute("aria-invalid") == "true"
+    assert page.locator("#error").is_hidden()
+    assert len(server.state()["state"]["record"]["deals"][0]["tricks"]) == 1
+    page.locator("#lang-toggle").click()
+    assert "is not a card" in error.inner_text()
+    page.locator("#lang-toggle").click()
+    manual.locator("input[name=cards]").fill("")
+    # the correction picker reads typed Chinese names too, and says what it cannot read
+    page.locator('#felt .seat[data-seat="1"] button.card').last.click()  # ♠3 (the cards overlap)
+    page.locator("#picker").wait_for(state="visible")
+    page.locator("#picker-input").fill("zz")
+    page.locator("#picker-input").press("Enter")
+    page.locator("#picker-error").wait_for(state="visible")
+    assert page.locator("#picker").is_visible()
+    page.locator("#picker-input").fill("红桃10")
+    page.locator("#picker-input").press("Enter")
+    page.locator("#picker").wait_for(state="hidden")
+    record = wait_record(page, server, lambda r: r["deals"][0]["tricks"][0]["plays"][1][1] == "10H", "the correction")
+    assert record["deals"][0]["tricks"][0]["corrections"] == [
+        {"seat": 1, "index": 1, "old": "3S", "new": "10H", "source": "page"}]

@@ -47,6 +47,7 @@
     try { localStorage.setItem("tuolaji-lang", lang); } catch (e) { /* private mode */ }
     applyI18n();
     showError();
+    Object.keys(fieldMessages).forEach((id) => fieldError(id, fieldMessages[id]));
     document.querySelectorAll("time.ts").forEach(formatTime);
     if (data) render();
   }
@@ -726,7 +727,8 @@
   const tokenMeta = document.querySelector('meta[name="tuolaji-token"]');
   const writeToken = tokenMeta ? tokenMeta.content : null;
 
-  async function api(path, body) {
+  /* ``field``: the id of the error line next to the field that sent the request (the error shows there). */
+  async function api(path, body, field) {
     const headers = { "Content-Type": "application/json" };
     if (writeToken) headers["X-Tuolaji-Token"] = writeToken;
     const options = body === undefined ? {} : { method: "POST", headers: headers, body: JSON.stringify(body) };
@@ -734,10 +736,12 @@
     const json = await response.json().catch(() => ({}));
     const error = document.getElementById("error");
     if (!response.ok) {
-      lastError = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
-      if (error) { showError(); error.hidden = false; }
+      const message = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
+      if (field) fieldError(field, message);
+      else { lastError = message; if (error) { showError(); error.hidden = false; } }
       throw new Error(json.error || String(response.status));
     }
+    if (field) fieldError(field, null);
     if (error) error.hidden = true;
     return json;
   }
@@ -779,32 +783,55 @@
     document.getElementById("picker-title").textContent = t("picker.title", { trick: where.trick + 1, name: playerName(where.seat),
       index: where.index + 1, card: cardLabel(where.card) });
     document.getElementById("picker-note").hidden = !unconfirmed;
-    document.getElementById("picker-grid").innerHTML = CARD_NAMES.map((c) => '<button type="button" class="card pick' +
-      (c === where.card ? " current" : "") + '" data-card="' + c + '" aria-label="' + esc(cardLabel(c)) + '">' + cardSvg(c) +
-      "</button>").join("");
+    document.getElementById("picker-grid").innerHTML = cardGridHtml("pick", where.card);
     document.getElementById("picker-input").value = "";
+    fieldError("picker-error", null);
     dialog.showModal();
     const current = dialog.querySelector(".pick.current");
     (current || dialog.querySelector(".pick")).focus();
   }
 
-  function parseCard(text) {
-    let s = text.trim().toUpperCase().replace("♠", "S").replace("♥", "H").replace("♣", "C").replace("♦", "D");
-    if (s === "小王" || s === "SJ") return "SJ";
-    if (s === "大王" || s === "BJ") return "BJ";
-    let m = s.match(/^([SHCD])(10|[2-9TJQKA])$/);
-    if (m) s = m[2] + m[1];
-    m = s.match(/^(10|[2-9TJQKA])([SHCD])$/);
-    if (!m) return null;
-    return (m[1] === "T" ? "10" : m[1]) + m[2];
+  /* The 54 cards as buttons: the correction picker's grid, and the manual entry's. */
+  function cardGridHtml(cls, current) {
+    return CARD_NAMES.map((c) => '<button type="button" class="card ' + cls + (c === current ? " current" : "") + '" data-card="' + c +
+      '" aria-label="' + esc(cardLabel(c)) + '">' + cardSvg(c) + "</button>").join("");
   }
 
+  /* A typed card is read by the server (the scorer's one card parser: 红桃10, ♠A, 10H, 大王); a refused one
+     keeps the dialog open with the reason next to the field. */
   async function submitCorrection(card) {
     const where = picking;
+    try {
+      await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card }, "picker-error");
+    } catch (e) {
+      document.getElementById("picker-input").focus();
+      return;
+    }
     document.getElementById("picker").close();
     picking = null;
-    await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card });
     await reload();
+  }
+
+  const fieldMessages = {}; // id -> {zh, en}: redrawn in the other language by the toggle
+  function fieldError(id, message) {
+    fieldMessages[id] = message;
+    const el = document.getElementById(id);
+    if (!el) return;
+    el.hidden = !message;
+    el.textContent = message ? message[lang] : "";
+    const form = el.closest("form");
+    if (form) form.querySelectorAll("input[aria-describedby='" + id + "']").forEach((input) => {
+      if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    });
+  }
+
+  /* Manual entry by clicking cards: each click adds the card to the field last used (the cards, or the failed throw's attempt). */
+  let manualTarget = "cards";
+  function manualField() { return document.querySelector("#manual-form input[name=" + manualTarget + "]"); }
+  function renderManualChosen() {
+    const input = document.querySelector("#manual-form input[name=cards]");
+    const names = input.value.split(/\s+/).filter((n) => CARD_NAMES.includes(n));
+    document.getElementById("manual-chosen").innerHTML = names.map((c) => cardHtml(c, null, ["small"])).join("");
   }
 
   async function confirmCard(where) {
@@ -837,7 +864,7 @@
     });
     document.getElementById("picker-confirm").addEventListener("click", () => {
       const where = picking;
-      const input = parseCard(document.getElementById("picker-input").value);
+      const input = document.getElementById("picker-input").value.trim();
       if (input) { submitCorrection(input).catch(() => {}); return; }
       document.getElementById("picker").close();
       picking = null;
@@ -846,9 +873,7 @@
     document.getElementById("picker-input").addEventListener("keydown", (event) => {
       if (event.key !== "Enter") return;
       event.preventDefault();
-      const card = parseCard(event.target.value);
-      if (card) submitCorrection(card).catch(() => {});
-      else event.target.setAttribute("aria-invalid", "true");
+      if (event.target.value.trim()) submitCorrection(event.target.value.trim()).catch(() => {});
     });
     document.getElementById("picker-grid").addEventListener("keydown", (event) => {
       const buttons = Array.from(document.querySelectorAll("#picker .pick"));
@@ -885,7 +910,7 @@
     });
     document.getElementById("kitty-wait-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+      api("/api/kitty", { cards: event.target.cards.value }, "kitty-wait-error").then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
     });
     document.getElementById("kitty-unknown").addEventListener("click", () => {
       api("/api/kitty", { unknown: true }).then(reload).catch(() => {});
@@ -895,12 +920,38 @@
       const f = event.target;
       const body = { seat: Number(f.seat.value), cards: f.cards.value };
       if (f.attempt.value.trim()) body.attempt = f.attempt.value;
-      api("/api/play", body).then(() => { f.cards.value = ""; f.attempt.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
+      api("/api/play", body, "manual-error").then(() => {
+        f.cards.value = ""; f.attempt.value = ""; manualTarget = "cards"; delete f.seat.dataset.touched; renderManualChosen(); return reload();
+      }).catch(() => {});
+    });
+    document.getElementById("manual-grid").innerHTML = cardGridHtml("pick-add", null);
+    document.getElementById("manual-grid").addEventListener("click", (event) => {
+      const button = event.target.closest(".pick-add");
+      if (!button) return;
+      const input = manualField();
+      input.value = (input.value.trim() ? input.value.trim() + " " : "") + button.dataset.card;
+      fieldError("manual-error", null);
+      renderManualChosen();
+    });
+    ["cards", "attempt"].forEach((name) => {
+      const input = document.querySelector("#manual-form input[name=" + name + "]");
+      input.addEventListener("focus", () => { manualTarget = name; });
+      input.addEventListener("input", () => { fieldError("manual-error", null); renderManualChosen(); });
+    });
+    document.getElementById("manual-back").addEventListener("click", () => {
+      const input = manualField();
+      input.value = input.value.trim().split(/\s+/).slice(0, -1).join(" ");
+      renderManualChosen();
+    });
+    document.getElementById("manual-clear").addEventListener("click", () => {
+      manualField().value = "";
+      fieldError("manual-error", null);
+      renderManualChosen();
     });
     document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
     document.getElementById("kitty-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+      api("/api/kitty", { cards: event.target.cards.value }, "kitty-error").then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
     });
     document.getElementById("next-deal-form").addEventListener("submit", (event) => {
       event.preventDefault();
