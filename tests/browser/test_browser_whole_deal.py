@@ -86,7 +86,7 @@ def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page
     page.locator("#total-points").wait_for()
 
     # the revoke is listed with the rules' penalty, applied with one click
-    item = page.locator(f'#summary .ruling-item[data-rule="must-follow-suit"]')
+    item = page.locator('#summary .ruling-item[data-rule="must-follow-suit"]')
     item.wait_for()
     assert names[revoke_seat] in item.inner_text() and f"第 {revoke_trick + 1} 墩" in item.inner_text()
     with page.expect_response(lambda response: response.url.endswith("/api/ruling")):
