@@ -58,7 +58,19 @@ def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, s
     set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
     assert page.locator("#undo").is_disabled() and page.locator("#redo").is_disabled()
     start = server.state()["state"]["record"]["deals"][0]
-    # a bid, then a change of the deal's settings, each taken back and put back
+    # a change of the deal's settings, taken back and put back
+    page.locator("#deal-settings > summary").click()
+    page.locator("#deal-form select[name=trump]").select_option("D")
+    click_and_wait(page, "#apply-deal", "/api/deal")
+    wait_text(page, "#undo", "本局设置")
+    click_and_wait(page, "#undo", "/api/undo")
+    assert wait_record(page, server, lambda r: r["deals"][0]["trump"] == start["trump"], "the setting undone")[
+        "deals"][0] == start
+    click_and_wait(page, "#redo", "/api/redo")
+    wait_record(page, server, lambda r: r["deals"][0]["trump"] == "D", "the setting redone")
+    click_and_wait(page, "#undo", "/api/undo")
+    page.locator("#deal-settings > summary").click()
+    # a bid, taken back and put back
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()
     click_and_wait(page, '.bid-card[data-cards="2H"]', "/api/bid")
@@ -84,8 +96,8 @@ def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, s
     page.wait_for_function("document.querySelector('#redo').disabled")  # a new change: nothing left to redo
     # the history keeps every change, the undone ones too, and the audit still reads the record
     changes = [entry["change"] for entry in record["history"]]
-    assert changes == ["bid", "undo", "redo", "play", "undo", "play"]
-    assert record["history"][4]["of"] == 3
+    assert changes == ["setting", "undo", "redo", "undo", "bid", "undo", "redo", "play", "undo", "play"]
+    assert record["history"][8]["of"] == 7
     scorer.audit_record(record)
     # the kitty: recorded, undone, redone
     page.locator("#kitty-form input[name=cards]").fill("3C 4C 6C 7C 8C 9C JC QC")
