@@ -141,7 +141,8 @@ def state_payload(table: Table) -> dict[str, Any]:
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
             "history": history.history_view(record),
-            "results": results.deal_results(record, state["audit"])},
+            "results": results.deal_results(record, state["audit"]),
+            "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))]},
         "feed": feed,
         "profiles": view.PROFILES,
     }
@@ -549,6 +550,8 @@ def replay_at(session_id: int, step: int) -> Response:
         "step": step,
         "total": len(steps),
         "state": {"record": record, "audit": audit, "pending": [], "expected_seat": None},
-        "view": view.table_view(record, audit) | {"results": results.deal_results(record, audit)},
+        "view": view.table_view(record, audit) | {
+            "results": results.deal_results(record, audit),
+            "trumped": [results.trumped_tricks(record, audit, d) for d in range(len(record["deals"]))]},
         "session": session.summary(),
     })

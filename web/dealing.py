@@ -116,7 +116,7 @@ def apply_bid(record: dict[str, Any], seat: int, cards: list[str], deal_index: i
     deal_index %= len(record["deals"])
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一副已经开始出牌，不能再亮主",
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能再亮主",
                            "the deal has started: no more bids")
     state = scorer.bidding_state(record, deal_index)
     why = state.why_not(seat, parse_cards(cards))
@@ -134,7 +134,7 @@ def withdraw_bid(record: dict[str, Any], deal_index: int = -1) -> dict[str, Any]
     deal_index %= len(record["deals"])
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一副已经开始出牌，不能撤回亮主",
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能撤回亮主",
                            "the deal has started: bids cannot be withdrawn")
     if not deal.get("bids"):
         raise RefusedError("bid: no bid to withdraw", "没有可撤回的亮主", "there is no bid to withdraw")
@@ -172,7 +172,7 @@ def edit_deal(record: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
         raise RefusedError("deal: the deal has started; correct single cards instead",
-                           "这一副已经开始出牌，不能再改设置（请更正单张牌）",
+                           "这一局已经开始出牌，不能再改设置（请更正单张牌）",
                            "the deal has started: correct single cards instead")
     names = record["players"]
     state = scorer.bidding_state(record, deal_index)
@@ -229,10 +229,10 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
     carries over (the new dealer edits it like any setting before the first trick)."""
     last = audit["deals"][-1] if audit["deals"] else None
     if last is None or last.get("outcome") is None:
-        raise RefusedError("next deal: the current deal is not complete", "这一副还没打完",
+        raise RefusedError("next deal: the current deal is not complete", "这一局还没打完",
                            "the current deal is not complete")
     if last.get("game_winner"):
-        raise RefusedError("next deal: the game is over", "整局已经结束，不能再开下一副", "the game is over")
+        raise RefusedError("next deal: the game is over", "牌局已经结束，不能再开下一局", "the game is over")
     if not settle_ready(record, len(record["deals"]) - 1):
         raise RefusedError("next deal: the kitty is not recorded", "请先记录底牌（或选择“底牌未知”）",
                            "record the kitty first (or mark it unknown)")

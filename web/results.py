@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import scorer
+
 from . import view
 
 
@@ -92,6 +94,7 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
                        "after": after[side["seats"][0]] if after else None} for side in sides],
         }
         row["words"] = _row_words(row, players, threshold)
+        row["outcome_words"] = outcome_words(row["outcome"], row["total"], threshold)
         rows.append(row)
     return rows
 
@@ -146,3 +149,28 @@ def game_summary(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any
                      if (seat in dealer_seats) == (deal_audit["game_winner"] == "dealer")]
             winner = [players[seat] for seat in seats]
     return {"levels": levels, "winner": winner, "results": deal_results(record, audit)}
+
+
+def trumped_tricks(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> list[bool]:
+    """For each trick of a deal: whether it was won by trumping (毙), a trump play beating an off-suit lead.
+
+    >>> record = {"rules": "standard-2deck", "players": list("abcd"), "deals": [{"level": "2", "trump": "S",
+    ...           "dealer": 0, "tricks": [{"leader": 0, "plays": [["AH"], ["3S"], ["4H"], ["5H"]]}]}]}
+    >>> trumped_tricks(record, scorer.audit_record(record), 0)
+    [True]
+    """
+    deal = record["deals"][deal_index]
+    options = scorer.resolve_rules(record.get("rules", "standard-2deck"))
+    order = scorer.TrumpOrder.of(str(deal["level"]), deal["trump"], options.twos_trump)
+    players = len(record.get("players") or [])
+    deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {"tricks": []}
+    out = []
+    for trick, trick_audit in zip(deal.get("tricks", []), deal_audit.get("tricks", []), strict=False):
+        winner = trick_audit.get("winner")
+        if winner is None or not trick["plays"] or not trick["plays"][0]:
+            out.append(False)
+            continue
+        won_with = trick["plays"][(winner - trick["leader"]) % players]
+        led_trump = all(order.is_trump(scorer.parse_card(card)) for card in trick["plays"][0])
+        out.append(bool(won_with) and not led_trump and all(order.is_trump(scorer.parse_card(c)) for c in won_with))
+    return out

@@ -234,7 +234,8 @@
       if (trickAudit && trickAudit.points != null) {
         centre += '<div class="trick-points"><span id="trick-points">' + esc(trickAudit.points) + "</span> " + esc(t("trick.points")) + "</div>";
       }
-      if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) + "</div>";
+      if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) +
+        (trumpedTrick(d, ti) ? ' <span class="badge trumped" title="' + esc(t("trick.trumped_title")) + '">' + esc(t("trick.trumped")) + "</span>" : "") + "</div>";
     } else {
       centre = '<div class="trick-no">' + esc(t("trick.none")) + "</div>";
     }
@@ -243,6 +244,11 @@
     felt.innerHTML = html;
     felt.dataset.players = String(count);
     renderHint(d);
+  }
+
+  function trumpedTrick(d, ti) {
+    const trumped = data.view.trumped;
+    return Boolean(trumped && trumped[d] && trumped[d][ti]);
   }
 
   function renderScore(d) {
@@ -357,7 +363,7 @@
       (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : deal.kitty_unknown ?
         '<span class="kitty-unknown">' + esc(t("summary.kitty_unknown")) + "</span>" : "–") + "</span></div>");
     if (dealAudit.kitty_won_by === "defenders") {
-      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
+      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_won", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
         " = " + esc((dealAudit.kitty_points || 0) * (dealAudit.kitty_multiplier || 0)) + "</p>");
     } else {
       rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer")) + " (" +
@@ -367,8 +373,10 @@
     rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <strong id="total-points">' +
       esc(dealAudit.total_defender_points) + "</strong></p>");
     const outcome = dealAudit.outcome;
-    rows.push('<p class="outcome">' + esc(outcome.side === "defenders" ?
-      t("summary.outcome.defenders", { n: outcome.levels }) : t("summary.outcome.dealer", { n: outcome.levels })) + "</p>");
+    const result = (view.results || [])[d];
+    rows.push('<p class="outcome">' + esc(result ? result.outcome_words[lang] : outcome.side === "defenders" ?
+      t(outcome.levels ? "summary.outcome.defenders" : "summary.outcome.defenders0", { n: outcome.levels }) :
+      t("summary.outcome.dealer", { n: outcome.levels })) + "</p>");
     rows.push('<ul class="level-change">' + view.sides.map((side) => {
       const seat = side.seats[0];
       return "<li>" + esc(side.name) + ": " + esc(before[seat]) + " → <strong>" + esc(after[seat]) + "</strong></li>";
@@ -417,6 +425,8 @@
         }
         rows += '<tr id="trick-' + d + "-" + ti + '" class="' + (bad ? "has-violation" : "") + '" data-trick="' + ti + '">' +
           "<th scope=\"row\">" + (ti + 1) + "</th>" + cells + "<td>" + esc(ta.winner != null ? playerName(ta.winner) : "") +
+          (ta.winner != null && trumpedTrick(d, ti) ? ' <span class="badge trumped" title="' + esc(t("trick.trumped_title")) + '">' +
+            esc(t("trick.trumped")) + "</span>" : "") +
           '</td><td class="points">' + esc(ta.points != null ? ta.points : "") + "</td></tr>";
       }
       const head = "<tr><th>" + esc(t("history.trick")) + "</th>" + players().map((p) => "<th>" + esc(p) + "</th>").join("") +

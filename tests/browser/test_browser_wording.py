@@ -1,0 +1,68 @@
+"""Issue #16, item 14: the page says what players say: 满 80 上台, 第 N 局 (副 only for decks),
+闲家上台（不升级）, 下台, 小光, 抠底 ×N, 毙 on a trick won by trumping, 甩牌失败, 首家不能混出花色."""
+
+from __future__ import annotations
+
+import pytest
+
+import scorer
+from web import results
+
+from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_undo import manual_play, wait_text
+
+pytestmark = pytest.mark.browser
+
+
+def deal_record(seed: int) -> dict:
+    record = scorer.random_record("standard-2deck", seed, level="2", players=4)
+    record["deals"][0].pop("hands")
+    return record
+
+
+def test_the_settlement_and_the_history_use_the_players_words(page, server):  # noqa: F811
+    record = deal_record(8)  # the defenders reach 80 and win the kitty; tricks won by trumping
+    audit = scorer.audit_record(record)
+    deal = audit["deals"][0]
+    assert deal["outcome"] == {"side": "defenders", "levels": 0} and deal["kitty_won_by"] == "defenders"
+    server.open_record(record)
+    page.goto(server.url)
+    page.locator("#total-points").wait_for()
+    assert page.locator("#deal-heading").inner_text() == "第 1 局"
+    assert page.locator("#threshold").inner_text() == "/ 满 80 上台"
+    assert page.locator("#summary-heading").inner_text() == "本局结算"
+    assert page.locator("#summary .outcome").inner_text() == "庄家下台，闲家上台（不升级）"
+    kitty = page.locator("#summary .kitty-line").inner_text()
+    assert kitty.startswith(f"抠底 ×{deal['kitty_multiplier']}") and str(deal["kitty_points"]) in kitty
+    assert "升 0 级" not in page.locator("main").inner_text() and "过 80" not in page.locator("main").inner_text()
+    assert page.locator("#next-deal-form button[type=submit]").inner_text() == "开始下一局"
+    row = page.locator('#history .deal-result[data-deal="0"]').inner_text()
+    assert "抠底" in row and "闲家上台（不升级）" in row
+    trumped = results.trumped_tricks(record, audit, 0)
+    assert any(trumped)
+    assert page.locator(".history-table tbody .badge.trumped").count() == sum(trumped)
+    for t, won_by_trumping in enumerate(trumped):
+        badge = page.locator(f'#trick-0-{t} .badge.trumped')
+        assert badge.count() == int(won_by_trumping), t
+    assert page.locator(".history-table .badge.trumped").first.inner_text() == "毙"
+    # English too
+    page.locator("#lang-toggle").click()
+    assert page.locator("#summary .outcome").inner_text().endswith("(no level up)")
+    assert page.locator(".history-table .badge.trumped").first.inner_text() == "trumped"
+    page.locator("#lang-toggle").click()
+
+
+def test_a_small_defender_score_is_xiaoguang_and_a_mixed_lead_is_named_as_players_say(page, server):  # noqa: F811
+    record = deal_record(4)
+    total = scorer.audit_record(record)["deals"][0]["total_defender_points"]
+    assert 0 < total < 40
+    server.open_record(record)
+    page.goto(server.url)
+    page.locator("#total-points").wait_for()
+    assert page.locator("#summary .outcome").inner_text().startswith("小光：庄家升")
+    page.goto(server.url)
+    page.locator("#setup > summary").click()
+    set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
+    page.locator("#manual > summary").click()
+    manual_play(page, 0, "黑桃A 红桃K")
+    wait_text(page, "#alerts", "首家不能混出花色")
