@@ -89,7 +89,7 @@ def test_a_game_set_up_while_the_demo_runs_gets_none_of_its_plays(page, tmp_path
                 break
             page.wait_for_timeout(500)
         assert mine != demo_session  # the demo's session is not taken over
-        page.wait_for_function("document.querySelector('#source-line').textContent.includes('手动记录')")
+        page.wait_for_function("document.querySelector('#source-line').textContent.includes('本局来源：手动')")
         state = get_json(url + "api/state")
         assert state["session"]["id"] == mine
         assert state["state"]["record"]["deals"][0]["tricks"] == []  # not one of the demo's plays

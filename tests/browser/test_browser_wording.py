@@ -66,3 +66,49 @@ def test_a_small_defender_score_is_xiaoguang_and_a_mixed_lead_is_named_as_player
     page.locator("#manual > summary").click()
     manual_play(page, 0, "黑桃A 红桃K")
     wait_text(page, "#alerts", "首家不能混出花色")
+
+
+# --- 15. the language toggle changes every string; sources; seats counted from 1 with the players' names ---
+
+
+def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server):  # noqa: F811
+    page.goto(server.url)
+    page.locator("#setup-form").wait_for(state="visible")
+    form = page.locator("#setup-form")
+    labels = form.locator(".player-row label:first-child > span").all_inner_texts()
+    assert labels[:4] == ["座位 1", "座位 2", "座位 3", "座位 4"]
+    names = ["老张", "小李", "阿王", "大刘"]
+    for seat, name in enumerate(names):
+        page.locator("#player-fields input[name=player]").nth(seat).fill(name)
+    assert form.locator("select[name=dealer] option").all_inner_texts() == [
+        f"座位 {seat + 1} · {name}" for seat, name in enumerate(names)]
+    form.locator("select[name=trump]").select_option("NT")
+    form.locator("select[name=dealer]").select_option("2")
+    with page.expect_response(lambda response: response.url.endswith("/api/setup")):
+        form.locator("button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#deal-facts').textContent.includes('无主')")
+    assert "阿王" in page.locator("#deal-facts").inner_text()
+    assert page.locator("#source-line").inner_text() == "本局来源：手动"
+    page.locator("#lang-toggle").click()
+    facts = page.locator("#deal-facts").inner_text()
+    assert "no trump" in facts and "Dealer" in facts
+    assert page.locator("#deal-heading").inner_text() == "Deal 1"
+    assert page.locator("#source-line").inner_text() == "This game: by hand"
+    assert page.locator('#setup-form select[name=trump] option[value="NT"]').text_content() == "no trump"
+    assert page.locator('#deal-form select[name=trump] option[value="NT"]').text_content() == "no trump"
+    assert page.locator("#setup-form .player-row label:first-child > span").first.inner_text() == "Seat 1"
+    assert page.locator("#setup-form select[name=dealer] option").first.inner_text() == "Seat 1 · 老张"
+    assert page.locator("#threshold").inner_text() == "/ 80 to take over"
+    # the sessions list: each source by its name, in either language
+    page.goto(server.url + "sessions")
+    source = page.locator("td.source").first
+    assert source.inner_text() == "by hand"
+    page.locator("#lang-toggle").click()
+    assert source.inner_text() == "手动"
+    # the replay's step, in either language
+    session = server.state()["session"]["id"]
+    page.goto(server.url + f"replay/{session}")
+    page.wait_for_function("document.querySelector('#step-label').textContent.includes('步')")
+    page.locator("#lang-toggle").click()
+    assert page.locator("#step-label").inner_text().startswith("step 0 of")
+    page.locator("#lang-toggle").click()

@@ -48,6 +48,10 @@
     applyI18n();
     showError();
     Object.keys(fieldMessages).forEach((id) => fieldError(id, fieldMessages[id]));
+    document.querySelectorAll("[data-seat-label]").forEach((el) => { el.textContent = t("setup.player", { n: el.dataset.seatLabel }); });
+    if (mode === "live") fillSetupDealers();
+    const stepLabel = document.getElementById("step-label");
+    if (stepLabel && mode === "replay") stepLabel.textContent = t("replay.step", { n: replayStep, total: replayTotal });
     document.querySelectorAll("time.ts").forEach(formatTime);
     if (data) render();
   }
@@ -511,7 +515,7 @@
     const ours = feed && session && feed.session === session.id; // a feed only ever writes into its own session
     if (feed && ours) {
       if (feed.error) text += " · " + t("feed.error") + ": " + feed.error;
-      else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? "feed.pipeline" : "feed.record") + (feed.detail ? " " + feed.detail : "");
+      else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? (feed.source === "video" ? "feed.video" : "feed.pipeline") : "feed.record") + (feed.detail ? " " + feed.detail : "");
       else if (feed.finished) text += " · " + t(feed.source === "demo" ? "feed.demo_done" : "feed.done");
     }
     el.textContent = text;
@@ -663,25 +667,35 @@
     for (let seat = 0; seat < count; seat += 1) {
       const name = record && record.players.length === count ? record.players[seat] : old[seat] || DEFAULT_NAMES[lang][seat];
       const level = levels && levels.length === count ? levels[seat] : "2";
-      html += '<div class="player-row"><label><span>' + esc(t("setup.player", { n: seat })) + '</span> <input name="player" value="' +
-        esc(name) + '" required autocomplete="off"></label> <label><span class="visually-hidden">' + esc(t("setup.level")) +
+      html += '<div class="player-row"><label><span data-seat-label="' + (seat + 1) + '">' + esc(t("setup.player", { n: seat + 1 })) +
+        '</span> <input name="player" value="' +
+        esc(name) + '" required autocomplete="off"></label> <label><span class="visually-hidden" data-i18n="setup.level">' + esc(t("setup.level")) +
         '</span><select name="level" data-seat="' + seat + '">' + LEVELS.map((l) => "<option" + (l === level ? " selected" : "") +
         ">" + l + "</option>").join("") + "</select></label></div>";
     }
     document.getElementById("player-fields").innerHTML = html;
-    form.dealer.innerHTML = Array.from({ length: count }, (_, seat) => '<option value="' + seat + '">' +
-      esc(t("setup.player", { n: seat })) + "</option>").join("");
+    fillSetupDealers();
     const friends = document.getElementById("friend-fields");
     const friendCount = count === 5 ? 1 : count > 5 ? 2 : 0;
     friends.hidden = friendCount === 0;
-    let fh = '<legend>' + esc(t("deal.friends")) + "</legend>";
+    let fh = '<legend data-i18n="deal.friends">' + esc(t("deal.friends")) + "</legend>";
     for (let i = 0; i < friendCount; i += 1) {
-      fh += '<div class="friend-row"><label><span>' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
+      fh += '<div class="friend-row"><label><span data-i18n="setup.friend_card">' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
         CARD_NAMES.slice(0, 52).map((c) => '<option value="' + c + '"' + (c === (i ? "AH" : "AS") ? " selected" : "") + ">" +
-        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span>' + esc(t("setup.friend_nth")) +
+        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span data-i18n="setup.friend_nth">' + esc(t("setup.friend_nth")) +
         '</span> <select name="friend_nth"><option>1</option><option selected>2</option><option>3</option></select></label></div>';
     }
     friends.innerHTML = fh;
+  }
+
+  /* The set-up's dealer choices: the players' names as typed, with their seats counted from 1. */
+  function fillSetupDealers() {
+    const form = document.getElementById("setup-form");
+    const keep = form.dealer.value;
+    const names = Array.from(form.querySelectorAll("input[name=player]")).map((i) => i.value.trim());
+    form.dealer.innerHTML = names.map((name, seat) => '<option value="' + seat + '">' +
+      esc(name ? t("setup.player_named", { n: seat + 1, name: name }) : t("setup.player", { n: seat + 1 })) + "</option>").join("");
+    if (keep && Number(keep) < names.length) form.dealer.value = keep;
   }
 
   function setupBody() {
@@ -896,6 +910,7 @@
     form.decks.addEventListener("change", () => { fillProfiles(null); fillCounts(null); fillPlayers(null); });
     form.profile.addEventListener("change", () => { fillCounts(null); fillPlayers(null); });
     form.count.addEventListener("change", () => fillPlayers(null));
+    form.addEventListener("input", (event) => { if (event.target.name === "player") fillSetupDealers(); });
     form.addEventListener("change", (event) => {
       // partners share a level: changing one seat's level changes its partner's
       if (event.target.name !== "level" || Number(form.count.value) !== 4) return;
