@@ -24,7 +24,7 @@ from scorer.errors import InputError
 from vision.events import event_to_json
 from vision.live import NoSuchCardError, OutOfTurnError
 
-from . import dealing, history, results, view
+from . import dealing, history, results, rules_words, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import MAX_NAME_LENGTH, NoSuchSessionError
@@ -142,10 +142,23 @@ def state_payload(table: Table) -> dict[str, Any]:
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
             "history": history.history_view(record),
             "results": results.deal_results(record, state["audit"]),
+            "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
             "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))]},
         "feed": feed,
         "profiles": view.PROFILES,
     }
+
+
+@api_bp.get("/rules")
+def rules() -> Response:
+    """What a profile, with house rules (``options``, JSON), means for a number of players, in words."""
+    profile = request.args.get("profile", "standard-2deck")
+    if profile not in view.PROFILES:
+        raise BadRequestError(f"profile: unknown profile {profile[:40]!r}")
+    players = _int_field({"players": request.args.get("players", "4")}, "players", low=4, high=7)
+    raw = request.args.get("options")
+    house = rules_words.house_rules(safejson.loads(raw, "options") if raw else None)
+    return jsonify(rules_words.rules_words({"profile": profile, **house} if house else profile, players))
 
 
 @api_bp.get("/state")
@@ -214,7 +227,9 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
             raise BadRequestError("friends: expected a list of {card, nth}")
         deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
                             "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
-    record = {"format": "tuolaji-record/1", "rules": profile, "players": players,
+    house = rules_words.house_rules(data.get("options"))
+    rules: Any = {"profile": profile, **house} if house else profile
+    record = {"format": "tuolaji-record/1", "rules": rules, "players": players,
               "start_levels": [str(level) for level in levels], "deals": [deal]}
     scorer.validate_record(record)
     return record

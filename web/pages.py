@@ -12,7 +12,7 @@ from werkzeug.wrappers.response import Response as BaseResponse
 import scorer
 from scorer.errors import InputError
 
-from . import results, view
+from . import results, rules_words, view
 from .api import get_table, read_uploaded_record
 from .cards import CARD_NAMES, card_sprite, card_svg
 from .explain import describe_error
@@ -31,10 +31,16 @@ def _sprite() -> str:
     return card_sprite()
 
 
+@functools.cache
+def _profiles() -> dict:
+    return rules_words.profiles_words(view.PROFILES)
+
+
 def render_page(template: str, **context: object) -> Response:
     lang = page_language()
     response = Response(render_template(template, lang=lang, i18n_json=json.dumps(STRINGS, ensure_ascii=False),
-                                        profiles=view.PROFILES, levels=view.LEVELS, sprite=_sprite(), **context))
+                                        profiles=_profiles(), house_options=rules_words.HOUSE_OPTIONS,
+                                        levels=view.LEVELS, sprite=_sprite(), **context))
     if request.args.get("lang"):
         response.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
     return response

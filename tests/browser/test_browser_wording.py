@@ -112,3 +112,41 @@ def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server
     page.locator("#lang-toggle").click()
     assert page.locator("#step-label").inner_text().startswith("step 0 of")
     page.locator("#lang-toggle").click()
+
+
+# --- 16. each profile says what it means; house rules for a game ------------------------------------------
+
+
+def test_each_profile_says_what_it_means_and_house_rules_are_set_for_a_game(page, server):  # noqa: F811
+    page.goto(server.url)
+    page.locator("#setup-form").wait_for(state="visible")
+    about = page.locator("#profile-about")
+    wait_text(page, "#profile-about", "满 80 分上台，每 40 分一级")
+    assert "底牌 8 张" in about.inner_text() and "首局：先亮主的人坐庄" in about.inner_text()
+    form = page.locator("#setup-form")
+    form.locator("select[name=decks]").select_option("3")
+    form.locator("select[name=profile]").select_option("guangzhou-3deck")
+    wait_text(page, "#profile-about", "满 120 分上台，每 40 分一级")
+    assert "甩牌失败 每张 10 分" in about.inner_text() and "须用主牌抠底" in about.inner_text()
+    form.locator("select[name=decks]").select_option("2")
+    form.locator("select[name=profile]").select_option("standard-2deck")
+    wait_text(page, "#profile-about", "规则不罚")
+    page.locator("#house-rules > summary").click()
+    page.locator('#house-rules select[data-option="discard_penalty"]').select_option("points")
+    page.locator('#house-rules select[data-option="kitty_multiplier"]').select_option("power")
+    wait_text(page, "#profile-about", "垫错 每张 10 分")
+    assert "2 的次方" in about.inner_text()
+    page.locator("#lang-toggle").click()
+    wait_text(page, "#profile-about", "wrong discard 10 points a card")
+    page.locator("#lang-toggle").click()
+    for seat, name in enumerate(["甲", "乙", "丙", "丁"]):
+        page.locator("#player-fields input[name=player]").nth(seat).fill(name)
+    with page.expect_response(lambda response: response.url.endswith("/api/setup")):
+        form.locator("button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#felt').textContent.includes('丁')")
+    record = server.state()["state"]["record"]
+    assert record["rules"] == {"profile": "standard-2deck", "discard_penalty": "points", "kitty_multiplier": "power"}
+    assert scorer.resolve_rules(record["rules"]).discard_penalty == "points"
+    page.locator("#rules-about > summary").click()
+    facts = page.locator("#rules-about").inner_text()
+    assert "垫错 每张 10 分" in facts and "满 80 分上台" in facts

@@ -49,7 +49,7 @@
     showError();
     Object.keys(fieldMessages).forEach((id) => fieldError(id, fieldMessages[id]));
     document.querySelectorAll("[data-seat-label]").forEach((el) => { el.textContent = t("setup.player", { n: el.dataset.seatLabel }); });
-    if (mode === "live") fillSetupDealers();
+    if (mode === "live") { fillSetupDealers(); fillProfileAbout().catch(() => {}); }
     const stepLabel = document.getElementById("step-label");
     if (stepLabel && mode === "replay") stepLabel.textContent = t("replay.step", { n: replayStep, total: replayTotal });
     document.querySelectorAll("time.ts").forEach(formatTime);
@@ -151,6 +151,7 @@
     renderAlerts();
     renderSummary(deal, d, dealAudit);
     renderHistory();
+    renderRulesAbout();
     const chart = document.getElementById("levels-chart");
     // a chart of one point says nothing: it appears once the first deal is scored
     if (chart) chart.innerHTML = data.view.level_history.length > 1 ? data.view.levels_chart :
@@ -632,6 +633,7 @@
       fillProfiles(profile);
       fillCounts(record ? record.players.length : null);
       fillPlayers(record);
+      fillProfileAbout().catch(() => {});
       if (record && record.deals.length) {
         const deal = record.deals[record.deals.length - 1];
         form.trump.value = deal.trump;
@@ -698,6 +700,43 @@
     if (keep && Number(keep) < names.length) form.dealer.value = keep;
   }
 
+  /* What the chosen profile (with the house rules chosen) means, in words: the server reads the rules core's options. */
+  let aboutAsked = 0;
+  async function fillProfileAbout() {
+    const form = document.getElementById("setup-form");
+    const list = document.getElementById("profile-about");
+    if (!form || !list) return;
+    const house = houseOptions();
+    const profile = form.profile.value;
+    const count = form.count.value;
+    const known = PROFILES[profile] && PROFILES[profile].about ? PROFILES[profile].about[count] : null;
+    let words = !Object.keys(house).length ? known : null;
+    if (!words) {
+      const asked = ++aboutAsked;
+      const query = "?profile=" + encodeURIComponent(profile) + "&players=" + encodeURIComponent(count) +
+        "&options=" + encodeURIComponent(JSON.stringify(house));
+      words = await api("/api/rules" + query);
+      if (asked !== aboutAsked) return;
+    }
+    list.innerHTML = words ? words.facts.map((f) => "<li>" + esc(f[lang]) + "</li>").join("") : "";
+    list.dataset.words = JSON.stringify(words);
+  }
+
+  function houseOptions() {
+    const options = {};
+    document.querySelectorAll("#setup-form select[name=house]").forEach((select) => {
+      if (select.value) options[select.dataset.option] = select.value;
+    });
+    return options;
+  }
+
+  function renderRulesAbout() {
+    const box = document.querySelector("#rules-about ul");
+    const words = data.view.rules_words;
+    if (!box || !words) return;
+    box.innerHTML = words.facts.map((f) => "<li>" + esc(f[lang]) + "</li>").join("");
+  }
+
   function setupBody() {
     const form = document.getElementById("setup-form");
     const names = Array.from(form.querySelectorAll("input[name=player]")).map((i) => i.value.trim());
@@ -707,6 +746,8 @@
     const body = { name: form.name.value.trim(), profile: form.profile.value, players: names, levels: levels,
       trump: form.trump.value, dealer: Number(form.dealer.value) };
     if (cards.length) body.friends = cards.map((c, i) => ({ card: c, nth: nths[i] }));
+    const house = houseOptions();
+    if (Object.keys(house).length) body.options = house;
     return body;
   }
 
@@ -910,6 +951,9 @@
     form.decks.addEventListener("change", () => { fillProfiles(null); fillCounts(null); fillPlayers(null); });
     form.profile.addEventListener("change", () => { fillCounts(null); fillPlayers(null); });
     form.count.addEventListener("change", () => fillPlayers(null));
+    form.addEventListener("change", (event) => {
+      if (["decks", "profile", "count", "house"].includes(event.target.name)) fillProfileAbout().catch(() => {});
+    });
     form.addEventListener("input", (event) => { if (event.target.name === "player") fillSetupDealers(); });
     form.addEventListener("change", (event) => {
       // partners share a level: changing one seat's level changes its partner's
