@@ -238,6 +238,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sessions.results": {"zh": "各局结果", "en": "Deal results"},
     "sessions.winner": {"zh": "胜者", "en": "Winner"},
     "sessions.no_winner": {"zh": "未分胜负", "en": "not decided"},
+    "controls.entry": {"zh": "记牌：亮主、出牌、底牌", "en": "Entry: bids, plays, the kitty"},
     "rules.about": {"zh": "本局规则说明", "en": "What these rules mean"},
     "house.title": {"zh": "房规（可不改）", "en": "House rules (optional)"},
     "house.help": {"zh": "不改的项按所选规则", "en": "Anything left unchanged follows the profile"},

@@ -150,3 +150,41 @@ def test_each_profile_says_what_it_means_and_house_rules_are_set_for_a_game(page
     page.locator("#rules-about > summary").click()
     facts = page.locator("#rules-about").inner_text()
     assert "垫错 每张 10 分" in facts and "满 80 分上台" in facts
+
+
+# --- 12. the controls where the eye is; a phone at the table -----------------------------------------------
+
+
+def _box(page, selector: str) -> dict:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def test_the_entry_sits_by_the_felt_and_a_phone_shows_the_score_and_trick_first(page, server, browser_context):  # noqa: F811
+    record = deal_record(8)
+    record["deals"][0]["tricks"] = record["deals"][0]["tricks"][:6]
+    record["deals"][0].pop("kitty")
+    server.open_record(record)
+    page.goto(server.url)
+    page.locator("#felt .seat .card").first.wait_for()
+    felt, history = _box(page, "#felt"), _box(page, "#history")
+    for control in ("#bids > summary", "#manual > summary", "#undo"):
+        box = _box(page, control)
+        assert felt["y"] + felt["height"] <= box["y"] < history["y"], control  # right under the felt, above the history
+    page.locator("#manual > summary").click()
+    assert _box(page, "#kitty-form")["y"] < _box(page, "#history")["y"]
+    phone = browser_context.new_page()
+    try:
+        phone.set_viewport_size({"width": 390, "height": 844})
+        phone.goto(server.url)
+        phone.locator("#felt .seat .card").first.wait_for()
+        score, felt = _box(phone, ".score"), _box(phone, "#felt")
+        assert score["y"] < felt["y"] < 844 / 2  # the score, then the trick, on the first screen
+        assert felt["y"] + felt["height"] <= 844 + score["height"]
+        assert _box(phone, "#felt-controls")["y"] < _box(phone, "#alerts")["y"] < _box(phone, "#history")["y"]
+        card = _box(phone, ".history-table .card")
+        assert card["width"] >= 32
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    finally:
+        phone.close()
