@@ -294,7 +294,8 @@ def edit_deal() -> Response:
             changes["level"] = data["level"]
         if "friends" in data:
             changes["friends"] = _friends_field(data)
-        game.replace_record(history.logged(record, dealing.edit_deal(record, changes), "setting"), reason="setup")
+        with game.logging("setting"):
+            game.replace_record(dealing.edit_deal(record, changes), reason="setup")
     return jsonify(state_payload(get_table()))
 
 
@@ -314,8 +315,8 @@ def next_deal() -> tuple[Response, int]:
     with get_table().writing() as game:
         record = game.snapshot()
         deal = dealing.next_deal_setup(record, game.audit(), trump)
-        game.replace_record(history.logged(record, record | {"deals": record["deals"] + [deal]}, "next-deal"),
-                            reason="new-deal")
+        with game.logging("next-deal"):
+            game.replace_record(record | {"deals": record["deals"] + [deal]}, reason="new-deal")
         index = len(record["deals"])
     return jsonify({"deal": index} | state_payload(get_table())), 201
 
@@ -333,7 +334,8 @@ def bid() -> Response:
             raise BadRequestError("cards: a bid shows at least one card")
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(history.logged(record, dealing.apply_bid(record, seat, cards), "bid"), reason="bid")
+        with game.logging("bid"):
+            game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -344,7 +346,8 @@ def withdraw_bid() -> Response:
         record = game.snapshot()
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(history.logged(record, dealing.withdraw_bid(record), "withdraw"), reason="bid")
+        with game.logging("withdraw"):
+            game.replace_record(dealing.withdraw_bid(record), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -359,9 +362,8 @@ def play() -> tuple[Response, int]:
             raise BadRequestError("cards: a play has at least one card")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
-        before = game.snapshot()
-        event = game.play(seat, cards, attempt=attempt)
-        _log(game, before, "play")
+        with game.logging("play"):
+            event = game.play(seat, cards, attempt=attempt)
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 
@@ -379,9 +381,8 @@ def correct() -> Response:
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
             raise BadRequestError("card: expected a card such as 10H")
-        before = game.snapshot()
-        event = game.correct(deal, trick, seat, index, card, source="page")
-        _log(game, before, "correction")
+        with game.logging("correction"):
+            event = game.correct(deal, trick, seat, index, card, source="page")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -398,8 +399,8 @@ def confirm() -> Response:
             card = play_cards[index]
         except (IndexError, KeyError) as exc:
             raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
-        event = game.correct(deal, trick, seat, index, card, source="page-confirm")
-        _log(game, record, "confirm")
+        with game.logging("confirm"):
+            event = game.correct(deal, trick, seat, index, card, source="page-confirm")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -414,16 +415,9 @@ def kitty() -> Response:
         deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
                       else len(record["deals"]) - 1)
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
-        game.replace_record(history.logged(record, dealing.set_kitty(record, deal_index, cards), "kitty"), reason="kitty")
+        with game.logging("kitty"):
+            game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
     return jsonify(state_payload(get_table()))
-
-
-def _log(game: Any, before: dict[str, Any], change: str) -> None:
-    """Keep a change the game made (a play, a correction) in the record's history (web/history.py)."""
-    after = game.snapshot()
-    logged = history.logged(before, after, change)
-    if logged is not after:
-        game.replace_record(logged, reason="history")
 
 
 @api_bp.post("/undo")
@@ -458,7 +452,8 @@ def ruling() -> Response:
         points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
         levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
         changed = dealing.apply_ruling(record, deal_index, violation, points=points, levels=levels)
-        game.replace_record(history.logged(record, changed, "ruling"), reason="ruling")
+        with game.logging("ruling"):
+            game.replace_record(changed, reason="ruling")
     return jsonify(state_payload(get_table()))
 
 
@@ -473,7 +468,8 @@ def remove_ruling() -> Response:
         deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
                       else len(record["deals"]) - 1)
         changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
-        game.replace_record(history.logged(record, changed, "ruling"), reason="ruling")
+        with game.logging("ruling"):
+            game.replace_record(changed, reason="ruling")
     return jsonify(state_payload(get_table()))
 
 
