@@ -133,6 +133,9 @@ def state_payload(table: Table) -> dict[str, Any]:
     state = table.game.state()
     session = table.session
     record = state["record"]
+    # the history of changes (web/history.py) stays in the stored record and its export; the page
+    # is sent what its undo and redo buttons say (view.history), not every entry at every change
+    state["record"] = {key: value for key, value in record.items() if key != "history"}
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,

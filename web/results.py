@@ -122,6 +122,9 @@ def _row_words(row: dict[str, Any], players: list[str], threshold: int) -> dict[
     if row["level_penalties"]:
         zh.append(f"罚降 {row['level_penalties']} 级")
         en.append(f"{row['level_penalties']} level(s) taken as penalty")
+    if row["violations"]:
+        zh.append(f"违规 {row['violations']} 处")
+        en.append(f"{row['violations']} violation{'s' if row['violations'] > 1 else ''}")
     zh.append(f"合计 {row['total']}")
     en.append(f"total {row['total']}")
     outcome = outcome_words(row["outcome"], row["total"], threshold)

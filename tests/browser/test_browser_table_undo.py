@@ -95,6 +95,8 @@ def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, s
     page.locator('#felt .seat[data-seat="1"] .card').wait_for()
     page.wait_for_function("document.querySelector('#redo').disabled")  # a new change: nothing left to redo
     # the history keeps every change, the undone ones too, and the audit still reads the record
+    record = get_json(server.url + f"api/sessions/{server.state()['session']['id']}/export")
+    assert "history" not in server.state()["state"]["record"]  # the page gets only what its buttons say
     changes = [entry["change"] for entry in record["history"]]
     assert changes == ["setting", "undo", "redo", "undo", "bid", "undo", "redo", "play", "undo", "play"]
     assert record["history"][8]["of"] == 7
