@@ -12,7 +12,7 @@ game records and their audit (see docs/RULES.md and docs/RECORD.md).
 []
 """
 
-from scorer.audit import audit_findings, audit_record, audit_with_findings, bidding_state
+from scorer.audit import audit_findings, audit_record, audit_with_findings, bidding_state, ruling_offers
 from scorer.bidding import Bid, BiddingState, BidError
 from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
 from scorer.follow import describe_obligation
@@ -84,6 +84,7 @@ __all__ = [
     "seat_points",
     "read_format",
     "resolve_rules",
+    "ruling_offers",
     "throw_ladder",
     "trick_winner",
     "unit_ladder",

@@ -21,7 +21,7 @@ from scorer.cards import CARD_POINTS, CARDS, RANKS
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
-from scorer.profiles import Options
+from scorer.profiles import PENALTY_OPTIONS, Options
 from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.state import forced_key, forced_unit, trick_resolution
@@ -54,6 +54,7 @@ from scorer.violations import (
     Penalty,
     PenaltyFact,
     Revoke,
+    RulingFact,
     ThrowStood,
     Violation,
     WrongForcedUnit,
@@ -80,7 +81,7 @@ class _DealAudit:
         self.findings: list[Violation] = []  # the violations as data, parallel to ``violations``
         self.penalties: list[dict[str, Any]] = []
         self.penalty_findings: list[Penalty] = []
-        self._pending_penalties: list[tuple[int | None, int, int, PenaltyFact]] = []
+        self._pending_penalties: list[tuple[int | None, int, int, PenaltyFact | RulingFact]] = []
         self.level_penalty_seats: list[int] = []
         self.levels_after: list[int] | None = None
         self.output: dict[str, Any] = {}
@@ -325,6 +326,11 @@ class _DealAudit:
     def _result(self, out_tricks: list[dict[str, Any]]) -> dict[str, Any]:
         """The deal's figures: the sides, the penalties signed, and (complete deals) the outcome."""
         d, n, opts = self.d, self.n, self.opts
+        for k, ruling in enumerate(d.rulings):  # penalties the table applied by hand, counted like the rest
+            if ruling["levels"]:
+                self.level_penalty_seats.extend([ruling["seat"]] * ruling["levels"])
+            self._pending_penalties.append((ruling["trick"], ruling["seat"], ruling["points"],
+                                            RulingFact(k, ruling.get("rule"), ruling["points"], ruling["levels"])))
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
                                    [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)])
         self.dealer_side = dealer_seats
@@ -333,7 +339,10 @@ class _DealAudit:
         penalty_points = 0
         for trick, seat, points, fact in self._pending_penalties:
             signed = (1 if seat in dealer_seats else -1) * points
-            self.penalties.append({"trick": trick, "seat": seat, "detail": penalty_detail(fact), "points": signed})
+            entry = {"trick": trick, "seat": seat, "detail": penalty_detail(fact), "points": signed}
+            if isinstance(fact, RulingFact):
+                entry["ruling"] = fact.index
+            self.penalties.append(entry)
             self.penalty_findings.append(Penalty(trick, seat, signed, fact))
             penalty_points += signed
         result: dict[str, Any] = {
@@ -713,6 +722,66 @@ def audit_with_findings(record: dict[str, Any]) -> tuple[dict[str, Any], list[De
     """:func:`audit_record` and :func:`audit_findings` of one run."""
     audits = _audits(record)
     return {"deals": [audit.output for audit in audits]}, [audit.deal_findings() for audit in audits]
+
+
+RULE_PENALTIES: dict[str, tuple[str, ...]] = {
+    "must-follow-suit": ("wrong discard", "wrong trumping"),
+    "must-follow-format": ("wrong discard",),
+    "wrong-card-count": ("wrong card count",),
+    "bad-kitty": ("wrong kitty",),
+    "failed-throw": ("failed throw",),
+    "wrong-forced-unit": ("failed throw",),
+}
+"""The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
+
+
+def ruling_offers(record: dict[str, Any], deal: int = -1) -> list[dict[str, Any] | None]:
+    """For each violation of a deal (parallel to the audit's ``violations``), the penalty the
+    profile's scale gives it, as a ruling the table may apply (``{"seat", "trick", "rule",
+    "points"}`` or ``... "levels": 1``); None where the rules or a ruling already penalise it,
+    where it is not proven, or where the seeds name no penalty for it. The scale is the profile's
+    ``throw_penalty`` (``points`` when it has none: seed 001's 10 points per wrong card).
+
+    >>> from scorer.record import random_record
+    >>> ruling_offers(random_record("standard-2deck", seed=0, hand_size=6))
+    []
+    """
+    parsed = parse_record(record)
+    n = len(parsed.deals)
+    if not -n <= deal < n:
+        raise RecordError(f"deals[{deal}]: no such deal")
+    index = deal % n
+    part = {**record, "deals": record["deals"][:index + 1]}
+    base = audit_record(part)["deals"][index]
+    if not any(v["proven"] and v["rule"] in RULE_PENALTIES for v in base["violations"]):
+        return [None] * len(base["violations"])
+    opts = parsed.options
+    scale = opts.throw_penalty if opts.throw_penalty != "none" else "points"
+    rules = dict(record["rules"]) if isinstance(record["rules"], dict) else {"profile": record["rules"]}
+    for name in PENALTY_OPTIONS:
+        if getattr(opts, name) == "none":
+            rules[name] = scale
+    scaled = audit_record({**part, "rules": rules})["deals"][index]
+    offers: list[dict[str, Any] | None] = []
+    for v in base["violations"]:
+        kinds = RULE_PENALTIES.get(v["rule"], ())
+        where = (v["trick"], v["seat"])
+        ruled = [r for r in parsed.deals[index].rulings if (r["trick"], r["seat"], r.get("rule")) == (*where, v["rule"])]
+        already = ruled or ([p for p in base["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p
+                             and p["detail"].startswith(kinds)] if kinds else [])
+        found = [p for p in scaled["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p
+                 and p["detail"].startswith(kinds)] if kinds and v["proven"] and not already else []
+        if not found:
+            offers.append(None)
+            continue
+        offer: dict[str, Any] = {"seat": v["seat"], "trick": v["trick"], "rule": v["rule"]}
+        points = abs(found[0]["points"])
+        if points:
+            offer["points"] = points
+        else:
+            offer["levels"] = 1
+        offers.append(offer)
+    return offers
 
 
 def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:

@@ -12,6 +12,8 @@ card is just its kind. Internally a card is a small int (its index in
 
 from __future__ import annotations
 
+import re
+
 from scorer.errors import InputError
 
 SUITS: tuple[str, ...] = ("S", "H", "C", "D")
@@ -28,6 +30,10 @@ CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RA
 
 _SYMBOL_TO_SUIT = {sym: s for s, sym in SUIT_SYMBOLS.items()}
 _NAME_TO_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+_CHINESE_SUITS = {"黑桃": "S", "红桃": "H", "红心": "H", "梅花": "C", "草花": "C", "方块": "D", "方片": "D"}
+"""The suits' Chinese names, as players type them before the rank (黑桃A)."""
+_CARD_TOKEN = re.compile(r"(?:黑桃|红桃|红心|梅花|草花|方块|方片|[♠♥♣♦])\s*(?:10|[2-9TJQKAtjqka])"
+                         r"|(?:10|[2-9TJQKAtjqka])\s*[♠♥♣♦SHCDshcd](?![a-zA-Z])|[大小][王鬼]|[SsBb][Jj]")
 _RANK_POINTS = {"5": 5, "10": 10, "K": 10}
 CARD_POINTS: tuple[int, ...] = tuple(
     _RANK_POINTS.get(RANKS[i % 13], 0) if i < 52 else 0 for i in range(NUM_KINDS)
@@ -93,6 +99,8 @@ def parse_card(text: str) -> Card:
 
     >>> [format_card(parse_card(t)) for t in ("10h", "♠A", "A♠", "tc", "sj", "大王")]
     ['10H', 'AS', 'AS', '10C', 'SJ', 'BJ']
+    >>> [format_card(parse_card(t)) for t in ("黑桃A", "红桃10", "方块Q", "梅花2", "小王", "红心k")]
+    ['AS', '10H', 'QD', '2C', 'SJ', 'KH']
     >>> parse_card("1H")
     Traceback (most recent call last):
     ...
@@ -113,7 +121,10 @@ def parse_card(text: str) -> Card:
         return CARDS[_NAME_TO_INDEX[s]]
     suit = None
     rank = None
-    if s and (s[0] in _SYMBOL_TO_SUIT):
+    chinese = next((name for name in _CHINESE_SUITS if s.startswith(name)), None)
+    if chinese is not None:  # 黑桃A, 红桃10, 梅花2, 方块Q
+        suit, rank = _CHINESE_SUITS[chinese], s[len(chinese):].strip()
+    elif s and (s[0] in _SYMBOL_TO_SUIT):
         suit, rank = _SYMBOL_TO_SUIT[s[0]], s[1:]
     elif s and (s[-1] in _SYMBOL_TO_SUIT):
         suit, rank = _SYMBOL_TO_SUIT[s[-1]], s[:-1]
@@ -144,6 +155,26 @@ def pretty_card(card: int) -> str:
     if card >= 52:
         return CARD_NAMES[card]
     return SUIT_SYMBOLS[SUITS[card // 13]] + RANKS[card % 13]
+
+
+def split_card_text(text: str) -> list[str]:
+    """The card names in a typed text: separated by spaces, commas or 、, or written one after the
+    other (黑桃A红桃10, ♠A♠A); a piece that is no card is kept whole, for its error to name it.
+
+    >>> split_card_text("黑桃A 红桃10,大王、AS")
+    ['黑桃A', '红桃10', '大王', 'AS']
+    >>> split_card_text("黑桃A红桃10小王 红桃1")
+    ['黑桃A', '红桃10', '小王', '红桃1']
+    """
+    pieces = [piece for piece in re.split(r"[\s,，、;；]+", text) if piece]
+    out: list[str] = []
+    for piece in pieces:
+        found = _CARD_TOKEN.findall(piece)
+        if len(found) > 1 and "".join(found).replace(" ", "") == piece.replace(" ", ""):
+            out.extend(found)
+        else:
+            out.append(piece)
+    return out
 
 
 def parse_cards(texts: list[str]) -> list[Card]:

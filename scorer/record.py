@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.cards import RANKS, SUITS, CardError, parse_card
@@ -49,6 +49,7 @@ class ParsedDeal:
     friends: list[tuple[int, int]]  # (card, nth)
     tricks: list[ParsedTrick]
     complete_flag: bool | None
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # the table's penalties: seat, trick, points/levels
 
 
 @dataclass
@@ -241,7 +242,44 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise RecordError(f"{where}.complete: expected true or false")
-    return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete)
+    rulings = _parse_rulings(d.get("rulings"), f"{where}.rulings", n, len(tricks))
+    return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete, rulings)
+
+
+MAX_RULING_POINTS = 10_000
+
+
+def _parse_rulings(value: Any, where: str, n: int, tricks: int) -> list[dict[str, Any]]:
+    """A deal's ``rulings``: penalties the table applied by hand (for a violation, or of its own),
+    ``{"seat", "trick" (or null), "points"}`` or ``{"seat", "trick", "levels"}``; ``rule`` and
+    ``note`` are kept as words.
+
+    >>> _parse_rulings([{"seat": 1, "trick": 0, "points": 30, "rule": "must-follow-suit"}], "r", 4, 1)
+    [{'seat': 1, 'trick': 0, 'points': 30, 'levels': 0, 'rule': 'must-follow-suit'}]
+    """
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 100:
+        raise RecordError(f"{where}: expected a list (at most 100)")
+    out = []
+    for i, r in enumerate(value):
+        rw = f"{where}[{i}]"
+        if not isinstance(r, dict):
+            raise RecordError(f"{rw}: expected an object")
+        seat = _int(r.get("seat"), f"{rw}.seat", 0, n)
+        trick = None if r.get("trick") is None else _int(r.get("trick"), f"{rw}.trick", 0, tricks)
+        points = _int(r.get("points", 0), f"{rw}.points", 0, MAX_RULING_POINTS + 1)
+        levels = _int(r.get("levels", 0), f"{rw}.levels", 0, 4)
+        if (points > 0) == (levels > 0):
+            raise RecordError(f"{rw}: expected either points or levels")
+        rule = r.get("rule")
+        if rule is not None and (not isinstance(rule, str) or len(rule) > 40):
+            raise RecordError(f"{rw}.rule: expected a rule code")
+        entry: dict[str, Any] = {"seat": seat, "trick": trick, "points": points, "levels": levels}
+        if rule is not None:
+            entry["rule"] = rule
+        out.append(entry)
+    return out
 
 
 def validate_record(record: dict[str, Any]) -> None:

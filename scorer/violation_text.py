@@ -53,6 +53,7 @@ from scorer.violations import (
     NoBid,
     PenaltyFact,
     Revoke,
+    RulingFact,
     ThrowStood,
     WrongFirstDealer,
     WrongForcedUnit,
@@ -316,14 +317,21 @@ OFFENCE_NAMES = {"discard": "wrong discard (垫错)", "trumping": "wrong trumpin
 """The penalties of seed 001 Ⅰ.九 other than a failed throw, as docs/RECORD.md names them."""
 
 
-def penalty_detail(fact: PenaltyFact) -> str:
+def penalty_detail(fact: PenaltyFact | RulingFact) -> str:
     """A penalty's ``detail``.
 
     >>> penalty_detail(PenaltyFact("discard", "points", wrong=2, per=10))
     'wrong discard (垫错): 2 wrong cards × 10'
     >>> penalty_detail(PenaltyFact("throw", "level", wrong=1, cards=(0, 0, 1)))
     "failed throw ♠2 ♠2 ♠3: the thrower's side loses one level"
+    >>> penalty_detail(RulingFact(0, "must-follow-suit", 20, 0))
+    'ruling for must-follow-suit: 20 points'
     """
+    if isinstance(fact, RulingFact):
+        what = f"ruling for {fact.rule}" if fact.rule else "ruling"
+        if fact.levels:
+            return f"{what}: the offender's side loses {fact.levels} level{'s' if fact.levels > 1 else ''}"
+        return f"{what}: {fact.points} points"
     throw = fact.offence == "throw"
     what = f"failed throw {cards_text(fact.cards)}" if throw else OFFENCE_NAMES[fact.offence]
     if fact.mode == "points":

@@ -414,6 +414,17 @@ class PenaltyFact:
 
 
 @dataclass(frozen=True)
+class RulingFact:
+    """A penalty the table applied by hand (a record's ``rulings``, entry ``index``): for a
+    violation of ``rule`` (or none named), ``points`` points or ``levels`` levels."""
+
+    index: int
+    rule: str | None
+    points: int
+    levels: int
+
+
+@dataclass(frozen=True)
 class Penalty:
     """One penalty (docs/RECORD.md: ``trick``, ``seat``, ``points``, ``detail``); ``points`` signed
     as the audit writes them (+ for the defenders)."""
@@ -421,7 +432,7 @@ class Penalty:
     trick: int | None
     seat: int
     points: int
-    fact: PenaltyFact
+    fact: PenaltyFact | RulingFact
 
 
 @dataclass(frozen=True)
@@ -437,6 +448,6 @@ __all__ = [
     "BidNotABid", "BidNotHeld", "BidSelfOvercall", "BidTooLow", "BidTooManyCopies", "CardNotInHand", "CardTooMany",
     "Cards", "CountFollow", "DealFindings", "DealerNotWinner", "DealerRotation", "DealerWrongLevel", "EmptyLead",
     "Evidence", "Fact", "FriendCallCopy", "FriendCallTrump", "KittySize", "LeaderNotDealer", "LeaderNotWinner",
-    "MixedAttempt", "MixedLead", "NoBid", "Offence", "Penalty", "PenaltyFact", "Revoke", "Shapes", "ThrowStood",
+    "MixedAttempt", "MixedLead", "NoBid", "Offence", "Penalty", "PenaltyFact", "Revoke", "RulingFact", "Shapes", "ThrowStood",
     "Violation", "WrongFirstDealer", "WrongForcedUnit", "WrongFormat", "WrongFriendsDealer", "WrongTrump",
 ]

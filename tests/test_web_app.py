@@ -367,7 +367,8 @@ def test_errors_a_person_can_cause_come_in_both_languages(client):
     assert answer["error"] == "deals[0].tricks[0]: seat 2 played but seat 1 is to play"
     assert answer["message"] == {"zh": "第 1 墩：该 南 出牌，不是 西", "en": "trick 1: 南 is to play, not 西"}
     answer = play(client, 1, "1X", status=400)
-    assert answer["message"]["zh"] == "不认识的牌 '1X'（可写 10H、♠A、BJ）"
+    assert answer["message"]["zh"] == "第 1 张「1X」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ"
+    assert answer["error"] == "cards[0]: unknown card '1X'"
     answer = client.post("/api/setup", json=SETUP | {"players": ["a", "b", "c"]}).get_json()
     assert answer["message"]["zh"] == "两副牌·标准 要 4 人玩，现在是 3 人"
     answer = client.post("/api/sessions/1/rename", json={"name": " "}).get_json()

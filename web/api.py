@@ -19,11 +19,12 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 import scorer
 from scorer import safejson
+from scorer.cards import split_card_text
 from scorer.errors import InputError
 from session.events import event_to_json
 from session.live import NoSuchCardError, OutOfTurnError
 
-from . import dealing, view
+from . import dealing, history, results, rules_words, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .store import MAX_NAME_LENGTH, NoSuchSessionError
@@ -108,15 +109,19 @@ def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | Non
 def _cards_field(data: dict[str, Any], name: str) -> list[str]:
     value = data.get(name)
     if isinstance(value, str):
-        value = value.replace(",", " ").split()
+        value = split_card_text(value[:2000])  # 黑桃A 红桃10 大王, AS AS, ♠A♠A: one parser, the scorer's
     if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
         raise BadRequestError(f"{name}: expected a list of cards")
     cards = []
     for position, card in enumerate(value):
         try:
             cards.append(scorer.format_card(scorer.parse_card(card)))
-        except (InputError, ValueError) as exc:
-            raise BadRequestError(f"{name}[{position}]: unknown card {card!r}") from exc
+        except (InputError, ValueError):
+            shown = card[:20]
+            raise dealing.RefusedError(
+                f"{name}[{position}]: unknown card {card!r}",
+                f"第 {position + 1} 张「{shown}」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ",
+                f"card {position + 1}, {shown!r}, is not a card: write 黑桃A, 红桃10, 大王, or AS, 10H, BJ") from None
     return cards
 
 
@@ -128,15 +133,35 @@ def state_payload(table: Table) -> dict[str, Any]:
     state = table.game.state()
     session = table.session
     record = state["record"]
+    # the history of changes (web/history.py) stays in the stored record and its export; the page
+    # is sent what its undo and redo buttons say (view.history), not every entry at every change
+    state["record"] = {key: value for key, value in record.items() if key != "history"}
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
         "view": view.table_view(record, state["audit"]) | {
             "bidding": dealing.bidding_view(record),
-            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))]},
+            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
+            "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
+            "history": history.history_view(record),
+            "results": results.deal_results(record, state["audit"]),
+            "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
+            "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))]},
         "feed": feed,
         "profiles": view.PROFILES,
     }
+
+
+@api_bp.get("/rules")
+def rules() -> Response:
+    """What a profile, with house rules (``options``, JSON), means for a number of players, in words."""
+    profile = request.args.get("profile", "standard-2deck")
+    if profile not in view.PROFILES:
+        raise BadRequestError(f"profile: unknown profile {profile[:40]!r}")
+    players = _int_field({"players": request.args.get("players", "4")}, "players", low=4, high=7)
+    raw = request.args.get("options")
+    house = rules_words.house_rules(safejson.loads(raw, "options") if raw else None)
+    return jsonify(rules_words.rules_words({"profile": profile, **house} if house else profile, players))
 
 
 @api_bp.get("/state")
@@ -205,7 +230,9 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
             raise BadRequestError("friends: expected a list of {card, nth}")
         deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
                             "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
-    record = {"format": "tuolaji-record/1", "rules": profile, "players": players,
+    house = rules_words.house_rules(data.get("options"))
+    rules: Any = {"profile": profile, **house} if house else profile
+    record = {"format": "tuolaji-record/1", "rules": rules, "players": players,
               "start_levels": [str(level) for level in levels], "deals": [deal]}
     scorer.validate_record(record)
     return record
@@ -270,7 +297,8 @@ def edit_deal() -> Response:
             changes["level"] = data["level"]
         if "friends" in data:
             changes["friends"] = _friends_field(data)
-        game.replace_record(dealing.edit_deal(record, changes), reason="setup")
+        with game.logging("setting"):
+            game.replace_record(dealing.edit_deal(record, changes), reason="setup")
     return jsonify(state_payload(get_table()))
 
 
@@ -288,7 +316,11 @@ def next_deal() -> tuple[Response, int]:
     data = _body(optional=True)
     trump = _trump_field(data)
     with get_table().writing() as game:
-        index = game.new_deal(dealing.next_deal_setup(game.snapshot(), game.audit(), trump))
+        record = game.snapshot()
+        deal = dealing.next_deal_setup(record, game.audit(), trump)
+        with game.logging("next-deal"):
+            game.replace_record(record | {"deals": record["deals"] + [deal]}, reason="new-deal")
+        index = len(record["deals"])
     return jsonify({"deal": index} | state_payload(get_table())), 201
 
 
@@ -305,7 +337,8 @@ def bid() -> Response:
             raise BadRequestError("cards: a bid shows at least one card")
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
+        with game.logging("bid"):
+            game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -316,7 +349,8 @@ def withdraw_bid() -> Response:
         record = game.snapshot()
         if not record["deals"]:
             raise BadRequestError("bid: the record has no deal")
-        game.replace_record(dealing.withdraw_bid(record), reason="bid")
+        with game.logging("withdraw"):
+            game.replace_record(dealing.withdraw_bid(record), reason="bid")
     return jsonify(state_payload(get_table()))
 
 
@@ -331,7 +365,8 @@ def play() -> tuple[Response, int]:
             raise BadRequestError("cards: a play has at least one card")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
-        event = game.play(seat, cards, attempt=attempt)
+        with game.logging("play"):
+            event = game.play(seat, cards, attempt=attempt)
     return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
 
 
@@ -349,7 +384,8 @@ def correct() -> Response:
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
             raise BadRequestError("card: expected a card such as 10H")
-        event = game.correct(deal, trick, seat, index, card, source="page")
+        with game.logging("correction"):
+            event = game.correct(deal, trick, seat, index, card, source="page")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -366,7 +402,8 @@ def confirm() -> Response:
             card = play_cards[index]
         except (IndexError, KeyError) as exc:
             raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
-        event = game.correct(deal, trick, seat, index, card, source="page-confirm")
+        with game.logging("confirm"):
+            event = game.correct(deal, trick, seat, index, card, source="page-confirm")
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
@@ -381,7 +418,61 @@ def kitty() -> Response:
         deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
                       else len(record["deals"]) - 1)
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
-        game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
+        with game.logging("kitty"):
+            game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/undo")
+def undo() -> Response:
+    """Take back the last change made on the page (a play, bid, kitty, setting, penalty, correction or
+    next deal); the record's history keeps both the change and its undo."""
+    with get_table().writing() as game:
+        game.replace_record(history.undo(game.snapshot()), reason="undo")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/redo")
+def redo() -> Response:
+    """Put back the last change undone (until a new change is made)."""
+    with get_table().writing() as game:
+        game.replace_record(history.redo(game.snapshot()), reason="redo")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/ruling")
+def ruling() -> Response:
+    """Apply a penalty for one of a deal's violations: the profile's (no ``points`` or ``levels``
+    given) or the organiser's own; the audit counts it in the deal's points and levels."""
+    data = _body()
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("ruling: the record has no deal")
+        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
+                      else len(record["deals"]) - 1)
+        violation = _int_field(data, "violation", high=1000)
+        points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
+        levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
+        changed = dealing.apply_ruling(record, deal_index, violation, points=points, levels=levels)
+        with game.logging("ruling"):
+            game.replace_record(changed, reason="ruling")
+    return jsonify(state_payload(get_table()))
+
+
+@api_bp.post("/ruling/remove")
+def remove_ruling() -> Response:
+    """Take back one penalty the table applied."""
+    data = _body()
+    with get_table().writing() as game:
+        record = game.snapshot()
+        if not record["deals"]:
+            raise BadRequestError("ruling: the record has no deal")
+        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
+                      else len(record["deals"]) - 1)
+        changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
+        with game.logging("ruling"):
+            game.replace_record(changed, reason="ruling")
     return jsonify(state_payload(get_table()))
 
 
@@ -473,6 +564,8 @@ def replay_at(session_id: int, step: int) -> Response:
         "step": step,
         "total": len(steps),
         "state": {"record": record, "audit": audit, "pending": [], "expected_seat": None},
-        "view": view.table_view(record, audit),
+        "view": view.table_view(record, audit) | {
+            "results": results.deal_results(record, audit),
+            "trumped": [results.trumped_tricks(record, audit, d) for d in range(len(record["deals"]))]},
         "session": session.summary(),
     })

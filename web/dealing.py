@@ -116,7 +116,7 @@ def apply_bid(record: dict[str, Any], seat: int, cards: list[str], deal_index: i
     deal_index %= len(record["deals"])
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一副已经开始出牌，不能再亮主",
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能再亮主",
                            "the deal has started: no more bids")
     state = scorer.bidding_state(record, deal_index)
     refusal = state.refusal(seat, parse_cards(cards))
@@ -135,7 +135,7 @@ def withdraw_bid(record: dict[str, Any], deal_index: int = -1) -> dict[str, Any]
     deal_index %= len(record["deals"])
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一副已经开始出牌，不能撤回亮主",
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能撤回亮主",
                            "the deal has started: bids cannot be withdrawn")
     if not deal.get("bids"):
         raise RefusedError("bid: no bid to withdraw", "没有可撤回的亮主", "there is no bid to withdraw")
@@ -173,7 +173,7 @@ def edit_deal(record: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
         raise RefusedError("deal: the deal has started; correct single cards instead",
-                           "这一副已经开始出牌，不能再改设置（请更正单张牌）",
+                           "这一局已经开始出牌，不能再改设置（请更正单张牌）",
                            "the deal has started: correct single cards instead")
     names = record["players"]
     state = scorer.bidding_state(record, deal_index)
@@ -230,10 +230,10 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
     carries over (the new dealer edits it like any setting before the first trick)."""
     last = audit["deals"][-1] if audit["deals"] else None
     if last is None or last.get("outcome") is None:
-        raise RefusedError("next deal: the current deal is not complete", "这一副还没打完",
+        raise RefusedError("next deal: the current deal is not complete", "这一局还没打完",
                            "the current deal is not complete")
     if last.get("game_winner"):
-        raise RefusedError("next deal: the game is over", "整局已经结束，不能再开下一副", "the game is over")
+        raise RefusedError("next deal: the game is over", "牌局已经结束，不能再开下一局", "the game is over")
     if not settle_ready(record, len(record["deals"]) - 1):
         raise RefusedError("next deal: the kitty is not recorded", "请先记录底牌（或选择“底牌未知”）",
                            "record the kitty first (or mark it unknown)")
@@ -247,3 +247,60 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
 
 def refused_response(error: RefusedError) -> tuple[Response, int]:
     return jsonify({"error": str(error), "message": error.words}), 400
+
+
+# --- penalties the table rules (a violation's consequence) ----------------------------------
+
+
+def apply_ruling(record: dict[str, Any], deal_index: int, violation: int, *, points: int | None = None,
+                 levels: int | None = None) -> dict[str, Any]:
+    """The record with a penalty for one of the deal's violations in its ``rulings``: the profile's
+    (:func:`scorer.ruling_offers`) when neither ``points`` nor ``levels`` is given, else the
+    organiser's own. The audit then counts it in the deal's points and levels."""
+    record = copy.deepcopy(record)
+    deal_index %= len(record["deals"])
+    violations = scorer.audit_record({**record, "deals": record["deals"][:deal_index + 1]})["deals"][deal_index][
+        "violations"]
+    if not 0 <= violation < len(violations):
+        raise RefusedError(f"ruling: deal {deal_index} has no violation {violation}", "没有这条违规",
+                           "there is no such violation")
+    found = violations[violation]
+    if points is None and levels is None:
+        offer = scorer.ruling_offers(record, deal_index)[violation]
+        if offer is None:
+            raise RefusedError("ruling: the rules give this violation no penalty", "规则对这条违规没有规定罚分（可自定罚分）",
+                               "the rules give this violation no penalty (set one of your own)")
+        ruling = offer
+    else:
+        ruling = {"seat": found["seat"], "trick": found["trick"], "rule": found["rule"]}
+        if levels:
+            ruling["levels"] = levels
+        elif points:
+            ruling["points"] = points
+        else:
+            raise RefusedError("ruling: a penalty of 0", "罚分要大于 0", "a penalty must be above 0")
+    ruling["by"] = "table"
+    record["deals"][deal_index].setdefault("rulings", []).append(ruling)
+    scorer.validate_record(record)
+    return record
+
+
+def remove_ruling(record: dict[str, Any], deal_index: int, ruling: int) -> dict[str, Any]:
+    """The record without one of the deal's rulings (the penalty taken back)."""
+    record = copy.deepcopy(record)
+    deal_index %= len(record["deals"])
+    rulings = record["deals"][deal_index].get("rulings") or []
+    if not 0 <= ruling < len(rulings):
+        raise RefusedError(f"ruling: deal {deal_index} has no ruling {ruling}", "没有这条罚分", "there is no such penalty")
+    rulings.pop(ruling)
+    if not rulings:
+        record["deals"][deal_index].pop("rulings", None)
+    return record
+
+
+def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> dict[str, Any] | None:
+    """The settlement's violations with the penalty the profile offers for each (None for a deal
+    that is not complete): what the page's one-click buttons apply."""
+    if not record["deals"] or audit["deals"][deal_index].get("outcome") is None:
+        return None
+    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index)}

@@ -68,6 +68,7 @@ from scorer.violations import (
     Penalty,
     PenaltyFact,
     Revoke,
+    RulingFact,
     ThrowStood,
     Violation,
     WrongFirstDealer,
@@ -76,6 +77,7 @@ from scorer.violations import (
     WrongFriendsDealer,
     WrongTrump,
 )
+from web.i18n import STRINGS
 
 Text = dict[str, str]
 
@@ -508,12 +510,22 @@ OFFENCES: dict[str, tuple[str, str]] = {"discard": ("垫错", "wrong discard"), 
                                         "kitty": ("留底差错", "wrong kitty"), "card-count": ("多牌少牌", "wrong card count")}
 
 
-def explain_penalty(fact: PenaltyFact, players: Sequence[str] = ()) -> Text:
+def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ()) -> Text:
     """A penalty in Chinese and the page's English.
 
     >>> explain_penalty(PenaltyFact("discard", "points", wrong=2, per=10))["zh"]
     '垫错：2 张 × 10 分'
+    >>> explain_penalty(RulingFact(0, "must-follow-suit", 20, 0))["zh"]
+    '裁定（未跟花色）：罚 20 分'
     """
+    if isinstance(fact, RulingFact):
+        label = STRINGS.get(f"rule.{fact.rule}") if fact.rule else None
+        what_zh = f"裁定（{label['zh']}）" if label else "裁定"
+        what_en = f"ruling ({label['en']})" if label else "ruling"
+        if fact.levels:
+            return {"zh": f"{what_zh}：违规方降 {fact.levels} 级",
+                    "en": f"{what_en}: the offender's side loses {_plural(fact.levels, 'level')}"}
+        return {"zh": f"{what_zh}：罚 {fact.points} 分", "en": f"{what_en}: {fact.points} points"}
     w = _Words(players)
     if fact.offence == "throw":
         cards = cards_text(fact.cards)

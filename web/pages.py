@@ -9,9 +9,10 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers.response import Response as BaseResponse
 
+import scorer
 from scorer.errors import InputError
 
-from . import view
+from . import results, rules_words, view
 from .api import get_table, read_uploaded_record
 from .cards import CARD_NAMES, card_sprite, card_svg
 from .explain import describe_error
@@ -30,10 +31,16 @@ def _sprite() -> str:
     return card_sprite()
 
 
+@functools.cache
+def _profiles() -> dict:
+    return rules_words.profiles_words(view.PROFILES)
+
+
 def render_page(template: str, **context: object) -> Response:
     lang = page_language()
     response = Response(render_template(template, lang=lang, i18n_json=json.dumps(STRINGS, ensure_ascii=False),
-                                        profiles=view.PROFILES, levels=view.LEVELS, sprite=_sprite(), **context))
+                                        profiles=_profiles(), house_options=rules_words.HOUSE_OPTIONS,
+                                        levels=view.LEVELS, sprite=_sprite(), **context))
     if request.args.get("lang"):
         response.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
     return response
@@ -47,9 +54,19 @@ def live() -> Response:
 @pages_bp.get("/sessions")
 def sessions() -> Response:
     table = get_table()
+    stored = table.store.list()
     return render_page("sessions.html", page="sessions",
-                       sessions=[s.summary() for s in table.store.list()], current=table.session_id,
+                       sessions=[s.summary() for s in stored], current=table.session_id,
+                       games={s.id: _game_summary(s.record) for s in stored},
                        error=describe_error(request.args["error"]) if request.args.get("error") else None)
+
+
+def _game_summary(record: dict) -> dict | None:
+    """A stored game's levels now, its winner and each deal's result (None for a record the scorer refuses)."""
+    try:
+        return results.game_summary(record, scorer.audit_record(record))
+    except InputError:
+        return None
 
 
 @pages_bp.post("/sessions/<int:session_id>/resume")

@@ -37,6 +37,7 @@ from scorer.errors import InputError
 from session.events import Event, EventBus, StateChanged
 from session.live import LiveGame, ResumeMismatchError, play_matches
 
+from . import history
 from .store import Session, SessionStore
 
 
@@ -106,7 +107,7 @@ class Table:
     def _load(self, session_id: int) -> LiveGame:
         session = self.store.get(session_id)
         bus = EventBus()
-        game = LiveGame(session.record, bus=bus)
+        game = TableGame(session.record, bus=bus)
         bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
         self._games[session_id] = game
         return game
@@ -186,6 +187,28 @@ class Table:
                     self._session = dataclasses.replace(self._session, record=record, updated=saved)
         if current:
             self.bus.publish(event)
+
+
+class TableGame(LiveGame):
+    """A session's live game; a change the page makes inside :meth:`logging` is kept in the
+    record's history (web/history.py) as part of that same change: saved and announced once."""
+
+    _logging: tuple[dict[str, Any], str] | None = None
+
+    @contextlib.contextmanager
+    def logging(self, change: str) -> Iterator[TableGame]:
+        self._logging = (self._record, change)  # a current record is never changed in place
+        try:
+            yield self
+        finally:
+            self._logging = None
+
+    def _changed(self) -> None:
+        if self._logging is not None:
+            before, change = self._logging
+            self._logging = None  # one change per call
+            self._record = history.logged(before, self._record, change)
+        super()._changed()
 
 
 class CurrentGame:

@@ -104,3 +104,54 @@ def with_next_deal(record: dict[str, Any], trump: str = "NT") -> dict[str, Any]:
     dealer = audit["next_dealer"]
     record["deals"].append({"level": audit["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []})
     return record
+
+
+def whole_deal_record(seed_from: int = 0) -> tuple[dict[str, Any], int, tuple[int, int]]:
+    """A whole 2-deck deal at level 2 (every card played), without hands, as a table enters it by
+    hand: the dealer's bid (one level card he shows), a failed throw (``attempt``, the forced unit
+    played), one proven revoke (the deal's only violation), and the defenders win the last trick (抠底). Returns the record, the failed
+    throw's trick and (trick, seat) of the revoke."""
+    for seed in range(seed_from, seed_from + 400):
+        trump = "SHCD"[seed % 4]
+        record = scorer.random_record("standard-2deck", seed, attempt_chance=0.25, level="2", trump=trump, players=4)
+        deal = record["deals"][0]
+        deal.pop("hands", None)
+        dealer = deal["dealer"]
+        tricks = deal["tricks"]
+        throws = [t for t, trick in enumerate(tricks) if trick.get("attempt")]
+        shown = sum(cards.count("2" + trump) for trick in tricks
+                    for position, cards in enumerate(trick["plays"]) if (trick["leader"] + position) % 4 == dealer)
+        if len(throws) != 1 or shown + deal["kitty"].count("2" + trump) < 1:
+            continue
+        deal["bids"] = [{"seat": dealer, "cards": ["2" + trump]}]
+        if scorer.audit_record(record)["deals"][0]["violations"]:
+            continue
+        found = _with_revoke(record, avoid=throws[0])
+        if found is not None:
+            return found[0], throws[0], found[1]
+    raise AssertionError("no seed gives a whole deal with one failed throw and a revoke")
+
+
+def _with_revoke(record: dict[str, Any], avoid: int) -> tuple[dict[str, Any], tuple[int, int]] | None:
+    tricks = record["deals"][0]["tricks"]
+    for t, trick in enumerate(tricks[:-1]):
+        if t == avoid:
+            continue
+        for position in range(1, 4):
+            seat = (trick["leader"] + position) % 4
+            for u in range(t + 1, len(tricks)):
+                if u == avoid:
+                    continue
+                later_position = (seat - tricks[u]["leader"]) % 4
+                if len(trick["plays"][position]) != 1 or len(tricks[u]["plays"][later_position]) != 1:
+                    continue
+                candidate = copy.deepcopy(record)
+                plays_t = candidate["deals"][0]["tricks"][t]["plays"]
+                plays_u = candidate["deals"][0]["tricks"][u]["plays"]
+                plays_t[position], plays_u[later_position] = plays_u[later_position], plays_t[position]
+                audit = scorer.audit_record(candidate)["deals"][0]
+                rules = [(v["trick"], v["seat"], v["rule"], v["proven"]) for v in audit["violations"]]
+                if rules == [(t, seat, "must-follow-suit", True)] and audit["outcome"] is not None \
+                        and not audit["game_winner"] and audit["kitty_won_by"] == "defenders":
+                    return candidate, (t, seat)
+    return None

@@ -64,7 +64,7 @@ def test_demo_is_scored_live_on_the_page(page, demo_server, tmp_path):
         state = json.loads(response.read())
     assert state["state"]["record"]["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
     assert page.locator("#defender-points").inner_text() == str(state["view"]["deals"][0]["defender_points"])
-    assert "甩牌未成" in page.locator(".history-table").inner_text()  # the failed throw's attempt is shown
+    assert "甩牌失败" in page.locator(".history-table").inner_text()  # the failed throw's attempt is shown
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_timeout(600)  # let the score animation finish
     shot = tmp_path / "screenshot.png"

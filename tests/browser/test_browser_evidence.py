@@ -150,7 +150,7 @@ def test_replay_jumps_plays_at_a_speed_and_shows_the_video_frame(page, demo_play
     jump.wait_for()
     tricks = record["deals"][0]["tricks"]
     assert jump.locator("option").count() == 1 + len(tricks)
-    jump.select_option(label="第 1 副 第 2 墩")
+    jump.select_option(label="第 1 局 第 2 墩")
     step = 2 * len(record["players"])
     page.wait_for_function(f"location.hash === '#{step}'")
     frame = page.locator("#replay-frame")

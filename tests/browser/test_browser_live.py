@@ -138,7 +138,7 @@ def test_language_toggle_switches_every_word_and_is_remembered(page, served):
     page.locator("#summary").wait_for(state="visible")
     assert text_of(page, "#score-heading") == "Defenders' points" and text_of(page, "#deal-heading") == "Deal 1"
     page.locator("body").press("l")  # the keyboard shortcut
-    assert text_of(page, "#score-heading") == "闲家得分" and text_of(page, "#deal-heading") == "第 1 副"
+    assert text_of(page, "#score-heading") == "闲家得分" and text_of(page, "#deal-heading") == "第 1 局"
 
 
 def test_reload_resumes_the_session(page, served):
@@ -226,7 +226,7 @@ def test_next_deal_starts_with_the_next_dealer_at_his_new_level(page, served):
     dealer = deal_audit["next_dealer"]
     page.locator("#next-deal-form select[name=trump]").select_option("D")
     page.locator("#next-deal-form button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 局'")
     facts = page.locator("#deal-facts").inner_text()
     assert served.record["players"][dealer] in facts and "♦" in facts
     assert deal_audit["levels_after"][dealer] in facts
@@ -246,7 +246,7 @@ def test_a_won_game_is_announced_in_the_page_language(page, served):
     page.locator("#summary .game-winner").wait_for()
     dealer = record["deals"][0]["dealer"]
     winners = f'{record["players"][dealer]}、{record["players"][(dealer + 2) % 4]}'
-    assert text_of(page, "#summary .game-winner") == f"整局结束：{winners} 打过 A，赢了！"
+    assert text_of(page, "#summary .game-winner") == f"牌局结束：{winners} 打过 A，赢了！"
     page.locator("#lang-toggle").click()
     assert text_of(page, "#summary .game-winner") == f"Game over: {winners} passed A and won!"
     page.locator("#lang-toggle").click()

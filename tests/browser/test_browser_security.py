@@ -171,7 +171,7 @@ def test_on_the_network_the_page_is_read_only_until_the_qr_codes_address_is_open
         for seat, name in enumerate(["东", "南", "西", "北"]):
             page.locator("#player-fields input[name=player]").nth(seat).fill(name)
         form.locator("button[type=submit]").click()
-        page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+        page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 局'")
         assert page.locator("#session-name").inner_text() == "手机开的局"  # set up from the phone
     finally:
         stop_serve(process)

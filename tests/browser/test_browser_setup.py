@@ -63,13 +63,13 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     form.locator("select[name=trump]").select_option("NT")
     form.locator("select[name=dealer]").select_option("1")  # mid-game: 小李 deals at his level, 5
     form.locator("button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 局'")
     state = api_state(empty_server)
     assert state["session"]["name"] == "周五晚上" and state["state"]["record"]["players"] == names
     assert state["state"]["record"]["rules"] == "titanic-3deck"
     assert state["state"]["record"]["start_levels"] == ["2", "5", "2", "5"]
     assert "三副牌·泰坦尼克" in page.locator("#deal-facts").inner_text()  # the profile by its Chinese name
-    assert page.locator("#levels-chart svg").count() == 0 and "每副打完后" in page.locator("#levels-chart").inner_text()
+    assert page.locator("#levels-chart svg").count() == 0 and "每局打完后" in page.locator("#levels-chart").inner_text()
 
     page.locator("#bids > summary").click()
     page.locator('.seat-pick[data-seat="1"]').click()
@@ -89,8 +89,8 @@ def test_set_up_bid_and_play_by_hand(page, empty_server):
     assert manual.locator("select[name=seat]").input_value() == "2"
     manual.locator("input[name=cards]").fill("zz")
     manual.locator("button[type=submit]").click()
-    page.locator("#error").wait_for(state="visible")
-    assert page.locator("#error").inner_text() == "出错了：不认识的牌 'zz'（可写 10H、♠A、BJ）"
+    page.locator("#manual-error").wait_for(state="visible")  # next to the field
+    assert page.locator("#manual-error").inner_text() == "第 1 张「zz」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ"
     assert page.locator(".bid-card").first.is_disabled()  # no bids once the deal has started
 
 

@@ -26,7 +26,7 @@ def test_share_the_settlement_and_the_level_chart(page, served):
     page.locator("#summary").wait_for(state="visible", timeout=30_000)
     share = page.locator("#share-deal")
     share.wait_for(state="visible")
-    assert share.inner_text() == "分享这一副的结算（图片）"
+    assert share.inner_text() == "分享这一局的结算（图片）"
     settlement = download(page, "#share-deal")
     width, height = settlement.size
     assert width == WIDTH and height >= width * 4 // 3  # portrait, a phone's full width

@@ -1,7 +1,7 @@
 """Issue #16, the data that went wrong: each test drives the page in Chromium as a scorer would
 and checks what the page and the stored record then hold.
 
-1. the demo writes only into its own session; 2. 修改本副设置 keeps the deal as it is (the
+1. the demo writes only into its own session; 2. 修改本局设置 keeps the deal as it is (the
 dealer's level); 3. only bids that stand are offered, the standing bid decides, a bid is
 withdrawn; 4. 找朋友 keeps the dealer's call from the second deal on; 5. the settlement waits
 for the kitty (or 底牌未知).
@@ -76,7 +76,7 @@ def test_a_game_set_up_while_the_demo_runs_gets_none_of_its_plays(page, tmp_path
                                "--data", str(data))
     try:
         page.goto(url)
-        page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 副'")
+        page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 1 局'")
         demo_session = get_json(url + "api/state")["session"]["id"]
         page.locator("#setup > summary").click()
         set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
@@ -89,7 +89,7 @@ def test_a_game_set_up_while_the_demo_runs_gets_none_of_its_plays(page, tmp_path
                 break
             page.wait_for_timeout(500)
         assert mine != demo_session  # the demo's session is not taken over
-        page.wait_for_function("document.querySelector('#source-line').textContent.includes('手动记录')")
+        page.wait_for_function("document.querySelector('#source-line').textContent.includes('本局来源：手动')")
         state = get_json(url + "api/state")
         assert state["session"]["id"] == mine
         assert state["state"]["record"]["deals"][0]["tricks"] == []  # not one of the demo's plays
@@ -106,7 +106,7 @@ def test_a_game_set_up_while_the_demo_runs_gets_none_of_its_plays(page, tmp_path
         stop_serve(process)
 
 
-# --- 2. 修改本副设置 changes only what was changed ------------------------------------------------
+# --- 2. 修改本局设置 changes only what was changed ------------------------------------------------
 
 
 def test_changing_the_deal_keeps_the_dealers_level(page, server):
@@ -116,7 +116,7 @@ def test_changing_the_deal_keeps_the_dealers_level(page, server):
     assert deal["level"] != start  # the dealer's side went up: a stale form would say otherwise
     server.open_record(record)
     page.goto(server.url)
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 局'")
     page.locator("#deal-settings > summary").click()
     form = page.locator("#deal-form")
     assert form.locator("select[name=dealer]").input_value() == str(deal["dealer"])  # the deal as it is
@@ -189,7 +189,7 @@ def test_friends_are_called_in_every_deal(page, server):
     page.goto(server.url)
     page.locator("#next-deal-form").wait_for(state="visible")
     page.locator("#next-deal-form button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 局'")
     assert server.state()["state"]["record"]["deals"][1]["friends"] == call  # the dealer's call carries over
     assert "找朋友" in page.locator("#deal-facts").inner_text()
     page.locator("#deal-settings > summary").click()
@@ -231,7 +231,7 @@ def test_an_unknown_kitty_is_said_so_in_the_settlement(page, server):
     assert "底牌未知" in page.locator("#summary .summary-kitty").inner_text()
     assert server.state()["state"]["record"]["deals"][0]["kitty_unknown"] is True
     page.locator("#next-deal-form button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 副'")
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 局'")
 
 
 # --- 9. the game's end ----------------------------------------------------------------------------------
@@ -273,9 +273,9 @@ def test_a_failed_throw_is_entered_by_hand(page, server):
     page.locator('#felt .seat[data-seat="0"] .card').wait_for()
     trick = server.state()["state"]["record"]["deals"][0]["tricks"][0]
     assert trick["attempt"] == ["AS", "KS"] and trick["plays"] == [["KS"]]
-    assert "甩牌未成" in page.locator(".history-table").inner_text() and manual.locator("input[name=attempt]").input_value() == ""
+    assert "甩牌失败" in page.locator(".history-table").inner_text() and manual.locator("input[name=attempt]").input_value() == ""
     manual.locator("input[name=attempt]").fill("zz")
     manual.locator("input[name=cards]").fill("3S")
     manual.locator("button[type=submit]").click()
-    page.locator("#error").wait_for(state="visible")  # a wrong card is refused, nothing recorded
+    page.locator("#manual-error").wait_for(state="visible")  # a wrong card is refused next to the field, nothing recorded
     assert len(server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"]) == 1

@@ -68,6 +68,7 @@ def test_spectator_view_has_the_tracker_and_no_controls(page, served, tmp_path):
     assert "观战页面只能看" in page.locator("#watch-note").inner_text()
     assert page.locator("#readonly-note").is_visible()
     assert page.locator(".controls").is_hidden() and page.locator("#setup-form").is_hidden()
+    assert page.locator("#felt-controls").is_hidden() and page.locator("#undo").is_hidden()
     assert page.locator('meta[name="tuolaji-token"]').count() == 0
     expected = track(served.record)
     page.wait_for_function(f"document.querySelector('#tracker-points b').textContent === '{expected['points']['left']}'")

@@ -47,6 +47,11 @@
     try { localStorage.setItem("tuolaji-lang", lang); } catch (e) { /* private mode */ }
     applyI18n();
     showError();
+    Object.keys(fieldMessages).forEach((id) => fieldError(id, fieldMessages[id]));
+    document.querySelectorAll("[data-seat-label]").forEach((el) => { el.textContent = t("setup.player", { n: el.dataset.seatLabel }); });
+    if (mode === "live") { fillSetupDealers(); fillProfileAbout().catch(() => {}); }
+    const stepLabel = document.getElementById("step-label");
+    if (stepLabel && mode === "replay") stepLabel.textContent = t("replay.step", { n: replayStep, total: replayTotal });
     document.querySelectorAll("time.ts").forEach(formatTime);
     if (data) render();
   }
@@ -146,6 +151,7 @@
     renderAlerts();
     renderSummary(deal, d, dealAudit);
     renderHistory();
+    renderRulesAbout();
     const chart = document.getElementById("levels-chart");
     // a chart of one point says nothing: it appears once the first deal is scored
     if (chart) chart.innerHTML = data.view.level_history.length > 1 ? data.view.levels_chart :
@@ -155,6 +161,7 @@
       renderBids(deal);
       renderDealForm(deal);
       renderManual();
+      renderUndo();
       renderFeed();
       fillSetup();
     }
@@ -232,7 +239,8 @@
       if (trickAudit && trickAudit.points != null) {
         centre += '<div class="trick-points"><span id="trick-points">' + esc(trickAudit.points) + "</span> " + esc(t("trick.points")) + "</div>";
       }
-      if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) + "</div>";
+      if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) +
+        (trumpedTrick(d, ti) ? ' <span class="badge trumped" title="' + esc(t("trick.trumped_title")) + '">' + esc(t("trick.trumped")) + "</span>" : "") + "</div>";
     } else {
       centre = '<div class="trick-no">' + esc(t("trick.none")) + "</div>";
     }
@@ -241,6 +249,11 @@
     felt.innerHTML = html;
     felt.dataset.players = String(count);
     renderHint(d);
+  }
+
+  function trumpedTrick(d, ti) {
+    const trumped = data.view.trumped;
+    return Boolean(trumped && trumped[d] && trumped[d][ti]);
   }
 
   function renderScore(d) {
@@ -355,18 +368,20 @@
       (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : deal.kitty_unknown ?
         '<span class="kitty-unknown">' + esc(t("summary.kitty_unknown")) + "</span>" : "–") + "</span></div>");
     if (dealAudit.kitty_won_by === "defenders") {
-      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
+      rows.push('<p class="kitty-line">' + esc(t("summary.kitty_won", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) +
         " = " + esc((dealAudit.kitty_points || 0) * (dealAudit.kitty_multiplier || 0)) + "</p>");
     } else {
       rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer")) + " (" +
         esc(t("summary.kitty_points", { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier })) + ")</p>");
     }
-    if (dealAudit.penalty_points) rows.push("<p>" + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
+    if (dealAudit.penalty_points) rows.push('<p class="penalty-line">' + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
     rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <strong id="total-points">' +
       esc(dealAudit.total_defender_points) + "</strong></p>");
     const outcome = dealAudit.outcome;
-    rows.push('<p class="outcome">' + esc(outcome.side === "defenders" ?
-      t("summary.outcome.defenders", { n: outcome.levels }) : t("summary.outcome.dealer", { n: outcome.levels })) + "</p>");
+    const result = (view.results || [])[d];
+    rows.push('<p class="outcome">' + esc(result ? result.outcome_words[lang] : outcome.side === "defenders" ?
+      t(outcome.levels ? "summary.outcome.defenders" : "summary.outcome.defenders0", { n: outcome.levels }) :
+      t("summary.outcome.dealer", { n: outcome.levels })) + "</p>");
     rows.push('<ul class="level-change">' + view.sides.map((side) => {
       const seat = side.seats[0];
       return "<li>" + esc(side.name) + ": " + esc(before[seat]) + " → <strong>" + esc(after[seat]) + "</strong></li>";
@@ -380,7 +395,14 @@
     } else if (dealAudit.next_dealer != null) {
       rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
     }
+    rows.push(rulingsHtml(d, dealAudit));
+    const focused = document.activeElement && document.activeElement.classList.contains("ruling-points") ?
+      { violation: document.activeElement.closest(".ruling-item").dataset.violation, value: document.activeElement.value } : null;
     document.getElementById("summary-body").innerHTML = rows.join("");
+    if (focused) {
+      const input = document.querySelector('.ruling-item[data-violation="' + focused.violation + '"] .ruling-points');
+      if (input) { input.value = focused.value; input.focus(); }
+    }
     const form = document.getElementById("next-deal-form");
     if (form) form.hidden = !(mode === "live" && d === currentDealIndex() && !dealAudit.game_winner);
   }
@@ -408,6 +430,8 @@
         }
         rows += '<tr id="trick-' + d + "-" + ti + '" class="' + (bad ? "has-violation" : "") + '" data-trick="' + ti + '">' +
           "<th scope=\"row\">" + (ti + 1) + "</th>" + cells + "<td>" + esc(ta.winner != null ? playerName(ta.winner) : "") +
+          (ta.winner != null && trumpedTrick(d, ti) ? ' <span class="badge trumped" title="' + esc(t("trick.trumped_title")) + '">' +
+            esc(t("trick.trumped")) + "</span>" : "") +
           '</td><td class="points">' + esc(ta.points != null ? ta.points : "") + "</td></tr>";
       }
       const head = "<tr><th>" + esc(t("history.trick")) + "</th>" + players().map((p) => "<th>" + esc(p) + "</th>").join("") +
@@ -415,9 +439,72 @@
       const table = tricks.length ? '<div class="scroll"><table class="history-table"><thead>' + head + "</thead><tbody>" + rows +
         "</tbody></table></div>" : '<p class="empty">' + esc(t("history.none")) + "</p>";
       parts.push('<details class="deal-history" data-deal="' + d + '"' + (d === record.deals.length - 1 ? " open" : "") +
-        "><summary>" + esc(t("deal.n", { n: d + 1 })) + "</summary>" + table + "</details>");
+        "><summary>" + esc(t("deal.n", { n: d + 1 })) + resultRow(d) + "</summary>" + table + "</details>");
     }
     document.getElementById("history").innerHTML = parts.join("");
+  }
+
+  /* A deal's result (data.view.results, the audit's figures in words): points, 底牌 ×N, penalties, level change. */
+  function resultRow(d) {
+    const results = data.view.results || [];
+    const row = results[d];
+    if (!row || !row.complete || (mode === "live" && !row.settled && data.view.settle_ready && !data.view.settle_ready[d])) return "";
+    const kitty = row.kitty.length ? '<span class="cards">' + row.kitty.map((c) => cardHtml(c, null, ["tiny"])).join("") + "</span>" : "";
+    return '<div class="deal-result" data-deal="' + d + '" data-total="' + esc(row.total) + '"><span class="words">' +
+      esc(row.words[lang]) + "</span>" + kitty + "</div>";
+  }
+
+  /* The settlement's violations, each with its consequence: the rules' penalty, the table's ruling, or buttons to rule. */
+  function rulingsHtml(d, dealAudit) {
+    const violations = dealAudit.violations || [];
+    const penalties = dealAudit.penalties || [];
+    const rulings = data.state.record.deals[d].rulings || [];
+    const offers = data.view.rulings && data.view.rulings.deal === d ? data.view.rulings.offers : [];
+    const texts = data.view.deals[d] || {};
+    const items = violations.map((v, i) => {
+      const same = (p) => p.trick === v.trick && p.seat === v.seat;
+      const byRules = penalties.filter((p) => same(p) && p.ruling == null);
+      const ruled = penalties.filter((p) => same(p) && p.ruling != null && rulings[p.ruling] && rulings[p.ruling].rule === v.rule);
+      const where = v.trick == null ? playerName(v.seat) : t("rulings.where", { name: playerName(v.seat), trick: v.trick + 1 });
+      let html = '<li class="ruling-item" data-violation="' + i + '" data-rule="' + esc(v.rule) + '"><div><strong>' + esc(t("rule." + v.rule)) +
+        "</strong> · " + esc(where) + '</div><p class="hint">' + esc(alertText(texts.violations, i, v.detail)) + "</p>";
+      byRules.forEach((p) => {
+        html += '<p class="by-rules">' + esc(p.points ? t("rulings.by_rules", { p: Math.abs(p.points) }) : t("rulings.by_rules_level")) + "</p>";
+      });
+      ruled.forEach((p) => {
+        const r = rulings[p.ruling];
+        html += '<p class="ruled" data-ruling="' + p.ruling + '">' + esc(r.levels ? t("rulings.applied_level", { n: r.levels }) :
+          t("rulings.applied", { p: r.points })) + (mode === "live" ? ' <button type="button" class="ruling-remove write-only" data-ruling="' +
+          p.ruling + '">' + esc(t("rulings.remove")) + "</button>" : "") + "</p>";
+      });
+      if (mode === "live" && !byRules.length && !ruled.length) {
+        const offer = offers[i];
+        html += '<div class="ruling-actions write-only">';
+        if (offer) {
+          html += '<button type="button" class="ruling-offer">' + esc(offer.points ? t("rulings.offer", { p: offer.points }) :
+            t("rulings.offer_level")) + "</button> ";
+        } else if (!v.proven) {
+          html += '<span class="hint">' + esc(t("rulings.unproven")) + "</span> ";
+        }
+        html += '<label><span>' + esc(t("rulings.own")) + '</span> <input type="number" class="ruling-points" min="1" max="10000" step="5" ' +
+          'inputmode="numeric" aria-label="' + esc(t("rulings.own_points")) + '"></label> <button type="button" class="ruling-own">' +
+          esc(t("rulings.apply_points")) + '</button> <button type="button" class="ruling-level">' + esc(t("rulings.apply_level")) + "</button></div>";
+      }
+      return html + "</li>";
+    });
+    return '<section class="rulings" data-deal="' + d + '"><h3>' + esc(t("rulings.title")) + "</h3>" +
+      (items.length ? '<ul class="ruling-list">' + items.join("") + "</ul>" : '<p class="hint">' + esc(t("rulings.none")) + "</p>") + "</section>";
+  }
+
+  function renderUndo() {
+    const h = data.view.history;
+    [["undo", h && h.undo], ["redo", h && h.redo]].forEach(([id, what]) => {
+      const button = document.getElementById(id);
+      if (!button) return;
+      button.disabled = !what;
+      button.dataset.change = what ? what.change : "";
+      button.querySelector(".what").textContent = what ? t("undo.what", { what: what.words[lang] }) : "";
+    });
   }
 
   function renderFeed() {
@@ -429,7 +516,7 @@
     const ours = feed && session && feed.session === session.id; // a feed only ever writes into its own session
     if (feed && ours) {
       if (feed.error) text += " · " + t("feed.error") + ": " + feed.error;
-      else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? "feed.pipeline" : "feed.record") + (feed.detail ? " " + feed.detail : "");
+      else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? (feed.source === "video" ? "feed.video" : "feed.pipeline") : "feed.record") + (feed.detail ? " " + feed.detail : "");
       else if (feed.finished) text += " · " + t(feed.source === "demo" ? "feed.demo_done" : "feed.done");
     }
     el.textContent = text;
@@ -546,6 +633,7 @@
       fillProfiles(profile);
       fillCounts(record ? record.players.length : null);
       fillPlayers(record);
+      fillProfileAbout().catch(() => {});
       if (record && record.deals.length) {
         const deal = record.deals[record.deals.length - 1];
         form.trump.value = deal.trump;
@@ -581,25 +669,72 @@
     for (let seat = 0; seat < count; seat += 1) {
       const name = record && record.players.length === count ? record.players[seat] : old[seat] || DEFAULT_NAMES[lang][seat];
       const level = levels && levels.length === count ? levels[seat] : "2";
-      html += '<div class="player-row"><label><span>' + esc(t("setup.player", { n: seat })) + '</span> <input name="player" value="' +
-        esc(name) + '" required autocomplete="off"></label> <label><span class="visually-hidden">' + esc(t("setup.level")) +
+      html += '<div class="player-row"><label><span data-seat-label="' + (seat + 1) + '">' + esc(t("setup.player", { n: seat + 1 })) +
+        '</span> <input name="player" value="' +
+        esc(name) + '" required autocomplete="off"></label> <label><span class="visually-hidden" data-i18n="setup.level">' + esc(t("setup.level")) +
         '</span><select name="level" data-seat="' + seat + '">' + LEVELS.map((l) => "<option" + (l === level ? " selected" : "") +
         ">" + l + "</option>").join("") + "</select></label></div>";
     }
     document.getElementById("player-fields").innerHTML = html;
-    form.dealer.innerHTML = Array.from({ length: count }, (_, seat) => '<option value="' + seat + '">' +
-      esc(t("setup.player", { n: seat })) + "</option>").join("");
+    fillSetupDealers();
     const friends = document.getElementById("friend-fields");
     const friendCount = count === 5 ? 1 : count > 5 ? 2 : 0;
     friends.hidden = friendCount === 0;
-    let fh = '<legend>' + esc(t("deal.friends")) + "</legend>";
+    let fh = '<legend data-i18n="deal.friends">' + esc(t("deal.friends")) + "</legend>";
     for (let i = 0; i < friendCount; i += 1) {
-      fh += '<div class="friend-row"><label><span>' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
+      fh += '<div class="friend-row"><label><span data-i18n="setup.friend_card">' + esc(t("setup.friend_card")) + '</span> <select name="friend_card">' +
         CARD_NAMES.slice(0, 52).map((c) => '<option value="' + c + '"' + (c === (i ? "AH" : "AS") ? " selected" : "") + ">" +
-        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span>' + esc(t("setup.friend_nth")) +
+        esc(cardLabel(c)) + "</option>").join("") + '</select></label> <label><span data-i18n="setup.friend_nth">' + esc(t("setup.friend_nth")) +
         '</span> <select name="friend_nth"><option>1</option><option selected>2</option><option>3</option></select></label></div>';
     }
     friends.innerHTML = fh;
+  }
+
+  /* The set-up's dealer choices: the players' names as typed, with their seats counted from 1. */
+  function fillSetupDealers() {
+    const form = document.getElementById("setup-form");
+    const keep = form.dealer.value;
+    const names = Array.from(form.querySelectorAll("input[name=player]")).map((i) => i.value.trim());
+    form.dealer.innerHTML = names.map((name, seat) => '<option value="' + seat + '">' +
+      esc(name ? t("setup.player_named", { n: seat + 1, name: name }) : t("setup.player", { n: seat + 1 })) + "</option>").join("");
+    if (keep && Number(keep) < names.length) form.dealer.value = keep;
+  }
+
+  /* What the chosen profile (with the house rules chosen) means, in words: the server reads the rules core's options. */
+  let aboutAsked = 0;
+  async function fillProfileAbout() {
+    const form = document.getElementById("setup-form");
+    const list = document.getElementById("profile-about");
+    if (!form || !list) return;
+    const house = houseOptions();
+    const profile = form.profile.value;
+    const count = form.count.value;
+    const known = PROFILES[profile] && PROFILES[profile].about ? PROFILES[profile].about[count] : null;
+    let words = !Object.keys(house).length ? known : null;
+    if (!words) {
+      const asked = ++aboutAsked;
+      const query = "?profile=" + encodeURIComponent(profile) + "&players=" + encodeURIComponent(count) +
+        "&options=" + encodeURIComponent(JSON.stringify(house));
+      words = await api("/api/rules" + query);
+      if (asked !== aboutAsked) return;
+    }
+    list.innerHTML = words ? words.facts.map((f) => "<li>" + esc(f[lang]) + "</li>").join("") : "";
+    list.dataset.words = JSON.stringify(words);
+  }
+
+  function houseOptions() {
+    const options = {};
+    document.querySelectorAll("#setup-form select[name=house]").forEach((select) => {
+      if (select.value) options[select.dataset.option] = select.value;
+    });
+    return options;
+  }
+
+  function renderRulesAbout() {
+    const box = document.querySelector("#rules-about ul");
+    const words = data.view.rules_words;
+    if (!box || !words) return;
+    box.innerHTML = words.facts.map((f) => "<li>" + esc(f[lang]) + "</li>").join("");
   }
 
   function setupBody() {
@@ -611,6 +746,8 @@
     const body = { name: form.name.value.trim(), profile: form.profile.value, players: names, levels: levels,
       trump: form.trump.value, dealer: Number(form.dealer.value) };
     if (cards.length) body.friends = cards.map((c, i) => ({ card: c, nth: nths[i] }));
+    const house = houseOptions();
+    if (Object.keys(house).length) body.options = house;
     return body;
   }
 
@@ -624,6 +761,26 @@
     await reload();
   }
 
+  /* A penalty for a violation of the settled deal: the rules' (one click), the organiser's own points or a level; or taken back. */
+  async function rule(button) {
+    const d = Number(button.closest(".rulings").dataset.deal);
+    if (button.classList.contains("ruling-remove")) {
+      await api("/api/ruling/remove", { deal: d, ruling: Number(button.dataset.ruling) });
+      return reload();
+    }
+    const item = button.closest(".ruling-item");
+    const body = { deal: d, violation: Number(item.dataset.violation) };
+    if (button.classList.contains("ruling-level")) body.levels = 1;
+    if (button.classList.contains("ruling-own")) {
+      const input = item.querySelector(".ruling-points");
+      const points = Number(input.value);
+      if (!Number.isInteger(points) || points <= 0) { input.setAttribute("aria-invalid", "true"); input.focus(); return; }
+      body.points = points;
+    }
+    await api("/api/ruling", body);
+    return reload();
+  }
+
   // --- talking to the server ------------------------------------------------------------------
   let lastError = null; // {zh, en} of the last failed request, shown in the page's language
   function showError() {
@@ -635,7 +792,8 @@
   const tokenMeta = document.querySelector('meta[name="tuolaji-token"]');
   const writeToken = tokenMeta ? tokenMeta.content : null;
 
-  async function api(path, body) {
+  /* ``field``: the id of the error line next to the field that sent the request (the error shows there). */
+  async function api(path, body, field) {
     const headers = { "Content-Type": "application/json" };
     if (writeToken) headers["X-Tuolaji-Token"] = writeToken;
     const options = body === undefined ? {} : { method: "POST", headers: headers, body: JSON.stringify(body) };
@@ -643,10 +801,12 @@
     const json = await response.json().catch(() => ({}));
     const error = document.getElementById("error");
     if (!response.ok) {
-      lastError = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
-      if (error) { showError(); error.hidden = false; }
+      const message = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
+      if (field) fieldError(field, message);
+      else { lastError = message; if (error) { showError(); error.hidden = false; } }
       throw new Error(json.error || String(response.status));
     }
+    if (field) fieldError(field, null);
     if (error) error.hidden = true;
     return json;
   }
@@ -688,32 +848,55 @@
     document.getElementById("picker-title").textContent = t("picker.title", { trick: where.trick + 1, name: playerName(where.seat),
       index: where.index + 1, card: cardLabel(where.card) });
     document.getElementById("picker-note").hidden = !unconfirmed;
-    document.getElementById("picker-grid").innerHTML = CARD_NAMES.map((c) => '<button type="button" class="card pick' +
-      (c === where.card ? " current" : "") + '" data-card="' + c + '" aria-label="' + esc(cardLabel(c)) + '">' + cardSvg(c) +
-      "</button>").join("");
+    document.getElementById("picker-grid").innerHTML = cardGridHtml("pick", where.card);
     document.getElementById("picker-input").value = "";
+    fieldError("picker-error", null);
     dialog.showModal();
     const current = dialog.querySelector(".pick.current");
     (current || dialog.querySelector(".pick")).focus();
   }
 
-  function parseCard(text) {
-    let s = text.trim().toUpperCase().replace("♠", "S").replace("♥", "H").replace("♣", "C").replace("♦", "D");
-    if (s === "小王" || s === "SJ") return "SJ";
-    if (s === "大王" || s === "BJ") return "BJ";
-    let m = s.match(/^([SHCD])(10|[2-9TJQKA])$/);
-    if (m) s = m[2] + m[1];
-    m = s.match(/^(10|[2-9TJQKA])([SHCD])$/);
-    if (!m) return null;
-    return (m[1] === "T" ? "10" : m[1]) + m[2];
+  /* The 54 cards as buttons: the correction picker's grid, and the manual entry's. */
+  function cardGridHtml(cls, current) {
+    return CARD_NAMES.map((c) => '<button type="button" class="card ' + cls + (c === current ? " current" : "") + '" data-card="' + c +
+      '" aria-label="' + esc(cardLabel(c)) + '">' + cardSvg(c) + "</button>").join("");
   }
 
+  /* A typed card is read by the server (the scorer's one card parser: 红桃10, ♠A, 10H, 大王); a refused one
+     keeps the dialog open with the reason next to the field. */
   async function submitCorrection(card) {
     const where = picking;
+    try {
+      await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card }, "picker-error");
+    } catch (e) {
+      document.getElementById("picker-input").focus();
+      return;
+    }
     document.getElementById("picker").close();
     picking = null;
-    await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card });
     await reload();
+  }
+
+  const fieldMessages = {}; // id -> {zh, en}: redrawn in the other language by the toggle
+  function fieldError(id, message) {
+    fieldMessages[id] = message;
+    const el = document.getElementById(id);
+    if (!el) return;
+    el.hidden = !message;
+    el.textContent = message ? message[lang] : "";
+    const form = el.closest("form");
+    if (form) form.querySelectorAll("input[aria-describedby='" + id + "']").forEach((input) => {
+      if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    });
+  }
+
+  /* Manual entry by clicking cards: each click adds the card to the field last used (the cards, or the failed throw's attempt). */
+  let manualTarget = "cards";
+  function manualField() { return document.querySelector("#manual-form input[name=" + manualTarget + "]"); }
+  function renderManualChosen() {
+    const input = document.querySelector("#manual-form input[name=cards]");
+    const names = input.value.split(/\s+/).filter((n) => CARD_NAMES.includes(n));
+    document.getElementById("manual-chosen").innerHTML = names.map((c) => cardHtml(c, null, ["small"])).join("");
   }
 
   async function confirmCard(where) {
@@ -735,6 +918,8 @@
       const confirmButton = event.target.closest(".confirm-btn");
       if (confirmButton) { confirmCard(whereOf(confirmButton.closest(".pending-item"))).catch(() => {}); return; }
       if (event.target.closest("#play-again")) { playAgain().catch(() => {}); return; }
+      const ruling = event.target.closest(".ruling-offer, .ruling-own, .ruling-level, .ruling-remove");
+      if (ruling) { rule(ruling).catch(() => {}); return; }
       const seatPick = event.target.closest(".seat-pick");
       if (seatPick) { bidSeat = Number(seatPick.dataset.seat); render(); document.querySelector(".seat-pick.picked").focus(); return; }
       const bidCard = event.target.closest(".bid-card[data-cards]");
@@ -744,7 +929,7 @@
     });
     document.getElementById("picker-confirm").addEventListener("click", () => {
       const where = picking;
-      const input = parseCard(document.getElementById("picker-input").value);
+      const input = document.getElementById("picker-input").value.trim();
       if (input) { submitCorrection(input).catch(() => {}); return; }
       document.getElementById("picker").close();
       picking = null;
@@ -753,9 +938,7 @@
     document.getElementById("picker-input").addEventListener("keydown", (event) => {
       if (event.key !== "Enter") return;
       event.preventDefault();
-      const card = parseCard(event.target.value);
-      if (card) submitCorrection(card).catch(() => {});
-      else event.target.setAttribute("aria-invalid", "true");
+      if (event.target.value.trim()) submitCorrection(event.target.value.trim()).catch(() => {});
     });
     document.getElementById("picker-grid").addEventListener("keydown", (event) => {
       const buttons = Array.from(document.querySelectorAll("#picker .pick"));
@@ -768,6 +951,10 @@
     form.decks.addEventListener("change", () => { fillProfiles(null); fillCounts(null); fillPlayers(null); });
     form.profile.addEventListener("change", () => { fillCounts(null); fillPlayers(null); });
     form.count.addEventListener("change", () => fillPlayers(null));
+    form.addEventListener("change", (event) => {
+      if (["decks", "profile", "count", "house"].includes(event.target.name)) fillProfileAbout().catch(() => {});
+    });
+    form.addEventListener("input", (event) => { if (event.target.name === "player") fillSetupDealers(); });
     form.addEventListener("change", (event) => {
       // partners share a level: changing one seat's level changes its partner's
       if (event.target.name !== "level" || Number(form.count.value) !== 4) return;
@@ -785,12 +972,14 @@
       event.preventDefault();
       api("/api/deal", dealFormBody()).then(() => { dealFormDirty = false; return reload(); }).catch(() => {});
     });
+    document.getElementById("undo").addEventListener("click", () => { api("/api/undo", {}).then(reload).catch(() => {}); });
+    document.getElementById("redo").addEventListener("click", () => { api("/api/redo", {}).then(reload).catch(() => {}); });
     document.getElementById("bid-withdraw").addEventListener("click", () => {
       api("/api/bid/withdraw", {}).then(reload).catch(() => {});
     });
     document.getElementById("kitty-wait-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+      api("/api/kitty", { cards: event.target.cards.value }, "kitty-wait-error").then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
     });
     document.getElementById("kitty-unknown").addEventListener("click", () => {
       api("/api/kitty", { unknown: true }).then(reload).catch(() => {});
@@ -800,12 +989,38 @@
       const f = event.target;
       const body = { seat: Number(f.seat.value), cards: f.cards.value };
       if (f.attempt.value.trim()) body.attempt = f.attempt.value;
-      api("/api/play", body).then(() => { f.cards.value = ""; f.attempt.value = ""; delete f.seat.dataset.touched; return reload(); }).catch(() => {});
+      api("/api/play", body, "manual-error").then(() => {
+        f.cards.value = ""; f.attempt.value = ""; manualTarget = "cards"; delete f.seat.dataset.touched; renderManualChosen(); return reload();
+      }).catch(() => {});
+    });
+    document.getElementById("manual-grid").innerHTML = cardGridHtml("pick-add", null);
+    document.getElementById("manual-grid").addEventListener("click", (event) => {
+      const button = event.target.closest(".pick-add");
+      if (!button) return;
+      const input = manualField();
+      input.value = (input.value.trim() ? input.value.trim() + " " : "") + button.dataset.card;
+      fieldError("manual-error", null);
+      renderManualChosen();
+    });
+    ["cards", "attempt"].forEach((name) => {
+      const input = document.querySelector("#manual-form input[name=" + name + "]");
+      input.addEventListener("focus", () => { manualTarget = name; });
+      input.addEventListener("input", () => { fieldError("manual-error", null); renderManualChosen(); });
+    });
+    document.getElementById("manual-back").addEventListener("click", () => {
+      const input = manualField();
+      input.value = input.value.trim().split(/\s+/).slice(0, -1).join(" ");
+      renderManualChosen();
+    });
+    document.getElementById("manual-clear").addEventListener("click", () => {
+      manualField().value = "";
+      fieldError("manual-error", null);
+      renderManualChosen();
     });
     document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
     document.getElementById("kitty-form").addEventListener("submit", (event) => {
       event.preventDefault();
-      api("/api/kitty", { cards: event.target.cards.value }).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+      api("/api/kitty", { cards: event.target.cards.value }, "kitty-error").then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
     });
     document.getElementById("next-deal-form").addEventListener("submit", (event) => {
       event.preventDefault();
