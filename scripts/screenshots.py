@@ -336,7 +336,7 @@ class Tour:
         shot = self.shot("guide-friends.png", sel("setup"))
         self.submit_setup(FRIENDS_PLAYERS[-1])
         self.wait_text(sel("deal_facts"), "找朋友")
-        facts = self.shot("guide-friends-deal.png", sel("felt"))
+        facts = self.shot("guide-friends-deal.png", sel("table_area"))
         return [shot, facts]
 
     def import_record(self) -> list[Path]:
