@@ -193,6 +193,7 @@ def export_face(checkpoint: Path, out: Path) -> Path:
     net = FaceNet(state.get("width", 24))
     net.load_state_dict(state["model"])
     net.eval()
+    out.mkdir(parents=True, exist_ok=True)
     target = out / "face.onnx"
     torch.onnx.export(_ExportFace(net), torch.zeros(1, 3, FACE_PX, FACE_PX), str(target), input_names=["faces"],
                       output_names=["probs"], dynamic_axes={"faces": {0: "n"}, "probs": {0: "n"}}, opset_version=17,

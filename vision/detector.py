@@ -353,7 +353,7 @@ class CardReader:
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
         """The physical cards in a BGR frame, most confident first."""
         cards = self.cards_from(self.read_indices(frame_bgr))
-        if self._face is not None:
+        if self._face is not None and self.settings.face_threshold > 0:
             cards = self.with_faces(frame_bgr, cards)
         return cards
 
@@ -365,18 +365,25 @@ class CardReader:
     def with_faces(self, frame_bgr: np.ndarray, cards: list[CardInstance]) -> list[CardInstance]:
         """``cards`` (read from corner indices) checked against the whole faces in the frame
         (:meth:`face_reads`, :meth:`merge_faces`)."""
-        if self._face is None:
+        if self._face is None or self.settings.face_threshold <= 0:
             return cards
-        return self.merge_faces(cards, *self.face_reads(frame_bgr))
+        return self.merge_faces(cards, *self.face_reads(frame_bgr, cards))
 
-    def face_reads(self, frame_bgr: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    def face_reads(self, frame_bgr: np.ndarray, cards: list[CardInstance] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The outlines a card's face may fill (the whole frame, then every card outline found
-        in it) and the face reader's probabilities (K×55) for each."""
+        in it) and the face reader's probabilities (K×55) for each. Given the ``cards`` read from
+        corners, outlines holding two or more of them (a fan, a table: :meth:`merge_faces` leaves
+        those to the corners) are not read."""
         if self._face is None:
             raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
         h, w = frame_bgr.shape[:2]
         quads = [np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)] + card_quads(frame_bgr)
-        faces = [stretch_to_face(portrait(frame_bgr))] + [warp_face(frame_bgr, q) for q in quads[1:]]
+        if cards is not None:
+            quads = [q for q in quads if sum(_inside(q, c.box) for c in cards) < 2]
+        if not quads:
+            return [], np.zeros((0, REJECT + 1), np.float32)
+        faces = [stretch_to_face(portrait(frame_bgr)) if q is quads[0] and _is_whole(q, w, h) else warp_face(frame_bgr, q)
+                 for q in quads]
         return quads, self._face.read_both_ways(np.stack(faces))
 
     def merge_faces(self, cards: list[CardInstance], quads: list[np.ndarray], probs: np.ndarray) -> list[CardInstance]:
@@ -408,6 +415,10 @@ class CardReader:
         cards = group_indices(readings, self.settings.index_spacing)
         s = self.settings
         return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+
+
+def _is_whole(quad: np.ndarray, width: int, height: int) -> bool:
+    return bool(np.array_equal(quad, np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)))
 
 
 def _inside(quad: np.ndarray, box: Box) -> bool:

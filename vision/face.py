@@ -39,6 +39,9 @@ for perspective."""
 MIN_CARD_AREA = 0.015
 """A card outline covers at least this fraction of the picture."""
 
+QUAD_SEARCH_PX = 320
+"""Card outlines are looked for in the picture shrunk to this longest side (they are large)."""
+
 
 def order_quad(points: np.ndarray) -> np.ndarray:
     """The 4 corners of a card outline clockwise from a corner of a short edge, so that the
@@ -66,8 +69,10 @@ def card_quads(image: np.ndarray, max_quads: int = 12) -> list[np.ndarray]:
     surface: its edges are looked for in a threshold of the picture's brightness and in its
     gradient edges, and only outlines of card proportions and size are kept.
     """
-    h, w = image.shape[:2]
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = min(1.0, QUAD_SEARCH_PX / max(image.shape[:2]))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 0)
     masks = [cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]]
     edges = cv2.Canny(gray, 40, 120)
@@ -92,7 +97,7 @@ def card_quads(image: np.ndarray, max_quads: int = 12) -> list[np.ndarray]:
                 continue
             found.append((float(cv2.contourArea(approx)), quad))
     found.sort(key=lambda item: -item[0])
-    return [quad for _, quad in found[:max_quads]]
+    return [quad / np.float32(scale) for _, quad in found[:max_quads]]
 
 
 def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
@@ -122,8 +127,11 @@ class FaceReader:
         blob = np.ascontiguousarray(faces_bgr.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255.0)
         return np.asarray(self._session.run(None, {self._input: blob})[0], np.float32)
 
-    def read_both_ways(self, faces_bgr: np.ndarray) -> np.ndarray:
-        """:meth:`probabilities` averaged over each face as it is and turned upside down."""
-        n = len(faces_bgr)
-        both = self.probabilities(np.concatenate([faces_bgr, faces_bgr[:, ::-1, ::-1]]))
-        return (both[:n] + both[n:]) / 2
+    def read_both_ways(self, faces_bgr: np.ndarray, sure: float = 0.9) -> np.ndarray:
+        """:meth:`probabilities`, where a face reads less surely than ``sure`` averaged with its
+        read turned upside down (a card reads the same either way up)."""
+        probs = self.probabilities(faces_bgr)
+        again = probs.max(axis=1) < sure
+        if again.any():
+            probs[again] = (probs[again] + self.probabilities(np.ascontiguousarray(faces_bgr[again][:, ::-1, ::-1]))) / 2
+        return probs
