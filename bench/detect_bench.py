@@ -11,7 +11,6 @@ Usage: ``.venv/bin/python bench/detect_bench.py [--frames 200] [--models DIR] [-
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -67,8 +66,6 @@ def main() -> int:
         print(f"  {name:9s} p50 {np.percentile(values, 50):6.2f} ms   p95 {np.percentile(values, 95):6.2f} ms")
     p50, p95 = float(np.percentile(total, 50)), float(np.percentile(total, 95))
     print(f"  total     p50 {p50:6.2f} ms   p95 {p95:6.2f} ms")
-    # the table pipeline reads its zones with corners only (vision.detector.TABLE: no face reads)
-    reader.settings = dataclasses.replace(reader.settings, face_threshold=0.0)
     zone_p50, zone_size = zone_read_ms(reader, encoded, max(20, args.frames // 4))
     print(f"zone_read_ms_p50={zone_p50:.1f} (one settled seat zone, {zone_size[0]}x{zone_size[1]} px, of a 1920x1080 frame, "
           f"4 players: the table pipeline's read of a camera at full resolution)")

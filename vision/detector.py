@@ -141,11 +141,11 @@ def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]
         raise ValueError("--careful and --fast exclude each other")
     return dict(CAREFUL) if careful else dict(FAST) if fast else {}
 
-TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_threshold": 0.0}
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
-so two same-named indices closer than 0.75 index sizes are one. Its zones hold seats'
-plays, fans and several cards, not one card filling the picture: no face reads."""
+so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
+``cards.json`` says (a card lying alone in a zone shows its face)."""
 
 
 class CardReader:
@@ -390,12 +390,13 @@ class CardReader:
         """Index reads and face reads together. A face read surely (``face_threshold``) where
         no index was read adds its card; where one card was read from its indices, that card
         becomes the likeliest given both its indices and the face; an outline holding
-        several cards (a fan, a table) is left as the indices read it."""
-        threshold = self.settings.face_threshold
+        several cards (a fan, a table) is left as the indices read it. A joker, from a face as
+        from corners, needs ``joker_threshold`` too."""
+        s = self.settings
         cards = list(cards)
         for quad, p in zip(quads, probs, strict=True):
             k = int(p.argmax())
-            if k == REJECT or p[k] < threshold:
+            if k == REJECT or p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
                 continue
             inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
             if not inside:
@@ -406,8 +407,9 @@ class CardReader:
                 card = cards[inside[0]]
                 joint = _card_probs(card) * (p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9))
                 best = int(joint.argmax())
-                if CARD_NAMES[best] != card.card:
-                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, float(joint[best] / joint.sum()), card.indices)
+                sure = float(joint[best] / joint.sum())
+                if CARD_NAMES[best] != card.card and (best not in _JOKER_IDS or sure >= s.joker_threshold):
+                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, sure, card.indices)
         return sorted(cards, key=lambda c: -c.confidence)
 
     def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
@@ -415,6 +417,9 @@ class CardReader:
         cards = group_indices(readings, self.settings.index_spacing)
         s = self.settings
         return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+
+
+_JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
 
 
 def _is_whole(quad: np.ndarray, width: int, height: int) -> bool:
