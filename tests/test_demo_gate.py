@@ -94,3 +94,38 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
                             timeout=60, env=_env())
     assert helped.returncode == 0 and "--record-check" in helped.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]
+
+
+def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Path) -> None:
+    """`serve --demo` (the oracle, as fast as the video decodes): the session starts from the deal so
+    far, the video's tricks come back exactly, then the kitty is turned up (the defenders win it ×4,
+    their side goes up two levels) and the next deal starts as 开始下一副 starts it; the demo's
+    game is then the bundled record, and the proven revoke is in the audit."""
+    import scorer
+    import tuolaji_cli
+    from tuolaji_cli.serve import build_server
+    from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
+
+    args = tuolaji_cli.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
+                                                  "--port", "0", "--data", str(tmp_path)])
+    server, table = build_server(args)
+    try:
+        seeded = json.loads(DEMO_SETUP.read_text(encoding="utf-8"))
+        assert table.game.snapshot()["deals"][0]["tricks"] == seeded["deals"][0]["tricks"]  # the deal so far
+        table.feed.join(180)
+        assert table.feed.finished and table.feed.error is None and not table.feed.status()["running"]
+        record = table.game.snapshot()
+        truth = json.loads(DEMO_TRUTH.read_text(encoding="utf-8"))
+        assert record["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
+        game = demo_record()
+        assert record["deals"][0]["kitty"] == game["deals"][0]["kitty"]
+        assert record["deals"][1] == game["deals"][1]
+        audit = scorer.audit_record(record)["deals"][0]
+        assert [(v["rule"], v["proven"]) for v in audit["violations"]] == [("must-follow-suit", True)]
+        assert (audit["kitty_won_by"], audit["kitty_multiplier"]) == ("defenders", 4)
+        assert audit["levels_after"] != record["start_levels"]
+        assert [entry["change"] for entry in record.get("history", [])][-2:] == ["kitty", "next-deal"]
+    finally:
+        table.stop_feed()
+        server.server_close()
+        server.tuolaji_data_lock.close()
