@@ -7,6 +7,8 @@ failed throw is laid and partly taken back, the trick's winner sweeps the cards 
 and the camera adds mild perspective, lighting drift, noise, blur and MP4 compression.
 Optional disturbances: a hand that lingers over the cards it laid, hands passing over
 the table without playing, a frame dropout (frames lost, frames black).
+``first_trick`` films a deal's last tricks only: the tricks before it are the record of
+the deal so far, which the truth's set-up then holds (the bundled demo, :mod:`datasets.demo`).
 
 It returns a :class:`VideoTruth`: the record exactly as filmed (setup and tricks), the
 table corners in the image, and per frame the cards whose corner index a reader could

@@ -11,7 +11,8 @@ a replayed record or a camera never writes into another session that a person se
 resumed meanwhile. Feeds put plays into their game from a background thread:
 :class:`RecordFeed` replays a record's tricks at a pace (a stored session, a
 ``tuolaji replay`` output, tests), :class:`PipelineFeed` runs the camera pipeline on
-a webcam, a video file or the bundled demo.
+a webcam or a video file, and :class:`DemoFeed` on the bundled demo, which then turns the
+kitty up and starts the next deal as a person would on the page.
 
 >>> import tempfile, pathlib
 >>> from web.store import SessionStore
