@@ -129,3 +129,32 @@ def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Pat
         table.stop_feed()
         server.server_close()
         server.tuolaji_data_lock.close()
+
+
+def test_the_bundled_demo_is_the_game_the_rules_core_builds() -> None:
+    """vision/demo/ holds what `tuolaji demo` builds (datasets/demo.py, seeded): the whole game, the deal
+    so far the session starts from, and the film's truth; the filmed tricks hold a failed throw and a
+    revoke that a later filmed trick proves, and the defenders win the last trick, so the kitty."""
+    import scorer
+    from datasets.demo import FILMED_TRICKS, demo_game, filmed_from
+    from vision.demo import DEMO_SETUP, DEMO_TRUTH, demo_record
+    from web.dealing import next_deal_setup
+
+    game = demo_game()
+    assert game == demo_record()
+    first = filmed_from(game)
+    tricks = game["deals"][0]["tricks"]
+    assert len(tricks) - first == FILMED_TRICKS
+    assert json.loads(DEMO_SETUP.read_text(encoding="utf-8"))["deals"][0]["tricks"] == tricks[:first]
+    assert json.loads(DEMO_TRUTH.read_text(encoding="utf-8"))["deals"][0]["tricks"] == tricks
+    audit = scorer.audit_record(game)["deals"][0]
+    (revoke,) = audit["violations"]
+    assert revoke["rule"] == "must-follow-suit" and revoke["proven"] and first <= revoke["trick"] < len(tricks) - 1
+    assert "played in trick" in revoke["detail"]  # proven by a later play, not by known hands
+    assert any(trick.get("attempt") for trick in tricks[first:])
+    dealer_side = {game["deals"][0]["dealer"], (game["deals"][0]["dealer"] + 2) % 4}
+    assert scorer.trick_winner(game, 0, len(tricks) - 1) not in dealer_side
+    assert (audit["kitty_won_by"], audit["kitty_multiplier"]) == ("defenders", 4) and audit["kitty_points"] > 0
+    assert audit["levels_after"] != game["start_levels"]
+    deal_only = game | {"deals": game["deals"][:1]}
+    assert next_deal_setup(deal_only, scorer.audit_record(deal_only), "NT") == game["deals"][1]
