@@ -1,10 +1,12 @@
 """The README's screenshots, taken from the running page.
 
 Starts ``tuolaji serve --resume`` on a temporary data folder (no camera, no demo), drives the
-page in Debian's Chromium through Playwright as a scorer would — set-up, bids, a few plays
-entered by hand, a 找朋友 set-up, an imported deal, a correction, the kitty, the next deal,
-replay, and the sessions page's import and export — and writes ``docs/screenshot.png`` and
-``docs/guide-*.png``::
+page in Debian's Chromium through Playwright as a scorer would — set-up with a house rule, bids,
+a trick entered by hand (typed Chinese names, a refused card, cards clicked), a lead for the wrong
+seat taken back with 撤销, a 找朋友 set-up, an imported deal, a correction, the kitty and a penalty
+ruled in the settlement, the next deal and the deal's result row, replay, and the sessions page's
+import and export — and writes ``docs/screenshot.png`` and ``docs/guide-*.png`` (reduced to 256
+colours, so the pictures stay small)::
 
     .venv/bin/python scripts/screenshots.py              # every shot, into docs/
     .venv/bin/python scripts/screenshots.py --out /tmp/shots --only setup bids
@@ -38,8 +40,9 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 SELECTORS: dict[str, str] = {
     # the live page (web/templates/live.html, web/static/table.js)
-    "controls": "section.controls",
-    "table_area": "section.table-area",
+    "controls": "section.controls",  # 牌桌设置 and 本局设置, below the history
+    "table_area": "section.table-area",  # the felt, the undo bar and the entry beside it
+    "felt_controls": "#felt-controls",  # 亮主 / 反主 and 手动记录出牌, under the felt
     "felt": "#felt",
     "deal_heading": "#deal-heading",
     "deal_facts": "#deal-facts",
@@ -56,6 +59,10 @@ SELECTORS: dict[str, str] = {
     "setup_friend_card": "#friend-fields select[name=friend_card]",
     "setup_friend_nth": "#friend-fields select[name=friend_nth]",
     "setup_submit": "#setup-form button[type=submit]",
+    "profile_about": "#profile-about",
+    "house_rules": "#house-rules",
+    "house_rules_open": "#house-rules > summary",
+    "house_option": '#setup-form select[name=house][data-option="{option}"]',
     "bids": "#bids",
     "bids_open": "#bids > summary",
     "bid_seat": '.seat-pick[data-seat="{seat}"]',
@@ -66,8 +73,13 @@ SELECTORS: dict[str, str] = {
     "manual_seat": "#manual-form select[name=seat]",
     "manual_cards": "#manual-form input[name=cards]",
     "manual_submit": "#manual-form button[type=submit]",
+    "manual_error": "#manual-error",
+    "manual_grid_card": '#manual-grid .pick-add[data-card="{card}"]',
+    "manual_chosen": "#manual-chosen .card",
+    "manual_clear": "#manual-clear",
     "seat_cards": '#felt .seat[data-seat="{seat}"] .card',
-    "error": "#error",
+    "undo": "#undo",
+    "alert": '#alerts li[data-rule="{rule}"]',
     "history_card": '#trick-{deal}-{trick} td[data-seat="{seat}"] button.card',
     "picker": "#picker",
     "picker_card": '#picker .pick[data-card="{card}"]',
@@ -76,13 +88,17 @@ SELECTORS: dict[str, str] = {
     "kitty_cards": "#kitty-wait-form input[name=cards]",
     "kitty_submit": "#kitty-wait-form button[type=submit]",
     "total_points": "#total-points",
-    "alert": '#alerts li[data-rule="{rule}"]',
+    "ruling_offer": '#summary .ruling-item[data-rule="{rule}"] .ruling-offer',
+    "ruled": '#summary .ruling-item[data-rule="{rule}"] .ruled',
     "next_deal_form": "#next-deal-form",
     "next_deal_trump": "#next-deal-form select[name=trump]",
     "next_deal_submit": "#next-deal-form button[type=submit]",
     "levels_chart_svg": "#levels-chart svg",
+    "history": "section.history",
+    "result_row": '#history .deal-result[data-deal="{deal}"]',
     # the sessions page (web/templates/sessions.html)
     "sessions_row": 'tr[data-session="{session}"]',
+    "session_results": '.session-results[data-session="{session}"] .deal-result',
     "resume": 'tr[data-session="{session}"] form[action$="/resume"] button',
     "export": 'tr[data-session="{session}"] a[href$="/export"]',
     "import_file": 'form[action$="/sessions/import"] input[type=file]',
@@ -97,13 +113,33 @@ PLAYERS = ["老张", "小李", "阿王", "大刘"]
 FRIENDS_PLAYERS = ["老张", "小李", "阿王", "大刘", "小陈"]
 IMPORTED = ["东家", "南家", "西家", "北家"]
 
-# the first trick of the hand-entered deal: (seat, cards), in playing order from the dealer (seat 1)
-FIRST_TRICK = [(1, "AS AS"), (2, "3S 4S"), (3, "KS 5S"), (0, "9S 9S")]
+# the first trick of the hand-entered deal: (seat, cards), in playing order from the dealer (seat 1);
+# the first typed in Chinese names, the second clicked in the card grid, the others typed as codes
+FIRST_TRICK = [(1, "黑桃A 黑桃A"), (2, "3S 4S"), (3, "KS 5S"), (0, "9S 9S")]
+# the next lead entered for the wrong seat (小李, seat 1, won the trick), then undone
+WRONG_LEAD = (0, "7H")
+# the house rule chosen in the set-up: (option, value, what the profile's explanation then says)
+HOUSE_RULE = ("kitty_multiplier", "power", "2 的次方")
 
 
 def sel(name: str, **values: object) -> str:
     """The selector ``name`` of :data:`SELECTORS`, its ``{placeholders}`` filled."""
     return SELECTORS[name].format(**values)
+
+
+def shrink(path: Path) -> None:
+    """Rewrite the PNG at ``path`` in 256 colours (a page's flat colours lose nothing visible; the
+    file is about a third of the size), unless that is not smaller."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    packed = path.with_suffix(".small.png")
+    small.save(packed, optimize=True)
+    if packed.stat().st_size < path.stat().st_size:
+        packed.replace(path)
+    else:
+        packed.unlink()
 
 
 @contextmanager
@@ -171,6 +207,7 @@ class Tour:
             self.page.locator(part).first.screenshot(path=str(path))
         else:
             self.page.screenshot(path=str(path), full_page=full_page)
+        shrink(path)
         return path
 
     def wait_text(self, selector: str, text: str) -> None:
@@ -204,10 +241,15 @@ class Tour:
 
     # --- the steps -------------------------------------------------------------------------------
     def setup(self) -> list[Path]:
-        """牌桌设置: a new 2-deck game for four players, the form filled in."""
-        self.page.goto(self.url)
+        """牌桌设置: a new 2-deck game for four players, a house rule chosen; the profile's explanation
+        follows it."""
+        page = self.page
+        page.goto(self.url)
         self.fill_setup("周五晚上", "2", "standard-2deck", PLAYERS)
-        shot = self.shot("guide-setup.png", sel("controls"))
+        self.open_details("house_rules")
+        page.locator(sel("house_option", option=HOUSE_RULE[0])).select_option(HOUSE_RULE[1])
+        self.wait_text(sel("profile_about"), HOUSE_RULE[2])
+        shot = self.shot("guide-setup.png", sel("setup"))
         self.submit_setup(PLAYERS[-1])
         return [shot]
 
@@ -223,32 +265,65 @@ class Tour:
         page.locator(sel("bid_card", cards="2H 2H")).click()
         self.wait_text(sel("bid_list"), PLAYERS[2])
         self.wait_text(sel("deal_facts"), "♥")
-        shot = self.shot("guide-bids.png", sel("controls"))
+        shot = self.shot("guide-bids.png", sel("felt_controls"))
         self.close_details("bids")
         return [shot]
 
+    def play(self, seat: int, cards: str) -> None:
+        """A play typed into 手动记录出牌 for ``seat`` (any card names the page reads), and recorded."""
+        page = self.page
+        page.locator(sel("manual_seat")).select_option(str(seat))
+        page.locator(sel("manual_cards")).fill(cards)
+        self.record_play(seat)
+
+    def record_play(self, seat: int) -> None:
+        page = self.page
+        count = page.locator(sel("seat_cards", seat=seat)).count()
+        with page.expect_response(lambda response: response.url.endswith("/api/play")) as answer:
+            page.locator(sel("manual_submit")).click()
+        assert answer.value.ok, answer.value.text()
+        page.wait_for_function("([s, n]) => document.querySelectorAll(s).length !== n",
+                               arg=[sel("seat_cards", seat=seat), count])
+
     def manual(self) -> list[Path]:
-        """手动记录出牌: the first trick typed in, a mistyped card refused with the reason on the way."""
+        """手动记录出牌: the first trick entered — typed in Chinese names, a card that is no card refused
+        with the reason, cards clicked in the grid, typed codes."""
         page = self.page
         self.close_details("setup", "bids")
         self.open_details("manual")
-
-        def play(seat: int, cards: str) -> None:
-            page.locator(sel("manual_seat")).select_option(str(seat))
-            page.locator(sel("manual_cards")).fill(cards)
-            page.locator(sel("manual_submit")).click()
-            page.locator(sel("seat_cards", seat=seat)).nth(len(cards.split()) - 1).wait_for()
-
-        play(*FIRST_TRICK[0])
-        page.locator(sel("manual_cards")).fill("1H")  # no such card: refused, the reason under the form
+        (first, typed), (second, clicked), *rest = FIRST_TRICK
+        self.play(first, typed)
+        page.locator(sel("manual_cards")).fill("红桃1")  # no such card: refused, the reason under the field
         page.locator(sel("manual_submit")).click()
-        page.locator(sel("error")).wait_for(state="visible")
-        form = self.shot("guide-manual-form.png", sel("controls"))
-        for seat, cards in FIRST_TRICK[1:]:
-            play(seat, cards)
-        felt = self.shot("guide-manual.png", sel("table_area"))
+        page.locator(sel("manual_error")).wait_for(state="visible")
+        form = self.shot("guide-manual-form.png", sel("felt_controls"))
+        page.locator(sel("manual_clear")).click()
+        page.locator(sel("manual_seat")).select_option(str(second))
+        for card in clicked.split():
+            page.locator(sel("manual_grid_card", card=card)).click()
+        page.locator(sel("manual_chosen")).nth(len(clicked.split()) - 1).wait_for()
+        click = self.shot("guide-manual-click.png", sel("felt_controls"))
+        self.record_play(second)
+        for seat, cards in rest:
+            self.play(seat, cards)
         self.close_details("manual")
-        return [felt, form]
+        felt = self.shot("guide-manual.png", sel("table_area"))
+        return [felt, form, click]
+
+    def undo(self) -> list[Path]:
+        """撤销: the next lead entered for the wrong seat (the alert says so), then taken back."""
+        page = self.page
+        self.open_details("manual")
+        self.play(*WRONG_LEAD)
+        page.locator(sel("alert", rule="wrong-leader")).wait_for()
+        self.wait_text(sel("undo"), "出牌")
+        self.close_details("manual")
+        shot = self.shot("guide-undo.png", sel("table_area"))
+        with page.expect_response(lambda response: response.url.endswith("/api/undo")) as answer:
+            page.locator(sel("undo")).click()
+        assert answer.value.ok, answer.value.text()
+        page.wait_for_function("s => document.querySelectorAll(s).length === 0", arg=sel("alert", rule="wrong-leader"))
+        return [shot]
 
     def friends(self) -> list[Path]:
         """找朋友: a 3-deck game for five players, the dealer calling the second ♠A."""
@@ -258,7 +333,7 @@ class Tour:
         page.locator(sel("setup_friend_card")).first.select_option("AS")
         page.locator(sel("setup_friend_nth")).first.select_option("2")
         page.locator(sel("setup_dealer")).select_option("0")
-        shot = self.shot("guide-friends.png", sel("controls"))
+        shot = self.shot("guide-friends.png", sel("setup"))
         self.submit_setup(FRIENDS_PLAYERS[-1])
         self.wait_text(sel("deal_facts"), "找朋友")
         facts = self.shot("guide-friends-deal.png", sel("table_area"))
@@ -298,25 +373,33 @@ class Tour:
         return [shot]
 
     def kitty(self) -> list[Path]:
-        """记录底牌: the deal is played, the kitty typed in; the settlement, and the whole page."""
+        """记录底牌 and 本局违规与处罚: the deal is played, the kitty typed in, the revoke given the rules'
+        penalty with one click; the settlement, and the whole page."""
         page = self.page
         page.locator(sel("kitty_cards")).fill(" ".join(self.kitty))
         page.locator(sel("kitty_submit")).click()
         page.locator(sel("total_points")).wait_for()
         page.locator(sel("alert", rule="must-follow-suit")).wait_for()
+        with page.expect_response(lambda response: response.url.endswith("/api/ruling")) as answer:
+            page.locator(sel("ruling_offer", rule="must-follow-suit")).click()
+        assert answer.value.ok, answer.value.text()
+        page.locator(sel("ruled", rule="must-follow-suit")).wait_for()
         settlement = self.shot("guide-kitty.png", sel("summary"))
         page.evaluate("window.scrollTo(0, 0)")
         whole = self.shot("screenshot.png")
         return [settlement, whole]
 
     def next_deal(self) -> list[Path]:
-        """开始下一副: the next dealer at his level, trump chosen; the level chart has its first point."""
+        """开始下一局: the next dealer at his level, trump chosen; the first deal's result row stays in
+        the history, the level chart has its first point."""
         page = self.page
         page.locator(sel("next_deal_trump")).select_option("S")
         page.locator(sel("next_deal_submit")).click()
         self.wait_text(sel("deal_heading"), "2")
         page.locator(sel("levels_chart_svg")).wait_for()
-        return [self.shot("guide-next-deal.png", full_page=True)]
+        page.locator(sel("result_row", deal=0)).wait_for()
+        results = self.shot("guide-results.png", sel("history"))
+        return [self.shot("guide-next-deal.png", full_page=True), results]
 
     def replay(self) -> list[Path]:
         """回放: the imported game, a few steps back from its end."""
@@ -332,12 +415,14 @@ class Tour:
         return [self.shot("guide-replay.png")]
 
     def export(self) -> list[Path]:
-        """导出记录: the sessions page, and the imported game downloaded as a record the scorer reads."""
+        """导出记录: the sessions page (each deal's result under its game), and the imported game
+        downloaded as a record the scorer reads, with the ruling and the page's history in it."""
         import scorer
 
         page = self.page
         page.goto(self.url + "sessions")
         page.locator(sel("sessions_row", session=self.imported)).wait_for()
+        page.locator(sel("session_results", session=self.imported)).first.wait_for()
         with page.expect_download() as download:
             page.locator(sel("export", session=self.imported)).click()
         saved = self.out / ".export.json"
@@ -346,6 +431,8 @@ class Tour:
         saved.unlink()
         scorer.validate_record(record)
         assert len(record["deals"]) == 2 and record["deals"][0]["kitty"] == self.kitty
+        assert [r["rule"] for r in record["deals"][0]["rulings"]] == ["must-follow-suit"]
+        assert [entry["change"] for entry in record["history"]] == ["correction", "kitty", "ruling", "next-deal"]
         return [self.shot("guide-sessions.png", "main")]
 
 
@@ -353,6 +440,7 @@ STEPS: dict[str, Callable[[Tour], list[Path]]] = {
     "setup": Tour.setup,
     "bids": Tour.bids,
     "manual": Tour.manual,
+    "undo": Tour.undo,
     "friends": Tour.friends,
     "import": Tour.import_record,
     "correction": Tour.correction,

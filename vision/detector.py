@@ -141,10 +141,11 @@ def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]
         raise ValueError("--careful and --fast exclude each other")
     return dict(CAREFUL) if careful else dict(FAST) if fast else {}
 
-TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_threshold": 0.0}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
-so two same-named indices closer than 0.75 index sizes are one."""
+so two same-named indices closer than 0.75 index sizes are one. Its zones hold seats'
+plays, fans and several cards, not one card filling the picture: no face reads."""
 
 
 class CardReader:
