@@ -63,7 +63,7 @@ def load_setup(path: Path) -> dict[str, Any]:
     if not setup["deals"]:
         raise InputError(f"{path}: deals: the set-up needs one deal (level, trump, dealer)")
     tricks = setup["deals"][-1].get("tricks") or []
-    if tricks and len(tricks[-1].get("plays", [])) < len(setup["players"]):
+    if tricks and len(tricks[-1].get("plays", [])) < scorer.parse_record(setup).players:
         raise InputError(f"{path}: deals[{len(setup['deals']) - 1}].tricks[{len(tricks) - 1}]: the deal so far ends "
                          "in the middle of a trick (a set-up holds whole tricks only)")
     return setup
