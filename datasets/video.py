@@ -7,6 +7,8 @@ failed throw is laid and partly taken back, the trick's winner sweeps the cards 
 and the camera adds mild perspective, lighting drift, noise, blur and MP4 compression.
 Optional disturbances: a hand that lingers over the cards it laid, hands passing over
 the table without playing, a frame dropout (frames lost, frames black).
+``first_trick`` films a deal's last tricks only: the tricks before it are the record of
+the deal so far, which the truth's set-up then holds (the bundled demo, :mod:`datasets.demo`).
 
 It returns a :class:`VideoTruth`: the record exactly as filmed (setup and tricks), the
 table corners in the image, and per frame the cards whose corner index a reader could
@@ -66,6 +68,7 @@ class RenderOptions:
     dropouts: tuple[tuple[float, int, str], ...] = ()  # (time_s, frames, "skip" | "black")
     gesture_rate: float = 0.0  # chance, after each play, that another player's hand passes over the table
     max_tricks: int | None = None
+    first_trick: int = 0  # film from this trick on: the tricks before it are the record of the deal so far
     real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
 
 
@@ -84,12 +87,23 @@ def setup_of(record: dict[str, Any]) -> dict[str, Any]:
     return setup
 
 
-def filmed_record(record: dict[str, Any], max_tricks: int | None = None) -> dict[str, Any]:
-    """What a camera can know of ``record``: the set-up plus the tricks (no hands, no kitty)."""
+def filmed_record(record: dict[str, Any], max_tricks: int | None = None, *, first_trick: int | None = None) -> dict[str, Any]:
+    """What a camera can know of ``record``: the set-up plus the tricks (no hands, no kitty);
+    with ``first_trick``, only the tricks before it: the deal so far, the set-up of a video
+    that films the rest.
+
+    >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
+    ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": [
+    ...               {"leader": 0, "plays": [["AS"], ["3S"], ["4S"], ["5S"]]}]}]}
+    >>> len(filmed_record(record)["deals"][0]["tricks"]), filmed_record(record, first_trick=0)["deals"][0]["tricks"]
+    (1, [])
+    """
     filmed = setup_of(record)
     tricks = copy.deepcopy(record["deals"][-1].get("tricks", []))
     if max_tricks is not None:
         tricks = tricks[:max_tricks]
+    if first_trick is not None:
+        tricks = tricks[:first_trick]
     filmed["deals"][0]["tricks"] = [
         {key: value for key, value in trick.items() if key in ("leader", "plays", "attempt")} for trick in tricks
     ]
@@ -368,6 +382,8 @@ def _script(record: dict[str, Any], options: RenderOptions, rng: np.random.Gener
     import scorer
 
     for t, trick in enumerate(tricks):
+        if t < options.first_trick:
+            continue  # the deal so far: in the set-up, not on film
         lying: list[_Placement] = []
         leader = trick["leader"]
         for position, cards in enumerate(trick["plays"]):
@@ -497,7 +513,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
         raise OSError(f"cannot write video {out_path}")
     truth = VideoTruth(
         record=filmed_record(record, options.max_tricks),
-        setup=setup_of(record),
+        setup=filmed_record(record, first_trick=options.first_trick),
         fps=fps,
         frame_size=(w, h),
         table_corners=[[float(x), float(y)] for x, y in table_corners],

@@ -91,10 +91,12 @@ def play_matches(trick: dict[str, Any], position: int, seat: int, cards: list[st
     return False
 
 
-def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: str) -> None:
+def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: str, *, setup: bool = False) -> None:
     """Refuse to continue ``existing`` (a saved record or session) with ``incoming`` (a set-up or a
     record) unless it is the same game: the same rules and players, and every deal it holds set
     up alike (level, trump, dealer); a record's plays must also start with the plays it holds.
+    ``setup``: ``incoming`` is a set-up that may hold the deal so far (the tricks before its video
+    starts): ``existing`` must start with those, and may hold more (what the video showed).
 
     >>> setup = {"rules": "single-deck", "players": ["a", "b", "c", "d"],
     ...          "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
@@ -105,6 +107,12 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
     Traceback (most recent call last):
     ...
     session.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    >>> so_far = played | {"deals": [played["deals"][0] | {"tricks": played["deals"][0]["tricks"] * 0}]}
+    >>> check_resumable(played, played, "out.json", setup=True)
+    >>> check_resumable(so_far, played, "out.json", setup=True)
+    Traceback (most recent call last):
+    ...
+    session.live.ResumeMismatchError: out.json: holds another game (deals[0] holds 0 tricks, the deal so far 1); nothing was changed: choose another file or session
     """
     def refuse(why: str) -> ResumeMismatchError:
         return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
@@ -125,7 +133,12 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
         new_tricks = new.get("tricks") or []
         if not new_tricks:
             continue  # a set-up: its plays are checked as the input shows them again
-        for t, trick in enumerate(old.get("tricks") or []):
+        old_tricks = old.get("tricks") or []
+        if setup and len(old_tricks) < len(new_tricks):
+            raise refuse(f"deals[{index}] holds {len(old_tricks)} tricks, the deal so far {len(new_tricks)}")
+        for t, trick in enumerate(old_tricks):
+            if setup and t >= len(new_tricks):
+                break  # beyond the deal so far: the video shows them again
             if t >= len(new_tricks) or new_tricks[t].get("leader") != trick.get("leader"):
                 raise refuse(f"deals[{index}].tricks[{t}] is not in the input")
             for position, cards in enumerate(trick.get("plays", [])):

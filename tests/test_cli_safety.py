@@ -144,7 +144,8 @@ def other_game() -> dict[str, Any]:
     truth = json.loads(DEMO_TRUTH.read_text(encoding="utf-8"))
     other = json.loads(json.dumps(truth))
     deal = other["deals"][0]
-    deal["tricks"] = deal["tricks"][:2]
+    seeded = len(json.loads(DEMO_SETUP.read_text(encoding="utf-8"))["deals"][0]["tricks"])
+    deal["tricks"] = deal["tricks"][:seeded + 1]  # the deal so far and one filmed trick
     for trick in deal["tricks"]:
         trick["plays"] = trick["plays"][1:] + trick["plays"][:1]  # every seat holds another seat's cards
     deal.pop("complete", None)
@@ -195,8 +196,8 @@ def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the
                                 str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    plays = 0
-    while plays == 0 and process.poll() is None and time.monotonic() < deadline:
+    seeded = plays = sum(len(t["plays"]) for t in json.loads(DEMO_SETUP.read_text(encoding="utf-8"))["deals"][0]["tricks"])
+    while plays <= seeded and process.poll() is None and time.monotonic() < deadline:  # a play of the video recorded
         time.sleep(0.01)
         try:
             record = json.loads(out.read_text(encoding="utf-8"))

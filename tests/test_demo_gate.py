@@ -94,3 +94,67 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
                             timeout=60, env=_env())
     assert helped.returncode == 0 and "--record-check" in helped.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]
+
+
+def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Path) -> None:
+    """`serve --demo` (the oracle, as fast as the video decodes): the session starts from the deal so
+    far, the video's tricks come back exactly, then the kitty is turned up (the defenders win it ×4,
+    their side goes up two levels) and the next deal starts as 开始下一副 starts it; the demo's
+    game is then the bundled record, and the proven revoke is in the audit."""
+    import scorer
+    import tuolaji_cli
+    from tuolaji_cli.serve import build_server
+    from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
+
+    args = tuolaji_cli.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
+                                                  "--port", "0", "--data", str(tmp_path)])
+    server, table = build_server(args)
+    try:
+        seeded = json.loads(DEMO_SETUP.read_text(encoding="utf-8"))
+        assert table.game.snapshot()["deals"][0]["tricks"] == seeded["deals"][0]["tricks"]  # the deal so far
+        table.feed.join(180)
+        assert table.feed.finished and table.feed.error is None and not table.feed.status()["running"]
+        record = table.game.snapshot()
+        truth = json.loads(DEMO_TRUTH.read_text(encoding="utf-8"))
+        assert record["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
+        game = demo_record()
+        assert record["deals"][0]["kitty"] == game["deals"][0]["kitty"]
+        assert record["deals"][1] == game["deals"][1]
+        audit = scorer.audit_record(record)["deals"][0]
+        assert [(v["rule"], v["proven"]) for v in audit["violations"]] == [("must-follow-suit", True)]
+        assert (audit["kitty_won_by"], audit["kitty_multiplier"]) == ("defenders", 4)
+        assert audit["levels_after"] != record["start_levels"]
+        assert [entry["change"] for entry in record.get("history", [])][-2:] == ["kitty", "next-deal"]
+    finally:
+        table.stop_feed()
+        server.server_close()
+        server.tuolaji_data_lock.close()
+
+
+def test_the_bundled_demo_is_the_game_the_rules_core_builds() -> None:
+    """vision/demo/ holds what `tuolaji demo` builds (datasets/demo.py, seeded): the whole game, the deal
+    so far the session starts from, and the film's truth; the filmed tricks hold a failed throw and a
+    revoke that a later filmed trick proves, and the defenders win the last trick, so the kitty."""
+    import scorer
+    from datasets.demo import FILMED_TRICKS, demo_game, filmed_from
+    from vision.demo import DEMO_SETUP, DEMO_TRUTH, demo_record
+    from web.dealing import next_deal_setup
+
+    game = demo_game()
+    assert game == demo_record()
+    first = filmed_from(game)
+    tricks = game["deals"][0]["tricks"]
+    assert len(tricks) - first == FILMED_TRICKS
+    assert json.loads(DEMO_SETUP.read_text(encoding="utf-8"))["deals"][0]["tricks"] == tricks[:first]
+    assert json.loads(DEMO_TRUTH.read_text(encoding="utf-8"))["deals"][0]["tricks"] == tricks
+    audit = scorer.audit_record(game)["deals"][0]
+    (revoke,) = audit["violations"]
+    assert revoke["rule"] == "must-follow-suit" and revoke["proven"] and first <= revoke["trick"] < len(tricks) - 1
+    assert "played in trick" in revoke["detail"]  # proven by a later play, not by known hands
+    assert any(trick.get("attempt") for trick in tricks[first:])
+    dealer_side = {game["deals"][0]["dealer"], (game["deals"][0]["dealer"] + 2) % 4}
+    assert scorer.trick_winner(game, 0, len(tricks) - 1) not in dealer_side
+    assert (audit["kitty_won_by"], audit["kitty_multiplier"]) == ("defenders", 4) and audit["kitty_points"] > 0
+    assert audit["levels_after"] != game["start_levels"]
+    deal_only = game | {"deals": game["deals"][:1]}
+    assert next_deal_setup(deal_only, scorer.audit_record(deal_only), "NT") == game["deals"][1]

@@ -284,8 +284,9 @@ def test_the_session_imports_without_opencv_or_onnxruntime() -> None:
 
 
 def test_the_demo_reads_its_bundled_files_without_the_renderer_or_pillow() -> None:
-    """What ``serve --demo`` loads of the demo: its set-up, its frames file (the oracle), the shipped
-    reader's readiness and the video itself; no renderer (datasets), no Pillow, no card art."""
+    """What ``serve --demo`` loads of the demo: its set-up (the deal so far), its frames file (the
+    oracle), the shipped reader's readiness, the kitty and next deal it ends with, and the video
+    itself; no renderer (datasets), no Pillow, no card art."""
     done = _python(textwrap.dedent("""
         import json, sys
         from vision import demo
@@ -294,6 +295,7 @@ def test_the_demo_reads_its_bundled_files_without_the_renderer_or_pillow() -> No
         setup = json.loads(demo.DEMO_SETUP.read_text(encoding="utf-8"))
         reader = OracleReader.from_file(demo.DEMO_FRAMES)
         demo.shipped_reader_is_ready()
+        assert len(demo.demo_finale()["kitty"]) == 6
         with open_source(str(demo.DEMO_VIDEO)) as source:
             seen = [len(reader.read_frame(frame)) for frame, _ in zip(source, range(40))]
         assert setup["rules"] == "titanic-3deck" and max(seen) > 0, seen

@@ -269,7 +269,8 @@ def test_corrupt_video_is_one_line_and_exit_2(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ('{"hello": 1}', "not a game record"),
     ("[1, 2", "not valid JSON"),
-    (json.dumps(TWO_DECK), "a set-up has no tricks"),
+    (json.dumps(TWO_DECK | {"deals": [TWO_DECK["deals"][0] | {"tricks": TWO_DECK["deals"][0]["tricks"][:1] + [
+        {"leader": 1, "plays": [["QD", "QD"]]}]}]}), "the deal so far ends in the middle of a trick"),
     (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
                  "deals": [{"level": "2", "trump": "X", "dealer": 0}]}), "setup.json: "),
 ])

@@ -1,8 +1,9 @@
 """``tuolaji demo [OUT] [--record-check [--models DIR]]``: render the bundled demo, or check a reader on it.
 
-Without ``--record-check`` it renders the demo of :mod:`vision.demo` (video, set-up, truth,
-frames) into OUT, by default over the bundled files (deterministic for a given OpenCV
-build). With it, it replays the demo with the reader of ``--models`` (table settings) and
+Without ``--record-check`` it builds the demo game with the rules core and renders its last
+tricks (:mod:`datasets.demo`: the seeds are there) into OUT: video, the deal so far
+(set-up), truth, frames and the whole game, by default over the bundled files of
+:mod:`vision.demo` (deterministic for a given OpenCV build). With it, it replays the demo with the reader of ``--models`` (table settings) and
 records in that folder's ``cards.json`` whether every trick came back exactly
 (``metrics.demo_replay_exact``): ``tuolaji serve --demo`` reads with the model only then.
 """
@@ -10,7 +11,6 @@ records in that folder's ``cards.json`` whether every trick came back exactly
 from __future__ import annotations
 
 import argparse
-import copy
 from pathlib import Path
 
 from models import MODELS_DIR
@@ -28,16 +28,11 @@ def record_demo_check(models_dir: Path = MODELS_DIR) -> tuple[int, int]:
 
 
 def build_demo(out_dir: Path) -> dict[str, Path]:
-    """Render the demo into ``out_dir`` (video, set-up, truth, frames)."""
-    from datasets.video import RenderOptions, render_video, save_render
-    from vision.demo import DEMO_RECORD, DEMO_SEED, DEMO_VIDEO
+    """Build the demo game with the rules core and film its last tricks into ``out_dir`` (video, the
+    deal so far, truth, frames, the whole game); seeded (:mod:`datasets.demo`)."""
+    from datasets.demo import build_demo as build
 
-    out_dir = Path(out_dir)
-    video = out_dir / DEMO_VIDEO.name
-    truth = render_video(copy.deepcopy(DEMO_RECORD), video, RenderOptions(seed=DEMO_SEED, linger=((1, 2),)))
-    paths = save_render(truth, video)
-    paths["video"] = video
-    return paths
+    return build(out_dir)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

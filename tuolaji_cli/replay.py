@@ -1,7 +1,8 @@
 """``tuolaji replay VIDEO --setup SETUP.json --out RECORD.json``: a table video to a game record, headless.
 
 SETUP.json is a record with the rules, the players and one deal's level, trump and
-dealer but no tricks. The video is processed as fast as it decodes (the card reader
+dealer, and no tricks, or the tricks of the deal so far when the video films only the rest
+(like the bundled demo: the record then continues them). The video is processed as fast as it decodes (the card reader
 runs only when a zone settles), the record is written after every settled play, and
 the audit's summary is printed at the end. If RECORD.json already exists (a run that
 was interrupted), the replay resumes it: the plays already recorded are watched again
@@ -31,7 +32,9 @@ from tuolaji_cli._common import add_deck_arguments, finite_float
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("video", help="video file (or folder of frames, or a webcam index)")
-    parser.add_argument("--setup", required=True, type=Path, help="record with rules, players and the deal's set-up")
+    parser.add_argument("--setup", required=True, type=Path,
+                        help="record with rules, players and the deal's set-up (and the deal so far, if the video "
+                        "films only its last tricks)")
     parser.add_argument("--out", required=True, type=Path, help="record to write (resumed if it exists)")
     parser.add_argument("--corners", help="table corners in the image 'x,y x,y x,y x,y' (default: find them)")
     parser.add_argument("--settle", type=finite_float(low=0, above=True, high=60), default=0.7,
@@ -48,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_setup(path: Path) -> dict[str, Any]:
-    """Read SETUP.json: a valid record whose last deal has no tricks yet."""
+    """Read SETUP.json: a valid record whose last deal has no tricks yet, or only whole tricks
+    (the deal so far, before the video starts)."""
     setup = read_json_file(path)
     if not isinstance(setup, dict) or "deals" not in setup:
         raise InputError(f"{path}: not a game record (expected an object with format, rules, players, deals)")
@@ -59,8 +63,9 @@ def load_setup(path: Path) -> dict[str, Any]:
     if not setup["deals"]:
         raise InputError(f"{path}: deals: the set-up needs one deal (level, trump, dealer)")
     tricks = setup["deals"][-1].get("tricks") or []
-    if tricks:
-        raise InputError(f"{path}: deals[{len(setup['deals']) - 1}].tricks: a set-up has no tricks yet ({len(tricks)} given)")
+    if tricks and len(tricks[-1].get("plays", [])) < scorer.parse_record(setup).players:
+        raise InputError(f"{path}: deals[{len(setup['deals']) - 1}].tricks[{len(tricks) - 1}]: the deal so far ends "
+                         "in the middle of a trick (a set-up holds whole tricks only)")
     return setup
 
 
@@ -86,7 +91,7 @@ def _open_game(setup: dict[str, Any], out: Path) -> tuple[LiveGame, bool]:
         game = LiveGame.resume(out)
         # the same game only: players, rules and the deal's set-up here; the plays as the video shows them
         # again (the pipeline refuses, before adding anything, a record whose plays the video does not show)
-        check_resumable(game.snapshot(), setup, str(out))
+        check_resumable(game.snapshot(), setup, str(out), setup=True)
         return game, True
     write_json_atomic(out, setup)
     return LiveGame(setup, path=out), False
@@ -211,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
         corners = parse_corners(args.corners) if args.corners else None
         game, resumed = _open_game(setup, args.out)
         pipeline = TablePipeline(game, reader=reader, calibration=corners, settle_s=args.settle,
-                                 replay_from_start=resumed)
+                                 replay_from_start=resumed, filmed_from=len(setup["deals"][-1].get("tricks") or []))
         progress_bar = None if args.quiet else _progress_bar(source.frame_count)
 
         def progress(index: int, count: int | None) -> None:

@@ -25,6 +25,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import scorer
 from scorer.errors import InputError
 from session.live import check_resumable, read_json_file
 from tuolaji_cli._common import finite_float
@@ -91,6 +92,17 @@ def default_setup() -> dict[str, Any]:
             "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
 
 
+def video_setup(sidecar: dict[str, Any]) -> dict[str, Any]:
+    """The set-up of a video from its ``.setup.json``: its first deal before any play, or, when the
+    video films only a deal's last tricks (like the bundled demo), the deal so far with its tricks."""
+    from web.table import record_setup
+
+    if sidecar.get("deals") and sidecar["deals"][-1].get("tricks"):
+        scorer.validate_record(sidecar)
+        return sidecar
+    return record_setup(sidecar)
+
+
 def _open_or_start(table: Table, args: argparse.Namespace, setup: dict[str, Any], *, name: str, source: str) -> None:
     if args.session is not None:
         table.open(args.session)
@@ -125,7 +137,7 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         if args.video is not None:
             sidecar = args.video.with_name(args.video.stem + ".setup.json")
             if sidecar.exists():
-                setup = record_setup(load_record(sidecar))
+                setup = video_setup(load_record(sidecar))
         from vision.pipeline import open_source
         from vision.preview import FrameTap
         from vision.sources import parse_size
@@ -135,18 +147,24 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         reader = make_reader(args)
         _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
                        source="camera" if args.camera is not None else "video")
+        options = camera_options(table, args, video=args.video)
+        options["filmed_from"] = len(setup["deals"][-1]["tricks"]) if setup["deals"] else 0
         return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,
                             replay_from_start=args.video is not None and args.session is not None,
-                            pipeline_options=camera_options(table, args, video=args.video))
+                            pipeline_options=options)
     return attach_demo(table, args)
 
 
 def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
-    """The bundled demo: its video through the camera pipeline, at real-time speed."""
+    """The bundled demo: the session starts from the record of the deal so far, the video of its
+    last tricks goes through the camera pipeline at real-time speed, then the demo turns the kitty
+    up and starts the next deal (:class:`web.table.DemoFeed`)."""
     from vision import demo
-    from web.table import PipelineFeed, record_setup
+    from web.table import DemoFeed
 
-    setup = record_setup(load_record(Path(demo.DEMO_SETUP)))
+    setup = load_record(Path(demo.DEMO_SETUP))  # the deal so far: its first tricks, whole
+    if args.session is not None:
+        check_resumable(table.store.get(args.session).record, setup, f"session {args.session}", setup=True)
     if args.oracle is None and not demo.shipped_reader_is_ready():
         f1 = demo.shipped_reader_f1()
         why = "no trained card model" if f1 is None else (
@@ -159,10 +177,11 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     from vision.preview import FrameTap
     from vision.sources import open_source
 
-    return PipelineFeed(table, FrameTap(open_source(str(demo.DEMO_VIDEO))), speed=None if args.fast else args.speed,
-                        reader=reader,
-                        replay_from_start=args.session is not None,
-                        pipeline_options=camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False))
+    options = camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False)
+    options["filmed_from"] = len(setup["deals"][-1]["tricks"])
+    return DemoFeed(table, FrameTap(open_source(str(demo.DEMO_VIDEO))), finale=demo.demo_finale(),
+                    speed=None if args.fast else args.speed, reader=reader,
+                    replay_from_start=args.session is not None, pipeline_options=options)
 
 
 def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None,

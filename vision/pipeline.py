@@ -182,7 +182,9 @@ class TablePipeline:
     is used. ``calibration``: a :class:`TableCalibration`, four corners, or None to find the
     table in the first frame. ``replay_from_start``: the source starts at the beginning of
     the deal although ``game`` already holds some of its plays (a crashed replay resumed):
-    those plays are watched again without being recorded twice.
+    those plays are watched again without being recorded twice. ``filmed_from``: the trick
+    the source starts at; the tricks before it are the record of the deal so far, which the
+    source never shows (a video of a deal's last tricks, like the bundled demo).
     """
 
     def __init__(
@@ -196,6 +198,7 @@ class TablePipeline:
         short_play_wait_s: float = 1.2,
         min_confidence: float = 0.6,
         replay_from_start: bool = False,
+        filmed_from: int = 0,
         motion_width: int = 160,
         verify_s: float = 1.5,
         verify_after_commit_s: float = 0.7,
@@ -235,9 +238,9 @@ class TablePipeline:
             for seat in range(self.players)
         ]
         self._target_game: LiveGame | None = None
-        if replay_from_start and self._plays_in_deal(game) > 0:
+        if replay_from_start and self._plays_in_deal(game) > self._plays_in_deal(game, filmed_from):
             self._target_game = game
-            self.game = LiveGame(self._without_current_tricks(game.snapshot()), bus=None)
+            self.game = LiveGame(self._without_current_tricks(game.snapshot(), filmed_from), bus=None)
         self._trick = _Trick()
         self._swept = True
         self._sync_from_record(now=0.0)
@@ -413,17 +416,19 @@ class TablePipeline:
     # --- the rules of the table -----------------------------------------------------
 
     @staticmethod
-    def _plays_in_deal(game: LiveGame) -> int:
+    def _plays_in_deal(game: LiveGame, tricks: int | None = None) -> int:
+        """The plays of the current deal (of its first ``tricks`` tricks only, if given)."""
         record = game.snapshot()
         if not record["deals"]:
             return 0
-        return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", []))
+        return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", [])[:tricks])
 
     @staticmethod
-    def _without_current_tricks(record: dict[str, Any]) -> dict[str, Any]:
+    def _without_current_tricks(record: dict[str, Any], keep: int = 0) -> dict[str, Any]:
+        """The record without the current deal's tricks but its first ``keep`` (the deal so far)."""
         record = copy.deepcopy(record)
         if record["deals"]:
-            record["deals"][-1]["tricks"] = []
+            record["deals"][-1]["tricks"] = record["deals"][-1].get("tricks", [])[:keep]
         return record
 
     def _sync_from_record(self, now: float) -> None:

@@ -11,7 +11,8 @@ a replayed record or a camera never writes into another session that a person se
 resumed meanwhile. Feeds put plays into their game from a background thread:
 :class:`RecordFeed` replays a record's tricks at a pace (a stored session, a
 ``tuolaji replay`` output, tests), :class:`PipelineFeed` runs the camera pipeline on
-a webcam, a video file or the bundled demo.
+a webcam or a video file, and :class:`DemoFeed` on the bundled demo, which then turns the
+kitty up and starts the next deal as a person would on the page.
 
 >>> import tempfile, pathlib
 >>> from web.store import SessionStore
@@ -263,6 +264,7 @@ class Feed:
         self.error: str | None = None
         self.finished = False
         self.detail = ""
+        self.table: Table | None = None  # the page's table: told when the feed ends (演示结束, 输入结束)
 
     def start(self) -> Feed:
         self._thread = threading.Thread(target=self._run_guarded, name=f"tuolaji-{self.kind}", daemon=True)
@@ -283,7 +285,8 @@ class Feed:
         return self._thread is not None and self._thread.is_alive()
 
     def status(self) -> dict[str, Any]:
-        return {"kind": self.kind, "running": self.running, "finished": self.finished, "error": self.error,
+        return {"kind": self.kind, "running": self.running and not self.finished, "finished": self.finished,
+                "error": self.error,
                 "detail": self.detail, "session": self.session_id, "source": self.source}
 
     def _run_guarded(self) -> None:
@@ -296,6 +299,8 @@ class Feed:
             traceback.print_exc()
         finally:
             self.finished = True
+            if self.table is not None:  # the page reloads its state: the feed's end shows at once
+                self.table.bus.publish(StateChanged(reason="feed-finished"))
 
     def run(self) -> None:
         raise NotImplementedError
@@ -339,6 +344,7 @@ class RecordFeed(Feed):
         super().__init__()
         scorer.validate_record(record)
         if isinstance(table, Table):
+            self.table = table
             self.game: Any = table.session_game()
             self.session_id = self.game.session_id
             self.source = table.session.source if table.session is not None else "record"
@@ -411,6 +417,8 @@ class PipelineFeed(Feed):
         # a missing camera or a bad video fails here, before the server starts
         self.frame_source = open_source(source) if isinstance(source, str | int) else source
         game = table.session_game()
+        self.table = table
+        self.game: Any = game
         self.session_id = game.session_id
         self.source = table.session.source if table.session is not None else "camera"
         self.pipeline = TablePipeline(game, reader=reader, replay_from_start=replay_from_start,
@@ -430,6 +438,71 @@ class PipelineFeed(Feed):
         seconds = index / self.frame_source.fps if self.frame_source.fps else 0.0
         self.detail = f"{seconds:.0f} s" + (f" / {count / self.frame_source.fps:.0f} s" if count and self.frame_source.fps
                                            else "")
+
+
+class DemoFeed(PipelineFeed):
+    """The bundled demo: its video through the camera pipeline, then what the table does once the
+    deal's last trick is swept, as a person would on the page: the kitty turned up (the page shows
+    the settlement, 抠底 ×N and the level change), and after a while the next deal started as
+    开始下一副 starts it; then the demo ends (the page says 演示结束).
+
+    ``finale``: ``{"kitty": cards, "next_deal": {"trump": ...}}``; ``pause_s``: the seconds before
+    the kitty and before the next deal, at real-time speed (shorter as the video plays faster).
+    Nothing is done if the video did not end the deal (a trick missed: the page shows what is
+    missing).
+    """
+
+    def __init__(self, table: Table, source: Any, *, finale: dict[str, Any],
+                 pause_s: tuple[float, float] = (3.0, 12.0), **options: Any) -> None:
+        super().__init__(table, source, **options)
+        self.finale = copy.deepcopy(finale)
+        speed = self.speed if self.speed is not None else 20.0
+        self.pauses = tuple(seconds / speed for seconds in pause_s)
+
+    def run(self) -> None:
+        super().run()
+        if self._stop.is_set() or self._stop.wait(self.pauses[0]):
+            return
+        if not self._change("kitty", "kitty", self._kitty) or self._stop.wait(self.pauses[1]):
+            return
+        self._change("next-deal", "new-deal", self._next_deal)
+
+    def _change(self, change: str, reason: str, make: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]
+                ) -> bool:
+        """One change of the demo's session, made and kept in its history as the page makes it."""
+        from . import dealing
+
+        with self.table._lock:
+            game = self.table.game_of(self.session_id) if self.session_id is not None else None
+            if game is None:
+                return False
+            record = game.snapshot()
+            try:
+                changed = make(record, game.audit())
+            except dealing.RefusedError:
+                return False
+            if changed is None:
+                return True  # done already (a resumed demo session)
+            logging = game.logging(change) if isinstance(game, TableGame) else contextlib.nullcontext()
+            with logging:
+                game.replace_record(changed, reason=reason)
+        return True
+
+    def _kitty(self, record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any] | None:
+        from . import dealing
+
+        deal_index = len(record["deals"]) - 1
+        if len(audit["deals"]) > 1 or audit["deals"][deal_index].get("outcome") is None:
+            raise dealing.RefusedError("demo: the deal did not end", "这一局还没打完", "the deal did not end")
+        if dealing.settle_ready(record, deal_index):
+            return None
+        return dealing.set_kitty(record, deal_index, list(self.finale["kitty"]))
+
+    def _next_deal(self, record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
+        from . import dealing
+
+        deal = dealing.next_deal_setup(record, audit, self.finale["next_deal"].get("trump", "NT"))
+        return record | {"deals": record["deals"] + [deal]}
 
 
 class PacedFrames:

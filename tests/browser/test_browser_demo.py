@@ -1,8 +1,12 @@
-"""The README's main command: ``tuolaji serve`` on the bundled demo video, watched in Chromium.
+"""The README's main command: ``tuolaji serve`` on the bundled demo, watched in Chromium.
 
-The video goes through the real camera pipeline (motion, settling, tracking, turn order) at
-four times real-time speed; the cards are read from the demo's ground-truth frames file so the
-test does not depend on a trained model. With ``TUOLAJI_UPDATE_SCREENSHOT=1`` it also
+What ``bash scripts/run.sh`` shows (issue 16 item 13): the session starts from the record of
+the deal so far, the video of its last seven tricks goes through the real camera pipeline
+(motion, settling, tracking, turn order) at four times real-time speed, read by the card
+reader the demo trusts (the shipped model once ``models/cards.json`` records that it replays
+the demo exactly, else the demo's ground-truth frames, as ``serve`` says on stderr). The page
+then shows a proven revoke, the kitty turned up and its multiplier (抠底 ×4), the level
+change, the next deal started, and 演示结束. With ``TUOLAJI_UPDATE_SCREENSHOT=1`` it also
 refreshes docs/screenshot.png, the README's picture of the page.
 """
 
@@ -30,42 +34,62 @@ def demo_server(tmp_path_factory, browser_context):
     if not (DEMO / "demo-3deck.mp4").exists():
         pytest.fail("the bundled demo video vision/demo/demo-3deck.mp4 is missing")
     data = tmp_path_factory.mktemp("demo") / "data"
-    process, url = start_serve("--demo", "--speed", "4", "--oracle", str(DEMO / "demo-3deck.frames.json"),
-                               "--data", str(data))
+    process, url = start_serve("--demo", "--speed", "4", "--data", str(data))
     try:
         yield url
     finally:
         stop_serve(process)
 
 
-def test_demo_is_scored_live_on_the_page(page, demo_server, tmp_path):
+def test_demo_shows_a_deal_end_the_kitty_a_level_change_a_revoke_and_the_next_deal(page, demo_server, tmp_path):
     page.goto(demo_server)
-    # Note every trick number and score the page shows while the video plays.
+    # Note everything the page shows while the demo plays: trick numbers, scores, the settlement.
     page.evaluate("""() => {
-        window.seen = {tricks: new Set(), points: new Set()};
+        window.seen = {tricks: new Set(), points: new Set(), summary: new Set(), suspected: false};
         const note = () => {
             const centre = document.querySelector('#trick-centre');
             if (centre) window.seen.tricks.add(centre.dataset.trick);
             window.seen.points.add(document.querySelector('#defender-points').textContent);
+            const summary = document.querySelector('#summary');
+            if (summary && !summary.hidden) window.seen.summary.add(summary.innerText);
         };
         note();
         new MutationObserver(note).observe(document.querySelector('main'), {subtree: true, childList: true,
                                                                            characterData: true, attributes: true});
     }""")
     truth = json.loads((DEMO / "demo-3deck.truth.json").read_text(encoding="utf-8"))
-    tricks = len(truth["deals"][0]["tricks"])
-    page.wait_for_function(f"() => document.querySelectorAll('.history-table tbody tr').length === {tricks} && "
-                           f"document.querySelectorAll('#felt .seat .card').length === "
-                           f"{sum(len(p) for p in truth['deals'][0]['tricks'][-1]['plays'])}", timeout=60_000)
-    seen = page.evaluate("() => ({tricks: [...window.seen.tricks], points: [...window.seen.points]})")
-    assert len({t for t in seen["tricks"] if t not in ("-1", None)}) >= 2, seen  # the trick moved on while watched
-    assert len(seen["points"]) >= 2, seen  # and the defenders' points changed
+    game = json.loads((DEMO / "demo-3deck.record.json").read_text(encoding="utf-8"))
+    seeded = json.loads((DEMO / "demo-3deck.setup.json").read_text(encoding="utf-8"))["deals"][0]["tricks"]
+    # the deal so far is on the page from the start
+    assert page.locator(".deal-history[data-deal='0'] .history-table tbody tr").count() >= len(seeded)
+    # the demo ends: 演示结束, the next deal (第 2 局) started
+    page.wait_for_function("() => document.querySelector('#source-line').textContent.includes('演示结束')",
+                           timeout=90_000)
     with urllib.request.urlopen(demo_server + "api/state", timeout=10) as response:
         state = json.loads(response.read())
-    assert state["state"]["record"]["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
-    assert page.locator("#defender-points").inner_text() == str(state["view"]["deals"][0]["defender_points"])
-    assert "甩牌失败" in page.locator(".history-table").inner_text()  # the failed throw's attempt is shown
+    record = state["state"]["record"]
+    assert record["deals"][0]["tricks"] == truth["deals"][0]["tricks"]  # every filmed trick read exactly
+    assert record["deals"][0]["kitty"] == game["deals"][0]["kitty"] and record["deals"][1] == game["deals"][1]
+    seen = page.evaluate("() => ({tricks: [...window.seen.tricks], points: [...window.seen.points], "
+                         "summary: [...window.seen.summary]})")
+    assert len({t for t in seen["tricks"] if t not in ("-1", None)}) >= 2, seen  # the tricks moved on while watched
+    assert len(seen["points"]) >= 2, seen  # and the defenders' points changed
+    # the settlement: the kitty won by the defenders ×4, the dealer's side steps down, the defenders go up 2
+    settlement = " ".join(seen["summary"])
+    assert "抠底 ×4" in settlement and "闲家上台升 2 级" in settlement, settlement
+    assert "2 → 4" in settlement, settlement
+    # the proven revoke: 未跟花色, 已证实, in trick 23 of the first deal
+    revoke = page.locator("#alerts li.alert.proven[data-rule='must-follow-suit']")
+    assert revoke.count() == 1 and "已证实" in revoke.inner_text() and "未跟花色" in revoke.inner_text()
+    assert revoke.get_attribute("data-deal") == "0" and revoke.get_attribute("data-trick") == "22"
+    # the first deal's result row stays in the history: 抠底 ×4 and the level change; the second deal is open
+    result = page.locator(".deal-history[data-deal='0'] .deal-result")
+    assert "×4" in result.inner_text() and "抠底" in result.inner_text(), result.inner_text()
+    assert "第 2 局" in page.locator(".deal-history[data-deal='1'] summary").inner_text()
+    assert page.locator("#defender-points").inner_text() == str(state["view"]["deals"][-1]["defender_points"])
     page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator(".deal-history[data-deal='0'] summary").click()  # open the finished deal (the README's picture too)
+    assert "甩牌失败" in page.locator(".deal-history[data-deal='0'] .history-table").inner_text()  # the failed throw
     page.wait_for_timeout(600)  # let the score animation finish
     shot = tmp_path / "screenshot.png"
     page.screenshot(path=str(shot), full_page=True)

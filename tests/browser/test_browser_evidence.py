@@ -35,7 +35,8 @@ def demo_played(tmp_path_factory, browser_context):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             state = get_json(url + "api/state")
-            if state.get("state") and sum(len(t["plays"]) for t in state["state"]["record"]["deals"][0]["tricks"]) == plays:
+            if (state.get("state") and state["feed"]["finished"]  # the demo is over: the kitty, the next deal
+                    and sum(len(t["plays"]) for t in state["state"]["record"]["deals"][0]["tricks"]) == plays):
                 break
             time.sleep(0.5)
         else:
@@ -45,17 +46,23 @@ def demo_played(tmp_path_factory, browser_context):
         stop_serve(process)
 
 
-def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, str, str]:
+def revoke_by_swap(record: dict, first: int = 0) -> tuple[int, int, int, int, int, str, str]:
     """Two cards of one seat to swap so that it fails to follow trick i's suit while holding the card it
-    plays in trick j: (i, j, seat, the card's index in trick i, in trick j, the card of trick i, of trick j)."""
+    plays in trick j: (i, j, seat, the card's index in trick i, in trick j, the card of trick i, of trick j);
+    tricks from ``first`` on only, a seat that has not revoked in trick i already."""
     deal = record["deals"][0]
     order = TrumpOrder.of(deal["level"], deal["trump"])
     n = len(record["players"])
     tricks = deal["tricks"]
+    already = {(v["trick"], v["seat"]) for v in scorer.audit_record(record)["deals"][0]["violations"]}
     for i, trick in enumerate(tricks):
+        if i < first:
+            continue
         led = order.suit[scorer.parse_card(trick["plays"][0][0])]
         for position in range(1, n):
             seat = (trick["leader"] + position) % n
+            if (i, seat) in already:
+                continue
             for a_index, a in enumerate(trick["plays"][position]):
                 if order.suit[scorer.parse_card(a)] != led:
                     continue
@@ -72,6 +79,8 @@ def revoke_by_swap(record: dict) -> tuple[int, int, int, int, int, str, str]:
                         if any(v["rule"] == "must-follow-suit" and v["trick"] == i and v["seat"] == seat and v["proven"]
                                for v in violations):
                             return i, j, seat, a_index, b_index, a, b
+                    if any(order.suit[scorer.parse_card(c)] == led for c in later["plays"][p]):
+                        break  # the seat shows the led suit here: a later swap's proof would be this trick
     raise AssertionError("no swap makes a proven revoke")
 
 
@@ -81,15 +90,16 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, 
     pictures = record["deals"][0]["pictures"]
     tricks = record["deals"][0]["tricks"]
     players = len(record["players"])
-    assert sorted((p["trick"], p["seat"]) for p in pictures) == sorted(
-        (t, (trick["leader"] + k) % players) for t, trick in enumerate(tricks) for k in range(players))  # every play's
+    filmed = len(json.loads((DEMO / "demo-3deck.setup.json").read_text(encoding="utf-8"))["deals"][0]["tricks"])
+    assert sorted((p["trick"], p["seat"]) for p in pictures) == sorted(  # every filmed play's (not the deal so far)
+        (t, (trick["leader"] + k) % players) for t, trick in enumerate(tricks) if t >= filmed for k in range(players))
     assert all(isinstance(p["time_s"], float) and p["file"].endswith(".jpg") for p in pictures)
     scorer.validate_record(record)  # the references are a key docs/RECORD.md readers ignore
     session = state["session"]["id"]
     folder = data / "pictures" / str(session)
     assert sum(f.stat().st_size for f in folder.glob("*.jpg")) < 2 * 1024 * 1024
 
-    i, j, seat, a_index, b_index, a, b = revoke_by_swap(record)
+    i, j, seat, a_index, b_index, a, b = revoke_by_swap(record, filmed)
     post_json(url + "api/correct", data, {"deal": 0, "trick": i, "seat": seat, "index": a_index, "card": b})
     post_json(url + "api/correct", data, {"deal": 0, "trick": j, "seat": seat, "index": b_index, "card": a})
 
@@ -108,7 +118,10 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, 
     assert "违规的一手" in alert.inner_text() and "证明手里有牌的一手" in alert.inner_text()
     guide_screenshot(page, tmp_path, "guide-evidence.png", ".alerts-box")
 
-    # every play's picture on demand in the trick history
+    # every play's picture on demand in the trick history (the demo's deal, closed once the next one started)
+    history = page.locator(".deal-history[data-deal='0']")
+    if history.get_attribute("open") is None:
+        history.locator("summary").first.click()
     page.locator(f"#trick-0-{j} td[data-seat='{seat}'] .picture-btn").click()
     dialog = page.locator("#picture-dialog")
     dialog.wait_for(state="visible")
@@ -149,15 +162,16 @@ def test_replay_jumps_plays_at_a_speed_and_shows_the_video_frame(page, demo_play
     jump = page.locator("#replay-jump")
     jump.wait_for()
     tricks = record["deals"][0]["tricks"]
-    assert jump.locator("option").count() == 1 + len(tricks)
-    jump.select_option(label="第 1 局 第 2 墩")
-    step = 2 * len(record["players"])
+    assert jump.locator("option").count() >= 1 + len(tricks)
+    filmed = len(json.loads((DEMO / "demo-3deck.setup.json").read_text(encoding="utf-8"))["deals"][0]["tricks"])
+    jump.select_option(label=f"第 1 局 第 {filmed + 1} 墩")  # the first filmed trick (the deal so far has no pictures)
+    step = (filmed + 1) * len(record["players"])
     page.wait_for_function(f"location.hash === '#{step}'")
     frame = page.locator("#replay-frame")
     frame.wait_for(state="visible")
     page.wait_for_function("document.querySelector('#replay-frame img').naturalWidth === 640")
-    last = next(p for p in record["deals"][0]["pictures"] if p["trick"] == 1 and
-                p["seat"] == (tricks[1]["leader"] + len(record["players"]) - 1) % len(record["players"]))
+    last = next(p for p in record["deals"][0]["pictures"] if p["trick"] == filmed and
+                p["seat"] == (tricks[filmed]["leader"] + len(record["players"]) - 1) % len(record["players"]))
     assert frame.get_attribute("data-frame") == str(last["frame"])
     # the tracker follows the step
     page.locator("#tracker-trumps").wait_for()
