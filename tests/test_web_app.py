@@ -119,6 +119,15 @@ def test_setup_of_friends_game_with_called_friends(client):
     assert data["view"]["friends"] and len(data["view"]["sides"]) == 5 and data["view"]["threshold"] == 120
 
 
+def test_four_player_friends_game_has_no_fixed_partners_and_calls_one_friend(client):
+    data = set_up(client, profile="friends-3deck", levels=["2", "3", "4", "5"], dealer=0,
+                  friends=[{"card": "AS", "nth": 1}])
+    assert data["state"]["record"]["start_levels"] == ["2", "3", "4", "5"]
+    assert data["view"]["friends"] and data["view"]["friends_count"] == 1
+    assert set_up(client, profile="friends-3deck", players=list("甲乙丙丁戊戌"), levels=["3"] * 6)["view"]["friends_count"] == 2
+    assert set_up(client)["view"]["friends_count"] == 0
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"profile": "no-such"}, "profile"),
     ({"players": ["a", "b", "c"]}, "players"),

@@ -219,7 +219,8 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(levels, list) or len(levels) != len(players) or any(
             not isinstance(lv, str) or lv not in view.LEVELS for lv in levels):
         raise BadRequestError("levels: expected one level (2 … A) per player")
-    if len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
+    fixed_sides = not scorer.resolve_rules(profile).friends  # 找朋友: nobody shares a level from the start
+    if fixed_sides and len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
         raise BadRequestError("levels: partners (seats 0/2 and 1/3) share one level")
     dealer = _int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
     trump = _trump_field(data)

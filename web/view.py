@@ -329,6 +329,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
         "decks": decks(record),
         "threshold": threshold(record),
         "friends": is_friends_game(record),
+        "friends_count": options(record).friends_count(len(record.get("players") or [])),
         "sides": sides(record),
         "levels": history[-1],
         "level_history": history,

@@ -76,7 +76,7 @@ def test_preview_drag_the_corners_and_check(page, camera_server, tmp_path):
     # the outline the pipeline found and the four seat zones, over a live picture
     page.wait_for_function("document.querySelectorAll('#camera-overlay polygon.zone').length >= 4")
     assert page.locator("#camera-overlay polygon.table-outline.found").count() == 1
-    assert page.locator("#camera-overlay text.zone-label").all_text_contents() == ["座位 0", "座位 1", "座位 2", "座位 3"]
+    assert page.locator("#camera-overlay text.zone-label").all_text_contents() == ["座位 1", "座位 2", "座位 3", "座位 4"]
     page.wait_for_function("document.getElementById('camera-frame').naturalWidth === 640")
     first = page.locator("#camera-info").inner_text()
     assert "640×480" in first and "自动找到" in first

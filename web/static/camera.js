@@ -73,7 +73,7 @@
         const cx = all.reduce((a, p) => a + p[0], 0) / all.length;
         const cy = all.reduce((a, p) => a + p[1], 0) / all.length;
         svg.appendChild(el("text", { class: "zone-label", x: cx, y: cy, "text-anchor": "middle",
-          "font-size": Math.round(view.size[1] / 22) }, t("camera.seat", { n: seat })));
+          "font-size": Math.round(view.size[1] / 22) }, t("camera.seat", { n: Number(seat) + 1 })));
       }
     }
     svg.appendChild(el("polygon", { class: "table-outline" + (view.given ? "" : " found"), id: "table-outline",

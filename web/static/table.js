@@ -585,7 +585,7 @@
 
   function renderDealFriends(deal) {
     const box = document.getElementById("deal-friends");
-    const count = data.view.friends ? (players().length === 5 ? 1 : 2) : 0;
+    const count = data.view.friends_count || 0;  // the scorer's: 找朋友 with 4-5 players calls one friend, 6-7 two
     box.hidden = count === 0;
     let html = '<span class="label">' + esc(t("deal.friends")) + "</span>";
     const calls = deal.friends || [];
