@@ -36,11 +36,18 @@ def _profiles() -> dict:
     return rules_words.profiles_words(view.PROFILES)
 
 
+def _vocabulary() -> dict:
+    """The card vocabulary the page's scripts use (the scorer's one declaration of it)."""
+    from scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS
+
+    return {"ranks": list(RANKS), "suits": list(SUITS), "symbols": dict(SUIT_SYMBOLS), "cards": list(CARD_NAMES)}
+
+
 def render_page(template: str, **context: object) -> Response:
     lang = page_language()
     response = Response(render_template(template, lang=lang, i18n_json=json.dumps(STRINGS, ensure_ascii=False),
                                         profiles=_profiles(), house_options=rules_words.HOUSE_OPTIONS,
-                                        levels=view.LEVELS, sprite=_sprite(), **context))
+                                        levels=view.LEVELS, vocabulary=_vocabulary(), sprite=_sprite(), **context))
     if request.args.get("lang"):
         response.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
     return response

@@ -20,10 +20,12 @@ from typing import Any
 import scorer
 import scorer.violation_text
 import scorer.violations
+from scorer.cards import RANKS
 
 from .explain import describe_hint, describe_penalty, describe_violation
 
-LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+LEVELS: tuple[str, ...] = RANKS
+"""The levels a side plays at are the ranks 2 … A."""
 
 PROFILES: dict[str, dict[str, Any]] = {name: {"decks": options.decks, "players": list(options.players)}
                                         for name, options in scorer.PROFILES.items()}

@@ -7,10 +7,11 @@
 
   const I18N = JSON.parse(document.getElementById("i18n").textContent);
   const PROFILES = JSON.parse(document.getElementById("profiles").textContent);
-  const LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-  const SUITS = ["S", "H", "C", "D"];
-  const SUIT_SYMBOL = { S: "♠", H: "♥", C: "♣", D: "♦" };
-  const CARD_NAMES = SUITS.flatMap((s) => LEVELS.map((r) => r + s)).concat(["SJ", "BJ"]);
+  const VOCABULARY = JSON.parse(document.getElementById("cards").textContent); // the scorer's card names
+  const LEVELS = VOCABULARY.ranks;
+  const SUITS = VOCABULARY.suits;
+  const SUIT_SYMBOL = VOCABULARY.symbols;
+  const CARD_NAMES = VOCABULARY.cards;
 
   let lang = document.documentElement.dataset.lang || "zh";
   let mode = "static";
