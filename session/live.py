@@ -287,7 +287,7 @@ class LiveGame:
             tricks = deals[-1].get("tricks", [])
             if tricks and len(tricks[-1]["plays"]) < self.players:
                 trick = tricks[-1]
-                return (trick["leader"] + len(trick["plays"])) % self.players
+                return seat_of(trick["leader"], len(trick["plays"]), self.players)
             return scorer.next_leader(self._record, len(deals) - 1)
 
     # --- changing ----------------------------------------------------------------
@@ -321,7 +321,7 @@ class LiveGame:
             if not tricks or len(tricks[-1]["plays"]) >= self.players:
                 tricks.append({"leader": seat, "plays": []})
             trick = tricks[-1]
-            expected = (trick["leader"] + len(trick["plays"])) % self.players
+            expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
             if trick["plays"] and seat != expected:
                 raise OutOfTurnError(
                     f"deals[{deal_index}].tricks[{len(tricks) - 1}]: seat {seat} played but seat {expected} is to play"
