@@ -78,12 +78,11 @@ def _opposite_offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
 
 OPPOSITE_DOT = -0.65
 """Up-vectors of two corners of one card point opposite ways: their dot product is at most this
-(within 50° of opposite: the classifier's directions err by 27° at the 90th percentile)."""
+(within 50° of opposite, room for the classifier's direction errors)."""
 VERTICAL_RATIO = 0.3
 """Across / down offset below which two opposite corners are one above the other (4-corner decks).
-This and ``DIAGONAL_RATIO`` were chosen by grouping F1 on the tuning set, with the detector's
-boxes and the classifier's directions (true names): 0.78 with the exact windows of the decks'
-geometry, 0.90 with these."""
+This and ``DIAGONAL_RATIO`` are wider than the decks' exact geometry, for the errors of the
+read directions (chosen on the tuning set: models/README.md)."""
 DIAGONAL_RATIO = (0.4, 1.7)
 """Across / down offsets of diagonal corners, widened for the errors of the directions."""
 
@@ -140,7 +139,7 @@ VERTICAL_SPREAD = 0.12
 it in units of this ..."""
 DIAGONAL_SPREAD = 0.12
 """... and a diagonal pair's distance from ``DIAGONAL_EXPECTED`` in units of this (chosen by card
-F1 on the tuning set: 0.8862 by distance alone, 0.8871 with these)."""
+F1 on the tuning set: models/README.md)."""
 
 
 def pair_cost(a: IndexReading, b: IndexReading, kind: str) -> float:

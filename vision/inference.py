@@ -139,8 +139,7 @@ class CardReader:
         Two passes: the frame at the detector's scale, and (``coarse_scale``) at a fraction
         of it, from which only indices at least ``coarse_min_index`` pixels long at the
         first scale are kept — close-up photos put indices far larger than the detector
-        was trained on (at 3× the training scale its recall falls from 0.76 to 0.37, with
-        this pass it stays at 0.81).
+        was trained on, and it misses most of them at its own scale (figures: models/README.md).
         """
         s = self.settings
         h, w = frame_bgr.shape[:2]
@@ -168,8 +167,7 @@ class CardReader:
     def _only_small_indices(self, boxes: np.ndarray, scores: np.ndarray, ratio: float) -> bool:
         """True when the first pass found sure indices (score >= ``SURE_INDEX``), all shorter than
         ``coarse_skip_below`` detector pixels: the camera is far from the cards, and no close-up
-        index is left for the coarse pass (on the tuning scenes it then found 6 more boxes in 106
-        frames; on close-ups the rule never held)."""
+        index is left for the coarse pass (how often it holds: models/README.md, "Coarse pass")."""
         sure = scores >= SURE_INDEX
         if self.settings.coarse_skip_below <= 0 or not sure.any():
             return False

@@ -17,7 +17,7 @@ def refine_up(crop_bgr: np.ndarray, up: np.ndarray) -> np.ndarray:
     A corner index shows the card's edges and upright glyph strokes, so the crop's
     gradients point along the card's axes: their four-fold orientation (angle × 4,
     weighted by gradient energy) gives the card's rotation modulo 90° to a few degrees,
-    where the classifier's estimate errs by 8° (median). The snapped direction is used
+    closer than the classifier's own estimate. The snapped direction is used
     only when the gradients agree (``REFINE_COHERENCE``) and it lies within
     ``REFINE_MAX_TURN_DEG`` of the classifier's.
 
