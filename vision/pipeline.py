@@ -303,12 +303,13 @@ class TablePipeline:
         return seat_of(self._trick.leader, position, self.players)
 
     def _advance(self, frame: Frame) -> None:
+        """The rules of the table after each frame: misreads corrected, a swept trick closed, then
+        a lead, or (mid-trick) the last play revised and the next seat's follow taken."""
         now = self._now = frame.time_s
         if self._resync:
             self._resync = False
             self._swept = True
             self._sync_from_record(now)
-        trick = self._trick
         n = self.players
         self._correct_misreads(frame)
         trick = self._trick
@@ -325,6 +326,14 @@ class TablePipeline:
         self._try_revise(frame)
         if self._trick.leader is None or len(self._trick.plays) >= n:
             return
+        self._try_follow(frame)
+
+    def _try_follow(self, frame: Frame) -> None:
+        """The next seat's settled cards are its follow when they match the lead's size; a follow
+        of another size may still be being laid, or a read missed a card (here or in the lead):
+        read again for a while, and wait, unless the next seat has already played or the zone
+        stays so (then it is taken, the missing cards marked unconfirmed)."""
+        now, n = frame.time_s, self.players
         expected = self._seat_of_position(len(self._trick.plays))
         zone = self.zones[expected]
         if zone.content is None or zone.version == zone.used_version or not len(zone.content):
@@ -334,9 +343,6 @@ class TablePipeline:
         if len(content) == lead_size:
             self._commit(zone, content, frame)
             return
-        # A follow with a different size than the lead: the player may still be laying
-        # cards, or a read missed one (here or in the lead): read again for a while, and
-        # wait, unless the next seat has already played or the zone stays so.
         self._request_verification(now)
         if zone.short_since is None or zone.short_version != zone.version:
             zone.short_since = now
