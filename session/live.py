@@ -36,7 +36,7 @@ from typing import Any
 import scorer
 from scorer import safejson
 from scorer.errors import InputError
-from scorer.seats import seat_of
+from scorer.seats import position_of, seat_of
 
 from .events import (
     CorrectionApplied,
@@ -410,7 +410,7 @@ class LiveGame:
     # --- internals -----------------------------------------------------------------
 
     def _play_of(self, trick: dict[str, Any], seat: int) -> list[str] | None:
-        position = (seat - trick["leader"]) % self.players
+        position = position_of(trick["leader"], seat, self.players)
         return trick["plays"][position] if position < len(trick["plays"]) else None
 
     def _changed(self) -> None:

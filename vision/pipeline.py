@@ -32,6 +32,11 @@ published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
 (a ``StateChanged`` event whose reason says why). Cards read with low confidence are
 marked unconfirmed.
 
+The steps live beside it: :mod:`vision.zone_reading` (the table found, each read placed in
+its seat's zone), :mod:`vision.settling` (when a zone is busy, due a read, settled) and
+:mod:`vision.plays` (the lead, the sweep, the record edits of revisions, the check of a
+resumed replay); :class:`TablePipeline` holds the state and the order they run in.
+
 >>> from session.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
