@@ -1,7 +1,7 @@
 """Shared fixtures and helpers of the test suite, and the collector of the project's docstring examples.
 
-Docstring examples: every module of the project's packages whose source holds one (``>>>``) is a
-case of :func:`tests.house.test_docstring_examples.test_docstring_examples` (see
+Docstring examples: every module of the project's packages (and every helper module of the
+tests) whose source holds one (``>>>``) is a case of :func:`tests.house.test_docstring_examples.test_docstring_examples` (see
 :func:`modules_with_examples`, :func:`pytest_generate_tests`): no list is kept by hand.
 
 The page's own requests carry the table token (the page has it in a ``<meta>``; its forms in
@@ -72,13 +72,14 @@ OPTIONAL_EXTRAS = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yam
 
 
 def modules_with_examples(root: Path = ROOT) -> list[str]:
-    """Every module of the project's packages whose source holds a docstring example, by name."""
+    """Every module of the project's packages whose source holds a docstring example, by name;
+    then the test suite's own helpers with examples (``tests/**/*.py`` but the ``test_*`` files)."""
     names = []
-    for package in PROJECT_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            if ">>>" in path.read_text(encoding="utf-8"):
-                parts = list(path.relative_to(root).with_suffix("").parts)
-                names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    helpers = sorted(p for p in (root / "tests").rglob("*.py") if not p.name.startswith("test_") and "data" not in p.relative_to(root).parts)
+    for path in [p for package in PROJECT_PACKAGES for p in sorted((root / package).rglob("*.py"))] + helpers:
+        if ">>>" in path.read_text(encoding="utf-8"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
 
 
@@ -104,12 +105,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 TABLE_SETUP: dict[str, Any] = {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "trump": "H", "dealer": 0}
 """The page's set-up of a four-player table (``POST /api/setup``); tests add what they need with ``|``."""
-
-
-@pytest.fixture()
-def table_setup() -> dict[str, Any]:
-    """A fresh copy of :data:`TABLE_SETUP`."""
-    return dict(TABLE_SETUP, players=list(TABLE_SETUP["players"]))
 
 
 def deal_record(rules: Any, tricks: list[tuple], *, level: str = "2", trump: str = "S", dealer: int = 0,

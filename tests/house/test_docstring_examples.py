@@ -1,5 +1,6 @@
 """Every docstring example of the project is a test: the modules are found by tests/conftest.py
-(every module of the project's packages whose source holds ``>>>``), none listed by hand."""
+(every module of the project's packages, and every helper of the tests, whose source holds
+``>>>``), none listed by hand."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def test_docstring_examples(module_with_examples: str) -> None:
 
 def test_the_collector_finds_the_modules_with_examples() -> None:
     names = modules_with_examples()
-    assert {"scorer.audit", "scorer.zuihe", "vision.detector", "vision.grouping", "web", "tuolaji_cli"} <= set(names)
+    assert {"scorer.audit", "scorer.zuihe", "vision.detector", "vision.grouping", "web", "tuolaji_cli",
+            "tests.conftest", "tests.browser.records"} <= set(names)
     assert "vision.cards_json" not in names  # no examples: not a case
 
 
