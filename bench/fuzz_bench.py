@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from fuzz_harness import Tally, Workspace, corpus, run_one  # noqa: E402
+from tests.fuzz_harness import Tally, Workspace, corpus, run_one  # noqa: E402
 
 
 def main() -> int:

@@ -290,13 +290,26 @@ def _real_decks(seed: int, index: int, split: str, count: int, real_art: float) 
     return [load_deck(designs[k]) if use else None for use, k in picks]
 
 
+_Placement = tuple[str, CardStyle, "RealDeck | None", float, float, float, float, bool]
+"""One card to lay: name, style, imported design (or None), height, centre x, y, angle, face down."""
+_RawIndex = tuple[int, str, np.ndarray, float]
+"""A corner index on the flat table: card id, name, polygon, the direction of its top."""
+_RawCard = tuple[int, str, np.ndarray, float, float]
+"""A face-up card on the flat table: card id, name, outline, angle, height."""
+
+
 def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train",
                    joker_share: float = JOKER_SHARE, real_art: float = 0.0) -> Scene:
     """Render scene number ``index`` of data set ``seed`` (pure function of its arguments).
 
     ``real_art``: the chance that each deck of the scene is drawn with an imported design
     (:mod:`datasets.realart`, ``split``'s designs only) instead of the procedural art; a
-    card the design lacks (a dropped face, a joker) keeps the procedural face."""
+    card the design lacks (a dropped face, a joker) keeps the procedural face.
+
+    The steps, each drawing from the scene's one random stream in turn: the surface, the
+    cards' layout (:func:`_layout`), a stray paper, the cards laid (:func:`_lay_cards`), hands
+    over them (:func:`_lay_hands`), what stays visible (:func:`_visibility`), the camera
+    (:func:`_camera`), and the labels in the camera's picture (:func:`_labels`)."""
     rng = np.random.default_rng([seed, index, 0 if split == "train" else 1])
     surfaces = _TRAIN_SURFACES if split == "train" else _HOLDOUT_SURFACES
     surface = surfaces[int(rng.integers(len(surfaces)))]
@@ -308,9 +321,29 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     if rng.random() < 0.2:
         styles.append(CardStyle.random(rng, split))
     decks = _real_decks(seed, index, split, len(styles), real_art)
-    counts: dict[str, int] = {}
+    placements = _layout(rng, styles, decks, base_h, area_scale, width, height, joker_share)
+    if rng.random() < 0.15:
+        paper = _paper_with_digits(rng, styles[0])
+        m = _affine(rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), paper.shape[1], paper.shape[0])
+        _paste(canvas, owner, paper, m, -2)
+    raw_indices, card_quads, real_cards = _lay_cards(rng, canvas, owner, placements)
+    n_hands = _lay_hands(rng, canvas, owner, card_quads, base_h)
+    index_visibility, card_cover = _visibility(owner, raw_indices, card_quads)
+    info: dict = {"surface": surface, "card_height": base_h}
+    if real_art > 0:
+        info["real_art"] = {str(k): v for k, v in real_cards.items()}  # card_id -> imported design
+    image, homography, camera = _camera(rng, canvas)
+    info.update(camera, hands=n_hands)
+    indices, cards = _labels(raw_indices, index_visibility, card_quads, card_cover, homography, width, height)
+    return Scene(image=image, indices=indices, cards=cards, info=info)
 
-    placements: list[tuple[str, CardStyle, RealDeck | None, float, float, float, float, bool]] = []
+
+def _layout(rng: np.random.Generator, styles: list[CardStyle], decks: list[RealDeck | None], base_h: float,
+            area_scale: float, width: int, height: int, joker_share: float) -> list[_Placement]:
+    """Where the scene's cards lie: plays fanned as players lay them (or a few scattered), then
+    sometimes a few face-down cards anywhere."""
+    counts: dict[str, int] = {}
+    placements: list[_Placement] = []
     n_plays = max(1, int(round(rng.uniform(1, 4.5) * area_scale)))
     for _ in range(n_plays):
         deck_k = int(rng.integers(len(styles)))
@@ -343,20 +376,23 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.3 else 0):
         style = styles[0]
         placements.append(("", style, None, base_h, rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), True))
+    return placements
 
-    if rng.random() < 0.15:
-        paper = _paper_with_digits(rng, styles[0])
-        m = _affine(rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0, 360), paper.shape[1], paper.shape[0])
-        _paste(canvas, owner, paper, m, -2)
 
+def _lay_cards(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray,
+               placements: list[_Placement]) -> tuple[list[_RawIndex], list[_RawCard], dict[int, str]]:
+    """Draw the cards in order (each with its shadow) onto ``canvas``, marking ``owner``; the
+    corner indices and outlines of the face-up ones, and the imported design of each card drawn
+    with one."""
     shadow_strength = rng.uniform(0.1, 0.4)
-    raw_indices: list[tuple[int, str, np.ndarray, float]] = []
-    card_quads: list[tuple[int, str, np.ndarray, float, float]] = []
+    raw_indices: list[_RawIndex] = []
+    card_quads: list[_RawCard] = []
     real_cards: dict[int, str] = {}
     for card_id, (name, style, deck, card_h, cx, cy, ang, face_down) in enumerate(placements):
         h_px = max(12, int(round(card_h)))
         real = deck is not None and not face_down and deck.has(name)
         if real:
+            assert deck is not None
             img = deck.render(name, h_px)
             real_cards[card_id] = deck.name
         else:
@@ -369,12 +405,18 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         if face_down:
             continue
         card_quads.append((card_id, name, quad, ang, card_h))
-        boxes = deck.index_boxes(name, h_px) if real else index_boxes(name, style, h_px)
+        boxes = deck.index_boxes(name, h_px) if real and deck is not None else index_boxes(name, style, h_px)
         for k, (x1, y1, x2, y2) in enumerate(boxes):
             poly = _apply(m, np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], float))
             rotated = k in (1, 3)  # bottom indices are printed upside down
             raw_indices.append((card_id, name, poly, (ang + (180 if rotated else 0)) % 360))
+    return raw_indices, card_quads, real_cards
 
+
+def _lay_hands(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray, card_quads: list[_RawCard],
+               base_h: float) -> int:
+    """Sometimes one or two hands (with their shadows) over the cards; how many."""
+    height, width = owner.shape
     n_hands = int(rng.integers(1, 3)) if rng.random() < 0.35 else 0
     for _ in range(n_hands):
         if card_quads:
@@ -387,8 +429,13 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         hand_shadow = cv2.warpAffine(hand_shadow, shift, (width, height))
         canvas *= (1 - rng.uniform(0.2, 0.5) * hand_shadow)[..., None]
         _paste_layer(canvas, owner, layer, -3)
+    return n_hands
 
-    # visibility from the owner map (before the camera warps the image)
+
+def _visibility(owner: np.ndarray, raw_indices: list[_RawIndex], card_quads: list[_RawCard]) -> tuple[list[float], list[float]]:
+    """The visible fraction of each corner index and the covered fraction of each face-up card,
+    from the owner map (before the camera warps the picture)."""
+    height, width = owner.shape
     index_visibility = []
     for card_id, _name, poly, _angle in raw_indices:
         area = max(1.0, abs(cv2.contourArea(poly.astype(np.float32))))
@@ -406,17 +453,31 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     for card_id, _name, quad, _ang, _h in card_quads:
         area = max(1.0, abs(cv2.contourArea(quad.astype(np.float32))))
         card_cover.append(1.0 - min(1.0, float(np.count_nonzero(owner == card_id)) / area))
+    return index_visibility, card_cover
 
-    # ---- camera: perspective, lighting, glare, blur, noise, JPEG
-    info: dict = {"surface": surface, "card_height": base_h}
-    if real_art > 0:
-        info["real_art"] = {str(k): v for k, v in real_cards.items()}  # card_id -> imported design
+
+def _camera(rng: np.random.Generator, canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The table as a camera sees it: perspective, lighting, shadow, glare, blur, noise and JPEG.
+    The picture (BGR uint8), the perspective's homography, and what was drawn (blur, jpeg, glare)."""
+    height, width = canvas.shape[:2]
     jitter = min(width, height) * rng.uniform(0.0, 0.08)
     src = np.float32([(0, 0), (width, 0), (width, height), (0, height)])
     dst = src + rng.uniform(-jitter, jitter, (4, 2)).astype(np.float32)
     homography = cv2.getPerspectiveTransform(src, dst)
     canvas = cv2.warpPerspective(canvas, homography, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    canvas, glare = _lighting(rng, canvas)
+    canvas, blur = _blur(rng, canvas)
+    canvas += rng.standard_normal(canvas.shape).astype(np.float32) * rng.uniform(0, 7)
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(35, 96))
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return image, homography, {"blur": blur, "jpeg": quality, "glare": bool(glare)}
 
+
+def _lighting(rng: np.random.Generator, canvas: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Gain gradients and a vignette, a cast shadow (a head, a lamp arm), glare; clipped to 0..255."""
+    height, width = canvas.shape[:2]
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     gain = rng.uniform(0.65, 1.15) + rng.uniform(-0.35, 0.35) * (xx / width - 0.5) + rng.uniform(-0.35, 0.35) * (yy / height - 0.5)
     if rng.random() < 0.3:
@@ -434,7 +495,12 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         gx, gy = rng.uniform(0, width), rng.uniform(0, height)
         sx, sy = rng.uniform(15, 120), rng.uniform(15, 120)
         canvas += (rng.uniform(60, 200) * np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2) / 2))[..., None]
-    canvas = np.clip(canvas, 0, 255)
+    return np.clip(canvas, 0, 255), bool(glare)
+
+
+def _blur(rng: np.random.Generator, canvas: np.ndarray) -> tuple[np.ndarray, float]:
+    """Sometimes focus blur or motion blur, sometimes a lower resolution scaled back; the blur's size."""
+    height, width = canvas.shape[:2]
     blur = 0.0
     r = rng.random()
     if r < 0.3:
@@ -454,12 +520,12 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
         small = cv2.resize(canvas, (int(width * f), int(height * f)), interpolation=cv2.INTER_AREA)
         canvas = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
         blur += (1 - f) * 2
-    canvas += rng.standard_normal(canvas.shape).astype(np.float32) * rng.uniform(0, 7)
-    image = np.clip(canvas, 0, 255).astype(np.uint8)
-    quality = int(rng.integers(35, 96))
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    info.update(blur=blur, jpeg=quality, glare=bool(glare), hands=n_hands)
+    return canvas, blur
+
+
+def _labels(raw_indices: list[_RawIndex], index_visibility: list[float], card_quads: list[_RawCard],
+            card_cover: list[float], homography: np.ndarray, width: int, height: int) -> tuple[list[IndexLabel], list[CardLabel]]:
+    """The labels of the corner indices and cards, carried through the camera's perspective."""
 
     def warp_points(points: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float32), homography).reshape(-1, 2)
@@ -482,7 +548,7 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     for (card_id, name, quad, ang, card_h), cover in zip(card_quads, card_cover, strict=True):
         readable = any(i.card_id == card_id and i.labelled for i in indices)
         cards.append(CardLabel(card_id, name, clipped_box(warp_points(quad)), float(ang % 360), float(card_h), cover, readable))
-    return Scene(image=image, indices=indices, cards=cards, info=info)
+    return indices, cards
 
 
 def _centre(poly: np.ndarray) -> np.ndarray:

@@ -465,8 +465,147 @@ def _composite(canvas: np.ndarray, placement: _Placement) -> None:
     canvas[cy0:cy1, cx0:cx1] = np.clip(region * (1 - alpha) + sub[:, :, :3] * alpha, 0, 255).astype(np.uint8)
 
 
+@dataclass
+class _Camera:
+    """The camera over the table: its perspective, the lighting's drift and a bank of noise frames."""
+
+    homography: np.ndarray
+    table_corners: np.ndarray  # the table's corners in the picture
+    light_phase: np.ndarray
+    gx: np.ndarray  # a coarse grid across the picture, -0.5..0.5 (the lighting field's gradient)
+    gy: np.ndarray
+    noise_bank: list[tuple[np.ndarray, np.ndarray]]  # (noise added, noise taken away), frame after frame
+
+
+def _set_camera(rng: np.random.Generator, options: RenderOptions) -> _Camera:
+    w, h = FRAME_SIZE
+    x0, y0, x1, y1 = TABLE_RECT
+    src = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    dst = src + rng.uniform(-options.perspective_px, options.perspective_px, (4, 2)).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(src, dst)
+    table_corners = cv2.perspectiveTransform(
+        np.float64([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]]), homography)[0]
+    light_phase = rng.uniform(0, 2 * math.pi, 3)
+    yy, xx = np.mgrid[0:h // 8, 0:w // 8].astype(np.float32)
+    gx, gy = xx / (w // 8) - 0.5, yy / (h // 8) - 0.5
+    noise_bank = []
+    for _ in range(5):
+        noise = rng.normal(0, options.noise_sigma, (h, w, 3))
+        noise_bank.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
+    return _Camera(homography, table_corners, light_phase, gx, gy, noise_bank)
+
+
+def _table_changes(director: _Director) -> list[tuple[float, str, Any]]:
+    """Every change of what lies on the table, in time order: (time, "add" | "remove", placements | ids)."""
+    changes: list[tuple[float, str, Any]] = []
+    for segment in director.segments:
+        for when, placements in segment.add_at:
+            changes.append((when, "add", placements))
+        for when, pids in segment.remove_at:
+            changes.append((when, "remove", pids))
+    changes.sort(key=lambda item: item[0])
+    return changes
+
+
+def _dropout_ticks(options: RenderOptions) -> dict[int, str]:
+    """Tick -> "skip" | "black" for every tick a dropout loses."""
+    dropouts = {}
+    for when, count, kind in options.dropouts:
+        first = int(round(when * options.fps))
+        for k in range(count):
+            dropouts[first + k] = kind
+    return dropouts
+
+
+def _card_truth(placement: _Placement, homography: np.ndarray) -> dict[str, Any]:
+    """A laid card's truth: its name, seat, trick, and its box and its indices' boxes in the picture."""
+    quad_img = cv2.perspectiveTransform(placement.quad.reshape(1, -1, 2), homography)[0]
+    return {
+        "card": placement.card,
+        "seat": placement.seat,
+        "trick": placement.trick,
+        "box": [round(float(v), 1) for v in (*quad_img.min(axis=0), *quad_img.max(axis=0))],
+        "indices": [
+            [round(float(v), 1) for v in (*q.min(axis=0), *q.max(axis=0))]
+            for q in (cv2.perspectiveTransform(iq.reshape(1, -1, 2), homography)[0] for iq in placement.index_quads)
+        ],
+    }
+
+
+def _filmed_table(base: np.ndarray, lying: list[_Placement], homography: np.ndarray) -> np.ndarray:
+    """The table with ``lying`` laid on it in order, as the camera sees it (before arms and lighting)."""
+    w, h = FRAME_SIZE
+    static = base.copy()
+    for placement in lying:
+        _composite(static, placement)
+    return cv2.warpPerspective(cv2.GaussianBlur(static, (3, 3), 0.7), homography, (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def _draw_arms(canvas: np.ndarray, segments: list[_Segment], t: float, homography: np.ndarray) -> np.ndarray:
+    """Draw the arms over the table at time ``t``; their mask at a quarter of the picture's size."""
+    w, h = FRAME_SIZE
+    hand_mask = np.zeros((h // 4, w // 4), np.uint8)
+    for segment in segments:
+        if segment.start <= t < segment.end:
+            hand = segment.hand_at(t)
+            if hand is not None and segment.arm is not None:
+                _draw_arm(canvas, segment.arm, hand, camera=homography)
+                _draw_arm(hand_mask, _MaskArm(segment.arm), hand, scale=0.25)
+    return hand_mask
+
+
+def _covered_seats(lying: list[_Placement], hand_mask: np.ndarray) -> set[int]:
+    """The seats with a lying card under an arm."""
+    w, h = FRAME_SIZE
+    covered: set[int] = set()
+    if hand_mask.any():
+        for placement in lying:
+            for point in placement.samples:
+                mx, my = int(point[0] / 4), int(point[1] / 4)
+                if 0 <= mx < w // 4 and 0 <= my < h // 4 and hand_mask[my, mx]:
+                    covered.add(placement.seat)
+                    break
+    return covered
+
+
+def _visible_indices(lying: list[_Placement], under_cards: dict[int, list[bool]], hand_mask: np.ndarray) -> list[list[int]]:
+    """[card id, bit mask of its visible corner indices] of every lying card showing one: not under
+    a card laid later, inside the picture, not under an arm."""
+    w, h = FRAME_SIZE
+    visible: list[list[int]] = []
+    for placement in lying:
+        bits = 0
+        for k, centre in enumerate(placement.index_centres):
+            mx, my = int(centre[0] / 4), int(centre[1] / 4)
+            if under_cards[placement.pid][k] or not (0 <= mx < w // 4 and 0 <= my < h // 4) or hand_mask[my, mx]:
+                continue
+            bits |= 1 << k
+        if bits:
+            visible.append([placement.pid, bits])
+    return visible
+
+
+def _lit(canvas: np.ndarray, t: float, tick: int, camera: _Camera, options: RenderOptions) -> np.ndarray:
+    """The frame the camera records at time ``t``: lighting drift and sensor noise over ``canvas``."""
+    w, h = FRAME_SIZE
+    gain = 1.0 + options.lighting_drift * math.sin(2 * math.pi * t / 17.0 + camera.light_phase[0])
+    field_small = gain + options.lighting_drift * (
+        math.cos(t / 9.0 + camera.light_phase[1]) * camera.gx + math.sin(t / 11.0 + camera.light_phase[2]) * camera.gy)
+    field = cv2.resize(np.clip(field_small * 128.0, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    frame = cv2.multiply(canvas, cv2.merge([field, field, field]), scale=1.0 / 128.0)
+    raise_noise, lower_noise = camera.noise_bank[tick % len(camera.noise_bank)]
+    return cv2.subtract(cv2.add(frame, raise_noise), lower_noise)
+
+
 def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions | None = None) -> VideoTruth:
-    """Film the last deal of ``record`` into ``out_path`` (MP4, 'mp4v') and return the ground truth."""
+    """Film the last deal of ``record`` into ``out_path`` (MP4, 'mp4v') and return the ground truth.
+
+    The steps: the director scripts the deal (:func:`_script`), the table and the camera are set
+    (:func:`_floor_and_table`, :func:`_set_camera`), then tick after tick the table's changes are
+    laid (:func:`_filmed_table`), the arms drawn (:func:`_draw_arms`), what they cover and what
+    shows noted (:func:`_covered_seats`, :func:`_visible_indices`) and the frame lit
+    (:func:`_lit`); last, each play's frames (:func:`_play_frames`)."""
     import scorer
 
     options = options or RenderOptions()
@@ -476,35 +615,10 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
     fps = options.fps
     w, h = FRAME_SIZE
     base = _floor_and_table(rng)
-    x0, y0, x1, y1 = TABLE_RECT
-    src = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
-    dst = src + rng.uniform(-options.perspective_px, options.perspective_px, (4, 2)).astype(np.float32)
-    camera = cv2.getPerspectiveTransform(src, dst)
-    table_corners = cv2.perspectiveTransform(
-        np.float64([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]]), camera)[0]
-    light_phase = rng.uniform(0, 2 * math.pi, 3)
-    yy, xx = np.mgrid[0:h // 8, 0:w // 8].astype(np.float32)
-    gx, gy = xx / (w // 8) - 0.5, yy / (h // 8) - 0.5
-    noise_bank = []
-    for _ in range(5):
-        noise = rng.normal(0, options.noise_sigma, (h, w, 3))
-        noise_bank.append((np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)))
-
-    # Every change of what lies on the table, in time order.
-    changes: list[tuple[float, str, Any]] = []
-    for segment in director.segments:
-        for when, placements in segment.add_at:
-            changes.append((when, "add", placements))
-        for when, pids in segment.remove_at:
-            changes.append((when, "remove", pids))
-    changes.sort(key=lambda item: item[0])
+    camera = _set_camera(rng, options)
+    changes = _table_changes(director)
     by_id = {p.pid: p for p in director.placements}
-
-    dropouts = {}
-    for when, count, kind in options.dropouts:
-        first = int(round(when * fps))
-        for k in range(count):
-            dropouts[first + k] = kind
+    dropouts = _dropout_ticks(options)
 
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -516,25 +630,13 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
         setup=filmed_record(record, first_trick=options.first_trick),
         fps=fps,
         frame_size=(w, h),
-        table_corners=[[float(x), float(y)] for x, y in table_corners],
+        table_corners=[[float(x), float(y)] for x, y in camera.table_corners],
     )
-    for placement in director.placements:
-        quad_img = cv2.perspectiveTransform(placement.quad.reshape(1, -1, 2), camera)[0]
-        truth.cards.append({
-            "card": placement.card,
-            "seat": placement.seat,
-            "trick": placement.trick,
-            "box": [round(float(v), 1) for v in (*quad_img.min(axis=0), *quad_img.max(axis=0))],
-            "indices": [
-                [round(float(v), 1) for v in (*q.min(axis=0), *q.max(axis=0))]
-                for q in (cv2.perspectiveTransform(iq.reshape(1, -1, 2), camera)[0] for iq in placement.index_quads)
-            ],
-        })
+    truth.cards.extend(_card_truth(placement, camera.homography) for placement in director.placements)
 
     lying: list[int] = []
     under_cards: dict[int, list[bool]] = {}
-    static = cv2.warpPerspective(cv2.GaussianBlur(base, (3, 3), 0.7), camera, (w, h), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REFLECT)
+    static = _filmed_table(base, [], camera.homography)
     change_index = 0
     total = int(math.ceil(director.time * fps))
     written = 0
@@ -553,75 +655,45 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             change_index += 1
             dirty = True
         if dirty:
-            static = base.copy()
-            for pid in lying:
-                _composite(static, by_id[pid])
+            static = _filmed_table(base, [by_id[pid] for pid in lying], camera.homography)
             under_cards = _indices_under_later_cards([by_id[pid] for pid in lying])
-            static = cv2.warpPerspective(cv2.GaussianBlur(static, (3, 3), 0.7), camera, (w, h),
-                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         tick_to_frame.append(written)
         if dropouts.get(tick) == "skip":
             continue
         canvas = static.copy()
-        hand_mask = np.zeros((h // 4, w // 4), np.uint8)
-        for segment in segments:
-            if segment.start <= t < segment.end:
-                hand = segment.hand_at(t)
-                if hand is not None and segment.arm is not None:
-                    _draw_arm(canvas, segment.arm, hand, camera=camera)
-                    _draw_arm(hand_mask, _MaskArm(segment.arm), hand, scale=0.25)
-        covered: set[int] = set()
-        if hand_mask.any():
-            for pid in lying:
-                placement = by_id[pid]
-                for point in placement.samples:
-                    mx, my = int(point[0] / 4), int(point[1] / 4)
-                    if 0 <= mx < w // 4 and 0 <= my < h // 4 and hand_mask[my, mx]:
-                        covered.add(placement.seat)
-                        break
-        covered_seats.append(covered)
-        visible: list[list[int]] = []
-        for pid in lying:
-            placement = by_id[pid]
-            bits = 0
-            for k, centre in enumerate(placement.index_centres):
-                mx, my = int(centre[0] / 4), int(centre[1] / 4)
-                if under_cards[pid][k] or not (0 <= mx < w // 4 and 0 <= my < h // 4) or hand_mask[my, mx]:
-                    continue
-                bits |= 1 << k
-            if bits:
-                visible.append([pid, bits])
+        hand_mask = _draw_arms(canvas, segments, t, camera.homography)
+        covered_seats.append(_covered_seats([by_id[pid] for pid in lying], hand_mask))
+        visible = _visible_indices([by_id[pid] for pid in lying], under_cards, hand_mask)
         if dropouts.get(tick) == "black":
             frame = np.full((h, w, 3), 8, np.uint8)
             truth.black_frames.append(written)
             visible = []
         else:
-            gain = 1.0 + options.lighting_drift * math.sin(2 * math.pi * t / 17.0 + light_phase[0])
-            field_small = gain + options.lighting_drift * (
-                math.cos(t / 9.0 + light_phase[1]) * gx + math.sin(t / 11.0 + light_phase[2]) * gy)
-            field = cv2.resize(np.clip(field_small * 128.0, 0, 255).astype(np.uint8), (w, h),
-                               interpolation=cv2.INTER_LINEAR)
-            frame = cv2.multiply(canvas, cv2.merge([field, field, field]), scale=1.0 / 128.0)
-            raise_noise, lower_noise = noise_bank[tick % len(noise_bank)]
-            frame = cv2.subtract(cv2.add(frame, raise_noise), lower_noise)
+            frame = _lit(canvas, t, tick, camera, options)
         writer.write(frame)
         truth.frames.append(visible)
         written += 1
     writer.release()
+    _play_frames(director, tick_to_frame, covered_seats, fps)
+    truth.plays = director.plays
+    truth.gesture_frames = [_frame_of(when, tick_to_frame, fps) for when in director.gesture_times]
+    return truth
 
-    def frame_of(time_s: float) -> int:
-        tick = min(len(tick_to_frame) - 1, max(0, int(math.ceil(time_s * fps))))
-        return tick_to_frame[tick]
 
+def _frame_of(time_s: float, tick_to_frame: list[int], fps: float) -> int:
+    """The written frame showing time ``time_s`` (the next one kept, past a dropout's skipped ticks)."""
+    tick = min(len(tick_to_frame) - 1, max(0, int(math.ceil(time_s * fps))))
+    return tick_to_frame[tick]
+
+
+def _play_frames(director: _Director, tick_to_frame: list[int], covered_seats: list[set[int]], fps: float) -> None:
+    """Each play's frame once laid, and the first frame from then on with no arm over its seat's cards."""
     for play, (laid, _arm_gone) in zip(director.plays, director.play_times, strict=True):
-        play.laid_frame = frame_of(laid)
+        play.laid_frame = _frame_of(laid, tick_to_frame, fps)
         clear = play.laid_frame
         while clear < len(covered_seats) and play.seat in covered_seats[clear]:
             clear += 1
         play.clear_frame = clear
-    truth.plays = director.plays
-    truth.gesture_frames = [frame_of(when) for when in director.gesture_times]
-    return truth
 
 
 class _MaskArm:

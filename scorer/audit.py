@@ -24,6 +24,7 @@ from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import PENALTY_OPTIONS, Options
 from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
+from scorer.seats import seat_of
 from scorer.state import forced_key, forced_unit, trick_resolution
 from scorer.violation_text import detail, penalty_detail
 from scorer.violations import (
@@ -99,7 +100,7 @@ class _DealAudit:
 
     # ---------------------------------------------------------------- helpers
     def seat_of(self, t: int, j: int) -> int:
-        return (self.d.tricks[t].leader + j) % self.n
+        return seat_of(self.d.tricks[t].leader, j, self.n)
 
     def later_tricks(self, seat: int, card: int, trick: int, copies: int, include_current: bool) -> list[int]:
         """The first ``copies`` tricks from ``trick`` on (or after it) in which ``seat`` played ``card``."""
@@ -171,7 +172,7 @@ class _DealAudit:
         played_total = [0] * n
         for t, tr in enumerate(tricks):
             for j, p in enumerate(tr.plays):
-                s = (tr.leader + j) % n
+                s = seat_of(tr.leader, j, n)
                 played_total[s] += len(p)
                 for c in p:
                     self.played_at[s].setdefault(c, []).append(t)
@@ -211,7 +212,7 @@ class _DealAudit:
     def _trick(self, t: int, known: list[list[int]]) -> dict[str, Any]:
         """One trick's audit output, its plays judged in order."""
         tr = self.d.tricks[t]
-        plays_out = [{"seat": (tr.leader + j) % self.n, "cards": [CARDS[c].name for c in p], "legal": True,
+        plays_out = [{"seat": seat_of(tr.leader, j, self.n), "cards": [CARDS[c].name for c in p], "legal": True,
                       "violations": []} for j, p in enumerate(tr.plays)]
         trick_out: dict[str, Any] = {"leader": tr.leader, "winner": None,
                                      "points": sum(CARD_POINTS[c] for p in tr.plays for c in p),
@@ -240,7 +241,7 @@ class _DealAudit:
         d, decks = self.d, self.opts.decks
         tr = d.tricks[t]
         for j, p in enumerate(tr.plays):
-            s = (tr.leader + j) % self.n
+            s = seat_of(tr.leader, j, self.n)
             counted: dict[int, int] = {}
             for c in p:
                 counted[c] = counted.get(c, 0) + 1
@@ -270,7 +271,7 @@ class _DealAudit:
         """Each follow: the number of cards, then the suit and the format the hand allows."""
         tr = self.d.tricks[t]
         for j in range(1, len(tr.plays)):
-            s = (tr.leader + j) % self.n
+            s = seat_of(tr.leader, j, self.n)
             p = tr.plays[j]
             if len(p) != lead.size:
                 self.add(t, s, "wrong-card-count", True, CountFollow(s, len(p), lead.size), plays_out[j])
@@ -317,7 +318,7 @@ class _DealAudit:
         if len(tr.plays) != self.n:
             return
         w = self._winner(lead, tr.plays)
-        winner = (tr.leader + w) % self.n
+        winner = seat_of(tr.leader, w, self.n)
         trick_out["winner"] = winner
         self.points[winner] += trick_out["points"]
         self.prev_winner = winner
@@ -332,7 +333,7 @@ class _DealAudit:
             self._pending_penalties.append((ruling["trick"], ruling["seat"], ruling["points"],
                                             RulingFact(k, ruling.get("rule"), ruling["points"], ruling["levels"])))
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
-                                   [((t.leader + j) % n, p) for t in d.tricks for j, p in enumerate(t.plays)])
+                                   [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)])
         self.dealer_side = dealer_seats
         defenders = [s for s in range(n) if s not in dealer_seats]
         defender_points = sum(self.points[s] for s in defenders)
@@ -467,7 +468,7 @@ class _DealAudit:
             tr = tricks[t]
             cur = [list(h) for h in after]
             for j, p in enumerate(tr.plays):
-                k = cur[(tr.leader + j) % n]
+                k = cur[seat_of(tr.leader, j, n)]
                 for c in p:
                     k[c] += 1
             self.bounds[t] = cur
@@ -481,7 +482,7 @@ class _DealAudit:
         for t in range(len(tricks) - 1, -1, -1):
             tr = tricks[t]
             for j, p in enumerate(tr.plays):
-                k = plays_after[(tr.leader + j) % n]
+                k = plays_after[seat_of(tr.leader, j, n)]
                 for c in p:
                     k[c] += 1
             self.unshown[t] = list(plays_after[tr.leader])
@@ -497,7 +498,7 @@ class _DealAudit:
                 for c in set(tr.attempt):
                     held[c] = max(held.get(c, 0), tr.attempt.count(c))
             for j, p in enumerate(tr.plays):
-                held = kept[(tr.leader + j) % n]
+                held = kept[seat_of(tr.leader, j, n)]
                 for c in p:
                     if held.get(c):
                         held[c] -= 1
@@ -506,7 +507,7 @@ class _DealAudit:
         """Known hands after trick t: its plays leave; an attempt's cards taken back stay."""
         tr = self.d.tricks[t]
         for j, p in enumerate(tr.plays):
-            k = known[(tr.leader + j) % self.n]
+            k = known[seat_of(tr.leader, j, self.n)]
             for c in p:
                 k[c] -= 1
         if tr.attempt and tr.plays:
@@ -529,7 +530,7 @@ class _DealAudit:
         out = []
         others = []
         for k in range(1, self.n):
-            s = (leader + k) % self.n
+            s = seat_of(leader, k, self.n)
             others.append((s, suit_holding(order, known[s], suit)))
         for u in units:
             for s, holding in others:

@@ -402,7 +402,7 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
         return t.leader  # an empty lead: nothing can beat it
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     lead = Lead.of(order, t.plays[0], parsed.options)
-    return (t.leader + trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options)) % parsed.players
+    return seat_of(t.leader, trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options), parsed.players)
 
 
 def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:

@@ -8,7 +8,7 @@ than any record needs (Python refuses over 4,300 digits with a bare ``ValueError
 ``NaN``/``Infinity`` and floats that overflow, and lone surrogates in strings or keys
 (they cannot be written back as UTF-8: not to SQLite, a page or a terminal).
 
->>> loads(b'{"players": ["\\u4e1c"]}', "record")
+>>> loads(b'{"players": ["\\\\u4e1c"]}', "record")
 {'players': ['东']}
 >>> loads("[" * 100 + "]" * 100, "body")
 Traceback (most recent call last):

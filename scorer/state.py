@@ -35,6 +35,7 @@ from scorer.formats import (
 )
 from scorer.order import TrumpOrder
 from scorer.profiles import Options
+from scorer.seats import seat_of
 
 __all__ = ["DealState", "Trick", "forced_unit", "legal_follows", "random_follow", "single_unit_leads", "trick_resolution"]
 
@@ -100,7 +101,7 @@ class DealState:
         """The seat to play now."""
         trick = self.current
         if trick is not None:
-            return (trick.leader + len(trick.plays)) % self.players
+            return seat_of(trick.leader, len(trick.plays), self.players)
         return self.next_leader()
 
     def next_leader(self) -> int:
@@ -109,11 +110,11 @@ class DealState:
             return self.dealer
         last = self.tricks[-1]
         w = last.winner_index()
-        return (last.leader + (w or 0)) % self.players
+        return seat_of(last.leader, w or 0, self.players)
 
     def trick_winners(self) -> list[int]:
         """Winning seat of each complete trick."""
-        return [(t.leader + t.winners[-1]) % self.players for t in self.tricks if len(t.plays) == self.players]
+        return [seat_of(t.leader, t.winners[-1], self.players) for t in self.tricks if len(t.plays) == self.players]
 
     def is_over(self) -> bool:
         return self.current is None and all(sum(h) == 0 for h in self.hands)
@@ -146,7 +147,7 @@ class DealState:
             trick = Trick(seat)
             self.tricks.append(trick)
         else:
-            seat = (trick.leader + len(trick.plays)) % self.players
+            seat = seat_of(trick.leader, len(trick.plays), self.players)
         hand = self.hands[seat]
         for c in cards:
             hand[c] -= 1
@@ -168,19 +169,19 @@ class DealState:
                 w = len(trick.plays) - 1
             trick.winners.append(w)
         if len(trick.plays) == self.players:
-            winner = (trick.leader + trick.winners[-1]) % self.players
+            winner = seat_of(trick.leader, trick.winners[-1], self.players)
             self.points[winner] += sum(CARD_POINTS[c] for p in trick.plays for c in p)
 
     def pop(self) -> list[int]:
         """Take back the last play; returns its cards."""
         trick = self.tricks[-1]
         if len(trick.plays) == self.players:
-            winner = (trick.leader + trick.winners[-1]) % self.players
+            winner = seat_of(trick.leader, trick.winners[-1], self.players)
             self.points[winner] -= sum(CARD_POINTS[c] for p in trick.plays for c in p)
         cards = trick.plays.pop()
         trick.winners.pop()
         trick.strengths.pop()
-        seat = (trick.leader + len(trick.plays)) % self.players
+        seat = seat_of(trick.leader, len(trick.plays), self.players)
         for c in cards:
             self.hands[seat][c] += 1
         if not trick.plays:

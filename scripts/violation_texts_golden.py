@@ -1,7 +1,7 @@
 """Write tests/data/explain/violation_texts.json: the page's words for every violation and penalty
 the audit writes over the fuzz corpus of injected faults and the stored records (golden audits,
 examples, the input-fuzz corpus): ``golden_corpus`` and ``golden_rows`` of
-``tests/test_web_explain.py``, which requires the same words for each.
+``tests/web/test_explain.py``, which requires the same words for each.
 
 Each row is one distinct text: the violation (rule, trick, seat, proven, detail) or penalty
 (trick, seat, points, detail), the players, the page's ``{"zh", "en", "parsed"}``
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from test_web_explain import GOLDEN, golden_corpus, golden_key, golden_rows  # noqa: E402
+from tests.web.test_explain import GOLDEN, golden_corpus, golden_key, golden_rows  # noqa: E402
 
 
 def main() -> None:

@@ -36,7 +36,7 @@ from typing import Any
 import scorer
 from scorer import safejson
 from scorer.errors import InputError
-from scorer.seats import seat_of
+from scorer.seats import position_of, seat_of
 
 from .events import (
     CorrectionApplied,
@@ -300,7 +300,7 @@ class LiveGame:
             tricks = deals[-1].get("tricks", [])
             if tricks and len(tricks[-1]["plays"]) < self.players:
                 trick = tricks[-1]
-                return (trick["leader"] + len(trick["plays"])) % self.players
+                return seat_of(trick["leader"], len(trick["plays"]), self.players)
             return scorer.next_leader(self._record, len(deals) - 1)
 
     # --- changing ----------------------------------------------------------------
@@ -334,7 +334,7 @@ class LiveGame:
             if not tricks or len(tricks[-1]["plays"]) >= self.players:
                 tricks.append({"leader": seat, "plays": []})
             trick = tricks[-1]
-            expected = (trick["leader"] + len(trick["plays"])) % self.players
+            expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
             if trick["plays"] and seat != expected:
                 raise OutOfTurnError(
                     f"deals[{deal_index}].tricks[{len(tricks) - 1}]: seat {seat} played but seat {expected} is to play"
@@ -423,7 +423,7 @@ class LiveGame:
     # --- internals -----------------------------------------------------------------
 
     def _play_of(self, trick: dict[str, Any], seat: int) -> list[str] | None:
-        position = (seat - trick["leader"]) % self.players
+        position = position_of(trick["leader"], seat, self.players)
         return trick["plays"][position] if position < len(trick["plays"]) else None
 
     def _changed(self) -> None:

@@ -1,4 +1,8 @@
-"""Shared fixtures and helpers of the test suite.
+"""Shared fixtures and helpers of the test suite, and the collector of the project's docstring examples.
+
+Docstring examples: every module of the project's packages (and every helper module of the
+tests) whose source holds one (``>>>``) is a case of :func:`tests.house.test_docstring_examples.test_docstring_examples` (see
+:func:`modules_with_examples`, :func:`pytest_generate_tests`): no list is kept by hand.
 
 The page's own requests carry the table token (the page has it in a ``<meta>``; its forms in
 a hidden field). :class:`PageClient` is Flask's test client acting as that page: it sends the
@@ -8,8 +12,10 @@ app's token with every request. Every ``app.test_client()`` is one (see
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -52,3 +58,86 @@ def app(tmp_path: Path) -> Flask:
 @pytest.fixture()
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+# --- docstring examples -----------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROJECT_PACKAGES = ("scorer", "session", "vision", "web", "datasets", "training", "tuolaji_cli", "models")
+"""The packages whose modules' docstring examples are tests (the layers of docs/ARCHITECTURE.md)."""
+
+OPTIONAL_EXTRAS = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})
+"""Third-party modules of the ``train`` extra: a module that needs one is skipped where it is absent."""
+
+
+def modules_with_examples(root: Path = ROOT) -> list[str]:
+    """Every module of the project's packages whose source holds a docstring example, by name;
+    then the test suite's own helpers with examples (``tests/**/*.py`` but the ``test_*`` files)."""
+    names = []
+    helpers = sorted(p for p in (root / "tests").rglob("*.py") if not p.name.startswith("test_") and "data" not in p.relative_to(root).parts)
+    for path in [p for package in PROJECT_PACKAGES for p in sorted((root / package).rglob("*.py"))] + helpers:
+        if ">>>" in path.read_text(encoding="utf-8"):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def import_or_skip_extra(name: str) -> ModuleType:
+    """Import module ``name``; skip the test when it needs an absent optional extra (torch...), and
+    let any other missing module fail it."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] in OPTIONAL_EXTRAS:
+            pytest.skip(f"{name} needs {exc.name} (the project's 'train' extra)")
+        raise
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test asking for ``module_with_examples`` runs once per module with examples."""
+    if "module_with_examples" in metafunc.fixturenames:
+        names = modules_with_examples()
+        metafunc.parametrize("module_with_examples", names, ids=names)
+
+
+# --- shared records and set-ups ---------------------------------------------------------------
+
+TABLE_SETUP: dict[str, Any] = {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "trump": "H", "dealer": 0}
+"""The page's set-up of a four-player table (``POST /api/setup``); tests add what they need with ``|``."""
+
+
+def deal_record(rules: Any, tricks: list[tuple], *, level: str = "2", trump: str = "S", dealer: int = 0,
+                players: int = 4, **deal: Any) -> dict[str, Any]:
+    """A one-deal record from compact tricks: ``(leader, ["AH", "3D 4D", ...])`` or
+    ``(leader, plays, "attempted throw")``; a play "" is no cards. Players are p0, p1, ...;
+    ``deal`` adds fields to the deal (hands, kitty, bids...).
+
+    >>> deal_record("standard-2deck", [(0, ["AH", "3D", "4H", "6H"])])["deals"][0]["tricks"]
+    [{'leader': 0, 'plays': [['AH'], ['3D'], ['4H'], ['6H']]}]
+    """
+    out = []
+    for t in tricks:
+        trick: dict[str, Any] = {"leader": t[0], "plays": [p.split() if p else [] for p in t[1]]}
+        if len(t) > 2:
+            trick["attempt"] = t[2].split()
+        out.append(trick)
+    return {"format": "tuolaji-record/1", "rules": rules, "players": [f"p{i}" for i in range(players)],
+            "deals": [{"level": level, "trump": trump, "dealer": dealer, "tricks": out, **deal}]}
+
+
+@pytest.fixture(scope="session")
+def shipped_reader() -> Any:
+    """The shipped card reader (``models/``), loaded once for the session."""
+    from vision.detector import CardReader
+
+    return CardReader.load()
+
+
+@pytest.fixture(scope="session")
+def shipped_test_set_evaluation(shipped_reader: Any) -> Any:
+    """The shipped reader's figures on ``tests/data/detector`` (training.evaluate), measured once for
+    the session (they take the longest of the reader's tests)."""
+    from training.evaluate import evaluate, samples_from_folder
+
+    return evaluate(shipped_reader, samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)

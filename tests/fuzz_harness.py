@@ -10,7 +10,7 @@ UTF-8). The targets run one input each and say what happened:
 - ``ok`` / ``refused``: an answer, or a clean refusal (an InputError / OSError, CLI exit 2, a 4xx);
 - ``crash``: anything else (a traceback, a 5xx), with the reason — the suite requires none.
 
-``tests/test_input_fuzz.py`` runs it under Hypothesis in CI; ``bench/fuzz_bench.py`` runs
+``tests/house/test_input_fuzz.py`` runs it under Hypothesis in CI; ``bench/fuzz_bench.py`` runs
 10,000 inputs or more and prints the counts.
 """
 

@@ -7,7 +7,7 @@ A command module imports only the standard library, :mod:`scorer`, :mod:`session
 :mod:`models` and this package at module level; everything heavy (OpenCV, onnxruntime,
 Flask, numpy, torch, the vision and web code) inside ``run``, so building the parser loads
 none of it and ``tuolaji audit`` never pays for opencv or flask
-(``tests/test_house_layers.py`` holds every command module to that).
+(``tests/house/test_layers.py`` holds every command module to that).
 
 Bad input raises :class:`scorer.errors.InputError` (or an ``OSError`` for files); both end
 as one line on stderr and exit status 2. A missing optional extra (:data:`OPTIONAL_EXTRAS`:

@@ -134,7 +134,7 @@ def adapt_head(weight: np.ndarray, bias: np.ndarray, features: np.ndarray, label
     >>> rng = np.random.default_rng(0)
     >>> f = rng.normal(size=(40, 8)).astype(np.float32)
     >>> y = (f[:, 0] > 0).astype(np.int64)
-    >>> w, b = adapt_head(np.zeros((2, 8), np.float32), np.zeros(2, np.float32), f, y, steps=100)
+    >>> w, b = adapt_head(np.zeros((2, 8), np.float32), np.zeros(2, np.float32), f, y)
     >>> float(((f @ w.T + b).argmax(1) == y).mean())
     1.0
     """

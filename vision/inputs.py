@@ -64,3 +64,29 @@ def read_image_bytes(path: Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> np.ndar
         raise InputError(f"{path}: over the limit of {max_bytes // 1024 // 1024} MB for an image")
     check_image_header(data, str(path))
     return np.frombuffer(data, dtype=np.uint8)
+
+
+def _quiet_opencv() -> None:
+    import cv2
+
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_FATAL)  # errors are reported by us
+    except AttributeError:
+        pass
+
+
+def read_image_file(path: str | Path) -> np.ndarray:
+    """Decode an image file to BGR, or raise InputError naming the file."""
+    import cv2
+
+    p = Path(path)
+    if not p.exists():
+        raise OSError(2, "No such file or directory", str(p))
+    if p.is_dir():
+        raise InputError(f"{p}: a folder, not an image")
+    data = read_image_bytes(p)  # the header's size is checked before anything is decoded
+    _quiet_opencv()  # a broken file is our one line, not OpenCV's warnings besides it
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise InputError(f"{p}: cannot decode image")
+    return image

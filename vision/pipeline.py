@@ -32,6 +32,11 @@ published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
 (a ``StateChanged`` event whose reason says why). Cards read with low confidence are
 marked unconfirmed.
 
+The steps live beside it: :mod:`vision.zone_reading` (the table found, each read placed in
+its seat's zone), :mod:`vision.settling` (when a zone is busy, due a read, settled) and
+:mod:`vision.plays` (the lead, the sweep, the record edits of revisions, the check of a
+resumed replay); :class:`TablePipeline` holds the state and the order they run in.
+
 >>> from session.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
@@ -42,25 +47,38 @@ marked unconfirmed.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
 from scorer.seats import seat_of
 from session.events import StateChanged
-from session.live import LiveGame, OutOfTurnError, ResumeMismatchError, play_matches
-from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
+from session.live import LiveGame, OutOfTurnError, ResumeMismatchError
+from vision.calibration import SeatZones, TableCalibration, table_aspect
 from vision.motion import MotionMonitor
-from vision.read_check import deal_facts, weigh_read
+from vision.plays import (
+    TrickView,
+    corrected_seats,
+    fit_to_size,
+    lead_zone,
+    plays_in_deal,
+    replace_play,
+    resume_mismatch,
+    revise_last_play,
+    sweep_done,
+    trick_of,
+    without_current_tricks,
+)
+from vision.read_check import deal_facts
+from vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from vision.sources import Frame, FrameSource, SourceError, open_source
 from vision.tracking import ZoneContent, ZoneTracker
+from vision.zone_reading import ZONE_READ_ABOVE, CardReaderLike, find_calibration, read_zones, reads_by_seat
 
 __all__ = [
     "Frame",
@@ -68,7 +86,9 @@ __all__ = [
     "PipelineStats",
     "SourceError",
     "TablePipeline",
+    "ZONE_READ_ABOVE",
     "open_source",
+    "read_zones",
 ]
 
 
@@ -77,12 +97,6 @@ class PictureKeeper(Protocol):
     the record holds (``{"file", "frame", "time_s"}``), or None when it is not kept (over budget)."""
 
     def keep(self, seat: int, frame: Frame, image: np.ndarray) -> dict[str, Any] | None: ...
-
-
-class CardReaderLike(Protocol):
-    """What the pipeline needs of a card reader: instances with ``card``, ``box``, ``confidence``."""
-
-    def read(self, frame_bgr: np.ndarray) -> list[Any]: ...
 
 
 @dataclass
@@ -98,79 +112,6 @@ class PipelineStats:
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
-
-
-@dataclass
-class _Zone:
-    seat: int
-    tracker: ZoneTracker
-    last_busy: float = -1e9
-    dirty: bool = True
-    first_read_at: float | None = None
-    content: ZoneContent | None = None
-    content_at: float = -1e9
-    content_frame: int = -1
-    version: int = 0
-    used_version: int = 0
-    short_since: float | None = None
-    short_version: int = -1
-    moved_since_commit: bool = True
-
-
-def _signature(content: ZoneContent) -> tuple[str, ...]:
-    return tuple(sorted(content.cards))
-
-
-@dataclass
-class _Trick:
-    """The pipeline's view of the current trick (mirrors the record's last trick)."""
-
-    leader: int | None = None
-    plays: list[list[str]] = field(default_factory=list)
-    complete_at: float | None = None
-
-
-def _box_centre(box: Sequence[float]) -> tuple[float, float]:
-    x1, y1, x2, y2 = (float(v) for v in box[:4])
-    return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
-
-
-ZONE_READ_ABOVE = 1000
-"""Frames wider than this (pixels) are read seat zone by seat zone at full resolution."""
-
-
-def read_zones(reader: CardReaderLike, image: np.ndarray, calibration: TableCalibration, seat_zones: SeatZones,
-               boxes: dict[int, tuple[int, int, int, int]] | None = None) -> list[Any]:
-    """The card instances of a big frame read seat zone by seat zone, each zone's rectangle
-    (``boxes``, default :meth:`SeatZones.zone_boxes`) at full resolution, their boxes (and
-    their indices' boxes) moved back into the frame. A card seen in two rectangles counts
-    in the one whose seat holds its centre."""
-    boxes = seat_zones.zone_boxes(calibration) if boxes is None else boxes
-    instances = []
-    for seat, (x1, y1, x2, y2) in boxes.items():
-        for instance in reader.read(np.ascontiguousarray(image[y1:y2, x1:x2])):
-            moved = _shifted(instance, x1, y1)
-            (u, v), = calibration.to_table([_box_centre(moved.box)])
-            if seat_zones.seat_at(float(u), float(v)) == seat:
-                instances.append(moved)
-    return instances
-
-
-def _shifted(instance: Any, dx: float, dy: float) -> Any:
-    """A copy of ``instance`` (and of its index readings, where it has them) with its boxes moved by (dx, dy)."""
-    def moved(item: Any, **fields: Any) -> Any:
-        box = item.box
-        fields["box"] = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
-        if dataclasses.is_dataclass(item):
-            return dataclasses.replace(item, **fields)
-        clone = copy.copy(item)  # a reader's own instance type (test doubles, other readers)
-        for name, value in fields.items():
-            setattr(clone, name, value)
-        return clone
-
-    if hasattr(instance, "indices"):
-        return moved(instance, indices=tuple(moved(index) for index in instance.indices))
-    return moved(instance)
 
 
 class TablePipeline:
@@ -234,14 +175,14 @@ class TablePipeline:
         self.stats = PipelineStats()
         self.monitor: MotionMonitor | None = None
         self.zones = [
-            _Zone(seat, ZoneTracker(self._fan_direction(seat), min_confidence=min_confidence))
+            ZoneState(seat, ZoneTracker(self._fan_direction(seat), min_confidence=min_confidence))
             for seat in range(self.players)
         ]
         self._target_game: LiveGame | None = None
-        if replay_from_start and self._plays_in_deal(game) > self._plays_in_deal(game, filmed_from):
+        if replay_from_start and plays_in_deal(game.snapshot()) > plays_in_deal(game.snapshot(), filmed_from):
             self._target_game = game
-            self.game = LiveGame(self._without_current_tricks(game.snapshot(), filmed_from), bus=None)
-        self._trick = _Trick()
+            self.game = LiveGame(without_current_tricks(game.snapshot(), filmed_from), bus=None)
+        self._trick = TrickView()
         self._swept = True
         self._sync_from_record(now=0.0)
         self._resync = False
@@ -297,44 +238,15 @@ class TablePipeline:
             self.stats.frame_seconds += time.perf_counter() - begun
             return
         now = frame.time_s
-        for zone in self.zones:
-            if activity.moving[zone.seat] or activity.occluded[zone.seat]:
-                zone.last_busy = now
-                zone.dirty = True
-                zone.moved_since_commit = True
-                zone.first_read_at = None
-                zone.tracker.reset()
-        quiet = [z for z in self.zones if now - z.last_busy >= self.settle_s]
-        due = [z for z in quiet if z.dirty and (z.first_read_at is None or now - z.first_read_at >= self.confirm_s - 1e-6)]
+        note_activity(self.zones, activity, now)
+        quiet, due = zones_to_read(self.zones, now, self.settle_s, self.confirm_s)
         verify = now < self._verify_until and now - self._last_read_at >= self.verify_interval_s
         if due or verify:
             by_seat = self._read(frame)
             self._last_read_at = now
-            # One read sees the whole table: every quiet zone learns from it, not only the due ones.
-            for zone in quiet:
-                settled = zone.tracker.observe(by_seat.get(zone.seat, []))
-                if zone.dirty:
-                    if settled is not None:
-                        zone.dirty = False
-                        zone.first_read_at = None
-                        self._set_content(zone, settled, frame)
-                    else:
-                        zone.first_read_at = now
-                elif zone.content is not None:
-                    # Later reads outvote a settled content that was misread (a card missed twice).
-                    consensus = zone.tracker.consensus()
-                    if consensus is not None and _signature(consensus) != _signature(zone.content):
-                        self._set_content(zone, consensus, frame)
+            learn_from_read(quiet, by_seat, frame)
         self._advance(frame)
         self.stats.frame_seconds += time.perf_counter() - begun
-
-    def _set_content(self, zone: _Zone, content: ZoneContent, frame: Frame) -> None:
-        changed = zone.content is None or _signature(zone.content) != _signature(content)
-        zone.content = content
-        zone.content_at = frame.time_s
-        zone.content_frame = frame.index
-        if changed:
-            zone.version += 1
 
     def _request_verification(self, now: float, seconds: float | None = None) -> None:
         """Read the table again every ``verify_interval_s`` for a while (a new play, or the rules doubt a read)."""
@@ -350,21 +262,9 @@ class TablePipeline:
 
     def _calibrate(self, image: np.ndarray) -> None:
         size = (image.shape[1], image.shape[0])
-        given = self._given_calibration
-        if isinstance(given, TableCalibration):
-            calibration = given
-            if calibration.image_size != size:
-                factor = size[0] / calibration.image_size[0]
-                calibration = calibration.scaled(factor)
-        elif given is not None:
-            calibration = TableCalibration.from_corners(given, size)
-        else:
-            try:
-                calibration = calibrate(image)
-            except CalibrationError as exc:
-                # A camera framed on the table edges, or a patterned cloth: the whole picture is the table.
-                calibration = TableCalibration.full_frame(size)
-                self.calibration_warning = f"{exc} (first frame); using the whole picture as the table"
+        calibration, warning = find_calibration(self._given_calibration, image)
+        if warning is not None:
+            self.calibration_warning = warning
         self.calibration = calibration
         self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
@@ -378,25 +278,9 @@ class TablePipeline:
         self.stats.reads += 1
         self.stats.read_seconds += time.perf_counter() - begun
         assert self.calibration is not None
-        by_seat: dict[int, list[tuple[str, float, float, float]]] = {}
-        if not instances:
-            return by_seat
-        centres = [_box_centre(instance.box) for instance in instances]
-        table_points = self.calibration.to_table(centres)
-        facts = deal_facts(self.game.snapshot()) if any(hasattr(i, "candidates") for i in instances) else None
-        for instance, (u, v) in zip(instances, table_points, strict=True):
-            seat = self.seat_zones.seat_at(float(u), float(v))
-            if seat is None:
-                continue
-            card, confidence = str(instance.card), float(getattr(instance, "confidence", 1.0))
-            if facts is not None and hasattr(instance, "candidates"):
-                candidates = instance.candidates()
-                chosen, probability = weigh_read(candidates, facts, seat)
-                if chosen != card:
-                    self.stats.reads_weighed += 1
-                    confidence *= probability / max(candidates[0][1], 1e-9)
-                    card = chosen
-            by_seat.setdefault(seat, []).append((card, float(u), float(v), confidence))
+        facts = deal_facts(self.game.snapshot()) if instances and any(hasattr(i, "candidates") for i in instances) else None
+        by_seat, weighed = reads_by_seat(instances, self.calibration, self.seat_zones, facts)
+        self.stats.reads_weighed += weighed
         return by_seat
 
     def _read_image(self, reader: CardReaderLike, image: np.ndarray) -> list[Any]:
@@ -415,32 +299,10 @@ class TablePipeline:
 
     # --- the rules of the table -----------------------------------------------------
 
-    @staticmethod
-    def _plays_in_deal(game: LiveGame, tricks: int | None = None) -> int:
-        """The plays of the current deal (of its first ``tricks`` tricks only, if given)."""
-        record = game.snapshot()
-        if not record["deals"]:
-            return 0
-        return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", [])[:tricks])
-
-    @staticmethod
-    def _without_current_tricks(record: dict[str, Any], keep: int = 0) -> dict[str, Any]:
-        """The record without the current deal's tricks but its first ``keep`` (the deal so far)."""
-        record = copy.deepcopy(record)
-        if record["deals"]:
-            record["deals"][-1]["tricks"] = record["deals"][-1].get("tricks", [])[:keep]
-        return record
-
     def _sync_from_record(self, now: float) -> None:
         """Mirror the record's current trick (after a resume, a revision, or a page edit)."""
-        record = self.game.snapshot()
-        tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
-        if not tricks:
-            self._trick = _Trick()
-            return
-        last = tricks[-1]
-        self._trick = _Trick(leader=last["leader"], plays=[list(p) for p in last["plays"]])
-        if len(last["plays"]) >= self.players:
+        self._trick, complete = trick_of(self.game.snapshot(), self.players)
+        if complete:
             self._trick.complete_at = now
             self._swept = False
 
@@ -448,28 +310,23 @@ class TablePipeline:
         assert self._trick.leader is not None
         return seat_of(self._trick.leader, position, self.players)
 
-    def _committed(self, seat: int) -> list[str] | None:
-        if self._trick.leader is None:
-            return None
-        position = (seat - self._trick.leader) % self.players
-        return self._trick.plays[position] if position < len(self._trick.plays) else None
-
     def _advance(self, frame: Frame) -> None:
+        """The rules of the table after each frame: misreads corrected, a swept trick closed, then
+        a lead, or (mid-trick) the last play revised and the next seat's follow taken."""
         now = self._now = frame.time_s
         if self._resync:
             self._resync = False
             self._swept = True
             self._sync_from_record(now)
-        trick = self._trick
         n = self.players
         self._correct_misreads(frame)
         trick = self._trick
         if trick.leader is not None and len(trick.plays) >= n:
             if not self._swept:
-                if not self._sweep_done(trick):
+                if not sweep_done(self.zones, trick, self.game.expected_seat(), n, self._now, self.stale_sweep_s):
                     return
                 self._swept = True
-            self._trick = trick = _Trick()
+            self._trick = trick = TrickView()
         if trick.leader is None:
             self._try_lead(frame)
             return
@@ -477,6 +334,14 @@ class TablePipeline:
         self._try_revise(frame)
         if self._trick.leader is None or len(self._trick.plays) >= n:
             return
+        self._try_follow(frame)
+
+    def _try_follow(self, frame: Frame) -> None:
+        """The next seat's settled cards are its follow when they match the lead's size; a follow
+        of another size may still be being laid, or a read missed a card (here or in the lead):
+        read again for a while, and wait, unless the next seat has already played or the zone
+        stays so (then it is taken, the missing cards marked unconfirmed)."""
+        now, n = frame.time_s, self.players
         expected = self._seat_of_position(len(self._trick.plays))
         zone = self.zones[expected]
         if zone.content is None or zone.version == zone.used_version or not len(zone.content):
@@ -486,14 +351,11 @@ class TablePipeline:
         if len(content) == lead_size:
             self._commit(zone, content, frame)
             return
-        # A follow with a different size than the lead: the player may still be laying
-        # cards, or a read missed one (here or in the lead): read again for a while, and
-        # wait, unless the next seat has already played or the zone stays so.
         self._request_verification(now)
         if zone.short_since is None or zone.short_version != zone.version:
             zone.short_since = now
             zone.short_version = zone.version
-        next_zone = self.zones[(expected + 1) % n]
+        next_zone = self.zones[seat_of(expected, 1, n)]
         next_played = (
             len(self._trick.plays) + 1 < n
             and next_zone.content is not None
@@ -501,7 +363,7 @@ class TablePipeline:
             and next_zone.version != next_zone.used_version
         )
         if now - zone.short_since >= self.short_play_wait_s or next_played:
-            self._commit(zone, self._fit_to_size(content, lead_size), frame)
+            self._commit(zone, fit_to_size(content, lead_size), frame)
 
     def _correct_misreads(self, frame: Frame) -> None:
         """A play whose cards have not moved since it was recorded but now read differently was misread: fix it."""
@@ -519,79 +381,26 @@ class TablePipeline:
                 continue
             if position > 0 and len(zone.content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
                 continue  # the rules side with what was recorded
-            if seat in self._corrected_seats():
+            if seat in corrected_seats(self.game.snapshot()):
                 continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, zone.content, reason="misread-corrected", attempt=None)
             return
 
-    def _corrected_seats(self) -> set[int]:
-        record = self.game.snapshot()
-        tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
-        return {c["seat"] for c in tricks[-1].get("corrections", [])} if tricks else set()
-
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
                       attempt: list[str] | None) -> None:
         record = self.game.snapshot()
-        last = record["deals"][-1]["tricks"][-1]
-        if attempt is not None:
-            last.setdefault("attempt", list(attempt))
-        last["plays"][position] = list(content.cards)
-        unconfirmed = [entry for entry in last.get("unconfirmed", []) if entry[0] != seat]
-        unconfirmed += [[seat, index] for index in content.unconfirmed]
-        if unconfirmed:
-            last["unconfirmed"] = unconfirmed
-        else:
-            last.pop("unconfirmed", None)
+        replace_play(record, position, seat, content, attempt)
         self.game.replace_record(record, reason=reason)
         self.stats.revisions += 1
         complete_at = self._trick.complete_at
         self._trick.plays[position] = list(content.cards)
         self._trick.complete_at = complete_at
 
-    def _sweep_done(self, trick: _Trick) -> bool:
-        """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead).
-
-        If cards stay behind but the next leader has laid a new lead that has been still
-        for ``stale_sweep_s``, the trick is over all the same: the cards left behind are
-        not taken for plays unless they change.
-        """
-        assert trick.complete_at is not None
-        next_leader = self.game.expected_seat()
-        if next_leader is not None:
-            lead_zone = self.zones[next_leader]
-            committed = self._committed(next_leader)
-            if (lead_zone.content is not None and len(lead_zone.content) and not lead_zone.dirty
-                    and lead_zone.content_at > trick.complete_at
-                    and lead_zone.content.counts() != Counter(committed or [])
-                    and self._now - lead_zone.content_at >= self.stale_sweep_s):
-                return True
-        for zone in self.zones:
-            if zone.content_at <= trick.complete_at:
-                return False
-            content = zone.content
-            if content is None or not len(content):
-                continue
-            committed = self._committed(zone.seat)
-            if zone.seat == next_leader and content.counts() != Counter(committed or []):
-                continue
-            return False
-        return True
-
     def _try_lead(self, frame: Frame) -> None:
         expected = self.game.expected_seat()
-        candidates = [
-            z for z in self.zones
-            if z.content is not None and len(z.content) and z.version != z.used_version and not z.dirty
-        ]
-        if not candidates:
+        chosen = lead_zone(self.zones, expected)
+        if chosen is None:
             return
-        # Cards lying in another seat's zone since before anything moved there (a mark on the
-        # cloth read as a card, cards left from an earlier session) are not a lead.
-        candidates = [z for z in candidates if z.seat == expected or z.last_busy > -1e8]
-        if not candidates:
-            return
-        candidates.sort(key=lambda z: (z.seat != expected, z.content_at))
-        chosen = candidates[0]
         if chosen.seat != expected:
             # Someone else led (the audit will say wrong-leader), or a misread: give more reads
             # the chance to clear it before it goes in the record.
@@ -600,25 +409,7 @@ class TablePipeline:
                 return
         self._commit(chosen, chosen.content, frame)  # type: ignore[arg-type]
 
-    def _fit_to_size(self, content: ZoneContent, size: int) -> ZoneContent:
-        """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.
-
-        Extra cards stay (the audit reports a wrong card count); missing ones are filled
-        with the zone's most likely card and marked unconfirmed, never silently guessed.
-        """
-        if len(content) >= size or not len(content):
-            return content
-        cards = list(content.cards)
-        confidence = list(content.confidence)
-        unconfirmed = list(content.unconfirmed)
-        filler = cards[int(np.argmax(confidence))]
-        while len(cards) < size:
-            unconfirmed.append(len(cards))
-            cards.append(filler)
-            confidence.append(0.0)
-        return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
-
-    def _commit(self, zone: _Zone, content: ZoneContent, frame: Frame) -> None:
+    def _commit(self, zone: ZoneState, content: ZoneContent, frame: Frame) -> None:
         zone.used_version = zone.version
         zone.short_since = None
         zone.moved_since_commit = False
@@ -666,36 +457,16 @@ class TablePipeline:
         of another game and nothing is added to it. A play is compared once the next one is laid
         (until then it may still be revised: a failed throw taken back, a card added)."""
         assert self._target_game is not None
-        seen = self.game.snapshot()
-        recorded = self._target_game.snapshot()
-        deal_index = len(recorded["deals"]) - 1
-
-        def flat(record: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
-            return [(t, position, trick) for t, trick in enumerate(record["deals"][-1].get("tricks", []))
-                    for position in range(len(trick["plays"]))]
-
-        shown, held = flat(seen), flat(recorded)
-        number = len(shown) - 1  # the play before the latest: final now
-        if not 0 < number + 1 <= len(held) or number < 0:
-            return
-        _, position, trick = held[number]
-        _, shown_position, shown_trick = shown[number]
-        seat = seat_of(shown_trick["leader"], shown_position, self.players)
-        cards = shown_trick["plays"][shown_position]
-        if not play_matches(trick, position, seat, cards, self.players):
-            where = f"deals[{deal_index}].tricks[{held[number][0]}]"
-            want_seat = seat_of(trick["leader"], position, self.players)
-            path = getattr(self._target_game, "path", None)
-            raise ResumeMismatchError(
-                f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "
-                f"playing {' '.join(trick['plays'][position])}, the input shows seat {seat} playing {' '.join(cards)}); "
-                "nothing was changed: choose another --out or session")
+        message = resume_mismatch(self.game.snapshot(), self._target_game.snapshot(), self.players,
+                                  getattr(self._target_game, "path", None))
+        if message is not None:
+            raise ResumeMismatchError(message)
 
     def _after_commit(self) -> None:
         """A replay resumed from a partial record: once it has seen the recorded plays, record for real."""
         if self._target_game is None:
             return
-        if self._plays_in_deal(self.game) >= self._plays_in_deal(self._target_game):
+        if plays_in_deal(self.game.snapshot()) >= plays_in_deal(self._target_game.snapshot()):
             self.game = self._target_game
             self._target_game = None
             self._sync_from_record(now=self._trick.complete_at or 0.0)
@@ -712,33 +483,13 @@ class TablePipeline:
         zone = self.zones[seat]
         if zone.content is None or zone.version == zone.used_version or zone.dirty or not zone.moved_since_commit:
             return  # (unmoved cards read differently are a misread: _correct_misreads)
-        committed = Counter(trick.plays[position])
-        now_lying = zone.content.counts()
-        if now_lying == committed:
+        if zone.content.counts() == Counter(trick.plays[position]):
             zone.used_version = zone.version
             return
         if position > 0 and len(zone.content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
         record = self.game.snapshot()
-        deal = record["deals"][-1]
-        last = deal["tricks"][-1]
-        reason = "play-revised"
-        if not len(zone.content):
-            last["plays"].pop()
-            if not last["plays"]:
-                deal["tricks"].pop()
-            reason = "play-withdrawn"
-        else:
-            if position == 0 and not (now_lying - committed) and (committed - now_lying):
-                last.setdefault("attempt", list(trick.plays[0]))
-                reason = "failed-throw"
-            last["plays"][position] = list(zone.content.cards)
-            unconfirmed = [entry for entry in last.get("unconfirmed", []) if entry[0] != seat]
-            unconfirmed += [[seat, index] for index in zone.content.unconfirmed]
-            if unconfirmed:
-                last["unconfirmed"] = unconfirmed
-            else:
-                last.pop("unconfirmed", None)
+        reason = revise_last_play(record, position, seat, zone.content, trick.plays[position])
         zone.used_version = zone.version
         zone.moved_since_commit = False
         self.game.replace_record(record, reason=reason)

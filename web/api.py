@@ -21,6 +21,7 @@ import scorer
 from scorer import safejson
 from scorer.cards import split_card_text
 from scorer.errors import InputError
+from scorer.seats import position_of
 from session.events import event_to_json
 from session.live import NoSuchCardError, OutOfTurnError
 
@@ -399,7 +400,7 @@ def confirm() -> Response:
         record = game.snapshot()
         try:
             trick_data = record["deals"][deal]["tricks"][trick]
-            play_cards = trick_data["plays"][(seat - trick_data["leader"]) % game.players]
+            play_cards = trick_data["plays"][position_of(trick_data["leader"], seat, game.players)]
             card = play_cards[index]
         except (IndexError, KeyError) as exc:
             raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc

@@ -35,6 +35,7 @@ from typing import Any
 
 import scorer
 from scorer.errors import InputError
+from scorer.seats import seat_of
 from session.events import Event, EventBus, StateChanged
 from session.live import LiveGame, ResumeMismatchError, play_matches
 
@@ -371,7 +372,7 @@ class RecordFeed(Feed):
                 for position, cards in enumerate(trick["plays"]):
                     self.played += 1
                     if trick_index < len(have_tricks) and position < len(have_tricks[trick_index]["plays"]):
-                        seat = (trick["leader"] + position) % players
+                        seat = seat_of(trick["leader"], position, players)
                         if not play_matches(have_tricks[trick_index], position, seat, cards, players):
                             raise ResumeMismatchError(
                                 f"deals[{deal_index}].tricks[{trick_index}]: the session holds another play of seat "
@@ -379,7 +380,7 @@ class RecordFeed(Feed):
                         continue
                     if self._stop.wait(self.pace_s):
                         return
-                    seat = (trick["leader"] + position) % players
+                    seat = seat_of(trick["leader"], position, players)
                     unconfirmed = [index for who, index in trick.get("unconfirmed", []) if who == seat]
                     self.game.play(seat, cards, attempt=trick.get("attempt") if position == 0 else None,
                                    unconfirmed=unconfirmed)

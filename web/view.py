@@ -21,6 +21,7 @@ import scorer
 import scorer.violation_text
 import scorer.violations
 from scorer.cards import RANKS
+from scorer.seats import seat_of
 
 from .explain import describe_hint, describe_penalty, describe_violation
 
@@ -114,7 +115,7 @@ def revealed_friends(record: dict[str, Any], deal: dict[str, Any]) -> list[dict[
         seen, seat_found, played = 0, None, False
         for trick in deal.get("tricks", []):
             for position, cards in enumerate(trick["plays"]):
-                seat = (trick["leader"] + position) % players
+                seat = seat_of(trick["leader"], position, players)
                 for card in cards:
                     if card == call["card"] and not played:
                         seen += 1
@@ -247,7 +248,7 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
     try:
         tricks = record["deals"][-1].get("tricks") or []
         if tricks and 0 < len(tricks[-1]["plays"]) < len(players):
-            seat = (tricks[-1]["leader"] + len(tricks[-1]["plays"])) % len(players)
+            seat = seat_of(tricks[-1]["leader"], len(tricks[-1]["plays"]), len(players))
         else:
             seat = scorer.next_leader(record)
         plays = scorer.legal_plays(record, seat, limit=HINT_CHOICES + 1)

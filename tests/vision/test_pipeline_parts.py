@@ -1,0 +1,417 @@
+"""The table pipeline's parts: sources, calibration, seat zones, motion, tracking, settle rules."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import tuolaji_cli.replay
+from session.live import LiveGame
+from vision.calibration import (
+    CalibrationError,
+    SeatZones,
+    TableCalibration,
+    find_table_corners,
+    order_corners,
+)
+from vision.motion import MotionMonitor
+from vision.pipeline import TablePipeline
+from vision.sources import Frame, SourceError, open_source
+from vision.tracking import ZoneTracker
+
+SETUP = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
+         "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": []}]}
+
+
+# --- sources --------------------------------------------------------------------------------
+
+
+def test_missing_video_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        open_source(str(tmp_path / "missing.mp4"))
+
+
+def test_corrupt_video_raises_one_clear_source_error(tmp_path):
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(b"this is not a video" * 100)
+    with pytest.raises(SourceError, match=r"bad\.mp4: not a readable video"):
+        open_source(str(bad))
+
+
+def test_video_cut_short_names_the_frame_it_cannot_decode(tmp_path):
+    video = tmp_path / "cut.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10, (64, 48))
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        writer.write(rng.integers(0, 255, (48, 64, 3), dtype=np.uint8))
+    writer.release()
+    data = video.read_bytes()
+    # Keep the header (moov is written last by mp4v: move it first is not possible here), so
+    # damage the media data in the middle instead: the decoder loses frames.
+    mdat = data.find(b"mdat")
+    damaged = data[: mdat + 200] + bytes(len(data) - mdat - 200 - 4000) + data[-4000:]
+    video.write_bytes(damaged)
+    try:
+        source = open_source(str(video))
+    except SourceError as exc:
+        assert "cut.mp4" in str(exc)
+        return
+    frames = 0
+    try:
+        for _ in source:
+            frames += 1
+    except SourceError as exc:
+        assert "cut.mp4" in str(exc) and "frame" in str(exc)
+    else:
+        assert frames >= 39  # FFmpeg concealed the damage: every promised frame came out
+
+
+def test_missing_camera_is_a_source_error():
+    with pytest.raises(SourceError, match="camera 97"):
+        open_source(97)
+
+
+def test_empty_folder_is_a_source_error(tmp_path):
+    with pytest.raises(SourceError, match="holds no images"):
+        open_source(str(tmp_path))
+
+
+def test_folder_of_frames_in_name_order(tmp_path):
+    for index in (2, 0, 1):
+        cv2.imwrite(str(tmp_path / f"frame{index}.png"), np.full((8, 8, 3), index * 50, np.uint8))
+    with open_source(str(tmp_path), fps=4) as source:
+        frames = list(source)
+    assert [f.index for f in frames] == [0, 1, 2]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 50, 100]
+    assert frames[2].time_s == pytest.approx(0.5)
+
+
+# --- calibration and zones ------------------------------------------------------------------
+
+
+def test_corners_are_ordered_whatever_order_they_come_in():
+    corners = [(600, 450), (40, 30), (40, 450), (600, 30)]
+    assert order_corners(corners).tolist() == [[40, 30], [600, 30], [600, 450], [40, 450]]
+
+
+def test_degenerate_corners_are_rejected():
+    with pytest.raises(CalibrationError):
+        TableCalibration.from_corners([(0, 0), (5, 0), (5, 5), (0, 5)], (640, 480))
+
+
+def test_table_is_found_in_a_tilted_picture():
+    image = np.full((480, 640, 3), (50, 70, 100), np.uint8)
+    corners = np.array([(70, 50), (590, 35), (610, 440), (45, 455)], np.int32)
+    cv2.fillConvexPoly(image, corners, (40, 120, 45))
+    cv2.rectangle(image, (280, 300), (340, 390), (250, 250, 250), -1)  # a card on the table
+    found = find_table_corners(image)
+    assert np.abs(found - corners).max() < 6
+
+
+def test_no_table_is_a_calibration_error():
+    blocks = np.random.default_rng(1).integers(0, 255, (12, 16, 3), dtype=np.uint8)  # a patchwork, no table
+    patchwork = cv2.resize(blocks, (640, 480), interpolation=cv2.INTER_NEAREST)
+    with pytest.raises(CalibrationError):
+        find_table_corners(patchwork)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_each_seat_owns_the_table_edge_in_front_of_it(players):
+    zones = SeatZones(players)
+    calibration = TableCalibration.from_corners([(0, 0), (640, 0), (640, 480), (0, 480)], (640, 480))
+    labels = zones.label_map(calibration.scaled(0.25))
+    for seat in range(players):
+        dx, dy = zones.seat_direction(seat)
+        u, v = (1 + 0.6 * dx) / 2, (1 + 0.6 * dy) / 2
+        assert zones.seat_at(u, v) == seat
+        assert labels[int(v * 120), int(u * 160)] == seat
+    assert zones.seat_at(0.5, 0.5) is None
+    assert set(np.unique(labels)) == {-2, *range(players)}
+    # seat 0 at the bottom, then counter-clockwise as seen on screen: seat 1 to the right of seat 0
+    assert zones.seat_direction(0) == pytest.approx((0.0, 1.0))
+    assert zones.seat_direction(1)[0] > 0
+
+
+# --- motion ---------------------------------------------------------------------------------
+
+
+def _table_frame() -> np.ndarray:
+    image = np.full((480, 640, 3), (50, 70, 100), np.uint8)
+    cv2.rectangle(image, (40, 30), (600, 450), (40, 120, 45), -1)
+    return image
+
+
+def test_still_cards_are_quiet_and_an_arm_resting_still_still_occludes():
+    calibration = TableCalibration.from_corners([(40, 30), (600, 30), (600, 450), (40, 450)], (640, 480))
+    monitor = MotionMonitor(calibration, SeatZones(4))
+    table = _table_frame()
+    monitor.update(table)
+    with_cards = table.copy()
+    cv2.rectangle(with_cards, (280, 330), (360, 420), (245, 245, 245), -1)
+    first = monitor.update(with_cards)
+    assert first is not None and first.moving[0] and not first.occluded[0]
+    second = monitor.update(with_cards)
+    assert second is not None and not any(second.moving) and not any(second.occluded)
+    with_arm = with_cards.copy()
+    cv2.line(with_arm, (330, 479), (320, 360), (60, 40, 160), 40)
+    monitor.update(with_arm)
+    resting = monitor.update(with_arm)
+    assert resting is not None and not resting.moving[0] and resting.occluded[0]
+    assert not resting.occluded[2]
+
+
+def test_a_black_frame_is_skipped_not_taken_as_motion():
+    calibration = TableCalibration.from_corners([(40, 30), (600, 30), (600, 450), (40, 450)], (640, 480))
+    monitor = MotionMonitor(calibration, SeatZones(4))
+    table = _table_frame()
+    monitor.update(table)
+    assert monitor.update(np.zeros_like(table)) is None
+    after = monitor.update(table)
+    assert after is not None and not any(after.moving)
+
+
+# --- tracking -------------------------------------------------------------------------------
+
+
+def test_three_identical_cards_are_three_instances():
+    tracker = ZoneTracker((1.0, 0.0))
+    reading = [("AH", 0.40, 0.8, 0.9), ("AH", 0.45, 0.8, 0.9), ("AH", 0.50, 0.8, 0.9)]
+    tracker.observe(reading)
+    content = tracker.observe(reading)
+    assert content is not None and content.cards == ("AH", "AH", "AH")
+
+
+def test_a_hesitant_reader_gets_the_vote_and_the_card_is_marked_unconfirmed():
+    tracker = ZoneTracker((1.0, 0.0), max_reads=5)
+    results = []
+    for read in range(6):
+        second = "8S" if read % 2 else "6S"
+        results.append(tracker.observe([("5S", 0.40, 0.8, 0.95), (second, 0.45, 0.8, 0.7 if second == "8S" else 0.9)]))
+    settled = [r for r in results if r is not None]
+    assert settled, "the votes settle a zone whose card count is stable"
+    assert settled[0].cards == ("5S", "6S") and settled[0].unconfirmed == (1,)
+
+
+def test_cards_come_out_in_fan_order_from_the_players_side():
+    tracker = ZoneTracker((0.0, -1.0))  # seat 1 (right edge): the player's right is up the picture
+    reading = [("3D", 0.8, 0.3, 0.9), ("4D", 0.8, 0.7, 0.9)]
+    tracker.observe(reading)
+    assert tracker.observe(reading).cards == ("4D", "3D")
+
+
+# --- the settle rules, with a scripted reader -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    card: str
+    box: tuple[float, float, float, float]
+    confidence: float = 0.95
+
+
+class ScriptedReader:
+    """Says what lies where, per frame index: {seat: [(card, confidence), ...]}."""
+
+    def __init__(self, script: dict[int, dict[int, list[tuple[str, float]]]]) -> None:
+        self.script = script
+
+    def read_frame(self, frame: Frame) -> list[Seen]:
+        return self.at(frame.index)
+
+    def at(self, index: int) -> list[Seen]:
+        content = {}
+        for start in sorted(self.script):
+            if start <= index:
+                content = self.script[start]
+        zones = SeatZones(4)
+        out = []
+        for seat, cards in content.items():
+            dx, dy = zones.seat_direction(seat)
+            for k, (card, confidence) in enumerate(cards):
+                u = (1 + 0.6 * dx) / 2 + 0.05 * k * dy
+                v = (1 + 0.6 * dy) / 2 - 0.05 * k * dx
+                x, y = 40 + u * 560, 30 + v * 420
+                out.append(Seen(card, (x - 10, y - 10, x + 10, y + 10), confidence))
+        return out
+
+    def frames(self, count: int, fps: float = 10.0, start: int = 0):
+        """The pictures to go with the script: a white patch where each card lies."""
+        for index in range(start, count):
+            image = _table_frame()
+            for seen in self.at(index):
+                x1, y1, x2, y2 = (int(v) for v in seen.box)
+                cv2.rectangle(image, (x1, y1), (x2, y2), (245, 245, 245), -1)
+            yield Frame(index, index / fps, image)
+
+
+def test_plays_settle_in_turn_and_low_confidence_cards_are_marked_for_a_person(tmp_path):
+    script = {
+        0: {},
+        10: {0: [("AS", 0.95), ("AS", 0.95)]},
+        30: {0: [("AS", 0.95), ("AS", 0.95)], 1: [("3S", 0.95)]},  # seat 1 still laying: only one card
+        45: {0: [("AS", 0.95), ("AS", 0.95)], 1: [("3S", 0.95), ("4S", 0.3)]},
+    }
+    game = LiveGame(SETUP, path=tmp_path / "record.json")
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(70):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["AS", "AS"], ["3S", "4S"]]
+    assert trick["unconfirmed"] == [[1, 1]]
+    assert game.pending()[0]["card"] == "4S"
+    assert (tmp_path / "record.json").exists()
+
+
+def test_a_follow_short_of_the_lead_is_taken_after_waiting_with_the_gap_marked(tmp_path):
+    script = {0: {}, 10: {0: [("AS", 0.95), ("AS", 0.95)]}, 30: {0: [("AS", 0.95), ("AS", 0.95)], 1: [("3S", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=2.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(45):
+        pipeline.process(frame)
+    assert len(game.snapshot()["deals"][0]["tricks"][0]["plays"]) == 1  # still waiting for seat 1's second card
+    for frame in reader.frames(80, start=45):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert len(trick["plays"][1]) == 2 and [1, 1] in trick["unconfirmed"]
+
+
+def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
+    import scorer
+    from datasets.video import RenderOptions, render_video
+
+    truth = render_video(scorer.random_record("standard-2deck", 2, hand_size=1), tmp_path / "v.mp4",
+                         RenderOptions(seed=9, fps=8.0, max_tricks=1))
+    with open_source(str(tmp_path / "v.mp4")) as source:
+        first = next(iter(source)).image
+    found = find_table_corners(first)
+    assert np.abs(found - np.array(truth.table_corners)).max() < 8
+    assert math.isclose(truth.fps, 8.0)
+
+
+def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
+    import vision.detector
+
+    def no_models(*args, **kwargs):
+        raise OSError(2, "No such file or directory", str(Path("models") / "detector.onnx"))
+
+    monkeypatch.setattr(vision.detector.CardReader, "load", staticmethod(no_models))
+    from argparse import Namespace
+
+    with pytest.raises(Exception, match="card model"):
+        tuolaji_cli.replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
+
+
+def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):
+    path = tmp_path / "record.json"
+    record = {**SETUP, "deals": [{**SETUP["deals"][0], "tricks": [{"leader": 0, "plays": [["AS"], ["3S"]]}]}]}
+    path.write_text(__import__("json").dumps(record))
+    game = LiveGame.resume(path)
+    lying = {0: [("AS", 0.95)], 1: [("3S", 0.95)]}
+    script = {0: lying, 20: {**lying, 2: [("KS", 0.95)]}, 40: {**lying, 2: [("KS", 0.95)], 3: [("9S", 0.95)]}}
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(60):
+        pipeline.process(frame)
+    tricks = LiveGame.resume(path).snapshot()["deals"][0]["tricks"]
+    assert tricks == [{"leader": 0, "plays": [["AS"], ["3S"], ["KS"], ["9S"]]}]
+
+
+def _trick_then(after: dict[int, dict[int, list[tuple[str, float]]]]) -> dict[int, dict[int, list[tuple[str, float]]]]:
+    played = {0: [("AS", 0.95)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}, 10: dict(played)}
+    for frame, seat, card in ((20, 1, "3S"), (30, 2, "4S"), (40, 3, "5S")):
+        played = {**played, seat: [(card, 0.95)]}
+        script[frame] = dict(played)
+    script.update(after)
+    return script
+
+
+def test_a_card_left_behind_by_the_sweep_does_not_stop_the_game_for_long():
+    reader = ScriptedReader(_trick_then({60: {3: [("5S", 0.95)]}, 70: {3: [("5S", 0.95)], 0: [("KD", 0.95)]}}))
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, stale_sweep_s=2.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(90):
+        pipeline.process(frame)
+    assert len(game.snapshot()["deals"][0]["tricks"]) == 1  # still waiting: seat 3's card may yet be swept
+    for frame in reader.frames(120, start=90):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 0, "plays": [["KD"]]}
+
+
+def test_a_lead_from_the_wrong_seat_is_recorded_after_a_pause_and_the_audit_names_it():
+    reader = ScriptedReader(_trick_then({60: {}, 70: {2: [("KD", 0.95)]}}))
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 2, "plays": [["KD"]]}
+    assert any(v["rule"] == "wrong-leader" for v in game.audit()["deals"][0]["violations"])
+
+
+def test_a_table_that_cannot_be_found_falls_back_to_the_whole_picture_with_a_warning():
+    blocks = np.random.default_rng(2).integers(0, 255, (12, 16, 3), dtype=np.uint8)
+    patchwork = cv2.resize(blocks, (640, 480), interpolation=cv2.INTER_NEAREST)
+    pipeline = TablePipeline(LiveGame(SETUP), reader=ScriptedReader({0: {}}))
+    pipeline.process(Frame(0, 0.0, patchwork))
+    assert pipeline.calibration is not None and pipeline.calibration.corners[2] == (640.0, 480.0)
+    assert "whole picture" in (pipeline.calibration_warning or "")
+
+
+def test_a_card_a_person_corrected_is_not_overruled_by_later_reads():
+    script = {0: {}, 10: {0: [("AS", 0.95), ("4S", 0.4)]}}
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(25):
+        pipeline.process(frame)
+    assert game.snapshot()["deals"][0]["tricks"][0]["plays"][0] == ["AS", "4S"]
+    assert game.pending() and game.pending()[0]["card"] == "4S"
+    game.correct(0, 0, 0, 1, "5S")  # the person on the page: it is the 5 of spades
+    later = {0: [("AS", 0.95), ("3S", 0.9)]}  # later reads disagree with everyone...
+    reader.script[26] = later
+    reader.script[30] = {**later, 1: [("6S", 0.95), ("7S", 0.95)]}  # ...and seat 1's play brings many reads
+    for frame in reader.frames(70, start=25):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["AS", "5S"], ["6S", "7S"]]
+
+
+def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
+    reader = ScriptedReader({0: {2: [("7C", 0.9)]}, 30: {2: [("7C", 0.9)], 0: [("AS", 0.95)]}})
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(60):
+        pipeline.process(frame)
+    assert game.snapshot()["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"]]}]
+
+
+def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
+    from session.events import StateChanged
+
+    script = {0: {}, 10: {0: [("AS", 0.95)]}, 20: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}, 40: {}, 60: {1: [("KD", 0.95)]}}
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    seen: list[str] = []
+    game.bus.subscribe(lambda e: seen.append(e.reason) if isinstance(e, StateChanged) else None)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(35):
+        pipeline.process(frame)
+    # mid-trick, the page abandons the deal and starts the next one: seat 1 deals and leads
+    game.new_deal({"level": "3", "trump": "S", "dealer": 1, "tricks": []})
+    for frame in reader.frames(90, start=35):
+        pipeline.process(frame)
+    record = game.snapshot()
+    assert record["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"], ["3S"]]}] and seen == ["new-deal"]
+    assert record["deals"][1]["tricks"] == [{"leader": 1, "plays": [["KD"]]}]

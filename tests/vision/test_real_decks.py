@@ -1,0 +1,297 @@
+"""Reading real decks, as a user meets it: `eval-detector --real`, `real-crops`, `enrol`,
+`detect --deck`, `check-camera`, zone reads of full-resolution frames, and reads checked
+against the game. The photos are drawn here with the project's own card art, in the
+layouts of real-photo folders, so the tests need nothing from outside the repository."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.cardart import CardStyle, render_card
+from datasets.realeval import match_cards
+from vision.detector import CardInstance, IndexReading
+from vision.read_check import DealFacts, deal_facts, weigh_read
+
+REPO = Path(__file__).resolve().parents[2]
+needs_models = pytest.mark.skipif(not (REPO / "models" / "classifier_head.npz").exists(), reason="no shipped models")
+
+
+def tuolaji(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tuolaji_cli", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def _paste(canvas: np.ndarray, card: np.ndarray, centre: tuple[float, float], angle: float) -> None:
+    h, w = card.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
+    size = (canvas.shape[1], canvas.shape[0])
+    colour = cv2.warpAffine(card[:, :, :3], matrix, size, flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(card[:, :, 3], matrix, size, flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+    canvas[:] = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
+
+
+def deck_photo(cards: list[str], style: CardStyle, seed: int, size: tuple[int, int] = (640, 480),
+               card_height: int = 170) -> np.ndarray:
+    """A photo of ``cards`` of one deck laid apart on a cloth, upright or upside down."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    canvas = np.empty((h, w, 3), np.uint8)
+    canvas[:] = rng.integers(40, 120, 3)
+    per_row = 4
+    for n, name in enumerate(cards):
+        col, row = n % per_row, n // per_row
+        centre = ((col + 0.5) * w / per_row + rng.uniform(-8, 8), (row + 0.5) * h / 2 + rng.uniform(-8, 8))
+        _paste(canvas, render_card(name, style, card_height), centre, float(rng.choice([0.0, 180.0]) + rng.uniform(-8, 8)))
+    return canvas
+
+
+STYLE = CardStyle.random(np.random.default_rng(3), "train")
+DECK_PHOTOS = [["AS", "2S", "3S", "4S"], ["AH", "KH", "QH", "JH"], ["7C", "8C", "9C", "10C"], ["5D", "6D", "AD", "BJ"]]
+
+
+@pytest.fixture(scope="module")
+def real_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real-photo folder (images/, labels/) of four photos, two of them in split "test"."""
+    folder = tmp_path_factory.mktemp("real")
+    (folder / "images").mkdir()
+    (folder / "labels").mkdir()
+    for n, cards in enumerate(DECK_PHOTOS):
+        cv2.imwrite(str(folder / "images" / f"photo{n}.jpg"), deck_photo(cards, STYLE, n))
+        label = {"cards": [("JK" if c == "BJ" else c) for c in cards], "split": "test" if n % 2 else "train"}
+        (folder / "labels" / f"photo{n}.json").write_text(json.dumps(label))
+    return folder
+
+
+def test_a_card_counts_once_and_jk_matches_either_joker() -> None:
+    assert match_cards(["AS", "AS"], ["AS"]) == (1, 1, 0)
+    assert match_cards(["SJ", "BJ"], ["JK", "JK"]) == (2, 0, 0)
+    assert match_cards(["AC"], ["AS"]) == (0, 1, 1)
+
+
+@needs_models
+def test_eval_detector_real_scores_a_folder_of_labelled_photos(real_folder: Path) -> None:
+    result = tuolaji("eval-detector", "--real", str(real_folder), "--json")
+    assert result.returncode == 0, result.stderr
+    metrics = json.loads(result.stdout)
+    assert metrics["photos"] == 4 and metrics["cards"] == 16
+    assert metrics["tp"] + metrics["fn"] == 16
+    assert metrics["f1"] >= 0.7, metrics  # the project's own art, laid apart: the reader knows it
+    assert set(metrics["recall_by_suit"]) == {"S", "H", "C", "D", "J"}
+    only_test = json.loads(tuolaji("eval-detector", "--real", str(real_folder), "--real-split", "test", "--json").stdout)
+    assert only_test["photos"] == 2 and only_test["cards"] == 8
+
+
+def test_eval_detector_real_names_a_bad_label_in_one_line(tmp_path: Path, real_folder: Path) -> None:
+    folder = tmp_path / "bad"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    (folder / "labels" / "x.json").write_text('{"cards": ["ZZ"]}')
+    (folder / "images" / "x.jpg").write_bytes((real_folder / "images" / "photo0.jpg").read_bytes())
+    result = tuolaji("eval-detector", "--real", str(folder))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "x.json" in result.stderr and "ZZ" in result.stderr
+    missing = tuolaji("eval-detector", "--real", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "images/ and labels/" in missing.stderr
+
+
+@needs_models
+def test_real_crops_cuts_labelled_corner_crops_from_single_card_photos(tmp_path: Path) -> None:
+    folder = tmp_path / "single"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    style = CardStyle.random(np.random.default_rng(6), "train")
+    for name in ("QS", "7H", "AD"):
+        card = render_card(name, style, 448)
+        photo = cv2.resize(card[:, :, :3], (224, 224), interpolation=cv2.INTER_AREA)  # filling the picture, as in cards-crops
+        cv2.imwrite(str(folder / "images" / f"train_{name}.jpg"), photo)
+        (folder / "labels" / f"train_{name}.json").write_text(json.dumps({"cards": [name], "split": "train"}))
+    result = tuolaji("real-crops", str(folder), "--split", "train", "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "3 photos" in result.stdout
+    from vision.detector import CARD_NAMES
+
+    labels = Counter()
+    files = sorted((tmp_path / "out" / "crops").glob("*.npz"))
+    assert len(files) == 3
+    for file in files:
+        with np.load(file) as data:
+            assert data["x"].shape[1:] == (40, 40, 3) and len(data["y"]) == len(data["angle"]) == len(data["side"])
+            card = file.stem.split("_")[1]
+            assert set(data["y"].tolist()) <= {CARD_NAMES.index(card), 54}  # its own card, or "not an index"
+            assert (data["y"] != 54).sum() >= 2  # a corner, at two scales at least
+            labels.update(data["y"].tolist())
+    assert sum(v for k, v in labels.items() if k != 54) >= 12
+    held = tuolaji("real-crops", str(folder), "--split", "train", "--out", str(tmp_path / "t"), "--val-out", str(tmp_path / "v"))
+    assert held.returncode == 0, held.stderr
+    assert len(list((tmp_path / "v" / "crops").glob("*.npz"))) == 1 and len(list((tmp_path / "t" / "crops").glob("*.npz"))) == 2
+    assert [p.name for p in (tmp_path / "v" / "photos" / "images").iterdir()] == ["train_7H.jpg"]  # every tenth, from the first
+    refused = tuolaji("real-crops", str(folder), "--split", "test", "--out", str(tmp_path / "no"))
+    assert refused.returncode == 2 and "for measuring" in refused.stderr
+
+
+def _manifest(folder: Path, photos: list[list[str]], seed: int = 10) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for n, cards in enumerate(photos):
+        name = f"enrol{n}.jpg"
+        cv2.imwrite(str(folder / name), deck_photo(cards, STYLE, seed + n))
+        entries.append({"image": name, "cards": cards})
+    path = folder / "manifest.json"
+    path.write_text(json.dumps(entries))
+    return path
+
+
+@needs_models
+def test_enrol_learns_a_deck_and_detect_reads_with_it(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path / "photos", DECK_PHOTOS)
+    data = tmp_path / "data"
+    result = tuolaji("enrol", "home", str(manifest), "--data", str(data))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1
+    assert "4 photos" in result.stdout and "16 of 16 cards matched" in result.stdout
+    assert (data / "decks" / "home" / "head.npz").is_file()
+    info = json.loads((data / "decks" / "home" / "deck.json").read_text())
+    assert info["photos"] == 4 and info["cards_matched"] == 16
+    photos = [str(tmp_path / "photos" / f"enrol{n}.jpg") for n in range(4)]
+    read = tuolaji("detect", *photos, "--deck", "home", "--data", str(data), "--json")
+    assert read.returncode == 0, read.stderr
+    found = [sorted(c["card"] for c in entry["cards"]) for entry in json.loads(read.stdout)]
+    right = sum(match_cards(cards, listed)[0] for cards, listed in zip(found, DECK_PHOTOS, strict=True))
+    assert right >= 15, found  # the deck's own photos, read with the head learnt from them
+    env = {**__import__("os").environ, "TUOLAJI_DATA": str(data)}
+    from_env = tuolaji("detect", photos[0], "--deck", "home", "--json", env=env)
+    assert from_env.returncode == 0, from_env.stderr
+
+
+@needs_models
+def test_enrol_refuses_bad_manifests_in_one_line(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("[{")
+    missing = tmp_path / "missing.json"
+    missing.write_text(json.dumps([{"image": "nope.jpg", "cards": ["AS"]}]))
+    unknown = _manifest(tmp_path / "u", [["AS"]])
+    unknown.write_text(json.dumps([{"image": "enrol0.jpg", "cards": ["1X"]}]))
+    too_many = _manifest(tmp_path / "t", [["AS", "2S"]])
+    too_many.write_text(json.dumps([{"image": "enrol0.jpg", "cards": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"]}]))
+    for manifest, words in ((bad_json, "not a JSON manifest"), (missing, "nope.jpg not found"),
+                            (unknown, "unknown card '1X'"), (too_many, "not found")):
+        result = tuolaji("enrol", "deck", str(manifest), "--data", data)
+        assert result.returncode == 2, (manifest, result.stdout)
+        assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+        assert str(manifest) in result.stderr
+    assert not (tmp_path / "data" / "decks" / "deck").exists()
+    bad_name = tuolaji("enrol", "../up", str(missing), "--data", data)
+    assert bad_name.returncode == 2 and "deck name" in bad_name.stderr
+    no_deck = tuolaji("detect", str(tmp_path / "u" / "enrol0.jpg"), "--deck", "ghost", "--data", data)
+    assert no_deck.returncode == 2 and "not enrolled" in no_deck.stderr
+
+
+@needs_models
+def test_check_camera_measures_the_indices_and_says_what_to_change(tmp_path: Path) -> None:
+    small = deck_photo(["AS", "KH", "7C", "10D"], STYLE, 3, size=(640, 480), card_height=34)
+    cv2.imwrite(str(tmp_path / "far.jpg"), small)
+    far = tuolaji("check-camera", str(tmp_path / "far.jpg"), "--json")
+    assert far.returncode == 1, far.stderr
+    report = json.loads(far.stdout)
+    assert report["size"] == [640, 480] and report["verdict"] in ("too-small", "marginal", "no-cards")
+    assert any("--camera-size" in line or "card corner" in line for line in report["advice"])
+    near = deck_photo(["AS", "KH", "7C", "10D"], STYLE, 3, size=(1920, 1080), card_height=360)
+    cv2.imwrite(str(tmp_path / "near.jpg"), near)
+    good = tuolaji("check-camera", str(tmp_path / "near.jpg"))
+    assert "picture 1920x1080" in good.stdout and "corner indices" in good.stdout, good.stdout + good.stderr
+    assert good.returncode in (0, 1)
+    nothing = tuolaji("check-camera", str(tmp_path / "none.jpg"))
+    assert nothing.returncode == 2 and "none.jpg" in nothing.stderr
+
+
+class _ZoneReader:
+    """Reads one card at the middle of whatever picture it is given, and remembers the sizes."""
+
+    def __init__(self) -> None:
+        self.sizes: list[tuple[int, int]] = []
+
+    def read(self, image: np.ndarray) -> list[CardInstance]:
+        h, w = image.shape[:2]
+        self.sizes.append((w, h))
+        box = (w / 2 - 10, h / 2 - 15, w / 2 + 10, h / 2 + 15)
+        return [CardInstance("AS", box, 0.95, (IndexReading("AS", box, 0.95, 0.0),))]
+
+
+def test_a_full_resolution_frame_is_read_zone_by_zone_at_full_resolution() -> None:
+    from session.live import LiveGame
+    from vision.pipeline import TablePipeline
+    from vision.sources import Frame
+
+    setup = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
+             "start_levels": ["2"] * 4, "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+    reader = _ZoneReader()
+    pipeline = TablePipeline(LiveGame(setup), reader=reader, calibration=[(0, 0), (1920, 0), (1920, 1080), (0, 1080)])
+    frame = np.full((1080, 1920, 3), 90, np.uint8)
+    pipeline.process(Frame(0, 0.0, frame))
+    reader.sizes.clear()
+    by_seat = pipeline._read(Frame(1, 0.1, frame))
+    assert len(reader.sizes) == 4 and all(w < 1920 and h <= 1080 for w, h in reader.sizes)
+    assert sorted(by_seat) == [0, 1, 2, 3]  # each zone's card, found in its own rectangle, mapped back to its seat
+    small = TablePipeline(LiveGame(setup), reader=_ZoneReader(), calibration=[(0, 0), (640, 0), (640, 480), (0, 480)])
+    small.process(Frame(0, 0.0, np.full((480, 640, 3), 90, np.uint8)))
+    small.reader.sizes.clear()
+    small._read(Frame(1, 0.1, np.full((480, 640, 3), 90, np.uint8)))
+    assert small.reader.sizes == [(640, 480)]  # a small frame is read whole, as before
+
+
+def _record(tricks: list[dict]) -> dict:
+    return {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
+            "start_levels": ["2"] * 4, "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": tricks}]}
+
+
+def test_an_unsure_read_of_a_card_whose_copies_are_gone_takes_the_next_candidate() -> None:
+    record = _record([{"leader": 0, "plays": [["AS"], ["AS"], ["3S"], ["4S"]]}, {"leader": 1, "plays": [["KS"]]}])
+    facts = deal_facts(record)
+    assert facts is not None and facts.gone["AS"] == 2
+    assert weigh_read([("AS", 0.55), ("AC", 0.4)], facts, seat=2) == ("AC", 0.4)
+    assert weigh_read([("AS", 0.93), ("AC", 0.05)], facts, seat=2) == ("AS", 0.93)  # a clear read stays: the audit judges it
+
+
+def test_the_last_tricks_own_cards_are_not_gone_for_their_seat() -> None:
+    facts = deal_facts(_record([{"leader": 0, "plays": [["AS"], ["AS"], ["3S"], ["4S"]]}]))
+    assert facts is not None
+    assert weigh_read([("AS", 0.6), ("AC", 0.3)], facts, seat=0) == ("AS", 0.6)  # still lying in seat 0's zone
+    assert weigh_read([("AS", 0.6), ("AC", 0.3)], facts, seat=2) == ("AC", 0.3)
+
+
+def test_a_follower_most_likely_follows_the_led_suit_but_the_leader_does_not_count() -> None:
+    facts = deal_facts(_record([{"leader": 1, "plays": [["9C"]]}]))
+    assert facts is not None and facts.leader == 1
+    assert weigh_read([("9S", 0.5), ("9C", 0.45)], facts, seat=2) == ("9C", 0.45)
+    assert weigh_read([("9S", 0.5), ("9C", 0.45)], facts, seat=1) == ("9S", 0.5)
+    trump = weigh_read([("5D", 0.5), ("2D", 0.4)], DealFacts(2, led_suit=facts.suit_of("AH"), leader=1, suit_of=facts.suit_of), 3)
+    assert trump == ("2D", 0.4)  # the level card 2 is a trump: it follows a trump lead
+
+
+def test_a_known_hand_bounds_its_seat() -> None:
+    record = _record([])
+    record["deals"][0]["hands"] = [["QS", "KD"], ["AS"], ["AC"], ["AD"]]
+    facts = deal_facts(record)
+    assert facts is not None
+    assert weigh_read([("QC", 0.5), ("QS", 0.45)], facts, seat=0) == ("QS", 0.45)
+
+
+def test_replay_and_check_camera_refuse_a_missing_deck_and_a_bad_camera_size(tmp_path: Path) -> None:
+    video = REPO / "vision" / "demo" / "demo-3deck.mp4"
+    setup = REPO / "vision" / "demo" / "demo-3deck.setup.json"
+    ghost = tuolaji("replay", str(video), "--setup", str(setup), "--out", str(tmp_path / "r.json"),
+                    "--deck", "ghost", "--data", str(tmp_path))
+    assert ghost.returncode == 2 and "deck 'ghost'" in ghost.stderr and ghost.stderr.count("\n") == 1
+    assert not (tmp_path / "r.json").exists()
+    size = tuolaji("check-camera", "--camera", "0", "--camera-size", "huge")
+    assert size.returncode == 2 and "--camera-size" in size.stderr

@@ -1,0 +1,404 @@
+"""From corner indices to physical cards: NMS of the detector's boxes, then the indices of one
+card grouped (:func:`group_indices`) by the geometry of its corners, with the tuned constants
+that decide which pairs may join (how they were chosen: ``models/README.md``).
+
+Pairs of one card: the same card (the same name, or names both readings' probabilities allow;
+the card is then read from all of them), opposite directions a card's height or diagonal apart
+(2- and 4-corner decks), or the same direction a card's width apart, a left-hand corner and a
+right-hand one (the top corners of 4-corner decks). Fanned identical cards show only left-hand
+corners, a fan offset apart with the same direction, so two identical cards side by side stay two.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scorer.cards import CARD_NAMES
+from vision.readings import Box, CardInstance, IndexReading
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression, best first.
+
+    >>> b = np.array([[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]], float)
+    >>> nms(b, np.array([0.9, 0.8, 0.7]), 0.5).tolist()
+    [0, 2]
+    """
+    x1, y1, x2, y2 = boxes.T
+    areas = (x2 - x1).clip(0) * (y2 - y1).clip(0)
+    order = scores.argsort()[::-1]
+    keep = []
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        w = (np.minimum(x2[i], x2[rest]) - np.maximum(x1[i], x1[rest])).clip(0)
+        h = (np.minimum(y2[i], y2[rest]) - np.maximum(y1[i], y1[rest])).clip(0)
+        inter = w * h
+        overlap = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[overlap <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+# ------------------------------------------------------------ grouping
+
+def _index_size(reading: IndexReading) -> float:
+    """Side of the (unrotated) index patch, undoing the growth of a rotated axis-aligned box."""
+    x1, y1, x2, y2 = reading.box
+    a = math.radians(reading.angle_deg)
+    grow = abs(math.cos(a)) + abs(math.sin(a))
+    return max(1.0, math.sqrt(max(x2 - x1, 1.0) * max(y2 - y1, 1.0)) / grow)
+
+
+def _up(reading: IndexReading) -> np.ndarray:
+    a = math.radians(reading.angle_deg)
+    return np.array([math.sin(a), -math.cos(a)])
+
+
+def _offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
+    """Where b lies in a's card frame (x to the card's right, y to its bottom), in index sizes."""
+    ua = _up(a)
+    size = (_index_size(a) + _index_size(b)) / 2
+    d = np.subtract(b.centre, a.centre)
+    right = np.array([-ua[1], ua[0]])
+    return float(d @ right) / size, float(d @ -ua) / size
+
+
+def _opposite_offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
+    """(down, across): where b lies from a, in index sizes, in the frame of a pair of opposite
+    corners (down along a's up-vector minus b's)."""
+    axis = _up(a) - _up(b)
+    axis /= max(float(np.linalg.norm(axis)), 1e-9)
+    size = (_index_size(a) + _index_size(b)) / 2
+    d = np.subtract(b.centre, a.centre)
+    return float(d @ -axis) / size, float(d @ np.array([-axis[1], axis[0]])) / size
+
+
+OPPOSITE_DOT = -0.65
+"""Up-vectors of two corners of one card point opposite ways: their dot product is at most this
+(within 50° of opposite, room for the classifier's direction errors)."""
+VERTICAL_RATIO = 0.3
+"""Across / down offset below which two opposite corners are one above the other (4-corner decks).
+This and ``DIAGONAL_RATIO`` are wider than the decks' exact geometry, for the errors of the
+read directions (chosen on the tuning set: models/README.md)."""
+DIAGONAL_RATIO = (0.4, 1.7)
+"""Across / down offsets of diagonal corners, widened for the errors of the directions."""
+
+
+def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
+    """"vertical" or "diagonal" when two indices can be opposite corners of one card,
+    "level" when they can be its two top (or two bottom) corners, else None.
+
+    Corner indices of one card face opposite ways (the bottom ones are printed upside
+    down), and each sees the other *below* itself in the card's frame: straight below
+    (top-left/bottom-left of a 4-corner deck) or down a diagonal (top-left/bottom-right).
+    Fanned identical cards face the same way, so they never pair. The card's frame is
+    the mean of the two readings' directions, which halves their independent errors.
+
+    >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
+    >>> pair_kind(a, IndexReading("7H", (40, 70, 50, 86), 0.9, 180.0))
+    'diagonal'
+    >>> pair_kind(a, IndexReading("7H", (15, 0, 25, 16), 0.9, 0.0)) is None
+    True
+
+    Two same-facing corners level with each other are the top corners of a 4-corner card
+    only if the classifier read the left one as a left-hand corner and the right one as a
+    right-hand corner (fanned identical cards show left-hand corners only):
+
+    >>> left = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0, side=0.05)
+    >>> pair_kind(left, IndexReading("7H", (40, 0, 50, 16), 0.9, 0.0, side=0.95))
+    'level'
+    >>> pair_kind(left, IndexReading("7H", (40, 0, 50, 16), 0.9, 0.0, side=0.1)) is None
+    True
+    """
+    if not may_be_same_card(a, b):
+        return None
+    ua, ub = _up(a), _up(b)
+    if float(ua @ ub) >= LEVEL_DOT:
+        return "level" if _level_pair(a, b) else None
+    if float(ua @ ub) > OPPOSITE_DOT:
+        return None
+    down, across = _opposite_offset(a, b)
+    if not 1.2 <= down <= 14.0:
+        return None
+    ratio = abs(across) / down
+    if ratio < VERTICAL_RATIO:
+        return "vertical"
+    if DIAGONAL_RATIO[0] <= ratio <= DIAGONAL_RATIO[1]:
+        return "diagonal"
+    return None
+
+
+DIAGONAL_EXPECTED = 0.79
+"""Across / down offset of the diagonal corners of a card: the median on the tuning set (a poker
+card's index centres give about 0.76, a bridge card's 0.68)."""
+VERTICAL_SPREAD = 0.12
+"""The across / down offset of a vertical pair (median 0.05 on the tuning set) counts against
+it in units of this ..."""
+DIAGONAL_SPREAD = 0.12
+"""... and a diagonal pair's distance from ``DIAGONAL_EXPECTED`` in units of this (chosen by card
+F1 on the tuning set: models/README.md)."""
+
+
+def pair_cost(a: IndexReading, b: IndexReading, kind: str) -> float:
+    """The order in which index pairs join (cheapest first): their distance in index sizes,
+    plus, for opposite corners, how far their offset is from a card's.
+
+    Two identical cards fanned side by side offer crossed pairs (the bottom corner of one
+    with the top corner of the other): for 2-corner decks the crossed diagonal is even the
+    shorter one, but its slope is off a card's by the fan's spread.
+
+    >>> tl, br = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0), IndexReading("7H", (40, 70, 50, 86), 0.9, 180.0)
+    >>> fanned_tl = IndexReading("7H", (18, 0, 28, 16), 0.9, 0.0)
+    >>> pair_cost(tl, br, "diagonal") < pair_cost(fanned_tl, br, "diagonal")
+    True
+    >>> math.dist(tl.centre, br.centre) > math.dist(fanned_tl.centre, br.centre)
+    True
+    """
+    cost = math.dist(a.centre, b.centre) / ((_index_size(a) + _index_size(b)) / 2)
+    if kind in ("vertical", "diagonal"):
+        down, across = _opposite_offset(a, b)
+        ratio = abs(across) / max(down, 1e-9)
+        cost += ratio / VERTICAL_SPREAD if kind == "vertical" else abs(ratio - DIAGONAL_EXPECTED) / DIAGONAL_SPREAD
+    return cost
+
+
+SAME_CARD_JOINT = 0.02
+"""Two readings of different names may still be one card's corners when, for some card,
+the product of their probabilities is at least this ..."""
+SAME_CARD_EACH = 0.1
+"""... and each gives that card at least this probability (chosen by card F1 on the tuning set)."""
+
+
+def may_be_same_card(a: IndexReading, b: IndexReading) -> bool:
+    """True when a and b read the same card, or (both with probabilities) could both be
+    reads of one card: a blurred corner read 9♠ at 0.6 and 9♣ at 0.35 may be the other
+    corner of a sharp 9♣.
+
+    >>> p = np.zeros(54); p[CARD_NAMES.index("9S")], p[CARD_NAMES.index("9C")] = 0.6, 0.4
+    >>> q = np.zeros(54); q[CARD_NAMES.index("9C")] = 1.0
+    >>> a, b = IndexReading("9S", (0, 0, 10, 16), 0.6, 0.0, probs=p), IndexReading("9C", (40, 70, 50, 86), 0.9, 180.0, probs=q)
+    >>> may_be_same_card(a, b), may_be_same_card(a, IndexReading("9C", (40, 70, 50, 86), 0.9, 180.0))
+    (True, False)
+    """
+    if a.card == b.card:
+        return True
+    if a.probs is None or b.probs is None:
+        return False
+    joint = a.probs * b.probs
+    k = int(joint.argmax())
+    return bool(joint[k] >= SAME_CARD_JOINT and a.probs[k] >= SAME_CARD_EACH and b.probs[k] >= SAME_CARD_EACH)
+
+
+def fused_card(group: tuple[IndexReading, ...]) -> str:
+    """The card a group of readings of one physical card shows: the most probable one
+    given all their probabilities (independent reads: the product), else the surest name.
+
+    >>> p = np.full(54, 0.1 / 53); p[CARD_NAMES.index("9S")] = 0.9
+    >>> q = np.full(54, 0.05 / 52); q[CARD_NAMES.index("9S")], q[CARD_NAMES.index("9C")] = 0.3, 0.65
+    >>> fused_card((IndexReading("9C", (0, 0, 10, 16), 0.65, 0.0, probs=q), IndexReading("9S", (40, 70, 50, 86), 0.9, 180.0, probs=p)))
+    '9S'
+    """
+    if len({r.card for r in group}) == 1 or any(r.probs is None for r in group):
+        return max(group, key=lambda r: r.confidence).card
+    log_p = sum(np.log(r.probs + 1e-6) for r in group)
+    return CARD_NAMES[int(log_p.argmax())]
+
+
+LEVEL_DOT = 0.8
+"""Up-vectors of two same-facing corners: their dot product is at least this (within 37°)."""
+SIDE_SURE = 0.75
+"""A reading is taken for a right-hand corner at this side probability or more, for a
+left-hand one at 1 minus this or less; in between (or unread: NaN) it pairs only with
+opposite corners."""
+LEVEL_ACROSS = (1.2, 6.0)
+"""Index sizes from the left-hand to the right-hand top corner of a 4-corner card."""
+LEVEL_SLOPE = 0.3
+"""Most drop (down / across, in the pair's mean frame) between two level corners."""
+
+
+def _level_pair(a: IndexReading, b: IndexReading) -> bool:
+    """True when a and b (same-facing) are a left-hand and a right-hand corner, level, the
+    right-hand one a card's width to the right of the other."""
+    if a.side <= 1 - SIDE_SURE and b.side >= SIDE_SURE:
+        left, right = a, b
+    elif b.side <= 1 - SIDE_SURE and a.side >= SIDE_SURE:
+        left, right = b, a
+    else:
+        return False
+    up = _up(left) + _up(right)
+    up /= max(float(np.linalg.norm(up)), 1e-9)
+    size = (_index_size(left) + _index_size(right)) / 2
+    d = np.subtract(right.centre, left.centre)
+    across = float(d @ np.array([-up[1], up[0]])) / size
+    down = float(d @ -up) / size
+    return LEVEL_ACROSS[0] <= across <= LEVEL_ACROSS[1] and abs(down) <= LEVEL_SLOPE * across
+
+
+def _one_card(a: IndexReading, b: IndexReading) -> bool:
+    """False when a and b cannot be two corners of one card: read as cards neither could be
+    (:func:`may_be_same_card`), facing across each other, or facing opposite ways where no
+    opposite corners could lie.
+
+    Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
+    misread side must not split a whole card in two.
+    """
+    return may_be_same_card(a, b) and (float(_up(a) @ _up(b)) >= LEVEL_DOT or pair_kind(a, b) is not None)
+
+
+def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
+    """True when a and b face the same way but cannot be two top (or bottom) corners of one
+    card ``card_height`` index sizes tall: closer than a card's width, or one below the other."""
+    if float(_up(a) @ _up(b)) < 0.8:
+        return False
+    dx, dy = _offset(a, b)
+    return abs(dx) < 0.55 * card_height or abs(dy) > 0.4 * card_height
+
+
+def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading]) -> bool:
+    """True when a and b face the same way and another index facing that way lies between them.
+
+    Two same-facing corners of one card (top-left and top-right of a 4-corner deck) have
+    the card's edge between them; an index of another card there would lie on top of
+    that edge, and the card laid over it (``docs/TABLE.md``: fans overlap to the right) hides
+    the far corner. So of three fanned identical cards, the outer two never pair. Only a
+    reading at least half as sure as the less sure of a and b counts (a pip misread as an
+    index must not split a card).
+    """
+    if float(_up(a) @ _up(b)) < 0.8:
+        return False
+    start, end = np.array(a.centre), np.array(b.centre)
+    span = end - start
+    length2 = float(span @ span)
+    if length2 <= 0:
+        return False
+    size = (_index_size(a) + _index_size(b)) / 2
+    least = 0.5 * min(a.confidence, b.confidence)
+    for r in readings:
+        if r is a or r is b or r.confidence < least or float(_up(r) @ _up(a)) < 0.8:
+            continue
+        d = np.array(r.centre) - start
+        t = float(d @ span) / length2
+        if 0.15 < t < 0.85 and abs(float(d[0] * span[1] - d[1] * span[0])) / math.sqrt(length2) < size:
+            return True
+    return False
+
+
+DUPLICATE_OVERLAP = 0.55
+"""Two same-named, same-facing readings whose boxes share this much of the smaller one are one index."""
+
+
+def _overlap_of_smaller(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(smaller, 1e-9)
+
+
+def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> list[IndexReading]:
+    """The readings without second detections of one index (most confident kept).
+
+    The detector sometimes boxes one index twice (the rank alone and rank + suit) with
+    too little overlap for NMS; both read the same card the same way up. Fanned
+    identical cards leave each index visible (``docs/TABLE.md``), so theirs overlap less.
+    ``spacing`` > 0 also takes same-named, same-facing readings whose centres are closer
+    than that many index sizes for one index: on a table laid by ``docs/TABLE.md`` no two
+    visible indices are closer than an index's width.
+
+    >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (1, 3, 10, 20), 0.8, 5.0)]))
+    1
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (8, 0, 18, 16), 0.8, 0.0)]))
+    2
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (6, 0, 16, 16), 0.3, 0.0)], spacing=0.75))
+    1
+    """
+    kept: list[IndexReading] = []
+    for reading in sorted(readings, key=lambda r: -r.confidence):
+        if not any(k.card == reading.card and float(_up(k) @ _up(reading)) > 0.7
+                   and (_overlap_of_smaller(k.box, reading.box) >= DUPLICATE_OVERLAP
+                        or math.dist(k.centre, reading.centre) < spacing * (_index_size(k) + _index_size(reading)) / 2)
+                   for k in kept):
+            kept.append(reading)
+    return kept
+
+
+def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[CardInstance]:
+    """Group index readings into physical cards, nearest plausible pairs first.
+
+    A card's name is the most probable one given all its readings (:func:`fused_card`),
+    its confidence that at least one of them read it right.
+
+    Each index takes at most one "vertical" and one "diagonal" partner, so of two
+    identical fanned cards the top one's bottom index pairs with its own (nearer) top
+    index, and the covered card stays a card of its own.
+
+    >>> tl = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
+    >>> br = IndexReading("7H", (40, 70, 50, 86), 0.8, 180.0)
+    >>> fan = IndexReading("7H", (-15, 0, -5, 16), 0.9, 0.0)
+    >>> sorted(len(c.indices) for c in group_indices([tl, br, fan]))
+    [1, 2]
+    """
+    readings = drop_duplicate_reads(readings, spacing)
+    n = len(readings)
+    parent = list(range(n))
+    size = [1] * n
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    candidates = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            kind = pair_kind(readings[i], readings[j])
+            if kind is not None:
+                candidates.append((pair_cost(readings[i], readings[j], kind), kind, i, j))
+    candidates.sort()
+    members: dict[int, list[int]] = {i: [i] for i in range(n)}
+    heights: dict[int, float] = {}  # a group's card height (index sizes), known once opposite corners joined it
+    taken: set[tuple[int, str]] = set()
+    for _dist, kind, i, j in candidates:
+        if (i, kind) in taken or (j, kind) in taken:
+            continue
+        ri, rj = find(i), find(j)
+        if ri != rj:
+            if size[ri] + size[rj] > 4:
+                continue
+            if kind == "level":
+                height = heights.get(ri, heights.get(rj))
+            else:
+                height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
+            if any(not _one_card(readings[p], readings[q])
+                   or (height is not None and _fanned_apart(readings[p], readings[q], height))
+                   or _index_between(readings[p], readings[q], readings)
+                   for p in members[ri] for q in members[rj]):
+                continue
+            parent[rj] = ri
+            size[ri] += size[rj]
+            members[ri] += members.pop(rj)
+            if height is not None:
+                heights[ri] = height
+        taken.add((i, kind))
+        taken.add((j, kind))
+    groups: dict[int, list[IndexReading]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(readings[i])
+    cards = []
+    for members in groups.values():
+        group = tuple(sorted(members, key=lambda r: -r.confidence))
+        card = fused_card(group)
+        miss = 1.0
+        for r in group:
+            miss *= 1.0 - r.confidence_as(card)
+        box = (min(r.box[0] for r in group), min(r.box[1] for r in group),
+               max(r.box[2] for r in group), max(r.box[3] for r in group))
+        cards.append(CardInstance(card, box, 1.0 - miss, group))
+    cards.sort(key=lambda c: -c.confidence)
+    return cards

@@ -1,0 +1,369 @@
+"""The card reader on ONNX Runtime: its settings (:class:`ReaderSettings` and the presets),
+and :class:`CardReader`, which runs the detector and the classifier (and the face reader) on a
+frame and hands the index readings to :mod:`vision.grouping`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models import MODELS_DIR
+from scorer.cards import CARD_NAMES
+from scorer.errors import InputError
+from vision.cardcrop import crop_index
+from vision.cards_json import read_cards_json
+from vision.classes import JOKER_NAMES, REJECT, check_classes
+from vision.decks import DeckHead
+from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
+from vision.grouping import group_indices, nms
+from vision.orientation import refine_ups
+from vision.readings import Box, CardInstance, IndexReading
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    input_width: int = 544  # frames are read at 0.85 scale of 640x480 (the detector trained at 0.7 finds more small indices)
+    input_height: int = 416
+    detect_threshold: float = 0.25
+    nms_iou: float = 0.5
+    class_threshold: float = 0.4
+    card_threshold: float = 0.35
+    detector_weight: float = 1.0  # index confidence = class probability × detector score ** detector_weight
+    max_indices: int = 96
+    classify_turns: int = 1  # 4: also read each crop turned by 90°, 180° and 270°, and average (4× the classifier's cost)
+    reread_below: float = 0.8  # ... only the crops read less surely than this (when classify_turns is 1; 0: none)
+    coarse_scale: float = 0.5  # a second detector pass at this fraction of the scale, for close-ups (0: none)
+    coarse_min_index: float = 40.0  # ... keeping only indices at least this long (detector input pixels)
+    coarse_skip_below: float = 30.0  # no coarse pass when the sure indices of the first are all shorter than this (0: always)
+    index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
+    max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
+    joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
+    face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
+
+
+CAREFUL: dict[str, float] = {"classify_turns": 4}
+"""Reader settings for reads that may take longer: every index read four ways
+(``tuolaji detect --careful``)."""
+
+FAST: dict[str, float] = {"input_width": 448, "input_height": 336, "reread_below": 0.0}
+"""Reader settings for the quickest reads: frames at 0.7 scale (the detector's training
+scale), every index read once (``tuolaji detect --fast``): about a quarter less time,
+fewer of the smallest cards."""
+
+
+def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]:
+    """The settings of ``--careful`` or ``--fast`` (never both: a ValueError)."""
+    if careful and fast:
+        raise ValueError("--careful and --fast exclude each other")
+    return dict(CAREFUL) if careful else dict(FAST) if fast else {}
+
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
+"""Reader settings of the table pipeline: it reads only when a zone has settled, so it
+reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
+so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
+``cards.json`` says (a card lying alone in a zone shows its face)."""
+
+
+class CardReader:
+    """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
+    (one reader per thread)."""
+
+    def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None,
+                 face: FaceReader | None = None) -> None:
+        self._detector = detector
+        self._face = face
+        self._classifier = classifier
+        self.settings = settings
+        self._cls_outputs = [o.name for o in classifier.get_outputs()]
+        if deck is not None and "features" not in self._cls_outputs:
+            raise InputError(f"deck {deck.name!r}: this classifier has no features output (re-export it with `tuolaji export`)")
+        self.deck = deck
+        self._det_input = detector.get_inputs()[0].name
+        # a detector exported with a fixed input reads at that size (width, height), whatever the
+        # settings say; one with dynamic height and width (None) also reads portrait frames upright
+        shape = detector.get_inputs()[0].shape[2:]
+        self._det_fixed = tuple(int(d) for d in shape[::-1]) if all(isinstance(d, int) for d in shape) else None
+        self._cls_input = classifier.get_inputs()[0].name
+
+    @staticmethod
+    def load(models_dir: str | Path | None = None, threads: int = 2, deck: DeckHead | None = None,
+             **overrides: float) -> CardReader:
+        """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``.
+
+        ``overrides`` replace settings of ``cards.json`` (for instance ``**CAREFUL``);
+        ``deck`` (from :func:`vision.decks.load_deck`) reads the cards of an enrolled deck.
+        """
+        import onnxruntime as ort
+
+        folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+        meta_path = folder / "cards.json"
+        meta = read_cards_json(meta_path) if meta_path.exists() else {}
+        check_classes(meta, str(meta_path))
+        known = ReaderSettings.__dataclass_fields__
+        chosen = {k: v for k, v in meta.get("reader", {}).items() if k in known}
+        unknown = set(overrides) - set(known)
+        if unknown:
+            raise TypeError(f"unknown reader settings: {sorted(unknown)}")
+        settings = ReaderSettings(**{**chosen, **overrides})
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        names = ["detector.onnx", "classifier.onnx"]
+        if settings.face_threshold > 0 and (folder / "face.onnx").exists():
+            names.append("face.onnx")
+        sessions = []
+        for name in names:
+            path = folder / name
+            if not path.exists():
+                raise OSError(2, "No such file or directory", str(path))
+            try:
+                sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
+            except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail…) have no common base
+                first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+                raise InputError(f"{path}: not a usable ONNX model ({first})") from None
+        face = FaceReader(sessions[2]) if len(sessions) > 2 else None
+        return CardReader(sessions[0], sessions[1], settings, deck, face)
+
+    # ------------------------------------------------------------ stages
+
+    def detect(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index boxes (K×4, frame pixels) and scores (K) after NMS.
+
+        Two passes: the frame at the detector's scale, and (``coarse_scale``) at a fraction
+        of it, from which only indices at least ``coarse_min_index`` pixels long at the
+        first scale are kept — close-up photos put indices far larger than the detector
+        was trained on, and it misses most of them at its own scale (figures: models/README.md).
+        """
+        s = self.settings
+        h, w = frame_bgr.shape[:2]
+        in_w, in_h = self._det_fixed or (s.input_width, s.input_height)
+        if self._det_fixed is None and h > w:
+            in_w, in_h = in_h, in_w
+        boxes, scores, ratio = self._detect_pass(frame_bgr, in_w, in_h, 1.0)
+        if s.coarse_scale > 0 and not self._only_small_indices(boxes, scores, ratio):
+            if self._det_fixed is None:  # a smaller canvas: a quarter of the cost at scale 0.5
+                small_w = max(32, round(in_w * s.coarse_scale / 32) * 32)
+                small_h = max(32, round(in_h * s.coarse_scale / 32) * 32)
+                more, more_scores, _ = self._detect_pass(frame_bgr, small_w, small_h, 1.0)
+            else:
+                more, more_scores, _ = self._detect_pass(frame_bgr, in_w, in_h, s.coarse_scale)
+            large = np.maximum(more[:, 2] - more[:, 0], more[:, 3] - more[:, 1]) * ratio >= s.coarse_min_index
+            boxes, scores = np.concatenate([boxes, more[large]]), np.concatenate([scores, more_scores[large]])
+        if not len(boxes):
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+        order = nms(boxes, scores, s.nms_iou)[: s.max_indices]
+        boxes = boxes[order]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return boxes.astype(np.float32), scores[order]
+
+    def _only_small_indices(self, boxes: np.ndarray, scores: np.ndarray, ratio: float) -> bool:
+        """True when the first pass found sure indices (score >= ``SURE_INDEX``), all shorter than
+        ``coarse_skip_below`` detector pixels: the camera is far from the cards, and no close-up
+        index is left for the coarse pass (how often it holds: models/README.md, "Coarse pass")."""
+        sure = scores >= SURE_INDEX
+        if self.settings.coarse_skip_below <= 0 or not sure.any():
+            return False
+        longest = float(np.maximum(boxes[sure, 2] - boxes[sure, 0], boxes[sure, 3] - boxes[sure, 1]).max()) * ratio
+        return longest < self.settings.coarse_skip_below
+
+    def _detect_pass(self, frame_bgr: np.ndarray, in_w: int, in_h: int, shrink: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """One detector run: the frame letterboxed into in_w×in_h (at ``shrink`` of the fitting
+        scale); boxes in frame pixels and scores above the threshold, and the scale used."""
+        h, w = frame_bgr.shape[:2]
+        # a small picture (a close-up photo, a zone of a big frame) is not enlarged: its indices are large already
+        ratio = min(min(in_w / w, in_h / h) * shrink, self.settings.max_upscale)
+        nw, nh = max(1, round(w * ratio)), max(1, round(h * ratio))
+        # linear, as the training letterbox resized (and several times faster than INTER_AREA)
+        resized = frame_bgr if (nw, nh) == (w, h) else cv2.resize(frame_bgr, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        canvas = np.full((in_h, in_w, 3), 114, np.uint8)
+        canvas[:nh, :nw] = resized
+        # 1×3×H×W RGB 0..1 (twice as fast as cv2.dnn.blobFromImage, the same values)
+        blob = cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None].astype(np.float32) * np.float32(1 / 255.0)
+        raw = self._detector.run(None, {self._det_input: blob})[0][0]  # (5, N)
+        keep = raw[4] >= self.settings.detect_threshold
+        cx, cy, bw, bh = raw[0, keep], raw[1, keep], raw[2, keep], raw[3, keep]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / ratio
+        return boxes.reshape(-1, 4), raw[4, keep], ratio
+
+    def classify(self, frame_bgr: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities (K×55), unit up-vectors (K×2) and right-hand-corner probabilities
+        (K; NaN from a classifier without that output) for the crops around ``boxes``.
+
+        Each crop is read once, or (``classify_turns`` 4) also turned by 90°, 180° and 270°
+        and the four reads averaged; with ``reread_below``, only the crops read less surely
+        than that are read the other three ways.
+        """
+        if len(boxes) == 0:
+            return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
+        crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
+        probs, up, side = self._read_turned(crops, (0,))
+        again = np.ones(len(crops), bool) if self.settings.classify_turns >= 4 else probs.max(axis=1) < self.settings.reread_below
+        if again.any():
+            turned_probs, turned_up, turned_side = self._read_turned(crops[again], (1, 2, 3))
+            n = int(again.sum())
+            probs[again] = (probs[again] + turned_probs.reshape(3, n, -1).sum(axis=0)) / 4
+            up[again] += turned_up.reshape(3, n, 2).sum(axis=0)
+            side[again] = (side[again] + turned_side.reshape(3, n).sum(axis=0)) / 4
+        up = up / np.linalg.norm(up, axis=1, keepdims=True).clip(1e-6)
+        return probs, refine_ups(crops, up), side.astype(np.float32)
+
+    def _read_turned(self, crops: np.ndarray, turns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The classifier's outputs for the crops turned by each of ``turns`` counter-clockwise
+        quarter turns, in one run (turn after turn: len(turns)·K rows): probabilities, the
+        up-vectors turned back (unnormalised), and the sides (NaN when the classifier has no
+        side output)."""
+        outputs = self._run_classifier(np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns]))
+        probs, up = outputs["probs"], outputs["up"]
+        if self.deck is not None:
+            probs = self.deck.probabilities(outputs["features"])
+        # each turned back clockwise by its k quarter turns (y points down)
+        cos, sin = (np.repeat(np.array([_QUARTER_TURNS[k][i] for k in turns], np.float32), len(crops)) for i in (0, 1))
+        up = np.stack([up[:, 0] * cos - up[:, 1] * sin, up[:, 0] * sin + up[:, 1] * cos], axis=1)
+        # a corner's side is the same however the crop is turned
+        side = outputs["side"].reshape(-1) if "side" in outputs else np.full(len(probs), np.nan, np.float32)
+        return probs, up, side
+
+    def _run_classifier(self, crops: np.ndarray) -> dict[str, np.ndarray]:
+        """The classifier's outputs by name (``probs``, ``up``, and ``side`` and ``features``
+        where the network has them) for a batch of BGR uint8 crops."""
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+        outputs = self._classifier.run(None, {self._cls_input: blob})
+        return {name: np.asarray(value, np.float32) for name, value in zip(self._cls_outputs, outputs, strict=True)}
+
+    def crop_features(self, crops: np.ndarray) -> np.ndarray:
+        """The features the class head reads (N×F) of BGR uint8 crops (what enrolment adapts on)."""
+        if "features" not in self._cls_outputs:
+            raise InputError("this classifier has no features output (re-export it with `tuolaji export`)")
+        return self._run_classifier(crops)["features"]
+
+    def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
+        """Every corner index read in the frame (rejects dropped)."""
+        _check_frame(frame_bgr)
+        boxes, scores = self.detect(frame_bgr)
+        probs, orient, side = self.classify(frame_bgr, boxes)
+        return self.readings_from(boxes, scores, probs, orient, side)
+
+    def readings_from(self, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray,
+                      orient: np.ndarray, side: np.ndarray | None = None) -> list[IndexReading]:
+        """Index readings from the two models' outputs (rejects and unsure reads dropped)."""
+        readings = []
+        if side is None:
+            side = np.full(len(boxes), np.nan, np.float32)
+        for box, score, p, o, right in zip(boxes, scores, probs, orient, side, strict=True):
+            k = int(p.argmax())
+            if k == REJECT or p[k] < self.settings.class_threshold:
+                continue
+            angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
+            confidence = float(p[k]) * float(score) ** self.settings.detector_weight
+            cards = p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9)
+            cards.flags.writeable = False
+            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right), cards))
+        return readings
+
+    def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
+        """The physical cards in a BGR frame, most confident first."""
+        cards = self.cards_from(self.read_indices(frame_bgr))
+        if self._face is not None and self.settings.face_threshold > 0:
+            cards = self.with_faces(frame_bgr, cards)
+        return cards
+
+    @property
+    def has_faces(self) -> bool:
+        """True when whole card faces are read too (``face.onnx`` loaded)."""
+        return self._face is not None
+
+    def with_faces(self, frame_bgr: np.ndarray, cards: list[CardInstance]) -> list[CardInstance]:
+        """``cards`` (read from corner indices) checked against the whole faces in the frame
+        (:meth:`face_reads`, :meth:`merge_faces`)."""
+        if self._face is None or self.settings.face_threshold <= 0:
+            return cards
+        return self.merge_faces(cards, *self.face_reads(frame_bgr, cards))
+
+    def face_reads(self, frame_bgr: np.ndarray, cards: list[CardInstance] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+        """The outlines a card's face may fill (the whole frame, then every card outline found
+        in it) and the face reader's probabilities (K×55) for each. Given the ``cards`` read from
+        corners, outlines holding two or more of them (a fan, a table: :meth:`merge_faces` leaves
+        those to the corners) are not read."""
+        if self._face is None:
+            raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
+        h, w = frame_bgr.shape[:2]
+        quads = [np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)] + card_quads(frame_bgr)
+        if cards is not None:
+            quads = [q for q in quads if sum(_inside(q, c.box) for c in cards) < 2]
+        if not quads:
+            return [], np.zeros((0, REJECT + 1), np.float32)
+        faces = [stretch_to_face(portrait(frame_bgr)) if q is quads[0] and _is_whole(q, w, h) else warp_face(frame_bgr, q)
+                 for q in quads]
+        return quads, self._face.read_both_ways(np.stack(faces))
+
+    def merge_faces(self, cards: list[CardInstance], quads: list[np.ndarray], probs: np.ndarray) -> list[CardInstance]:
+        """Index reads and face reads together. A face read surely (``face_threshold``) where
+        no index was read adds its card; where one card was read from its indices, that card
+        becomes the likeliest given both its indices and the face; an outline holding
+        several cards (a fan, a table) is left as the indices read it. A joker, from a face as
+        from corners, needs ``joker_threshold`` too."""
+        s = self.settings
+        cards = list(cards)
+        for quad, p in zip(quads, probs, strict=True):
+            k = int(p.argmax())
+            if k == REJECT or p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
+                continue
+            inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
+            if not inside:
+                x1, y1 = (float(v) for v in quad.min(axis=0))
+                x2, y2 = (float(v) for v in quad.max(axis=0))
+                cards.append(CardInstance(CARD_NAMES[k], (x1, y1, x2, y2), float(p[k])))
+            elif len(inside) == 1:
+                card = cards[inside[0]]
+                joint = _card_probs(card) * (p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9))
+                best = int(joint.argmax())
+                sure = float(joint[best] / joint.sum())
+                if CARD_NAMES[best] != card.card and (best not in _JOKER_IDS or sure >= s.joker_threshold):
+                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, sure, card.indices)
+        return sorted(cards, key=lambda c: -c.confidence)
+
+    def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
+        """The physical cards of some index readings (grouped, the unsure ones dropped)."""
+        cards = group_indices(readings, self.settings.index_spacing)
+        s = self.settings
+        return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+
+
+_JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def _is_whole(quad: np.ndarray, width: int, height: int) -> bool:
+    return bool(np.array_equal(quad, np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)))
+
+
+def _inside(quad: np.ndarray, box: Box) -> bool:
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), centre, False) >= 0
+
+
+def _card_probs(card: CardInstance) -> np.ndarray:
+    """The 54 cards' probabilities of one card read from its indices (one-hot without them)."""
+    probs = np.full(len(CARD_NAMES), 1e-6)
+    for name, p in card.candidates(len(CARD_NAMES)):
+        probs[CARD_NAMES.index(name)] = max(p, 1e-6)
+    return probs
+
+
+_QUARTER_TURNS = ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))  # (cos, sin) of k × 90°
+
+SURE_INDEX = 0.5
+"""A first-pass detector score from which an index counts as sure (see ``coarse_skip_below``)."""
+
+
+def _check_frame(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("frame must be a BGR uint8 array of shape (H, W, 3)")

@@ -1,0 +1,206 @@
+"""Play assembly, the parts that need no frames: the pipeline's view of the current trick
+(:class:`TrickView`), which settled zone leads (:func:`lead_zone`), when a swept trick is over
+(:func:`sweep_done`), a short follow filled for a person to confirm (:func:`fit_to_size`), the
+record edits of a revised, withdrawn or corrected play, and the check of a resumed replay
+(:func:`resume_mismatch`).
+
+>>> from vision.tracking import ZoneContent
+>>> fit_to_size(ZoneContent(("AS",), (0.9,)), 2)
+ZoneContent(cards=('AS', 'AS'), confidence=(0.9, 0.0), unconfirmed=(1,))
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scorer.seats import position_of, seat_of
+from session.live import play_matches
+from vision.settling import ZoneState
+from vision.tracking import ZoneContent
+
+
+@dataclass
+class TrickView:
+    """The pipeline's view of the current trick (mirrors the record's last trick)."""
+
+    leader: int | None = None
+    plays: list[list[str]] = field(default_factory=list)
+    complete_at: float | None = None
+
+    def committed(self, seat: int, players: int) -> list[str] | None:
+        """What ``seat`` has played in this trick (None: nothing yet, or no trick led)."""
+        if self.leader is None:
+            return None
+        position = position_of(self.leader, seat, players)
+        return self.plays[position] if position < len(self.plays) else None
+
+
+def trick_of(record: dict[str, Any], players: int) -> tuple[TrickView, bool]:
+    """The record's current trick, and whether it is complete (all ``players`` have played)."""
+    tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
+    if not tricks:
+        return TrickView(), False
+    last = tricks[-1]
+    return TrickView(leader=last["leader"], plays=[list(p) for p in last["plays"]]), len(last["plays"]) >= players
+
+
+def plays_in_deal(record: dict[str, Any], tricks: int | None = None) -> int:
+    """How many plays the record's last deal holds (in its first ``tricks`` tricks only, if given)."""
+    if not record["deals"]:
+        return 0
+    return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", [])[:tricks])
+
+
+def without_current_tricks(record: dict[str, Any], keep: int = 0) -> dict[str, Any]:
+    """A copy of ``record`` with the last deal's tricks but its first ``keep`` (the deal so far
+    before a film starts) emptied: a resumed replay watches them again."""
+    record = copy.deepcopy(record)
+    if record["deals"]:
+        record["deals"][-1]["tricks"] = record["deals"][-1].get("tricks", [])[:keep]
+    return record
+
+
+def corrected_seats(record: dict[str, Any]) -> set[int]:
+    """The seats whose play in the current trick a person corrected on the page."""
+    tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
+    return {c["seat"] for c in tricks[-1].get("corrections", [])} if tricks else set()
+
+
+def set_unconfirmed(trick: dict[str, Any], seat: int, content: ZoneContent) -> None:
+    """``seat``'s unconfirmed cards in a recorded ``trick`` become those of ``content``."""
+    unconfirmed = [entry for entry in trick.get("unconfirmed", []) if entry[0] != seat]
+    unconfirmed += [[seat, index] for index in content.unconfirmed]
+    if unconfirmed:
+        trick["unconfirmed"] = unconfirmed
+    else:
+        trick.pop("unconfirmed", None)
+
+
+def replace_play(record: dict[str, Any], position: int, seat: int, content: ZoneContent,
+                 attempt: list[str] | None) -> None:
+    """In ``record``'s last trick, the play at ``position`` (by ``seat``) becomes ``content``
+    (``attempt``: the failed throw it replaces, kept once)."""
+    last = record["deals"][-1]["tricks"][-1]
+    if attempt is not None:
+        last.setdefault("attempt", list(attempt))
+    last["plays"][position] = list(content.cards)
+    set_unconfirmed(last, seat, content)
+
+
+def revise_last_play(record: dict[str, Any], position: int, seat: int, content: ZoneContent,
+                     committed: list[str]) -> str:
+    """Change the last play of ``record`` (at ``position``, by ``seat``, recorded as ``committed``)
+    to what now lies in its zone; the reason: "play-withdrawn" (the cards were taken back),
+    "failed-throw" (a lead partly taken back: the record keeps the ``attempt``), "play-revised"."""
+    deal = record["deals"][-1]
+    last = deal["tricks"][-1]
+    if not len(content):
+        last["plays"].pop()
+        if not last["plays"]:
+            deal["tricks"].pop()
+        return "play-withdrawn"
+    was, now_lying = Counter(committed), content.counts()
+    reason = "play-revised"
+    if position == 0 and not (now_lying - was) and (was - now_lying):
+        last.setdefault("attempt", list(committed))
+        reason = "failed-throw"
+    last["plays"][position] = list(content.cards)
+    set_unconfirmed(last, seat, content)
+    return reason
+
+
+def fit_to_size(content: ZoneContent, size: int) -> ZoneContent:
+    """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.
+
+    Extra cards stay (the audit reports a wrong card count); missing ones are filled
+    with the zone's most likely card and marked unconfirmed, never silently guessed.
+    """
+    if len(content) >= size or not len(content):
+        return content
+    cards = list(content.cards)
+    confidence = list(content.confidence)
+    unconfirmed = list(content.unconfirmed)
+    filler = cards[int(np.argmax(confidence))]
+    while len(cards) < size:
+        unconfirmed.append(len(cards))
+        cards.append(filler)
+        confidence.append(0.0)
+    return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
+
+
+def lead_zone(zones: list[ZoneState], expected: int | None) -> ZoneState | None:
+    """The zone whose new settled content leads the trick: the expected leader's, else the one
+    that settled first. Cards lying in another seat's zone since before anything moved there (a
+    mark on the cloth read as a card, cards left from an earlier session) are not a lead."""
+    candidates = [
+        z for z in zones
+        if z.content is not None and len(z.content) and z.version != z.used_version and not z.dirty
+    ]
+    candidates = [z for z in candidates if z.seat == expected or z.last_busy > -1e8]
+    if not candidates:
+        return None
+    candidates.sort(key=lambda z: (z.seat != expected, z.content_at))
+    return candidates[0]
+
+
+def sweep_done(zones: list[ZoneState], trick: TrickView, next_leader: int | None, players: int, now: float,
+               stale_sweep_s: float) -> bool:
+    """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead).
+
+    If cards stay behind but the next leader has laid a new lead that has been still
+    for ``stale_sweep_s``, the trick is over all the same: the cards left behind are
+    not taken for plays unless they change.
+    """
+    assert trick.complete_at is not None
+    if next_leader is not None:
+        lead = zones[next_leader]
+        committed = trick.committed(next_leader, players)
+        if (lead.content is not None and len(lead.content) and not lead.dirty
+                and lead.content_at > trick.complete_at
+                and lead.content.counts() != Counter(committed or [])
+                and now - lead.content_at >= stale_sweep_s):
+            return True
+    for zone in zones:
+        if zone.content_at <= trick.complete_at:
+            return False
+        content = zone.content
+        if content is None or not len(content):
+            continue
+        committed = trick.committed(zone.seat, players)
+        if zone.seat == next_leader and content.counts() != Counter(committed or []):
+            continue
+        return False
+    return True
+
+
+def resume_mismatch(seen: dict[str, Any], recorded: dict[str, Any], players: int, path: Any) -> str | None:
+    """A resumed replay sees again the plays its record holds: each must be that play (the same
+    seat, the same cards but for those a person corrected or had to confirm), else the record is
+    of another game: the message saying so (None while they match). A play is compared once the
+    next one is laid (until then it may still be revised: a failed throw taken back, a card added)."""
+    deal_index = len(recorded["deals"]) - 1
+
+    def flat(record: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+        return [(t, position, trick) for t, trick in enumerate(record["deals"][-1].get("tricks", []))
+                for position in range(len(trick["plays"]))]
+
+    shown, held = flat(seen), flat(recorded)
+    number = len(shown) - 1  # the play before the latest: final now
+    if not 0 < number + 1 <= len(held) or number < 0:
+        return None
+    _, position, trick = held[number]
+    _, shown_position, shown_trick = shown[number]
+    seat = seat_of(shown_trick["leader"], shown_position, players)
+    cards = shown_trick["plays"][shown_position]
+    if play_matches(trick, position, seat, cards, players):
+        return None
+    where = f"deals[{deal_index}].tricks[{held[number][0]}]"
+    want_seat = seat_of(trick["leader"], position, players)
+    return (f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "
+            f"playing {' '.join(trick['plays'][position])}, the input shows seat {seat} playing {' '.join(cards)}); "
+            "nothing was changed: choose another --out or session")
