@@ -409,16 +409,20 @@ def confirm() -> Response:
     return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
 
 
+def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
+    """The deal a request names (``deal``), else the current one; a record with no deal is refused."""
+    if not record["deals"]:
+        raise BadRequestError(f"{what}: the record has no deal")
+    return _int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
+
+
 @api_bp.post("/kitty")
 def kitty() -> Response:
     """Record the kitty (the buried cards) once it is turned up, or ``{"unknown": true}``: 底牌未知."""
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
-        if not record["deals"]:
-            raise BadRequestError("kitty: the record has no deal")
-        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
-                      else len(record["deals"]) - 1)
+        deal_index = _deal_index(data, record, "kitty")
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
         with game.logging("kitty"):
             game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
@@ -449,10 +453,7 @@ def ruling() -> Response:
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
-        if not record["deals"]:
-            raise BadRequestError("ruling: the record has no deal")
-        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
-                      else len(record["deals"]) - 1)
+        deal_index = _deal_index(data, record, "ruling")
         violation = _int_field(data, "violation", high=1000)
         points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
         levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
@@ -468,10 +469,7 @@ def remove_ruling() -> Response:
     data = _body()
     with get_table().writing() as game:
         record = game.snapshot()
-        if not record["deals"]:
-            raise BadRequestError("ruling: the record has no deal")
-        deal_index = (_int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data
-                      else len(record["deals"]) - 1)
+        deal_index = _deal_index(data, record, "ruling")
         changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
         with game.logging("ruling"):
             game.replace_record(changed, reason="ruling")
