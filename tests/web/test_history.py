@@ -6,9 +6,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from tests.browser.records import played_deal_record
 
 import scorer
+from tests.browser.records import played_deal_record
 from web import get_table
 from web.dealing import RefusedError
 from web.history import can_redo, can_undo, logged, redo, undo
