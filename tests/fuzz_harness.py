@@ -304,8 +304,7 @@ def endpoint_outcome(response: Any) -> Outcome:
         body = response.get_json(silent=True) or {}
         message = body.get("message")
         if body.get("error") and not (isinstance(message, dict) and {"zh", "en"} <= set(message)):
-            if not response.request.path.startswith("/zuihe/"):
-                return Outcome("crash", f"HTTP {response.status_code} without a message in both languages: {body}")
+            return Outcome("crash", f"HTTP {response.status_code} without a message in both languages: {body}")
     return Outcome("ok" if response.status_code < 400 else "refused", str(response.status_code))
 
 

@@ -7,14 +7,16 @@ dependency on the rest of the app), mounted at ``/zuihe``:
   Chinese with an English toggle (the ``lang`` cookie of the main app picks the start).
 - ``POST /zuihe/api/score`` — body: a HAND.json object; answer: the ``tuolaji zuihe
   --json`` object plus ``"explain"`` (the same explanation, structured, in ``zh`` and
-  ``en``). Bad input: status 400 and ``{"error": "<one line>"}``.
+  ``en``). Bad input: status 400 and ``{"error": "<one line>", "message": {"zh": …, "en": …}}``
+  — ``error`` is the scorer's English line (as ``tuolaji zuihe`` prints it), ``message``
+  the same in both languages for the page (Chinese from :data:`MESSAGES_ZH`).
 
 >>> from flask import Flask
 >>> app = Flask(__name__)
 >>> app.register_blueprint(zuihe_bp)
 >>> answer = app.test_client().post("/zuihe/api/score", json={"hand": ["0B"]})
->>> answer.status_code, answer.get_json()
-(400, {'error': 'hand[0]: unknown card "0B"'})
+>>> answer.status_code, answer.get_json()["error"], answer.get_json()["message"]["zh"]
+(400, 'hand[0]: unknown card "0B"', '手牌第1张：不认识的牌“0B”')
 """
 
 from __future__ import annotations
@@ -25,12 +27,129 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from scorer import safejson
 from scorer.errors import InputError
-from scorer.zuihe import ALL_CARDS, ZuiheOptions, ZuiheResult, score
+from scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
+from scorer.zuihe.messages import ZuiheInputError, render
+from web.explain import describe_error
 
 zuihe_bp = Blueprint(
     "zuihe", __name__, url_prefix="/zuihe",
     template_folder="templates", static_folder="static", static_url_path="/static",
 )
+
+
+#: The Chinese of every message key in :data:`scorer.zuihe.messages.MESSAGES_EN`, same parameters
+#: (``where`` already a Chinese place, ``cards``/``name`` Chinese card names, ``key`` a flag's name).
+MESSAGES_ZH: dict[str, str] = {
+    # options
+    "patterns": "选项 patterns 只能是 best 或 sum，不能是 {value!r}",
+    "option_pair": "{where}：要写成 key=value，“{pair}”不对",
+    "option_unknown": "没有 {key} 这个选项（可用的有：{known:、}）",
+    "options_object": "options（选项）应是一个对象",
+    "bool": "{where}：只能是 true 或 false，不能是 {value!r}",
+    "sizes": "{where}：应写 any 或张数（如 30,31），不能是 {value!r}",
+    # the HAND.json object
+    "hand_object": "这不是一手牌：应是一个带 hand（手牌）列表的对象",
+    "top_key": "不认识的项「{key}」（只能有 hand、melds、yun、flags、options）",
+    "hand_missing": "没写手牌（hand：手里没亮的牌）",
+    "melds_list": "melds（亮出的牌组）应是一个列表",
+    "cards_list": "{where}：应是一串牌，不能是 {type}",
+    # melds
+    "meld_object": '{where}：应写成 {{"type": "cha", "cards": [...]}} 这样的一组牌',
+    "meld_key": "{where}：有不认识的项 {key!r}",
+    "meld_type": "{where}：没有 {value!r} 这种牌组，只有叉（cha）、光（guang）、吃（chi）",
+    "meld_cards_missing": "{where}：没写是哪几张牌（cards）",
+    "cha_shape": "{where}：叉是三张一样的牌，这里是：{cards:、|（没有牌）}",
+    "guang_shape": "{where}：光是四张一样的牌，这里是：{cards:、|（没有牌）}",
+    "chi_shape": "{where}：吃的牌要成副、报或七套，这里是：{cards:、|（没有牌）}",
+    # 云幺
+    "yun_list": "{where}：应是一串牌，或几串牌",
+    "yun_shape": "{where}：小云幺是红中、发财、白花、一饼、一条、一万，大云幺再加九条；这里是：{cards:、|（没有牌）}",
+    # flags
+    "flags_object": "和牌方式（flags）应是一个对象",
+    "flag_bool": "和牌方式里的「{key}」只能是 true 或 false，不能是 {value!r}",
+    "flag_jian": "见只能是黄见、面见、叉见、统见或不选，不能是 {value!r}",
+    "flag_unknown": "和牌方式里没有「{key}」（只有天和、地和、抹、砸、见）",
+    "tianhe_dihe": "天和是庄家起手就和，地和是闲家和庄家打的头一张，两个不能同时选",
+    # the whole hand
+    "fifth_copy": "{where}：这是第五张{name}，每种牌只有四张",
+    "too_many": "一共 {total} 张牌，太多了：嘴和一手牌最多 {most} 张（庄家）",
+    "size": "一共 {total} 张牌（手里 {hand} 张、亮出 {melds} 张、云幺 {yun} 张），和了的牌应是 {sizes: 或 } 张",
+    # cards
+    "card_kind": "没有第 {kind} 种牌（只有 0 到 29）",
+    "card_unknown": "不认识的牌“{text}”",
+    "card_at": "{where}：不认识的牌“{text}”",
+}
+
+NOT_A_HAND = {"zh": "请求内容应是一手牌（HAND.json 对象）", "en": "request body: expected a HAND.json object"}
+
+_PLACES_ZH = {"hand": "手牌", "melds": "亮出的", "yun": "云幺", "flags": "和牌方式", "options": "选项", "cards": ""}
+_FLAGS_ZH = {"tianhe": "天和", "dihe": "地和", "mo": "抹", "za": "砸", "jian": "见"}
+
+
+def place_zh(path: str) -> str:
+    """A place in HAND.json, like ``melds[1].cards[2]``, in Chinese; a path it does not know stays as is.
+
+    >>> place_zh("hand[3]"), place_zh("melds[1].cards[2]"), place_zh("yun[0]"), place_zh("options.sizes")
+    ('手牌第4张', '亮出的第2组第3张', '云幺第1组', '选项 sizes')
+    """
+    words: list[str] = []
+    for part in path.split("."):
+        name, _, rest = part.partition("[")
+        indices = rest.rstrip("]").split("][") if rest else []
+        if not all(i.isdigit() for i in indices) or len(indices) > 2:
+            return path
+        numbers = [int(i) + 1 for i in indices]
+        if name in _PLACES_ZH:
+            word = _PLACES_ZH[name]
+            if name in ("hand", "cards") and numbers:
+                word += f"第{numbers[0]}张"
+            elif numbers:
+                word += f"第{numbers[0]}组" + "".join(f"第{n}张" for n in numbers[1:])
+        elif not numbers and words:
+            word = " " + _FLAGS_ZH.get(name, name)
+        else:
+            return path
+        words.append(word)
+    return "".join(words) or path
+
+
+def _card_zh(code: Any) -> str:
+    try:
+        return Card.parse(str(code)).name_zh
+    except InputError:
+        return str(code)
+
+
+def error_zh(error: ZuiheInputError) -> str:
+    """The Chinese of a 嘴和 input error, from its key and parameters.
+
+    >>> from scorer.zuihe import score
+    >>> try:
+    ...     score({"hand": [], "melds": [{"type": "cha", "cards": ["5B", "5B", "6B"]}]})
+    ... except ZuiheInputError as exc:
+    ...     error_zh(exc)
+    '亮出的第1组：叉是三张一样的牌，这里是：五饼、五饼、六饼'
+    """
+    params = dict(error.params)
+    if error.key == "card_at":
+        params["where"] = f"{params['where']}[{params['index']}]"
+    if "where" in params:
+        params["where"] = place_zh(str(params["where"]))
+    if "cards" in params:
+        params["cards"] = tuple(_card_zh(code) for code in params["cards"])
+    if "card" in params:
+        params["name"] = _card_zh(params["card"])
+    if error.key.startswith("flag_") and "key" in params:
+        params["key"] = _FLAGS_ZH.get(str(params["key"]), params["key"])
+    return render(MESSAGES_ZH[error.key], params)
+
+
+def error_message(error: InputError) -> dict[str, str]:
+    """``{"zh", "en"}`` of an error the API answers: a 嘴和 one by its key, any other (the request
+    body's JSON) by the app's error wording."""
+    if isinstance(error, ZuiheInputError) and error.key in MESSAGES_ZH:
+        return {"zh": error_zh(error), "en": str(error)}
+    return {"zh": describe_error(str(error))["zh"], "en": str(error)}
 
 
 def card_table() -> list[dict[str, Any]]:
@@ -77,10 +196,10 @@ def api_score() -> tuple[Response, int]:
     try:
         body = safejson.loads(request.get_data(cache=True), "request body") if request.is_json else None
         if not isinstance(body, dict):
-            return jsonify({"error": "request body: expected a HAND.json object"}), 400
+            return jsonify({"error": NOT_A_HAND["en"], "message": NOT_A_HAND}), 400
         result = score(body)
     except InputError as exc:
-        return jsonify({"error": str(exc)}), 400
+        return jsonify({"error": str(exc), "message": error_message(exc)}), 400
     answer = result.to_json()
     answer["explain"] = {"zh": explain_json(result, "zh"), "en": explain_json(result, "en")}
     return jsonify(answer), 200

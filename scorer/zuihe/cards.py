@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scorer.errors import InputError
+from .messages import ZuiheInputError
 
 N_KINDS = 30
 COPIES = 4
@@ -57,7 +57,7 @@ _SUIT_ALIASES = {"饼": "B", "筒": "B", "餅": "B", "条": "T", "索": "T", "�
 _RANK_ALIASES = {ch: i + 1 for i, ch in enumerate(NUMERALS_ZH)} | {"幺": 1, "么": 1} | {str(i): i for i in range(1, 10)}
 
 
-class CardError(InputError):
+class CardError(ZuiheInputError):
     """A card that is not one of the 30 嘴和 kinds."""
 
 
@@ -73,14 +73,14 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 0 <= self.kind < N_KINDS:
-            raise CardError(f"card kind {self.kind} is out of range 0..29")
+            raise CardError("card_kind", kind=self.kind)
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse a code (``7B``, case-insensitive) or a Chinese name (``七饼``, ``红中``)."""
         kind = parse_kind(text)
         if kind is None:
-            raise CardError(f'unknown card "{text}"')
+            raise CardError("card_unknown", text=text)
         return cls(kind)
 
     @property
@@ -146,7 +146,7 @@ def parse_cards(texts: Iterable[object], where: str = "cards") -> list[Card]:
         kind = parse_kind(text) if isinstance(text, str) else None
         if kind is None:
             shown = text if isinstance(text, str) else repr(text)
-            raise CardError(f'{where}[{index}]: unknown card "{shown}"')
+            raise CardError("card_at", where=where, index=index, text=shown)
         cards.append(Card(kind))
     return cards
 

@@ -15,9 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from scorer.errors import InputError
-
 from .cards import BA, COPIES, FA, YAO_KINDS, ZH, Card, kind_of, parse_cards
+from .messages import ZuiheInputError
 
 XIAOYUN_KINDS = (ZH, FA, BA, kind_of(1, "B"), kind_of(1, "T"), kind_of(1, "W"))
 DAYUN_KINDS = XIAOYUN_KINDS + (kind_of(9, "T"),)
@@ -43,8 +42,8 @@ MELD_TYPES = ("cha", "guang", "chi")
 MAX_CARDS = 31
 
 
-class HandError(InputError):
-    """A HAND.json that is not a possible 嘴和 hand."""
+class HandError(ZuiheInputError):
+    """A HAND.json that is not a possible 嘴和 hand: ``key`` and ``params`` say why (see :mod:`.messages`)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ class ZuiheOptions:
 
     def __post_init__(self) -> None:
         if self.patterns not in ("best", "sum"):
-            raise HandError(f'options.patterns: must be "best" or "sum", got {self.patterns!r}')
+            raise HandError("patterns", value=self.patterns)
 
     @classmethod
     def parse(cls, pairs: list[str] | dict[str, Any], where: str = "options") -> ZuiheOptions:
@@ -90,14 +89,14 @@ class ZuiheOptions:
         else:
             for pair in pairs:
                 if "=" not in pair:
-                    raise HandError(f'{where}: expected key=value, got "{pair}"')
+                    raise HandError("option_pair", where=where, pair=pair)
                 key, value = pair.split("=", 1)
                 items.append((key.strip(), value.strip()))
         names = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in items:
             if key not in names:
-                raise HandError(f'{where}.{key}: unknown option (known: {", ".join(names)})')
+                raise HandError("option_unknown", where=where, key=key, known=tuple(names))
             default = getattr(cls(), key)
             if isinstance(default, bool):
                 values[key] = _parse_bool(value, f"{where}.{key}")
@@ -116,7 +115,7 @@ def _parse_bool(value: Any, where: str) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise HandError(f"{where}: expected true or false, got {value!r}")
+    raise HandError("bool", where=where, value=value)
 
 
 def _parse_sizes(value: Any, where: str) -> tuple[int, ...]:
@@ -129,9 +128,9 @@ def _parse_sizes(value: Any, where: str) -> tuple[int, ...]:
     try:
         sizes = tuple(sorted(int(p) for p in parts))
     except (TypeError, ValueError, OverflowError):
-        raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}') from None
+        raise HandError("sizes", where=where, value=value) from None
     if not all(0 < size <= 1000 for size in sizes) or len(sizes) > 100:
-        raise HandError(f'{where}: expected "any" or sizes like 30,31, got {value!r}')
+        raise HandError("sizes", where=where, value=value)
     return sizes
 
 
@@ -216,41 +215,41 @@ def chi_shape(kinds: list[int]) -> str | None:
 
 def _card_list(obj: Any, where: str) -> list[Card]:
     if not isinstance(obj, list):
-        raise HandError(f"{where}: expected a list of cards, got {type(obj).__name__}")
+        raise HandError("cards_list", where=where, type=type(obj).__name__)
     return parse_cards(obj, where)
 
 
 def _parse_meld(obj: Any, where: str) -> Meld:
     if not isinstance(obj, dict):
-        raise HandError(f'{where}: expected an object like {{"type": "cha", "cards": [...]}}')
+        raise HandError("meld_object", where=where)
     unknown = set(obj) - {"type", "cards"}
     if unknown:
-        raise HandError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        raise HandError("meld_key", where=where, key=sorted(unknown)[0])
     kind = obj.get("type")
     if kind not in MELD_TYPES:
-        raise HandError(f'{where}.type: unknown meld type {kind!r} (cha, guang or chi)')
+        raise HandError("meld_type", where=where, value=kind)
     if "cards" not in obj:
-        raise HandError(f"{where}.cards: missing")
+        raise HandError("meld_cards_missing", where=where)
     cards = _card_list(obj["cards"], f"{where}.cards")
-    shown = " ".join(c.code for c in cards)
+    shown = tuple(c.code for c in cards)
     kinds = [c.kind for c in cards]
     if kind == "cha":
         if len(cards) != 3 or len(set(kinds)) != 1:
-            raise HandError(f"{where}: a cha (叉) is 3 alike, got {shown or 'nothing'}")
+            raise HandError("cha_shape", where=where, cards=shown)
         return Meld("cha", tuple(cards), "cha")
     if kind == "guang":
         if len(cards) != 4 or len(set(kinds)) != 1:
-            raise HandError(f"{where}: a guang (光) is 4 alike, got {shown or 'nothing'}")
+            raise HandError("guang_shape", where=where, cards=shown)
         return Meld("guang", tuple(cards), "guang")
     shape = chi_shape(kinds)
     if shape is None:
-        raise HandError(f"{where}: a chi (吃) must be a 副, 报 or 七套, got {shown or 'nothing'}")
+        raise HandError("chi_shape", where=where, cards=shown)
     return Meld("chi", tuple(sorted(cards)), shape)
 
 
 def _parse_yun(obj: Any, where: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(obj, list):
-        raise HandError(f"{where}: expected a list of cards or a list of lists")
+        raise HandError("yun_list", where=where)
     if not obj:
         return ()
     groups = obj if all(isinstance(x, list) for x in obj) else [obj]
@@ -259,10 +258,7 @@ def _parse_yun(obj: Any, where: str) -> tuple[tuple[Card, ...], ...]:
         here = f"{where}[{index}]" if groups is obj else where
         cards = _card_list(group, here)
         if sorted(c.kind for c in cards) not in (sorted(XIAOYUN_KINDS), sorted(DAYUN_KINDS)):
-            raise HandError(
-                f"{here}: a 云幺 is 中 发 白 1B 1T 1W (小) or those and 9T (大), got "
-                f"{' '.join(c.code for c in cards) or 'nothing'}"
-            )
+            raise HandError("yun_shape", where=here, cards=tuple(c.code for c in cards))
         result.append(tuple(sorted(cards)))
     return tuple(result)
 
@@ -271,22 +267,22 @@ def _parse_flags(obj: Any, where: str = "flags") -> Flags:
     if obj is None:
         return Flags()
     if not isinstance(obj, dict):
-        raise HandError(f"{where}: expected an object")
+        raise HandError("flags_object", where=where)
     values: dict[str, Any] = {}
     for key, value in obj.items():
         if key in ("tianhe", "dihe", "mo", "za"):
             if not isinstance(value, bool):
-                raise HandError(f"{where}.{key}: expected true or false, got {value!r}")
+                raise HandError("flag_bool", where=where, key=key, value=value)
             values[key] = value
         elif key == "jian":
             if value is not None and (not isinstance(value, str) or value not in JIAN_RATES):
-                raise HandError(f"{where}.jian: expected null, huang, mian, cha or tong, got {value!r}")
+                raise HandError("flag_jian", where=where, value=value)
             values[key] = value
         else:
-            raise HandError(f"{where}.{key}: unknown flag (tianhe, dihe, mo, za, jian)")
+            raise HandError("flag_unknown", where=where, key=key)
     flags = Flags(**values)
     if flags.tianhe and flags.dihe:
-        raise HandError(f"{where}: tianhe (天和, the dealer's) and dihe (地和, another player's) contradict")
+        raise HandError("tianhe_dihe", where=where)
     return flags
 
 
@@ -298,16 +294,16 @@ def parse_hand(obj: Any, options: ZuiheOptions | None = None) -> Hand:
     """
     options = options or ZuiheOptions()
     if not isinstance(obj, dict):
-        raise HandError("HAND.json: expected an object with a \"hand\" list")
+        raise HandError("hand_object")
     unknown = set(obj) - {"hand", "melds", "yun", "flags", "options"}
     if unknown:
-        raise HandError(f"{sorted(unknown)[0]}: unknown key (hand, melds, yun, flags, options)")
+        raise HandError("top_key", key=sorted(unknown)[0])
     if "hand" not in obj:
-        raise HandError('hand: missing (the concealed cards)')
+        raise HandError("hand_missing")
     concealed = _card_list(obj["hand"], "hand")
     melds_obj = obj.get("melds", [])
     if not isinstance(melds_obj, list):
-        raise HandError("melds: expected a list")
+        raise HandError("melds_list")
     melds = tuple(_parse_meld(m, f"melds[{i}]") for i, m in enumerate(melds_obj))
     yun = _parse_yun(obj.get("yun", []), "yun")
     flags = _parse_flags(obj.get("flags"))
@@ -325,16 +321,13 @@ def parse_hand(obj: Any, options: ZuiheOptions | None = None) -> Hand:
     for kind, where in sorted(places.items()):
         if len(where) > COPIES:
             card = Card(kind)
-            raise HandError(f"{where[COPIES]}: a 5th {card.code} ({card.name_zh}); there are only 4 of each")
+            raise HandError("fifth_copy", where=where[COPIES], card=card.code, name=card.name_zh)
     total = len(hand.all_cards())
     if total > MAX_CARDS:
-        raise HandError(f"hand: {total} cards in all; a 嘴和 hand holds at most {MAX_CARDS} (the dealer's)")
+        raise HandError("too_many", total=total, most=MAX_CARDS)
     if options.sizes and total not in options.sizes:
-        raise HandError(
-            f"hand: {total} cards in all (hand {len(concealed)} + melds "
-            f"{sum(len(m.cards) for m in melds)} + yun {sum(len(y) for y in yun)}); "
-            f"a 嘴和 winner holds {' or '.join(map(str, options.sizes))}"
-        )
+        raise HandError("size", total=total, hand=len(concealed), melds=sum(len(m.cards) for m in melds),
+                        yun=sum(len(y) for y in yun), sizes=options.sizes)
     return hand
 
 

@@ -478,7 +478,7 @@ def score(obj: object, options: ZuiheOptions | None = None) -> ZuiheResult:
         base = options or ZuiheOptions()
         extra = obj["options"]
         if not isinstance(extra, dict):
-            raise HandError("options: expected an object")
+            raise HandError("options_object")
         merged = {f: getattr(base, f) for f in base.__dataclass_fields__} | extra
         options = ZuiheOptions.parse(merged)
     return score_hand(parse_hand(obj, options), options)

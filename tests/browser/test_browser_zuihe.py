@@ -63,3 +63,41 @@ def test_click_cards_and_read_the_explanation_in_a_browser(page: Any, zuihe_url:
     page.check("input[name=dihe]")
     page.click("#score")
     expect(page.locator("#error")).to_contain_text("tianhe")
+
+
+@pytest.mark.browser
+def test_a_bad_hand_shows_its_error_in_the_page_language_and_the_toggle_switches_it(page: Any,
+                                                                                  zuihe_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.context.clear_cookies()
+    page.goto(zuihe_url)
+    error = page.locator("#error")
+    # a 吃 of 红中 九条 一饼 is no 副, 报 or 七套
+    page.check("input[name=target][value=chi]")
+    for code in ("ZH", "9T", "1B"):
+        page.click(f"#palette .zh-card[data-code='{code}']")
+    page.click("#chi-done")
+    page.click("#score")
+    expect(error).to_be_visible()
+    expect(error).to_have_text("亮出的第1组：吃的牌要成副、报或七套，这里是：红中、九条、一饼")
+    # English: the scorer's own line, as `tuolaji zuihe` prints it
+    page.click("#zuihe-lang")
+    expect(error).to_have_text("melds[0]: a chi (吃) must be a 副, 报 or 七套, got ZH 9T 1B")
+    # back to Chinese, and a second kind of error: 天和 and 地和 together
+    page.click("#zuihe-lang")
+    expect(error).to_contain_text("亮出的第1组")
+    page.click("#clear")
+    expect(error).to_be_hidden()
+    page.check("input[name=tianhe]")
+    page.check("input[name=dihe]")
+    page.click("#score")
+    expect(error).to_have_text("天和是庄家起手就和，地和是闲家和庄家打的头一张，两个不能同时选")
+    page.click("#zuihe-lang")
+    expect(error).to_have_text("flags: tianhe (天和, the dealer's) and dihe (地和, another player's) contradict")
+    # a good hand clears the error
+    page.uncheck("input[name=tianhe]")
+    page.uncheck("input[name=dihe]")
+    page.click("#sample")
+    page.wait_for_selector("#items")
+    expect(error).to_be_hidden()

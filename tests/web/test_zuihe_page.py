@@ -77,3 +77,46 @@ def test_api_bad_input_is_400_with_one_line(app: Flask, payload: object, status:
 def test_api_rejects_a_body_that_is_not_json(app: Flask) -> None:
     answer = app.test_client().post("/zuihe/api/score", data="hand", content_type="text/plain")
     assert answer.status_code == 400 and "HAND.json" in answer.get_json()["error"]
+
+
+def test_every_message_key_has_its_chinese() -> None:
+    from scorer.zuihe.messages import MESSAGES_EN
+    from tests.scorer.test_zuihe_messages import raise_site_keys
+    from web.zuihe import MESSAGES_ZH
+
+    assert set(MESSAGES_ZH) == set(MESSAGES_EN)
+    assert [site for site in raise_site_keys() if site[2] not in MESSAGES_ZH] == []
+    for key, text in MESSAGES_ZH.items():
+        assert text.strip() and any("\u4e00" <= ch <= "\u9fff" for ch in text), key
+
+
+@pytest.mark.parametrize("payload, zh", [
+    ({"hand": ["0B"]}, "手牌第1张：不认识的牌“0B”"),
+    ({"hand": [], "melds": [{"type": "cha", "cards": ["5B", "5B", "6B"]}]},
+     "亮出的第1组：叉是三张一样的牌，这里是：五饼、五饼、六饼"),
+    ({"hand": [], "melds": [{"type": "chi", "cards": ["ZH", "9T"]}]},
+     "亮出的第1组：吃的牌要成副、报或七套，这里是：红中、九条"),
+    ({"hand": [], "yun": [["ZH", "FA"]]}, "云幺第1组：小云幺是红中、发财、白花、一饼、一条、一万，大云幺再加九条；这里是：红中、发财"),
+    ({"hand": ["7B"], "flags": {"tianhe": True, "dihe": True}}, "天和是庄家起手就和，地和是闲家和庄家打的头一张，两个不能同时选"),
+    ({"hand": ["7B"], "flags": {"mo": "yes"}}, "和牌方式里的「抹」只能是 true 或 false，不能是 'yes'"),
+    ({"hand": ["3W"] * 4, "melds": [{"type": "cha", "cards": ["3W"] * 3}]}, "亮出的第1组第1张：这是第五张三万，每种牌只有四张"),
+    ({"hand": ["2B"]}, "一共 1 张牌（手里 1 张、亮出 0 张、云幺 0 张），和了的牌应是 30 或 31 张"),
+    ({"hand": ["2B"], "options": {"sizes": [29]}}, "一共 1 张牌（手里 1 张、亮出 0 张、云幺 0 张），和了的牌应是 29 张"),
+    ([1, 2, 3], "请求内容应是一手牌（HAND.json 对象）"),
+])
+def test_api_error_comes_in_chinese_too(app: Flask, payload: object, zh: str) -> None:
+    from scorer.errors import InputError
+    from scorer.zuihe import score
+
+    body = app.test_client().post("/zuihe/api/score", json=payload).get_json()
+    assert body["message"] == {"zh": zh, "en": body["error"]}
+    if isinstance(payload, dict):
+        with pytest.raises(InputError) as info:
+            score(payload)
+        assert body["error"] == str(info.value)  # the English line is the CLI's, unchanged
+
+
+def test_api_error_for_bad_json_has_chinese_from_the_app_wording(app: Flask) -> None:
+    body = app.test_client().post("/zuihe/api/score", data=b"{", content_type="application/json").get_json()
+    assert body["error"].startswith("request body: not valid JSON")
+    assert "JSON" in body["message"]["zh"] and body["message"]["zh"] != body["error"]

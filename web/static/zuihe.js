@@ -28,6 +28,7 @@
   let yun = [];
   let pending = [];
   let lastAnswer = null;
+  let lastError = null; // {zh, en}: the API's message in both languages, shown in the page's language
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -209,9 +210,15 @@
     }
   }
 
-  async function scoreHand() {
+  function renderError() {
     const error = document.getElementById("error");
-    error.hidden = true;
+    error.textContent = lastError ? lastError[lang] : "";
+    error.hidden = !lastError;
+  }
+
+  async function scoreHand() {
+    lastError = null;
+    renderError();
     try {
       const response = await fetch("api/score", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(handJson()),
@@ -219,16 +226,16 @@
       const answer = await response.json();
       if (!response.ok) {
         lastAnswer = null;
-        error.textContent = answer.error;
-        error.hidden = false;
+        const line = answer.error || String(response.status);
+        lastError = answer.message && answer.message.zh ? answer.message : { zh: line, en: line };
       } else {
         lastAnswer = answer;
       }
     } catch (exc) {
       lastAnswer = null;
-      error.textContent = `${TEXT[lang].failed}: ${exc}`;
-      error.hidden = false;
+      lastError = { zh: `${TEXT.zh.failed}：${exc}`, en: `${TEXT.en.failed}: ${exc}` };
     }
+    renderError();
     renderResult();
   }
 
@@ -240,6 +247,7 @@
     document.cookie = `lang=${lang}; path=/; max-age=31536000; samesite=lax`;
     changed();
     renderResult();
+    renderError();
   }
 
   document.getElementById("zuihe-lang").addEventListener("click", () => setLanguage(lang === "zh" ? "en" : "zh"));
@@ -255,8 +263,8 @@
   document.getElementById("yun-big").addEventListener("click", layYun(SMALL_YUN.concat(["9T"])));
   document.getElementById("score").addEventListener("click", scoreHand);
   document.getElementById("clear").addEventListener("click", () => {
-    hand = []; melds = []; yun = []; pending = []; lastAnswer = null;
-    changed(); renderResult();
+    hand = []; melds = []; yun = []; pending = []; lastAnswer = null; lastError = null;
+    changed(); renderResult(); renderError();
   });
   document.getElementById("sample").addEventListener("click", () => {
     hand = SAMPLE.hand.slice(); melds = SAMPLE.melds.map((m) => ({ type: m.type, cards: m.cards.slice() }));
