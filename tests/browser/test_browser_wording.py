@@ -135,7 +135,7 @@ def test_each_profile_says_what_it_means_and_house_rules_are_set_for_a_game(page
     page.locator('#house-rules select[data-option="discard_penalty"]').select_option("points")
     page.locator('#house-rules select[data-option="kitty_multiplier"]').select_option("power")
     wait_text(page, "#profile-about", "垫错 每张 10 分")
-    assert "2 的次方" in about.inner_text()
+    wait_text(page, "#profile-about", "2 的次方")  # each choice redraws the text in turn
     page.locator("#lang-toggle").click()
     wait_text(page, "#profile-about", "wrong discard 10 points a card")
     page.locator("#lang-toggle").click()
