@@ -28,7 +28,8 @@ def rank_and_suit_targets(labels: torch.Tensor) -> tuple[torch.Tensor, torch.Ten
     return rank, suit
 
 
-def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
+def conv_block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
+    """A 3×3 convolution, batch norm and ReLU (the card networks' one building block)."""
     return nn.Sequential(nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
 
 
@@ -51,15 +52,15 @@ class CardIndexNet(nn.Module):
         w = width
         self.width, self.extra, self.has_side = width, extra, side
         layers = [
-            _block(3, w, 1),
-            _block(w, 2 * w, 2),
-            _block(2 * w, 2 * w, 1),
-            _block(2 * w, 4 * w, 2),
-            _block(4 * w, 4 * w, 1),
+            conv_block(3, w, 1),
+            conv_block(w, 2 * w, 2),
+            conv_block(2 * w, 2 * w, 1),
+            conv_block(2 * w, 4 * w, 2),
+            conv_block(4 * w, 4 * w, 1),
         ]
-        layers += [_block(4 * w, 4 * w, 1) for _ in range(extra)]
-        layers.append(_block(4 * w, 8 * w, 2))
-        layers += [_block(8 * w, 8 * w, 1) for _ in range(extra)]
+        layers += [conv_block(4 * w, 4 * w, 1) for _ in range(extra)]
+        layers.append(conv_block(4 * w, 8 * w, 2))
+        layers += [conv_block(8 * w, 8 * w, 1) for _ in range(extra)]
         self.features = nn.Sequential(*layers)
         flat = 8 * w * 5 * 5
         self.dropout = nn.Dropout(0.2)

@@ -20,14 +20,11 @@ import torch
 from torch import nn
 
 from datasets.faces import ANY_JOKER_LABEL
+from training.classifier_model import conv_block, rank_and_suit_targets
 from vision.classes import REJECT
 from vision.face import FACE_PX
 
 NUM_CLASSES = REJECT + 1
-
-
-def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
 
 
 class FaceNet(nn.Module):
@@ -42,10 +39,10 @@ class FaceNet(nn.Module):
         w = width
         self.width = width
         self.features = nn.Sequential(
-            _block(3, w, 2), _block(w, w, 1),
-            _block(w, 2 * w, 2), _block(2 * w, 2 * w, 1),
-            _block(2 * w, 4 * w, 2), _block(4 * w, 4 * w, 1),
-            _block(4 * w, 8 * w, 2), _block(8 * w, 8 * w, 1),
+            conv_block(3, w, 2), conv_block(w, w, 1),
+            conv_block(w, 2 * w, 2), conv_block(2 * w, 2 * w, 1),
+            conv_block(2 * w, 4 * w, 2), conv_block(4 * w, 4 * w, 1),
+            conv_block(4 * w, 8 * w, 2), conv_block(8 * w, 8 * w, 1),
         )
         flat = 8 * w * 2
         self.dropout = nn.Dropout(0.25)
@@ -68,9 +65,7 @@ class FaceNet(nn.Module):
 
 def _rank_suit(labels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Rank (0-12, 13 joker, 14 reject) and suit (0-3, 4 小王, 5 大王, 6 reject; -100 unknown joker kind)."""
-    card = labels.clamp_min(0)
-    rank = torch.where(card < 52, card % 13, torch.where(card < 54, torch.full_like(card, 13), torch.full_like(card, 14)))
-    suit = torch.where(card < 52, card // 13, card - 48)
+    rank, suit = rank_and_suit_targets(labels.clamp_min(0))
     joker = labels == ANY_JOKER_LABEL
     rank = torch.where(joker, torch.full_like(rank, 13), rank)
     suit = torch.where(joker, torch.full_like(suit, -100), suit)

@@ -108,8 +108,7 @@ def train_detector(settings: dict, args: argparse.Namespace) -> int:
     project = project if project.is_absolute() else REPO / project
     run_dir = project / name
     last = run_dir / "weights" / "last.pt"
-    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
-    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    train, val = _sets(args, settings)
     if args.resume:
         if not last.exists():
             raise OSError(2, "No checkpoint to resume from", str(last))
@@ -156,6 +155,13 @@ def _repoint_checkpoint(checkpoint: Path, data_yaml: Path, project: Path, name: 
     torch.save(state, checkpoint)
 
 
+def _sets(args: argparse.Namespace, settings: dict) -> tuple[list[Path], list[Path]]:
+    """The training and validation folders: the command line's, else the settings'."""
+    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
+    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    return train, val
+
+
 def _as_list(value) -> list:
     return list(value) if isinstance(value, list | tuple) else [value]
 
@@ -187,8 +193,7 @@ def apply_overrides(settings: dict, pairs: list[str]) -> dict:
 def train_face(settings: dict, args: argparse.Namespace) -> int:
     from training.face_train import train
 
-    train_dirs = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
-    val_dirs = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    train_dirs, val_dirs = _sets(args, settings)
     for folder in [*train_dirs, *val_dirs]:
         if not (folder / "faces-train.npz").exists():
             raise InputError(f"{folder}: not a face set (no faces-train.npz); run `tuolaji face-set` first")
@@ -212,8 +217,7 @@ def run(args: argparse.Namespace) -> int:
     threads = int(args.threads or settings.get("threads", 2))
     os.environ["OMP_NUM_THREADS"] = str(threads)
     out = args.out or _repo_path(settings.get("out", "data/runs/classifier"))
-    train = [_repo_path(p) for p in (args.train or _as_list(settings["train"]))]
-    val = [_repo_path(p) for p in (args.val or _as_list(settings["val"]))]
+    train, val = _sets(args, settings)
     train_classifier(
         train_dirs=train,
         val_dirs=val,

@@ -264,17 +264,14 @@ class CardReader:
                 continue
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
             confidence = float(p[k]) * float(score) ** self.settings.detector_weight
-            cards = p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9)
+            cards = _card_share(p)
             cards.flags.writeable = False
             readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right), cards))
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
         """The physical cards in a BGR frame, most confident first."""
-        cards = self.cards_from(self.read_indices(frame_bgr))
-        if self._face is not None and self.settings.face_threshold > 0:
-            cards = self.with_faces(frame_bgr, cards)
-        return cards
+        return self.with_faces(frame_bgr, self.cards_from(self.read_indices(frame_bgr)))
 
     @property
     def has_faces(self) -> bool:
@@ -296,14 +293,14 @@ class CardReader:
         if self._face is None:
             raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
         h, w = frame_bgr.shape[:2]
-        quads = [np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)] + card_quads(frame_bgr)
+        outlines = [(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), True)]
+        outlines += [(quad, False) for quad in card_quads(frame_bgr)]
         if cards is not None:
-            quads = [q for q in quads if sum(_inside(q, c.box) for c in cards) < 2]
-        if not quads:
+            outlines = [(q, whole) for q, whole in outlines if sum(_inside(q, c.box) for c in cards) < 2]
+        if not outlines:
             return [], np.zeros((0, REJECT + 1), np.float32)
-        faces = [stretch_to_face(portrait(frame_bgr)) if q is quads[0] and _is_whole(q, w, h) else warp_face(frame_bgr, q)
-                 for q in quads]
-        return quads, self._face.read_both_ways(np.stack(faces))
+        faces = [stretch_to_face(portrait(frame_bgr)) if whole else warp_face(frame_bgr, q) for q, whole in outlines]
+        return [q for q, _ in outlines], self._face.read_both_ways(np.stack(faces))
 
     def merge_faces(self, cards: list[CardInstance], quads: list[np.ndarray], probs: np.ndarray) -> list[CardInstance]:
         """Index reads and face reads together. A face read surely (``face_threshold``) where
@@ -324,7 +321,7 @@ class CardReader:
                 cards.append(CardInstance(CARD_NAMES[k], (x1, y1, x2, y2), float(p[k])))
             elif len(inside) == 1:
                 card = cards[inside[0]]
-                joint = _card_probs(card) * (p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9))
+                joint = _card_probs(card) * _card_share(p)
                 best = int(joint.argmax())
                 sure = float(joint[best] / joint.sum())
                 if CARD_NAMES[best] != card.card and (best not in _JOKER_IDS or sure >= s.joker_threshold):
@@ -341,8 +338,9 @@ class CardReader:
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
 
 
-def _is_whole(quad: np.ndarray, width: int, height: int) -> bool:
-    return bool(np.array_equal(quad, np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)))
+def _card_share(probs: np.ndarray) -> np.ndarray:
+    """The 54 cards' probabilities of a read, "not a card" left out and the rest renormalised."""
+    return probs[:REJECT] / max(float(probs[:REJECT].sum()), 1e-9)
 
 
 def _inside(quad: np.ndarray, box: Box) -> bool:
