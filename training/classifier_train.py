@@ -24,7 +24,8 @@ from vision.classes import REJECT
 
 def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ...]:
     """All crops of the given data sets: (uint8 N×40×40×3, int64 labels, float32 angles, int8
-    corner sides), and with ``sizes`` their index sizes (float32 px, 0 for rejects) as a fifth.
+    corner sides), and with ``sizes`` their index sizes (float32 px, 0 for rejects and for crops
+    without a scene's meta, such as those of real photos) as a fifth.
 
     Crops written before they carried their corner sides get them from the scene's meta,
     as do the sizes.
@@ -46,7 +47,12 @@ def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ..
                 if "side" in data and not sizes:
                     sides.append(data["side"])
                     continue
-                meta = json.loads((folder / "meta" / f"{file.stem}.json").read_text())
+                meta_path = folder / "meta" / f"{file.stem}.json"
+                if "side" in data and not meta_path.exists():  # crops of real photos: their sizes are not known
+                    sides.append(data["side"])
+                    index_sizes.append(np.zeros(len(data["y"]), np.float32))
+                    continue
+                meta = json.loads(meta_path.read_text())
                 try:
                     scene_sides, scene_sizes = crop_facts_from_meta(meta, data["y"])
                 except ValueError as error:

@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "eval-detector": "measure the card reader on a held-out synthetic set or on real photos",
     "generate": "generate a synthetic card-scene data set",
     "real-crops": "classifier training crops from real photos of single cards",
+    "hard-crops": "classifier training crops of what the reader wrongly reads as a card",
     "face-set": "training pictures for the whole-face reader",
     "render-video": "render an overhead table video of a record",
     "train": "train the card models (needs the 'train' extra)",

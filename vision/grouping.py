@@ -299,6 +299,34 @@ def _overlap_of_smaller(a: Box, b: Box) -> float:
     return w * h / max(smaller, 1e-9)
 
 
+CROSSWISE_INSIDE = 0.8
+"""A reading's box holding this much of a smaller same-named reading's box facing a quarter turn
+away is a glyph column read sideways (:func:`drop_duplicate_reads`)."""
+
+
+def _spans_index_crosswise(reading: IndexReading, readings: list[IndexReading]) -> bool:
+    area = _area(reading.box)
+    return any(other is not reading and other.card == reading.card and _area(other.box) < area
+               and abs(float(_up(other) @ _up(reading))) < 0.5
+               and _overlap_of_smaller(other.box, reading.box) >= CROSSWISE_INSIDE for other in readings)
+
+
+def _area(box: tuple[float, float, float, float]) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+OTHER_FACING_OVERLAP = 0.25
+"""Two same-named readings facing different ways whose boxes share this much of the smaller one
+are one column of glyphs read twice (no two cards' indices lie across each other on a table)."""
+
+
+def _same_index(kept: IndexReading, reading: IndexReading, spacing: float) -> bool:
+    overlap = _overlap_of_smaller(kept.box, reading.box)
+    if float(_up(kept) @ _up(reading)) <= 0.7:
+        return overlap >= OTHER_FACING_OVERLAP
+    return overlap >= DUPLICATE_OVERLAP or math.dist(kept.centre, reading.centre) < spacing * (_index_size(kept) + _index_size(reading)) / 2
+
+
 def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> list[IndexReading]:
     """The readings without second detections of one index (most confident kept).
 
@@ -307,7 +335,11 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
     identical cards leave each index visible (``docs/TABLE.md``), so theirs overlap less.
     ``spacing`` > 0 also takes same-named, same-facing readings whose centres are closer
     than that many index sizes for one index: on a table laid by ``docs/TABLE.md`` no two
-    visible indices are closer than an index's width.
+    visible indices are closer than an index's width. A reading whose box holds a smaller
+    same-named one facing a quarter turn away is dropped too: a long column of glyphs (a
+    joker's JOKER running down the card's edge) boxed along its length and read sideways,
+    over the real index inside it; and so is a same-named reading facing another way whose box
+    shares a quarter of its box with a more confident one (a long column read from both ends).
 
     >>> a = IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (1, 3, 10, 20), 0.8, 5.0)]))
@@ -316,13 +348,18 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
     2
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (6, 0, 16, 16), 0.3, 0.0)], spacing=0.75))
     1
+    >>> strip = IndexReading("BJ", (0, 0, 12, 60), 0.95, 90.0)
+    >>> [r.box for r in drop_duplicate_reads([strip, IndexReading("BJ", (1, 2, 11, 30), 0.8, 0.0)])]
+    [(1, 2, 11, 30)]
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (0, 10, 10, 26), 0.8, 180.0)]))
+    1
+    >>> len(drop_duplicate_reads([a, IndexReading("7H", (0, 40, 10, 56), 0.8, 180.0)]))
+    2
     """
+    readings = [r for r in readings if not _spans_index_crosswise(r, readings)]
     kept: list[IndexReading] = []
     for reading in sorted(readings, key=lambda r: -r.confidence):
-        if not any(k.card == reading.card and float(_up(k) @ _up(reading)) > 0.7
-                   and (_overlap_of_smaller(k.box, reading.box) >= DUPLICATE_OVERLAP
-                        or math.dist(k.centre, reading.centre) < spacing * (_index_size(k) + _index_size(reading)) / 2)
-                   for k in kept):
+        if not any(k.card == reading.card and _same_index(k, reading, spacing) for k in kept):
             kept.append(reading)
     return kept
 

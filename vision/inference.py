@@ -288,15 +288,15 @@ class CardReader:
     def face_reads(self, frame_bgr: np.ndarray, cards: list[CardInstance] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The outlines a card's face may fill (the whole frame, then every card outline found
         in it) and the face reader's probabilities (K×55) for each. Given the ``cards`` read from
-        corners, outlines holding two or more of them (a fan, a table: :meth:`merge_faces` leaves
-        those to the corners) are not read."""
+        corners, outlines holding two or more different cards (a fan, a table: :meth:`merge_faces`
+        leaves those to the corners) are not read."""
         if self._face is None:
             raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
         h, w = frame_bgr.shape[:2]
         outlines = [(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), True)]
         outlines += [(quad, False) for quad in card_quads(frame_bgr)]
         if cards is not None:
-            outlines = [(q, whole) for q, whole in outlines if sum(_inside(q, c.box) for c in cards) < 2]
+            outlines = [(q, whole) for q, whole in outlines if len({c.card for c in cards if _inside(q, c.box)}) < 2]
         if not outlines:
             return [], np.zeros((0, REJECT + 1), np.float32)
         faces = [stretch_to_face(portrait(frame_bgr)) if whole else warp_face(frame_bgr, q) for q, whole in outlines]
@@ -307,7 +307,9 @@ class CardReader:
         no index was read adds its card; where one card was read from its indices, that card
         becomes the likeliest given both its indices and the face; an outline holding
         several cards (a fan, a table) is left as the indices read it. A joker, from a face as
-        from corners, needs ``joker_threshold`` too."""
+        from corners, needs ``joker_threshold`` too. Several reads of one name inside one
+        outline read surely as that card are one card whose indices were read apart (a long
+        JOKER column read from both ends, say): one card's outline holds one card."""
         s = self.settings
         cards = list(cards)
         for quad, p in zip(quads, probs, strict=True):
@@ -319,6 +321,9 @@ class CardReader:
                 x1, y1 = (float(v) for v in quad.min(axis=0))
                 x2, y2 = (float(v) for v in quad.max(axis=0))
                 cards.append(CardInstance(CARD_NAMES[k], (x1, y1, x2, y2), float(p[k])))
+            elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
+                if cards[inside[0]].card == CARD_NAMES[k] and _spans(quad, [cards[i] for i in inside]):
+                    cards = _joined(cards, inside)
             elif len(inside) == 1:
                 card = cards[inside[0]]
                 joint = _card_probs(card) * _card_share(p)
@@ -336,6 +341,26 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+SPAN_AREA = 2.0
+"""Reads span an outline when the outline's area is at most this many times their joint box's."""
+
+
+def _spans(quad: np.ndarray, cards: list[CardInstance]) -> bool:
+    """Whether ``cards`` together span the outline ``quad`` (it is their card's outline, not a
+    bigger picture holding them)."""
+    x1, y1 = min(c.box[0] for c in cards), min(c.box[1] for c in cards)
+    x2, y2 = max(c.box[2] for c in cards), max(c.box[3] for c in cards)
+    return float(cv2.contourArea(quad.reshape(-1, 1, 2).astype(np.float32))) <= SPAN_AREA * max(1.0, (x2 - x1) * (y2 - y1))
+
+
+def _joined(cards: list[CardInstance], which: list[int]) -> list[CardInstance]:
+    """``cards`` with those at ``which`` (all of one name) made one card."""
+    parts = [cards[i] for i in which]
+    box = (min(c.box[0] for c in parts), min(c.box[1] for c in parts), max(c.box[2] for c in parts), max(c.box[3] for c in parts))
+    one = CardInstance(parts[0].card, box, max(c.confidence for c in parts), tuple(r for c in parts for r in c.indices))
+    return [c for i, c in enumerate(cards) if i not in which] + [one]
 
 
 def _card_share(probs: np.ndarray) -> np.ndarray:

@@ -155,6 +155,11 @@ def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epoch
     drawn = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k), weights) for k in range(200)])
     plain = np.concatenate([epoch_order(len(y), len(y) // 4, np.random.default_rng(k)) for k in range(200)])
     assert np.isin(drawn, np.where(small)[0]).mean() > 1.5 * np.isin(plain, np.where(small)[0]).mean()
+    real = tmp_path / "real"  # crops without a scene's meta (real-crops, hard-crops): sizes unknown, so 0
+    (real / "crops").mkdir(parents=True)
+    np.savez_compressed(real / "crops" / "photo.npz", x=x[:3], y=y[:3], angle=angle[:3], side=side[:3])
+    both = load_crops([out, real], sizes=True)
+    assert len(both[4]) == len(y) + 3 and (both[4][-3:] == 0).all() and np.array_equal(both[4][:-3], size)
 
 
 def test_joker_share_sets_how_often_jokers_are_drawn(tmp_path: Path, capsys) -> None:

@@ -96,3 +96,28 @@ def test_detect_cli_reads_faces_with_the_face_setting(tmp_path: Path, capsys) ->
     assert tuolaji_cli.main(["detect", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [c["card"] for c in out[0]["cards"]] == ["9C"]
+
+
+def _face_probs(card: str, p: float) -> np.ndarray:
+    probs = np.full(REJECT + 1, (1 - p) / REJECT, np.float32)
+    probs[CARD_NAMES.index(card)] = p
+    return probs[None]
+
+
+def test_merge_faces_makes_one_card_of_same_named_reads_spanning_one_outline() -> None:
+    """Two reads of one name inside one card's outline read surely as that card are one card (a
+    long JOKER column read from both ends); reads of two names, a face of another name, or an
+    outline far bigger than the reads (a picture holding a pair) leave the cards as they are."""
+    from vision.readings import CardInstance
+
+    reader = CardReader.load(face_threshold=0.6)
+    outline = np.array([[254, 62], [332, 62], [332, 158], [254, 158]], np.float32)
+    left, right = CardInstance("BJ", (257, 65, 282, 155), 0.96), CardInstance("BJ", (301, 64, 329, 148), 0.73)
+    other = CardInstance("2D", (90, 202, 180, 247), 0.99)
+    merged = reader.merge_faces([left, right, other], [outline], _face_probs("BJ", 0.92))
+    assert sorted((c.card, c.box) for c in merged) == [("2D", other.box), ("BJ", (257, 64, 329, 155))]
+    assert len(reader.merge_faces([left, right], [outline], _face_probs("SJ", 0.92))) == 2
+    assert len(reader.merge_faces([left, right], [outline], _face_probs("BJ", 0.3))) == 2
+    assert len(reader.merge_faces([left, CardInstance("7H", right.box, 0.7)], [outline], _face_probs("BJ", 0.92))) == 2
+    picture = np.array([[0, 0], [640, 0], [640, 480], [0, 480]], np.float32)
+    assert len(reader.merge_faces([left, right], [picture], _face_probs("BJ", 0.92))) == 2

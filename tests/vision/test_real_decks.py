@@ -295,3 +295,42 @@ def test_replay_and_check_camera_refuse_a_missing_deck_and_a_bad_camera_size(tmp
     assert not (tmp_path / "r.json").exists()
     size = tuolaji("check-camera", "--camera", "0", "--camera-size", "huge")
     assert size.returncode == 2 and "--camera-size" in size.stderr
+
+
+@needs_models
+def test_hard_crops_cuts_what_the_reader_wrongly_reads_as_a_card(tmp_path: Path) -> None:
+    """A generated scene whose meta lists no index (so every index read in it is stray) and a
+    single-card photo with a second, small card in its middle (away from the photo's corners,
+    read as another card): both give "not an index" crops; the held-out tenth is not searched."""
+    style = CardStyle.random(np.random.default_rng(6), "train")
+    scenes = tmp_path / "scenes"
+    (scenes / "images").mkdir(parents=True)
+    (scenes / "meta").mkdir()
+    cv2.imwrite(str(scenes / "images" / "000000.jpg"), deck_photo(["AS", "KH"], style, seed=2))
+    (scenes / "meta" / "000000.json").write_text(json.dumps({"image": "images/000000.jpg", "indices": []}))
+    photos = tmp_path / "single"
+    (photos / "images").mkdir(parents=True)
+    (photos / "labels").mkdir()
+    for n, (name, inner) in enumerate((("7H", "QS"), ("7H", "QS"), ("JK", "QS"))):
+        big = render_card("7D" if name == "JK" else name, style, 448)[:, :, :3]
+        picture = cv2.resize(big, (224, 224), interpolation=cv2.INTER_AREA).copy()
+        _paste(picture, render_card(inner, style, 110), (112, 112), 0.0)
+        stem = f"p{n}_{name}"
+        cv2.imwrite(str(photos / "images" / f"{stem}.jpg"), picture)
+        (photos / "labels" / f"{stem}.json").write_text(json.dumps({"cards": [name], "split": "train"}))
+    result = tuolaji("hard-crops", str(scenes), "--real", str(photos), "--out", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    counts = json.loads((tmp_path / "out" / "hard-crops.json").read_text())
+    assert counts["scenes"] == 1 and counts["photos"] == 1  # p0 is the held-out tenth, p2 a joker
+    assert counts["scene_strays"] >= 2 and counts["photo_strays"] >= 1
+    assert f"{counts['crops']} crops" in result.stdout
+    files = sorted(p.name for p in (tmp_path / "out" / "crops").glob("*.npz"))
+    assert files == ["photo-p1_7H.npz", "scenes-000000.npz"]
+    for file in (tmp_path / "out" / "crops").glob("*.npz"):
+        with np.load(file) as data:
+            assert data["x"].shape[1:] == (40, 40, 3) and set(data["y"].tolist()) == {54}
+            assert np.isnan(data["angle"]).all() and (data["side"] == -1).all()
+    refused = tuolaji("hard-crops", "--real", str(photos), "--split", "valid", "--out", str(tmp_path / "no"))
+    assert refused.returncode == 2 and "for measuring" in refused.stderr
+    nothing = tuolaji("hard-crops", "--out", str(tmp_path / "no"))
+    assert nothing.returncode == 2 and nothing.stderr.count("\n") == 1
