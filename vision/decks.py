@@ -3,7 +3,8 @@
 A deck is a copy of the classifier's class head adapted to one physical deck (its
 fonts, pips and court faces), saved under ``DATA/decks/NAME/``: ``head.npz`` (``weight``
 55×F, ``bias`` 55, over the classifier's ``features`` output) and ``deck.json`` (what it
-was learnt from). The reader given a deck reads every index crop's probabilities from
+was learnt from), the head stamped with the classifier it was adapted for (a deck of an
+earlier reader is refused, not misread). The reader given a deck reads every index crop's probabilities from
 that head instead of the shipped one; everything else (detector, directions, grouping)
 is unchanged. DATA is found as for ``tuolaji serve``: ``--data``, else ``$TUOLAJI_DATA``,
 else ``./data``.
@@ -17,6 +18,7 @@ PosixPath('/tmp/t/decks/home')
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -33,6 +35,19 @@ CLASSIFIER_HEAD_FILE = "classifier_head.npz"
 """Beside ``classifier.onnx``: the weights of its class head (``weight`` 55×F, ``bias`` 55),
 written by ``tuolaji export``; a deck's head starts from them."""
 INFO_FILE = "deck.json"
+
+
+def classifier_fingerprint(classifier: Path) -> str:
+    """A short fingerprint of the classifier file a deck's head reads the features of: a deck
+    enrolled with one classifier reads nonsense from another's features."""
+    return hashlib.sha256(Path(classifier).read_bytes()).hexdigest()[:16]
+
+
+def check_deck_fits(head: DeckHead, classifier: Path) -> None:
+    """InputError unless ``head`` was enrolled with the classifier file ``classifier``."""
+    if head.classifier != classifier_fingerprint(classifier):
+        raise InputError(f"deck {head.name!r} was enrolled with another card reader than {classifier} "
+                         f"(the reader has been updated since): enrol it again with `tuolaji enrol {head.name} MANIFEST`")
 
 
 def data_folder(explicit: Path | None = None) -> Path:
@@ -66,6 +81,7 @@ class DeckHead:
     name: str
     weight: np.ndarray  # 55×F
     bias: np.ndarray  # 55
+    classifier: str = ""  # fingerprint of the classifier whose features it reads (classifier_fingerprint)
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         logits = features @ self.weight.T + self.bias
@@ -103,11 +119,12 @@ def load_deck(data: Path, name: str) -> DeckHead:
     try:
         with np.load(path) as saved:
             weight, bias = saved["weight"].astype(np.float32), saved["bias"].astype(np.float32)
+            classifier = str(saved["classifier"]) if "classifier" in saved else ""
     except (OSError, ValueError, KeyError) as error:
         raise InputError(f"{path}: not a deck head ({error})") from None
     if weight.ndim != 2 or bias.shape != (weight.shape[0],):
         raise InputError(f"{path}: not a deck head (weight {weight.shape}, bias {bias.shape})")
-    return DeckHead(name, weight, bias)
+    return DeckHead(name, weight, bias, classifier)
 
 
 def save_deck(data: Path, head: DeckHead, info: dict) -> Path:
@@ -115,7 +132,7 @@ def save_deck(data: Path, head: DeckHead, info: dict) -> Path:
     folder = deck_folder(data, head.name)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / (HEAD_FILE + ".tmp.npz")
-    np.savez_compressed(tmp, weight=head.weight, bias=head.bias)
+    np.savez_compressed(tmp, weight=head.weight, bias=head.bias, classifier=np.array(head.classifier))
     os.replace(tmp, folder / HEAD_FILE)
     tmp_info = folder / (INFO_FILE + ".tmp")
     tmp_info.write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

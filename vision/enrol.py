@@ -28,7 +28,14 @@ import numpy as np
 
 from scorer.errors import InputError
 from vision.cardcrop import crop_index
-from vision.decks import CLASSIFIER_HEAD_FILE, DeckHead, adapt_head, check_deck_name, save_deck
+from vision.decks import (
+    CLASSIFIER_HEAD_FILE,
+    DeckHead,
+    adapt_head,
+    check_deck_name,
+    classifier_fingerprint,
+    save_deck,
+)
 from vision.detector import (
     CARD_NAMES,
     REJECT,
@@ -181,5 +188,5 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
     info = {"name": name, "manifest": str(manifest), "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
             "lessons": lessons, "not_index_lessons": sum(label == REJECT for label in labels), "models": str(models_dir), "seconds": round(seconds, 1),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    folder = save_deck(data, DeckHead(name, weight, bias), info)
+    folder = save_deck(data, DeckHead(name, weight, bias, classifier_fingerprint(models_dir / "classifier.onnx")), info)
     return EnrolResult(name, folder, len(photos), listed, matched, lessons, time.perf_counter() - t0)

@@ -18,7 +18,7 @@ from scorer.errors import InputError
 from vision.cardcrop import crop_index
 from vision.cards_json import read_cards_json
 from vision.classes import JOKER_NAMES, REJECT, check_classes
-from vision.decks import DeckHead
+from vision.decks import DeckHead, check_deck_fits
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from vision.grouping import group_indices, nms
 from vision.orientation import refine_ups
@@ -44,6 +44,8 @@ class ReaderSettings:
     max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
     joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
     face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
+    face_guess_threshold: float = 0.0  # > 0: a card outline with nothing read in it gives its face's best read from this
+    # probability, as a guess (confidence at most GUESS_CONFIDENCE: for a person to confirm)
 
 
 CAREFUL: dict[str, float] = {"classify_turns": 4}
@@ -62,11 +64,17 @@ def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]
         raise ValueError("--careful and --fast exclude each other")
     return dict(CAREFUL) if careful else dict(FAST) if fast else {}
 
-TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75}
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.4}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
 so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
-``cards.json`` says (a card lying alone in a zone shows its face)."""
+``cards.json`` says (a card lying alone in a zone shows its face); a card outline in which
+nothing could be read is still a card played, so its face's best read is kept as a guess
+(``face_guess_threshold``) that the pipeline marks unconfirmed, rather than a play lost."""
+
+GUESS_CONFIDENCE = 0.5
+"""The most a guessed card (``face_guess_threshold``) is reported sure of: below the table
+pipeline's ``min_confidence`` (0.6), so a person confirms it."""
 
 
 class CardReader:
@@ -129,6 +137,8 @@ class CardReader:
             except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail…) have no common base
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
                 raise InputError(f"{path}: not a usable ONNX model ({first})") from None
+        if deck is not None:
+            check_deck_fits(deck, folder / "classifier.onnx")
         face = FaceReader(sessions[2]) if len(sessions) > 2 else None
         return CardReader(sessions[0], sessions[1], settings, deck, face)
 
@@ -307,20 +317,24 @@ class CardReader:
         no index was read adds its card; where one card was read from its indices, that card
         becomes the likeliest given both its indices and the face; an outline holding
         several cards (a fan, a table) is left as the indices read it. A joker, from a face as
-        from corners, needs ``joker_threshold`` too. Several reads of one name inside one
+        from corners, needs ``joker_threshold`` too; with ``face_guess_threshold``, a card outline
+        (not the whole picture) with nothing read in it gives its face's best read as a guess,
+        at most :data:`GUESS_CONFIDENCE` sure. Several reads of one name inside one
         outline read surely as that card are one card whose indices were read apart (a long
         JOKER column read from both ends, say): one card's outline holds one card."""
         s = self.settings
         cards = list(cards)
         for quad, p in zip(quads, probs, strict=True):
             k = int(p.argmax())
-            if k == REJECT or p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
+            if k == REJECT:
                 continue
             inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
+            if p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
+                if 0 < s.face_guess_threshold <= p[k] and not inside and not _is_frame(quad):
+                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE)))
+                continue
             if not inside:
-                x1, y1 = (float(v) for v in quad.min(axis=0))
-                x2, y2 = (float(v) for v in quad.max(axis=0))
-                cards.append(CardInstance(CARD_NAMES[k], (x1, y1, x2, y2), float(p[k])))
+                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k])))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
                 if cards[inside[0]].card == CARD_NAMES[k] and _spans(quad, [cards[i] for i in inside]):
                     cards = _joined(cards, inside)
@@ -341,6 +355,17 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def _bounds(quad: np.ndarray) -> Box:
+    (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
+    return float(x1), float(y1), float(x2), float(y2)
+
+
+def _is_frame(quad: np.ndarray) -> bool:
+    """Whether ``quad`` is the whole picture's rectangle (read as a face in case the picture is one card)."""
+    x1, y1, x2, y2 = _bounds(quad)
+    return x1 == 0 and y1 == 0 and all(float(x) in (x1, x2) and float(y) in (y1, y2) for x, y in quad)
 
 
 SPAN_AREA = 2.0

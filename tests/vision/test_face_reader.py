@@ -121,3 +121,27 @@ def test_merge_faces_makes_one_card_of_same_named_reads_spanning_one_outline() -
     assert len(reader.merge_faces([left, CardInstance("7H", right.box, 0.7)], [outline], _face_probs("BJ", 0.92))) == 2
     picture = np.array([[0, 0], [640, 0], [640, 480], [0, 480]], np.float32)
     assert len(reader.merge_faces([left, right], [picture], _face_probs("BJ", 0.92))) == 2
+
+
+def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table() -> None:
+    """The table pipeline's reader (``TABLE``) keeps a card outline's best face read as a guess,
+    under the pipeline's sure threshold, where no index could be read (a jester joker's tiny
+    corners): a card played is not a play lost. The whole picture never gives a guess, nor does
+    a face read below ``face_guess_threshold``; ``tuolaji detect`` (no guesses) reports nothing."""
+    from vision.detector import TABLE
+    from vision.inference import GUESS_CONFIDENCE
+    from vision.readings import CardInstance
+
+    table = CardReader.load(**TABLE)
+    assert table.settings.face_guess_threshold > 0
+    outline = np.array([[186, 94], [276, 94], [276, 194], [186, 194]], np.float32)
+    other = CardInstance("AD", (298, 336, 356, 428), 0.97)
+    guessed = table.merge_faces([other], [outline], _face_probs("BJ", 0.61))
+    assert [(c.card, c.box, c.confidence) for c in guessed if c.card == "BJ"] == [("BJ", (186, 94, 276, 194), GUESS_CONFIDENCE)]
+    assert GUESS_CONFIDENCE < 0.6  # the pipeline's min_confidence: a person confirms it
+    assert table.merge_faces([other], [outline], _face_probs("BJ", 0.3)) == [other]
+    picture = np.array([[0, 0], [640, 0], [640, 480], [0, 480]], np.float32)
+    assert table.merge_faces([], [picture], _face_probs("7H", 0.61)) == []
+    plain = CardReader.load()
+    assert plain.settings.face_guess_threshold == 0
+    assert plain.merge_faces([other], [outline], _face_probs("BJ", 0.61)) == [other]

@@ -170,6 +170,13 @@ def test_enrol_learns_a_deck_and_detect_reads_with_it(tmp_path: Path) -> None:
     env = {**__import__("os").environ, "TUOLAJI_DATA": str(data)}
     from_env = tuolaji("detect", photos[0], "--deck", "home", "--json", env=env)
     assert from_env.returncode == 0, from_env.stderr
+    # a deck enrolled with an earlier reader (its head not stamped with this classifier) is refused, not misread
+    head = data / "decks" / "home" / "head.npz"
+    with np.load(head) as saved:
+        np.savez_compressed(head, weight=saved["weight"], bias=saved["bias"])
+    stale = tuolaji("detect", photos[0], "--deck", "home", "--data", str(data))
+    assert stale.returncode == 2 and stale.stderr.count("\n") == 1
+    assert "'home'" in stale.stderr and "enrol it again" in stale.stderr
 
 
 @needs_models
