@@ -316,7 +316,8 @@ class CardReader:
         """Index reads and face reads together. A face read surely (``face_threshold``) where
         no index was read adds its card; where one card was read from its indices, that card
         becomes the likeliest given both its indices and the face; an outline holding
-        several cards (a fan, a table) is left as the indices read it. A joker, from a face as
+        several cards (a fan, a table) is left as the indices read it. A card whose face was read
+        carries the joint probabilities (``CardInstance.probs``: what its candidates say). A joker, from a face as
         from corners, needs ``joker_threshold`` too; with ``face_guess_threshold``, a card outline
         (not the whole picture) with nothing read in it gives its face's best read as a guess,
         at most :data:`GUESS_CONFIDENCE` sure. Several reads of one name inside one
@@ -331,20 +332,24 @@ class CardReader:
             inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
             if p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
                 if 0 < s.face_guess_threshold <= p[k] and not inside and not _is_frame(quad):
-                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE)))
+                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _face_share(p)))
                 continue
             if not inside:
-                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k])))
+                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _face_share(p)))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
                 if cards[inside[0]].card == CARD_NAMES[k] and _spans(quad, [cards[i] for i in inside]):
                     cards = _joined(cards, inside)
             elif len(inside) == 1:
                 card = cards[inside[0]]
                 joint = _card_probs(card) * _card_share(p)
+                joint = (joint / joint.sum()).astype(np.float32)
+                joint.flags.writeable = False
                 best = int(joint.argmax())
-                sure = float(joint[best] / joint.sum())
-                if CARD_NAMES[best] != card.card and (best not in _JOKER_IDS or sure >= s.joker_threshold):
-                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, sure, card.indices)
+                sure = float(joint[best])
+                if CARD_NAMES[best] == card.card:  # the face agrees: as sure as the surer of the two
+                    cards[inside[0]] = CardInstance(card.card, card.box, max(card.confidence, sure), card.indices, joint)
+                elif best not in _JOKER_IDS or sure >= s.joker_threshold:
+                    cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, sure, card.indices, joint)
         return sorted(cards, key=lambda c: -c.confidence)
 
     def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
@@ -355,6 +360,12 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def _face_share(probs: np.ndarray) -> np.ndarray:
+    share = _card_share(probs).astype(np.float32)
+    share.flags.writeable = False
+    return share
 
 
 def _bounds(quad: np.ndarray) -> Box:

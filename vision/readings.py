@@ -52,20 +52,26 @@ class CardInstance:
     box: Box
     confidence: float
     indices: tuple[IndexReading, ...] = field(default=())
+    # the 54 cards' probabilities given more than its corners (its face read too); None: from its corners
+    probs: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def candidates(self, count: int = 5) -> list[tuple[str, float]]:
         """The likeliest cards this one may be, with their probabilities given all its corners
-        (independent reads: the normalised product), most probable first; only its name
-        (probability 1) when its corners carry no probabilities.
+        (independent reads: the normalised product) or given ``probs`` where the card has them
+        (its face read too), most probable first; only its name (probability 1) when neither
+        carries probabilities.
 
         >>> p = np.full(54, 0.2 / 53); p[CARD_NAMES.index("9C")] = 0.8
         >>> [(c, round(v, 2)) for c, v in CardInstance("9C", (0, 0, 9, 9), 0.8, (IndexReading("9C", (0, 0, 9, 9), 0.8, 0.0, probs=p),)).candidates(2)]
         [('9C', 0.8), ('2S', 0.0)]
         """
-        if not self.indices or any(r.probs is None for r in self.indices):
+        if self.probs is not None:
+            p = np.asarray(self.probs, np.float64) / max(float(np.sum(self.probs)), 1e-12)
+        elif not self.indices or any(r.probs is None for r in self.indices):
             return [(self.card, 1.0)]
-        log_p = sum(np.log(np.asarray(r.probs, np.float64) + 1e-9) for r in self.indices)
-        p = np.exp(log_p - log_p.max())
-        p /= p.sum()
+        else:
+            log_p = sum(np.log(np.asarray(r.probs, np.float64) + 1e-9) for r in self.indices)
+            p = np.exp(log_p - log_p.max())
+            p /= p.sum()
         order = np.argsort(-p, kind="stable")[:count]
         return [(CARD_NAMES[int(k)], float(p[k])) for k in order]
