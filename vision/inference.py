@@ -313,16 +313,19 @@ class CardReader:
         return [q for q, _ in outlines], self._face.read_both_ways(np.stack(faces))
 
     def merge_faces(self, cards: list[CardInstance], quads: list[np.ndarray], probs: np.ndarray) -> list[CardInstance]:
-        """Index reads and face reads together. A face read surely (``face_threshold``) where
-        no index was read adds its card; where one card was read from its indices, that card
-        becomes the likeliest given both its indices and the face; an outline holding
-        several cards (a fan, a table) is left as the indices read it. A card whose face was read
-        carries the joint probabilities (``CardInstance.probs``: what its candidates say). A joker, from a face as
-        from corners, needs ``joker_threshold`` too; with ``face_guess_threshold``, a card outline
-        (not the whole picture) with nothing read in it gives its face's best read as a guess,
-        at most :data:`GUESS_CONFIDENCE` sure. Several reads of one name inside one
-        outline read surely as that card are one card whose indices were read apart (a long
-        JOKER column read from both ends, say): one card's outline holds one card."""
+        """Index reads and face reads together:
+
+        - a face read surely (``face_threshold``; a joker also ``joker_threshold``) where no index
+          was read adds its card;
+        - where one card was read from its indices, that card becomes the likeliest given both
+          its indices and the face, and carries their joint probabilities (``CardInstance.probs``:
+          what its candidates say);
+        - several reads of one name inside one outline read surely as that card, spanning it, are
+          one card whose indices were read apart (a long JOKER column read from both ends);
+        - an outline holding different cards (a fan, a table) is left as the indices read it;
+        - with ``face_guess_threshold``, a card outline (not the whole picture) with nothing read
+          in it gives its face's best read as a guess, at most :data:`GUESS_CONFIDENCE` sure.
+        """
         s = self.settings
         cards = list(cards)
         for quad, p in zip(quads, probs, strict=True):
