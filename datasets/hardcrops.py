@@ -16,7 +16,7 @@ crop labelled "not an index" (``REJECT``): a fine-tuned classifier learns to tur
   ``tuolaji real-crops --val-out`` holds out, so its validation set stays unseen.
 
 A stray box is kept when the classifier reads it as some card at least ``min_card``
-surely; a would-be joker is always kept. Crops go to ``OUT/crops/*.npz`` in the layout of
+surely, or as a joker at least 0.1 surely. Crops go to ``OUT/crops/*.npz`` in the layout of
 ``tuolaji generate --crops``, so ``tuolaji train classifier --train OUT`` reads them.
 
 >>> is_stray((0, 0, 10, 10), [(20, 20, 30, 30)])
