@@ -28,7 +28,7 @@ False
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -89,29 +89,34 @@ def _stray_reader(models: Path | None) -> CardReader:
     return reader
 
 
-def scene_strays(reader: CardReader, image: np.ndarray, meta: dict[str, Any], min_card: float = MIN_CARD) -> list[Box]:
+Stray = tuple[Box, int]
+"""A stray box and the card (class id) the classifier read in it."""
+
+
+def _read_as_cards(reader: CardReader, image: np.ndarray, boxes: list[np.ndarray], keep: Callable[[np.ndarray], bool]) -> list[Stray]:
+    """Those of ``boxes`` whose read (55 probabilities) ``keep`` accepts, with the card read."""
+    if not boxes:
+        return []
+    probs, _, _ = reader.classify(image, np.array(boxes, np.float32))
+    return [(_box(b), int(p[:REJECT].argmax())) for b, p in zip(boxes, probs, strict=True) if keep(p)]
+
+
+def scene_strays(reader: CardReader, image: np.ndarray, meta: dict[str, Any], min_card: float = MIN_CARD) -> list[Stray]:
     """The stray boxes of one generated scene that the classifier reads as a card."""
     indices = [tuple(i["box"]) for i in meta["indices"]]
     boxes, _ = reader.detect(image)
-    stray = [b for b in boxes if is_stray(tuple(b), indices)]
-    if not stray:
-        return []
-    probs, _, _ = reader.classify(image, np.array(stray, np.float32))
-    return [_box(b) for b, p in zip(stray, probs, strict=True) if would_be_card(p, min_card)]
+    return _read_as_cards(reader, image, [b for b in boxes if is_stray(tuple(b), indices)],
+                          lambda p: would_be_card(p, min_card))
 
 
-def photo_strays(reader: CardReader, image: np.ndarray, card: str, min_card: float = MIN_CARD) -> list[Box]:
+def photo_strays(reader: CardReader, image: np.ndarray, card: str, min_card: float = MIN_CARD) -> list[Stray]:
     """The boxes of a single-card photo of ``card`` that lie away from its corners and read as
     another card."""
     h, w = image.shape[:2]
     boxes, _ = reader.detect(image)
-    away = [b for b in boxes if corner_of(tuple(b), w, h) is None]
-    if not away:
-        return []
-    probs, _, _ = reader.classify(image, np.array(away, np.float32))
     label = CARD_NAMES.index(card)
-    return [_box(b) for b, p in zip(away, probs, strict=True)
-            if would_be_card(p, min_card) and int(p[:REJECT].argmax()) != label]
+    return _read_as_cards(reader, image, [b for b in boxes if corner_of(tuple(b), w, h) is None],
+                          lambda p: would_be_card(p, min_card) and int(p[:REJECT].argmax()) != label)
 
 
 def _reject_crops(image: np.ndarray, boxes: list[Box], rng: np.random.Generator, scales: Sequence[float]) -> np.ndarray:
@@ -144,11 +149,10 @@ def write_hard_crops(out: Path, scene_sets: Sequence[Path] = (), real: Path | No
 
         bar = tqdm(total=len(scenes) + len(photos), desc="hard-crops", unit="picture")
 
-    def write(name: str, image: np.ndarray, strays: list[Box], x: np.ndarray) -> None:
+    def write(name: str, strays: list[Stray], x: np.ndarray) -> None:
+        counts["joker_strays"] += sum(card in _JOKER_IDS for _, card in strays)
         if not len(x):
             return
-        probs, _, _ = reader.classify(image, np.array(strays, np.float32))
-        counts["joker_strays"] += int(sum(int(p[:REJECT].argmax()) in _JOKER_IDS for p in probs))
         counts["crops"] += len(x)
         np.savez_compressed(out / "crops" / f"{name}.npz", x=x, y=np.full(len(x), REJECT, np.int64),
                             angle=np.full(len(x), np.nan, np.float32), side=np.full(len(x), -1, np.int8))
@@ -161,8 +165,8 @@ def write_hard_crops(out: Path, scene_sets: Sequence[Path] = (), real: Path | No
         strays = scene_strays(reader, image, meta)
         counts["scenes"] += 1
         counts["scene_strays"] += len(strays)
-        write(f"{folder.name}-{meta_path.stem}", image, strays, _reject_crops(image, strays, np.random.default_rng([seed, n]),
-                                                                              (1.0,) * scene_copies))
+        write(f"{folder.name}-{meta_path.stem}", strays,
+              _reject_crops(image, [b for b, _ in strays], np.random.default_rng([seed, n]), (1.0,) * scene_copies))
     for number, photo in photos:
         if bar is not None:
             bar.update()
@@ -173,7 +177,7 @@ def write_hard_crops(out: Path, scene_sets: Sequence[Path] = (), real: Path | No
         counts["photos"] += 1
         counts["photo_strays"] += len(strays)
         rng = np.random.default_rng([seed, len(scenes) + number])
-        write(f"photo-{photo.image.stem}", image, strays, _reject_crops(image, strays, rng, SCALES))
+        write(f"photo-{photo.image.stem}", strays, _reject_crops(image, [b for b, _ in strays], rng, SCALES))
     if bar is not None:
         bar.close()
     counts.update(scene_sets=[str(s) for s in scene_sets], real=str(real) if real else None, split=split, seed=seed,

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from scorer.cards import CARD_NAMES
-from vision.readings import Box, CardInstance, IndexReading
+from vision.readings import Box, CardInstance, IndexReading, union_box
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -434,8 +434,6 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
         miss = 1.0
         for r in group:
             miss *= 1.0 - r.confidence_as(card)
-        box = (min(r.box[0] for r in group), min(r.box[1] for r in group),
-               max(r.box[2] for r in group), max(r.box[3] for r in group))
-        cards.append(CardInstance(card, box, 1.0 - miss, group))
+        cards.append(CardInstance(card, union_box([r.box for r in group]), 1.0 - miss, group))
     cards.sort(key=lambda c: -c.confidence)
     return cards

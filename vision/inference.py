@@ -22,7 +22,7 @@ from vision.decks import DeckHead, check_deck_fits
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from vision.grouping import group_indices, nms
 from vision.orientation import refine_ups
-from vision.readings import Box, CardInstance, IndexReading
+from vision.readings import Box, CardInstance, IndexReading, union_box
 
 
 @dataclass(frozen=True)
@@ -275,7 +275,6 @@ class CardReader:
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
             confidence = float(p[k]) * float(score) ** self.settings.detector_weight
             cards = _card_share(p)
-            cards.flags.writeable = False
             readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right), cards))
         return readings
 
@@ -335,10 +334,10 @@ class CardReader:
             inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
             if p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
                 if 0 < s.face_guess_threshold <= p[k] and not inside and not _is_frame(quad):
-                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _face_share(p)))
+                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _card_share(p)))
                 continue
             if not inside:
-                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _face_share(p)))
+                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _card_share(p)))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
                 if cards[inside[0]].card == CARD_NAMES[k] and _spans(quad, [cards[i] for i in inside]):
                     cards = _joined(cards, inside)
@@ -365,12 +364,6 @@ class CardReader:
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
 
 
-def _face_share(probs: np.ndarray) -> np.ndarray:
-    share = _card_share(probs).astype(np.float32)
-    share.flags.writeable = False
-    return share
-
-
 def _bounds(quad: np.ndarray) -> Box:
     (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
     return float(x1), float(y1), float(x2), float(y2)
@@ -389,22 +382,23 @@ SPAN_AREA = 2.0
 def _spans(quad: np.ndarray, cards: list[CardInstance]) -> bool:
     """Whether ``cards`` together span the outline ``quad`` (it is their card's outline, not a
     bigger picture holding them)."""
-    x1, y1 = min(c.box[0] for c in cards), min(c.box[1] for c in cards)
-    x2, y2 = max(c.box[2] for c in cards), max(c.box[3] for c in cards)
+    x1, y1, x2, y2 = union_box([c.box for c in cards])
     return float(cv2.contourArea(quad.reshape(-1, 1, 2).astype(np.float32))) <= SPAN_AREA * max(1.0, (x2 - x1) * (y2 - y1))
 
 
 def _joined(cards: list[CardInstance], which: list[int]) -> list[CardInstance]:
     """``cards`` with those at ``which`` (all of one name) made one card."""
     parts = [cards[i] for i in which]
-    box = (min(c.box[0] for c in parts), min(c.box[1] for c in parts), max(c.box[2] for c in parts), max(c.box[3] for c in parts))
-    one = CardInstance(parts[0].card, box, max(c.confidence for c in parts), tuple(r for c in parts for r in c.indices))
+    one = CardInstance(parts[0].card, union_box([c.box for c in parts]), max(c.confidence for c in parts), tuple(r for c in parts for r in c.indices))
     return [c for i, c in enumerate(cards) if i not in which] + [one]
 
 
 def _card_share(probs: np.ndarray) -> np.ndarray:
-    """The 54 cards' probabilities of a read, "not a card" left out and the rest renormalised."""
-    return probs[:REJECT] / max(float(probs[:REJECT].sum()), 1e-9)
+    """The 54 cards' probabilities of a read, "not a card" left out and the rest renormalised
+    (read-only: cards carry it)."""
+    share = probs[:REJECT] / max(float(probs[:REJECT].sum()), 1e-9)
+    share.flags.writeable = False
+    return share
 
 
 def _inside(quad: np.ndarray, box: Box) -> bool:

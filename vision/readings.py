@@ -12,6 +12,15 @@ from scorer.cards import CARD_NAMES
 
 Box = tuple[float, float, float, float]
 
+
+def union_box(boxes: list[Box]) -> Box:
+    """The smallest box holding all of ``boxes`` (x1, y1, x2, y2).
+
+    >>> union_box([(0, 5, 10, 20), (4, 0, 12, 8)])
+    (0, 0, 12, 20)
+    """
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
 @dataclass(frozen=True)
 class IndexReading:
     """One corner index: where it is, what it reads and where its card's top points."""
