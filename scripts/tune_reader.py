@@ -26,10 +26,10 @@ from vision.detector import CardReader  # noqa: E402
 
 GRID = {
     "detector_weight": (0.25,),
-    "card_threshold": (0.35, 0.4),
-    "class_threshold": (0.3,),
-    "joker_threshold": (0.7, 0.85),
-    "face_threshold": (0.0, 0.5, 0.6, 0.7, 0.8, 0.9),
+    "card_threshold": (0.35, 0.4, 0.45),
+    "class_threshold": (0.25, 0.3),
+    "joker_threshold": (0.6, 0.65, 0.7),
+    "face_threshold": (0.0, 0.7, 0.8, 0.9),
 }
 """The values tried. The index thresholds were chosen on a wider grid with the corner reader
 alone (detector weight 0.5/0.25/0.1, card 0.35/0.4/0.45, class 0.3/0.4, joker 0.5/0.7/0.85);
