@@ -21,6 +21,7 @@ def union_box(boxes: list[Box]) -> Box:
     """
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
+
 @dataclass(frozen=True)
 class IndexReading:
     """One corner index: where it is, what it reads and where its card's top points."""
