@@ -237,6 +237,41 @@ def _level_pair(a: IndexReading, b: IndexReading) -> bool:
     return LEVEL_ACROSS[0] <= across <= LEVEL_ACROSS[1] and abs(down) <= LEVEL_SLOPE * across
 
 
+FAN_OVERLAP = 0.25
+"""Fanned cards' indices all show (``docs/TABLE.md``): two boxes sharing this much of the smaller
+one are one index boxed twice, not two fanned cards."""
+FAN_WIDTH = 0.5
+"""Two level, same-facing indices closer than this fraction of their card outline's width are
+on two fanned cards (one card's two top corners are most of its width apart)."""
+
+
+def fanned_side_by_side(a: IndexReading, b: IndexReading, outline: np.ndarray) -> bool:
+    """True when a and b are the same corner of two fanned cards that lie inside one ``outline``
+    (an N×2 polygon, frame pixels): facing the same way, level rather than one below the other,
+    their boxes apart, and closer than ``FAN_WIDTH`` of the outline's width across them.
+
+    The face reader may find one outline around two identical fanned cards (a pair) and read
+    it surely as that card; their corners must not be joined into one card.
+
+    >>> outline = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    >>> a = IndexReading("7H", (2, 2, 10, 18), 0.9, 0.0)
+    >>> fanned_side_by_side(a, IndexReading("7H", (14, 2, 22, 18), 0.9, 0.0), outline)
+    True
+    >>> fanned_side_by_side(a, IndexReading("7H", (48, 2, 56, 18), 0.9, 0.0), outline)  # the top corners of one card
+    False
+    >>> fanned_side_by_side(a, IndexReading("7H", (5, 4, 13, 20), 0.9, 0.0), outline)  # one index boxed twice
+    False
+    """
+    up = _up(a)
+    if float(up @ _up(b)) < LEVEL_DOT or _overlap_of_smaller(a.box, b.box) >= FAN_OVERLAP:
+        return False
+    right = np.array([-up[1], up[0]])
+    d = np.subtract(b.centre, a.centre)
+    across, down = abs(float(d @ right)), abs(float(d @ up))
+    spread = np.asarray(outline, float).reshape(-1, 2) @ right
+    return down <= across < FAN_WIDTH * float(spread.max() - spread.min())
+
+
 def _one_card(a: IndexReading, b: IndexReading) -> bool:
     """False when a and b cannot be two corners of one card: read as cards neither could be
     (:func:`may_be_same_card`), facing across each other, or facing opposite ways where no

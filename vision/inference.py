@@ -5,6 +5,7 @@ frame and hands the index readings to :mod:`vision.grouping`.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from vision.cards_json import read_cards_json
 from vision.classes import JOKER_NAMES, REJECT, check_classes
 from vision.decks import DeckHead, check_deck_fits
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
-from vision.grouping import group_indices, nms
+from vision.grouping import fanned_side_by_side, group_indices, nms
 from vision.orientation import refine_ups
 from vision.readings import Box, CardInstance, IndexReading, union_box
 
@@ -320,7 +321,8 @@ class CardReader:
           its indices and the face, and carries their joint probabilities (``CardInstance.probs``:
           what its candidates say);
         - several reads of one name inside one outline read surely as that card, spanning it, are
-          one card whose indices were read apart (a long JOKER column read from both ends);
+          one card whose indices were read apart (a long JOKER column read from both ends), unless
+          two of them lie side by side as fanned cards do (a pair: :func:`vision.grouping.fanned_side_by_side`);
         - an outline holding different cards (a fan, a table) is left as the indices read it;
         - with ``face_guess_threshold``, a card outline (not the whole picture) with nothing read
           in it gives its face's best read as a guess, at most :data:`GUESS_CONFIDENCE` sure.
@@ -339,7 +341,8 @@ class CardReader:
             if not inside:
                 cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _card_share(p)))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
-                if cards[inside[0]].card == CARD_NAMES[k] and _spans(quad, [cards[i] for i in inside]):
+                parts = [cards[i] for i in inside]
+                if parts[0].card == CARD_NAMES[k] and _spans(quad, parts) and not _fanned(quad, parts):
                     cards = _joined(cards, inside)
             elif len(inside) == 1:
                 card = cards[inside[0]]
@@ -384,6 +387,13 @@ def _spans(quad: np.ndarray, cards: list[CardInstance]) -> bool:
     bigger picture holding them)."""
     x1, y1, x2, y2 = union_box([c.box for c in cards])
     return float(cv2.contourArea(quad.reshape(-1, 1, 2).astype(np.float32))) <= SPAN_AREA * max(1.0, (x2 - x1) * (y2 - y1))
+
+
+def _fanned(quad: np.ndarray, parts: list[CardInstance]) -> bool:
+    """Whether two of ``parts`` (cards inside the outline ``quad``) hold indices lying side by side
+    as fanned cards' do."""
+    return any(fanned_side_by_side(p, q, quad) for a, b in itertools.combinations(parts, 2)
+               for p in a.indices for q in b.indices)
 
 
 def _joined(cards: list[CardInstance], which: list[int]) -> list[CardInstance]:

@@ -123,6 +123,27 @@ def test_merge_faces_makes_one_card_of_same_named_reads_spanning_one_outline() -
     assert len(reader.merge_faces([left, right], [picture], _face_probs("BJ", 0.92))) == 2
 
 
+def test_merge_faces_keeps_the_two_cards_of_a_fanned_pair() -> None:
+    """Two identical cards fanned (a pair) may show one outline that the face reader reads surely
+    as that card: their top-left indices lie side by side, a fan's offset apart, and stay two
+    cards. Two reads of one card's opposite corners, spanning the outline, still join."""
+    from vision.readings import CardInstance, IndexReading
+
+    reader = CardReader.load(face_threshold=0.6)
+    outline = np.array([[100, 100], [190, 100], [190, 220], [100, 220]], np.float32)  # both cards' outline
+
+    def card_at(x: float, y: float = 104, angle: float = 0.0) -> CardInstance:
+        index = IndexReading("7H", (x, y, x + 10, y + 16), 0.9, angle)
+        return CardInstance("7H", index.box, 0.9, (index,))
+
+    below, bottom_right = card_at(104), card_at(176, 200, 180.0)
+    above_top = card_at(126)  # the upper card of the fan shows both its corners
+    above = CardInstance("7H", (126, 104, 186, 216), 0.9, above_top.indices + bottom_right.indices)
+    assert len(reader.merge_faces([below, above], [outline], _face_probs("7H", 0.95))) == 2
+    joined = reader.merge_faces([below, bottom_right], [outline], _face_probs("7H", 0.95))
+    assert [(c.card, len(c.indices)) for c in joined] == [("7H", 2)]
+
+
 def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table() -> None:
     """The table pipeline's reader (``TABLE``) keeps a card outline's best face read as a guess,
     under the pipeline's sure threshold, where no index could be read (a jester joker's tiny
