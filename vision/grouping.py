@@ -245,10 +245,19 @@ FAN_WIDTH = 0.5
 on two fanned cards (one card's two top corners are most of its width apart)."""
 
 
+FAN_ALIKE = 1.5
+"""Identical fanned cards' indices are boxed alike: width and height within this factor."""
+
+
+def _alike(a: Box, b: Box) -> bool:
+    sides = [(max(a[k + 2] - a[k], 1e-6), max(b[k + 2] - b[k], 1e-6)) for k in (0, 1)]
+    return all(max(p, q) <= FAN_ALIKE * min(p, q) for p, q in sides)
+
+
 def fanned_side_by_side(a: IndexReading, b: IndexReading, outline: np.ndarray) -> bool:
     """True when a and b are the same corner of two fanned cards that lie inside one ``outline``
     (an N×2 polygon, frame pixels): facing the same way, level rather than one below the other,
-    their boxes apart, and closer than ``FAN_WIDTH`` of the outline's width across them.
+    their boxes alike and apart, and closer than ``FAN_WIDTH`` of the outline's width across them.
 
     The face reader may find one outline around two identical fanned cards (a pair) and read
     it surely as that card; their corners must not be joined into one card.
@@ -261,9 +270,11 @@ def fanned_side_by_side(a: IndexReading, b: IndexReading, outline: np.ndarray) -
     False
     >>> fanned_side_by_side(a, IndexReading("7H", (5, 4, 13, 20), 0.9, 0.0), outline)  # one index boxed twice
     False
+    >>> fanned_side_by_side(a, IndexReading("7H", (14, 8, 40, 16), 0.9, 0.0), outline)  # a glyph column read sideways
+    False
     """
     up = _up(a)
-    if float(up @ _up(b)) < LEVEL_DOT or _overlap_of_smaller(a.box, b.box) >= FAN_OVERLAP:
+    if float(up @ _up(b)) < LEVEL_DOT or _overlap_of_smaller(a.box, b.box) >= FAN_OVERLAP or not _alike(a.box, b.box):
         return False
     right = np.array([-up[1], up[0]])
     d = np.subtract(b.centre, a.centre)
