@@ -77,13 +77,33 @@ def epoch_order(count: int, per_epoch: int, rng: np.random.Generator, weights: n
     return rng.choice(count, size=per_epoch, replace=False, p=weights / weights.sum())
 
 
-def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles."""
+LOWRES_FROM = 20.0
+"""Crops of indices at least this long (px) may be read as if cut from a smaller index (``lowres_share``)."""
+LOWRES_TO = (10.0, 18.0)
+"""... of an index this long (px): the sizes read worst."""
+
+
+def lowres_factors(index_size: np.ndarray, labels: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
+    """For each crop, the factor its picture is shrunk by before being blown up again (0: kept):
+    ``share`` of the crops of indices at least ``LOWRES_FROM`` px long look as if cut from an
+    index ``LOWRES_TO`` px long, the pixels such an index gives (blur does not make them)."""
+    factors = rng.uniform(*LOWRES_TO, len(labels)) / np.maximum(index_size, 1.0)
+    chosen = (labels != REJECT) & (index_size >= LOWRES_FROM) & (rng.random(len(labels)) < share)
+    return np.where(chosen, factors, 0.0)
+
+
+def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
+            shrink: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles; ``shrink``
+    (from :func:`lowres_factors`) lowers the resolution of some first."""
     out = np.empty_like(x)
     new_angle = angle.copy()
     size = x.shape[1]
     for i in range(len(x)):
         img = x[i]
+        if shrink is not None and shrink[i] > 0:
+            small = max(6, round(size * float(shrink[i])))
+            img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (size, size), interpolation=cv2.INTER_LINEAR)
         k = int(rng.integers(4))
         img = np.rot90(img, k)  # counter-clockwise quarter turns
         turn = -90.0 * k
@@ -154,11 +174,14 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndar
 def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path, epochs: int = 30, batch: int = 128,
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
-                     width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0) -> dict:
+                     width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0,
+                     lowres_share: float = 0.0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics.
 
     With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
-    that many times as often into each epoch (small indices are the ones read worst).
+    that many times as often into each epoch (small indices are the ones read worst). With
+    ``lowres_share`` > 0, that share of the crops of larger indices is read at a small index's
+    resolution (:func:`lowres_factors`).
     """
     import torch
     import torch.nn.functional as F
@@ -168,9 +191,11 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     weights = None
-    if small_weight != 1.0 and small_below > 0:
+    index_size = None
+    if (small_weight != 1.0 and small_below > 0) or lowres_share > 0:
         x, y, angle, side, index_size = load_crops(train_dirs, sizes=True)
-        weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
+        if small_weight != 1.0 and small_below > 0:
+            weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
     else:
         x, y, angle, side = load_crops(train_dirs)
     vx, vy, vangle, vside = load_crops(val_dirs)
@@ -210,7 +235,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         running = 0.0
         for s in range(steps_per_epoch):
             idx = order[s * batch : (s + 1) * batch]
-            bx, bangle = augment(x[idx], angle[idx], rng)
+            shrink = lowres_factors(index_size[idx], y[idx], lowres_share, rng) if index_size is not None and lowres_share > 0 else None
+            bx, bangle = augment(x[idx], angle[idx], rng, shrink)
             by = torch.from_numpy(y[idx])
             for group in optimiser.param_groups:
                 group["lr"] = lr_at(epoch * steps_per_epoch + s)
@@ -237,7 +263,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         best = max(best, metrics["acc"])
         state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
-                 "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight}
+                 "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight,
+                 "lowres_share": lowres_share}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:

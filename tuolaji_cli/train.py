@@ -236,5 +236,6 @@ def run(args: argparse.Namespace) -> int:
         extra=int(settings.get("extra", 0)),
         small_below=float(settings.get("small_below", 0.0)),
         small_weight=float(settings.get("small_weight", 1.0)),
+        lowres_share=float(settings.get("lowres_share", 0.0)),
     )
     return 0

@@ -177,3 +177,28 @@ def test_joker_share_sets_how_often_jokers_are_drawn(tmp_path: Path, capsys) -> 
                              "--joker-share", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--joker-share" in err[0]
+
+
+def test_lowres_share_reads_large_indices_at_a_small_index_resolution() -> None:
+    """``lowres_share`` shrinks that share of the crops of large indices (never rejects, never crops
+    of indices already small or of unknown size) to the pixels a 10-18 px index gives, then blows
+    them up again: the crop keeps its size but loses its fine detail."""
+    from training.classifier_train import LOWRES_TO, augment, lowres_factors
+
+    sizes = np.array([40.0, 40.0, 12.0, 0.0, 40.0] * 200, np.float32)
+    labels = np.array([3, 3, 3, 3, REJECT] * 200)
+    factors = lowres_factors(sizes, labels, 0.5, np.random.default_rng(0))
+    chosen = factors > 0
+    assert not chosen[2::5].any() and not chosen[3::5].any() and not chosen[4::5].any()
+    assert 0.4 < chosen[0::5].mean() < 0.6
+    assert (factors[chosen] * 40 >= LOWRES_TO[0] - 1e-6).all() and (factors[chosen] * 40 <= LOWRES_TO[1] + 1e-6).all()
+    assert not lowres_factors(sizes, labels, 0.0, np.random.default_rng(0)).any()
+
+    crop = np.where(np.indices((40, 40)).sum(axis=0)[..., None] % 2 == 0, 255, 0).repeat(3, axis=2).astype(np.uint8)  # a fine checkerboard
+    crops, angles = np.stack([crop, crop]), np.zeros(2, np.float32)
+    sharp, _ = augment(crops, angles, np.random.default_rng(2))
+    shrunk, _ = augment(crops, angles, np.random.default_rng(2), np.array([0.0, 0.3]))
+    assert shrunk.shape == sharp.shape
+    assert np.array_equal(shrunk[0], sharp[0])
+    detail = [float(np.abs(np.diff(c.astype(np.float32), axis=1)).mean()) for c in (sharp[1], shrunk[1])]
+    assert detail[1] < 0.5 * detail[0]
