@@ -192,9 +192,10 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     torch.manual_seed(seed)
     weights = None
     index_size = None
-    if (small_weight != 1.0 and small_below > 0) or lowres_share > 0:
+    weighted = small_weight != 1.0 and small_below > 0
+    if weighted or lowres_share > 0:
         x, y, angle, side, index_size = load_crops(train_dirs, sizes=True)
-        if small_weight != 1.0 and small_below > 0:
+        if weighted:
             weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
     else:
         x, y, angle, side = load_crops(train_dirs)
@@ -235,7 +236,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         running = 0.0
         for s in range(steps_per_epoch):
             idx = order[s * batch : (s + 1) * batch]
-            shrink = lowres_factors(index_size[idx], y[idx], lowres_share, rng) if index_size is not None and lowres_share > 0 else None
+            shrink = lowres_factors(index_size[idx], y[idx], lowres_share, rng) if lowres_share > 0 else None
             bx, bangle = augment(x[idx], angle[idx], rng, shrink)
             by = torch.from_numpy(y[idx])
             for group in optimiser.param_groups:

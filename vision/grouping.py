@@ -243,8 +243,6 @@ one are one index boxed twice, not two fanned cards."""
 FAN_WIDTH = 0.5
 """Two level, same-facing indices closer than this fraction of their card outline's width are
 on two fanned cards (one card's two top corners are most of its width apart)."""
-
-
 FAN_ALIKE = 1.5
 """Identical fanned cards' indices are boxed alike: width and height within this factor."""
 
