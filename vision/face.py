@@ -36,8 +36,9 @@ CARD_ASPECT = (1.2, 1.75)
 """The long side over the short side of a card outline (poker 1.40, bridge 1.56), with room
 for perspective."""
 
-MIN_CARD_AREA = 0.015
-"""A card outline covers at least this fraction of the picture."""
+MIN_CARD_AREA = 0.007
+"""A card outline covers at least this fraction of the picture (a card about 38×54 px in a
+640×480 frame: small cards' faces are read too)."""
 
 QUAD_SEARCH_PX = 320
 """Card outlines are looked for in the picture shrunk to this longest side (they are large)."""

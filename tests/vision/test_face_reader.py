@@ -31,6 +31,15 @@ def test_card_quads_finds_a_card_on_cloth_with_its_short_edge_first() -> None:
     assert np.linalg.norm(quad[1] - quad[0]) < np.linalg.norm(quad[2] - quad[1])  # short edge first
 
 
+def test_card_quads_finds_a_small_card_of_a_table_seen_from_far() -> None:
+    image = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    box = cv2.boxPoints(((320, 240), (46, 64), 10.0))  # about 1% of the picture
+    cv2.fillConvexPoly(image, box.astype(np.int32), (245, 245, 245))
+    quads = card_quads(image)
+    assert any(np.allclose(np.sort(q, axis=0), np.sort(box, axis=0), atol=4) for q in quads)
+    assert all(np.abs(q.mean(axis=0) - (320, 240)).max() < 3 for q in quads)  # nothing but that card
+
+
 def test_card_quads_ignores_shapes_that_are_not_cards() -> None:
     image = np.full((360, 480, 3), (40, 90, 30), np.uint8)
     cv2.rectangle(image, (100, 100), (300, 140), (245, 245, 245), -1)  # a long strip
