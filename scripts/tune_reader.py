@@ -30,10 +30,14 @@ GRID = {
     "class_threshold": (0.25, 0.3),
     "joker_threshold": (0.6, 0.65, 0.7),
     "face_threshold": (0.0, 0.7, 0.8, 0.9),
+    "small_index_px": (18.0,),
+    "small_card_threshold": (0.35,),
 }
 """The values tried. The index thresholds were chosen on a wider grid with the corner reader
 alone (detector weight 0.5/0.25/0.1, card 0.35/0.4/0.45, class 0.3/0.4, joker 0.5/0.7/0.85);
-with the face reader the grid holds them near that choice and searches the face threshold."""
+with the face reader the grid holds them near that choice and searches the face threshold. The
+small cards' threshold was chosen with the others fixed (indices under 14/18/22/26/30 px, from
+0.25-0.5: models/README.md, session 11)."""
 
 
 def main() -> int:

@@ -44,8 +44,12 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 
 # ------------------------------------------------------------ grouping
 
-def _index_size(reading: IndexReading) -> float:
-    """Side of the (unrotated) index patch, undoing the growth of a rotated axis-aligned box."""
+def index_size(reading: IndexReading) -> float:
+    """Side of the (unrotated) index patch, undoing the growth of a rotated axis-aligned box.
+
+    >>> index_size(IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0))
+    12.649110640673518
+    """
     x1, y1, x2, y2 = reading.box
     a = math.radians(reading.angle_deg)
     grow = abs(math.cos(a)) + abs(math.sin(a))
@@ -60,7 +64,7 @@ def _up(reading: IndexReading) -> np.ndarray:
 def _offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
     """Where b lies in a's card frame (x to the card's right, y to its bottom), in index sizes."""
     ua = _up(a)
-    size = (_index_size(a) + _index_size(b)) / 2
+    size = (index_size(a) + index_size(b)) / 2
     d = np.subtract(b.centre, a.centre)
     right = np.array([-ua[1], ua[0]])
     return float(d @ right) / size, float(d @ -ua) / size
@@ -71,7 +75,7 @@ def _opposite_offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
     corners (down along a's up-vector minus b's)."""
     axis = _up(a) - _up(b)
     axis /= max(float(np.linalg.norm(axis)), 1e-9)
-    size = (_index_size(a) + _index_size(b)) / 2
+    size = (index_size(a) + index_size(b)) / 2
     d = np.subtract(b.centre, a.centre)
     return float(d @ -axis) / size, float(d @ np.array([-axis[1], axis[0]])) / size
 
@@ -157,7 +161,7 @@ def pair_cost(a: IndexReading, b: IndexReading, kind: str) -> float:
     >>> math.dist(tl.centre, br.centre) > math.dist(fanned_tl.centre, br.centre)
     True
     """
-    cost = math.dist(a.centre, b.centre) / ((_index_size(a) + _index_size(b)) / 2)
+    cost = math.dist(a.centre, b.centre) / ((index_size(a) + index_size(b)) / 2)
     if kind in ("vertical", "diagonal"):
         down, across = _opposite_offset(a, b)
         ratio = abs(across) / max(down, 1e-9)
@@ -230,7 +234,7 @@ def _level_pair(a: IndexReading, b: IndexReading) -> bool:
         return False
     up = _up(left) + _up(right)
     up /= max(float(np.linalg.norm(up)), 1e-9)
-    size = (_index_size(left) + _index_size(right)) / 2
+    size = (index_size(left) + index_size(right)) / 2
     d = np.subtract(right.centre, left.centre)
     across = float(d @ np.array([-up[1], up[0]])) / size
     down = float(d @ -up) / size
@@ -318,7 +322,7 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
     length2 = float(span @ span)
     if length2 <= 0:
         return False
-    size = (_index_size(a) + _index_size(b)) / 2
+    size = (index_size(a) + index_size(b)) / 2
     least = 0.5 * min(a.confidence, b.confidence)
     for r in readings:
         if r is a or r is b or r.confidence < least or float(_up(r) @ _up(a)) < 0.8:
@@ -368,7 +372,7 @@ def _same_index(kept: IndexReading, reading: IndexReading, spacing: float) -> bo
     overlap = _overlap_of_smaller(kept.box, reading.box)
     if float(_up(kept) @ _up(reading)) <= 0.7:
         return overlap >= OTHER_FACING_OVERLAP
-    return overlap >= DUPLICATE_OVERLAP or math.dist(kept.centre, reading.centre) < spacing * (_index_size(kept) + _index_size(reading)) / 2
+    return overlap >= DUPLICATE_OVERLAP or math.dist(kept.centre, reading.centre) < spacing * (index_size(kept) + index_size(reading)) / 2
 
 
 def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> list[IndexReading]:

@@ -21,7 +21,7 @@ from vision.cards_json import read_cards_json
 from vision.classes import JOKER_NAMES, REJECT, check_classes
 from vision.decks import DeckHead, check_deck_fits
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
-from vision.grouping import fanned_side_by_side, group_indices, nms
+from vision.grouping import fanned_side_by_side, group_indices, index_size, nms
 from vision.orientation import refine_ups
 from vision.readings import Box, CardInstance, IndexReading, union_box
 
@@ -47,6 +47,8 @@ class ReaderSettings:
     face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
     face_guess_threshold: float = 0.0  # > 0: a card outline with nothing read in it gives its face's best read from this
     # probability, as a guess (confidence at most GUESS_CONFIDENCE: for a person to confirm)
+    small_index_px: float = 0.0  # > 0: a card whose corner indices are all shorter than this (frame px) ...
+    small_card_threshold: float = 0.0  # ... counts from this confidence instead of card_threshold (small indices read less surely)
 
 
 CAREFUL: dict[str, float] = {"classify_turns": 4}
@@ -358,10 +360,22 @@ class CardReader:
         return sorted(cards, key=lambda c: -c.confidence)
 
     def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
-        """The physical cards of some index readings (grouped, the unsure ones dropped)."""
+        """The physical cards of some index readings (grouped, the unsure ones dropped).
+
+        A card counts from ``card_threshold``, or from ``small_card_threshold`` when all its
+        indices are shorter than ``small_index_px`` (a small index is read less surely, right
+        or wrong); a joker also needs ``joker_threshold``.
+        """
         cards = group_indices(readings, self.settings.index_spacing)
         s = self.settings
-        return [c for c in cards if c.confidence >= s.card_threshold and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+        return [c for c in cards if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+
+    def card_bar(self, card: CardInstance) -> float:
+        """The confidence from which ``card`` (read from its corner indices) counts as read."""
+        s = self.settings
+        if s.small_index_px > 0 and card.indices and max(index_size(r) for r in card.indices) < s.small_index_px:
+            return s.small_card_threshold
+        return s.card_threshold
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)

@@ -470,3 +470,25 @@ def test_directions_snap_to_the_card_edges_in_one_batch() -> None:
     assert np.allclose(refined[-1], ups[-1])
     assert np.allclose(np.stack([refine_up(c, u) for c, u in zip(crops, ups, strict=True)]), refined, atol=1e-6)
     assert refine_ups(crops[:0], ups[:0]).shape == (0, 2)
+
+
+def test_a_card_of_small_indices_counts_from_the_small_card_threshold() -> None:
+    """A card whose indices are all small (a far camera, a 640×480 frame) is read less surely,
+    right or wrong, and counts from ``small_card_threshold``; a card of larger indices needs
+    ``card_threshold``; a joker still needs ``joker_threshold``."""
+    from vision.detector import CardReader
+
+    reader = CardReader.load()
+    s = reader.settings
+    assert 0 < s.small_card_threshold < s.card_threshold and s.small_index_px > 0
+    sure = (s.small_card_threshold + s.card_threshold) / 2
+    small, large = 0.8 * s.small_index_px, 1.5 * s.small_index_px
+
+    def read(card: str, *sizes: float) -> list[IndexReading]:
+        return [IndexReading(card, (300.0 * i, 0.0, 300.0 * i + size * 0.7, size * 1.2), sure, 0.0) for i, size in enumerate(sizes)]
+
+    assert [c.card for c in reader.cards_from(read("7H", small))] == ["7H"]
+    assert reader.cards_from(read("7H", large)) == []
+    assert reader.cards_from(read("BJ", small)) == []  # under the joker threshold
+    card = reader.cards_from(read("7H", small))[0]
+    assert reader.card_bar(card) == s.small_card_threshold
