@@ -47,8 +47,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 def index_size(reading: IndexReading) -> float:
     """Side of the (unrotated) index patch, undoing the growth of a rotated axis-aligned box.
 
-    >>> index_size(IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0))
-    12.649110640673518
+    >>> round(index_size(IndexReading("7H", (0, 0, 10, 16), 0.9, 0.0)), 2)
+    12.65
     """
     x1, y1, x2, y2 = reading.box
     a = math.radians(reading.angle_deg)

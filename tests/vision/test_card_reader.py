@@ -484,8 +484,8 @@ def test_a_card_of_small_indices_counts_from_the_small_card_threshold() -> None:
     sure = (s.small_card_threshold + s.card_threshold) / 2
     small, large = 0.8 * s.small_index_px, 1.5 * s.small_index_px
 
-    def read(card: str, *sizes: float) -> list[IndexReading]:
-        return [IndexReading(card, (300.0 * i, 0.0, 300.0 * i + size * 0.7, size * 1.2), sure, 0.0) for i, size in enumerate(sizes)]
+    def read(card: str, size: float) -> list[IndexReading]:
+        return [IndexReading(card, (100.0, 100.0, 100.0 + size * 0.7, 100.0 + size * 1.2), sure, 0.0)]
 
     assert [c.card for c in reader.cards_from(read("7H", small))] == ["7H"]
     assert reader.cards_from(read("7H", large)) == []
