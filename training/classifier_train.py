@@ -92,6 +92,25 @@ def lowres_factors(index_size: np.ndarray, labels: np.ndarray, share: float, rng
     return np.where(chosen, factors, 0.0)
 
 
+UNKNOWN_INDEX_PX = 31.0
+"""The index size a crop of unknown size (a real photo's) is taken to have when shrunk
+(:func:`specialist_sizes`): its 40 px crop is then about the index's own pixels (1.3 x 31)."""
+
+
+def specialist_sizes(index_size: np.ndarray, labels: np.ndarray, below: float) -> np.ndarray:
+    """The index size each crop is taken to have for :func:`lowres_factors` when a small-index
+    specialist trains (``small_only``): crops of indices shorter than ``below`` px keep their
+    pixels (0); every larger one, and every card crop of unknown size, is then always shrunk
+    to a small index's resolution; rejects stay as they are.
+
+    >>> specialist_sizes(np.array([12.0, 40.0, 0.0, 0.0]), np.array([3, 3, 3, REJECT]), 18.0).tolist()
+    [0.0, 40.0, 31.0, 0.0]
+    """
+    card = labels != REJECT
+    sizes = np.where(card & (index_size <= 0), UNKNOWN_INDEX_PX, index_size).astype(np.float32)
+    return np.where(card & (sizes < below), 0.0, sizes).astype(np.float32)
+
+
 def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
             shrink: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles; ``shrink``
@@ -175,13 +194,15 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
                      width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0,
-                     lowres_share: float = 0.0) -> dict:
+                     lowres_share: float = 0.0, small_only: float = 0.0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics.
 
     With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
     that many times as often into each epoch (small indices are the ones read worst). With
     ``lowres_share`` > 0, that share of the crops of larger indices is read at a small index's
-    resolution (:func:`lowres_factors`).
+    resolution (:func:`lowres_factors`). With ``small_only`` > 0 it trains a small-index
+    specialist: every card crop of an index at least that long (or of unknown size) is read
+    at a small index's resolution (:func:`specialist_sizes`).
     """
     import torch
     import torch.nn.functional as F
@@ -193,9 +214,14 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     weights = None
     index_size = None
     weighted = small_weight != 1.0 and small_below > 0
-    if weighted or lowres_share > 0:
+    if weighted or lowres_share > 0 or small_only > 0:
         x, y, angle, side, index_size = load_crops(train_dirs, sizes=True)
-        if weighted:
+        if small_only > 0:  # small_weight then draws the crops of natively small indices more often
+            native_small = (y != REJECT) & (index_size > 0) & (index_size < small_only)
+            weights = np.where(native_small, small_weight, 1.0) if small_weight != 1.0 else None
+            index_size = specialist_sizes(index_size, y, small_only)
+            lowres_share = 1.0
+        elif weighted:
             weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
     else:
         x, y, angle, side = load_crops(train_dirs)
@@ -265,7 +291,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
                  "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight,
-                 "lowres_share": lowres_share}
+                 "lowres_share": lowres_share, "small_only": small_only}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:

@@ -9,6 +9,8 @@
   side head) ``side`` (N), its convolutions quantized to 8 bits (static, per channel,
   calibrated on crops of its own training set; the heads stay in floats): 3× faster on a
   CPU with VNNI, the same accuracy (``--float-classifier`` keeps 32-bit floats);
+* a small-index specialist (``--small-classifier``, a classifier trained with
+  ``--set small_only=18``) -> ``classifier_small.onnx``, the same contract, 8-bit;
 * ``cards.json``: class names, input sizes, reader thresholds and provenance.
 
 Example::
@@ -31,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detector", type=Path, help="ultralytics checkpoint (.pt) of the index detector")
     parser.add_argument("--classifier", type=Path, action="append",
                         help="classifier checkpoint (.pt) from `tuolaji train classifier`; twice or more: one ensemble network")
+    parser.add_argument("--small-classifier", type=Path,
+                        help="small-index specialist checkpoint (.pt; `tuolaji train classifier --set small_only=18`) -> classifier_small.onnx")
     parser.add_argument("--out", type=Path, default=MODELS_DIR, help="output folder (default: the shipped models/)")
     parser.add_argument("--face", type=Path, help="face reader checkpoint (last.pt of `tuolaji train face`) -> face.onnx")
     parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
@@ -63,9 +67,10 @@ CALIBRATION_CROPS = 1024
 
 
 def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: bool = True,
-                      calibration: list[Path] | None = None) -> Path:
-    """Export the classifier to ``out_dir/classifier.onnx`` (dynamic batch), 8-bit unless
+                      calibration: list[Path] | None = None, name: str = "classifier.onnx") -> Path:
+    """Export the classifier to ``out_dir/name`` (dynamic batch), 8-bit unless
     ``quantize`` is false; ``calibration`` defaults to the first checkpoint's training sets.
+    The classifier (not the small-index specialist) also gets its ``features`` output.
 
     Several checkpoints make one ensemble network (probabilities and directions averaged).
     """
@@ -87,7 +92,7 @@ def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: b
     wrapper = ExportWrapper(*(from_checkpoint(state) for state in states)).eval()
     outputs = ["probs", "up", "side"] if wrapper.has_side else ["probs", "up"]
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / "classifier.onnx"
+    target = out_dir / name
     dummy = torch.zeros(2, 3, CROP_PX, CROP_PX)
     with tempfile.TemporaryDirectory() as tmp:
         float_path = Path(tmp) / "classifier.float.onnx" if quantize else target
@@ -95,7 +100,7 @@ def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: b
                           dynamic_axes={name: {0: "n"} for name in ["crops", *outputs]}, opset_version=17, dynamo=False)
         if quantize:
             quantize_classifier(float_path, target, calibration or [])
-    if len(checkpoints) == 1:
+    if len(checkpoints) == 1 and name == "classifier.onnx":
         expose_features(target)
     return target
 
@@ -206,8 +211,8 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
 def run(args: argparse.Namespace) -> int:
     from scorer.errors import InputError
 
-    if not args.detector and not args.classifier and not args.face:
-        raise InputError("export: give --detector, --classifier and/or --face")
+    if not args.detector and not args.classifier and not args.face and not args.small_classifier:
+        raise InputError("export: give --detector, --classifier, --small-classifier and/or --face")
     try:
         height, width = (int(v) for v in args.imgsz.lower().split("x"))
     except ValueError:
@@ -220,6 +225,12 @@ def run(args: argparse.Namespace) -> int:
         if not args.face.exists():
             raise OSError(2, "No such file or directory", str(args.face))
         print(f"wrote {export_face(args.face, args.out)}")
+        if not args.detector and not args.classifier and not args.small_classifier:
+            return 0
+    if args.small_classifier:
+        from vision.inference import SMALL_CLASSIFIER_FILE
+
+        print(f"wrote {export_classifier(args.small_classifier, args.out, True, args.calibration, SMALL_CLASSIFIER_FILE)}")
         if not args.detector and not args.classifier:
             return 0
     if args.classifier:

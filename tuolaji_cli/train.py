@@ -237,5 +237,6 @@ def run(args: argparse.Namespace) -> int:
         small_below=float(settings.get("small_below", 0.0)),
         small_weight=float(settings.get("small_weight", 1.0)),
         lowres_share=float(settings.get("lowres_share", 0.0)),
+        small_only=float(settings.get("small_only", 0.0)),
     )
     return 0

@@ -49,6 +49,9 @@ class ReaderSettings:
     # probability, as a guess (confidence at most GUESS_CONFIDENCE: for a person to confirm)
     small_index_px: float = 0.0  # > 0: a card whose corner indices are all shorter than this (frame px) ...
     small_card_threshold: float = 0.0  # ... counts from this confidence instead of card_threshold (small indices read less surely)
+    small_reader_px: float = 0.0  # > 0: index boxes whose longest side is under this (frame px) are also read by the
+    # small-index specialist (classifier_small.onnx, where shipped; never with an enrolled deck) ...
+    small_reader_weight: float = 1.0  # ... its probabilities weighing this much against the classifier's (1: its read alone)
 
 
 CAREFUL: dict[str, float] = {"classify_turns": 4}
@@ -75,6 +78,10 @@ so two same-named indices closer than 0.75 index sizes are one. Whole faces are 
 nothing could be read is still a card played, so its face's best read is kept as a guess
 (``face_guess_threshold``) that the pipeline marks unconfirmed, rather than a play lost."""
 
+SMALL_CLASSIFIER_FILE = "classifier_small.onnx"
+"""The small-index specialist: a copy of the classifier trained only on indices read at under
+18 px (``small_reader_px``; how it was made: models/README.md)."""
+
 GUESS_CONFIDENCE = 0.5
 """The most a guessed card (``face_guess_threshold``) is reported sure of: below the table
 pipeline's ``min_confidence`` (0.6), so a person confirms it."""
@@ -85,10 +92,12 @@ class CardReader:
     (one reader per thread)."""
 
     def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None,
-                 face: FaceReader | None = None) -> None:
+                 face: FaceReader | None = None, small_classifier=None) -> None:
         self._detector = detector
         self._face = face
         self._classifier = classifier
+        self._small = small_classifier
+        self._small_outputs = [o.name for o in small_classifier.get_outputs()] if small_classifier is not None else []
         self.settings = settings
         self._cls_outputs = [o.name for o in classifier.get_outputs()]
         if deck is not None and "features" not in self._cls_outputs:
@@ -128,8 +137,12 @@ class CardReader:
         # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         names = ["detector.onnx", "classifier.onnx"]
-        if settings.face_threshold > 0 and (folder / "face.onnx").exists():
+        with_face = settings.face_threshold > 0 and (folder / "face.onnx").exists()
+        if with_face:
             names.append("face.onnx")
+        # an enrolled deck's head reads the classifier's own features: the specialist is left out
+        if settings.small_reader_px > 0 and deck is None and (folder / SMALL_CLASSIFIER_FILE).exists():
+            names.append(SMALL_CLASSIFIER_FILE)
         sessions = []
         for name in names:
             path = folder / name
@@ -142,8 +155,9 @@ class CardReader:
                 raise InputError(f"{path}: not a usable ONNX model ({first})") from None
         if deck is not None:
             check_deck_fits(deck, folder / "classifier.onnx")
-        face = FaceReader(sessions[2]) if len(sessions) > 2 else None
-        return CardReader(sessions[0], sessions[1], settings, deck, face)
+        face = FaceReader(sessions[2]) if with_face else None
+        small = sessions[-1] if names[-1] == SMALL_CLASSIFIER_FILE else None
+        return CardReader(sessions[0], sessions[1], settings, deck, face, small)
 
     # ------------------------------------------------------------ stages
 
@@ -213,30 +227,54 @@ class CardReader:
 
         Each crop is read once, or (``classify_turns`` 4) also turned by 90°, 180° and 270°
         and the four reads averaged; with ``reread_below``, only the crops read less surely
-        than that are read the other three ways.
+        than that are read the other three ways. With the small-index specialist loaded, the
+        boxes shorter than ``small_reader_px`` are read by it too (``small_reader_weight``).
         """
         if len(boxes) == 0:
             return np.zeros((0, REJECT + 1), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
         crops = np.stack([crop_index(frame_bgr, tuple(b)) for b in boxes])
-        probs, up, side = self._read_turned(crops, (0,))
+        chosen = np.zeros(len(boxes), bool)
+        if self._small is not None:
+            chosen = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) < self.settings.small_reader_px
+        w = self.settings.small_reader_weight
+        by_classifier = ~chosen if w >= 1 else np.ones(len(boxes), bool)  # the specialist alone: no need to read them twice
+        probs = np.zeros((len(boxes), REJECT + 1), np.float32)
+        up = np.zeros((len(boxes), 2), np.float32)
+        side = np.full(len(boxes), np.nan, np.float32)
+        if by_classifier.any():
+            probs[by_classifier], up[by_classifier], side[by_classifier] = self._read_crops(crops[by_classifier], small=False)
+        if chosen.any():
+            small_probs, small_up, small_side = self._read_crops(crops[chosen], small=True)
+            if w < 1:  # (rows the classifier did not read are NaN in side: never multiplied)
+                small_probs = w * small_probs + (1 - w) * probs[chosen]
+                small_up = w * small_up + (1 - w) * up[chosen]
+                small_side = w * small_side + (1 - w) * side[chosen]
+            probs[chosen] = small_probs
+            up[chosen] = small_up / np.linalg.norm(small_up, axis=1, keepdims=True).clip(1e-6)
+            side[chosen] = small_side
+        return probs, refine_ups(crops, up), side
+
+    def _read_crops(self, crops: np.ndarray, small: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One network's probabilities, unit up-vectors and sides of ``crops`` (the classifier's,
+        or with ``small`` the specialist's), with the rereads :meth:`classify` describes."""
+        probs, up, side = self._read_turned(crops, (0,), small)
         again = np.ones(len(crops), bool) if self.settings.classify_turns >= 4 else probs.max(axis=1) < self.settings.reread_below
         if again.any():
-            turned_probs, turned_up, turned_side = self._read_turned(crops[again], (1, 2, 3))
+            turned_probs, turned_up, turned_side = self._read_turned(crops[again], (1, 2, 3), small)
             n = int(again.sum())
             probs[again] = (probs[again] + turned_probs.reshape(3, n, -1).sum(axis=0)) / 4
             up[again] += turned_up.reshape(3, n, 2).sum(axis=0)
             side[again] = (side[again] + turned_side.reshape(3, n).sum(axis=0)) / 4
-        up = up / np.linalg.norm(up, axis=1, keepdims=True).clip(1e-6)
-        return probs, refine_ups(crops, up), side.astype(np.float32)
+        return probs, up / np.linalg.norm(up, axis=1, keepdims=True).clip(1e-6), side
 
-    def _read_turned(self, crops: np.ndarray, turns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The classifier's outputs for the crops turned by each of ``turns`` counter-clockwise
-        quarter turns, in one run (turn after turn: len(turns)·K rows): probabilities, the
-        up-vectors turned back (unnormalised), and the sides (NaN when the classifier has no
-        side output)."""
-        outputs = self._run_classifier(np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns]))
+    def _read_turned(self, crops: np.ndarray, turns: tuple[int, ...], small: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The classifier's (``small``: the specialist's) outputs for the crops turned by each of
+        ``turns`` counter-clockwise quarter turns, in one run (turn after turn: len(turns)·K rows):
+        probabilities, the up-vectors turned back (unnormalised), and the sides (NaN when the
+        network has no side output)."""
+        outputs = self._run_classifier(np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns]), small)
         probs, up = outputs["probs"], outputs["up"]
-        if self.deck is not None:
+        if self.deck is not None and not small:
             probs = self.deck.probabilities(outputs["features"])
         # each turned back clockwise by its k quarter turns (y points down)
         cos, sin = (np.repeat(np.array([_QUARTER_TURNS[k][i] for k in turns], np.float32), len(crops)) for i in (0, 1))
@@ -245,12 +283,18 @@ class CardReader:
         side = outputs["side"].reshape(-1) if "side" in outputs else np.full(len(probs), np.nan, np.float32)
         return probs, up, side
 
-    def _run_classifier(self, crops: np.ndarray) -> dict[str, np.ndarray]:
-        """The classifier's outputs by name (``probs``, ``up``, and ``side`` and ``features``
-        where the network has them) for a batch of BGR uint8 crops."""
+    def _run_classifier(self, crops: np.ndarray, small: bool = False) -> dict[str, np.ndarray]:
+        """The classifier's (``small``: the specialist's) outputs by name (``probs``, ``up``, and
+        ``side`` and ``features`` where the network has them) for a batch of BGR uint8 crops."""
         blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
-        outputs = self._classifier.run(None, {self._cls_input: blob})
-        return {name: np.asarray(value, np.float32) for name, value in zip(self._cls_outputs, outputs, strict=True)}
+        session, names = (self._small, self._small_outputs) if small else (self._classifier, self._cls_outputs)
+        outputs = session.run(None, {session.get_inputs()[0].name: blob})
+        return {name: np.asarray(value, np.float32) for name, value in zip(names, outputs, strict=True)}
+
+    @property
+    def has_small_reader(self) -> bool:
+        """True when small indices are also read by the small-index specialist (``classifier_small.onnx``)."""
+        return self._small is not None
 
     def crop_features(self, crops: np.ndarray) -> np.ndarray:
         """The features the class head reads (N×F) of BGR uint8 crops (what enrolment adapts on)."""

@@ -82,3 +82,17 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     reader = CardReader.load(models)
     cards = reader.read(cv2.imread(str(data / "images" / "000000.jpg")))
     assert isinstance(cards, list)  # an untrained model may read nothing; it must run
+
+    # a small-index specialist: trained on small indices and larger ones shrunk to their pixels,
+    # exported beside the classifier, and loaded by the reader for the small indices
+    assert tuolaji_cli.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
+                             "--out", str(tmp_path / "small"), "--epochs", "1", "--batch", "32",
+                             "--set", "small_only=18", "--set", "small_weight=2"]) == 0
+    import torch
+
+    state = torch.load(tmp_path / "small" / "last.pt", map_location="cpu", weights_only=False)
+    assert state["small_only"] == 18 and state["lowres_share"] == 1.0
+    assert tuolaji_cli.main(["export", "--small-classifier", str(tmp_path / "small" / "last.pt"), "--out", str(models)]) == 0
+    small = ort.InferenceSession(str(models / "classifier_small.onnx"))
+    assert [o.name for o in small.get_outputs()] == ["probs", "up", "side"]  # no features: enrolment adapts the classifier
+    assert CardReader.load(models, small_reader_px=18.0).has_small_reader

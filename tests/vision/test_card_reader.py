@@ -492,3 +492,64 @@ def test_a_card_of_small_indices_counts_from_the_small_card_threshold() -> None:
     assert reader.cards_from(read("BJ", small)) == []  # under the joker threshold
     card = reader.cards_from(read("7H", small))[0]
     assert reader.card_bar(card) == s.small_card_threshold
+
+
+class _ConstantClassifier(_RecordingSession):
+    """A classifier that reads every crop as one card, surely, with the given corner side."""
+
+    def __init__(self, card: str, side: float) -> None:
+        super().__init__([1, 3, 40, 40])
+        self.card, self.side = card, side
+
+    def run(self, _outputs, feeds: dict) -> list:
+        crops = feeds["images"]
+        self.seen.append(crops.shape)
+        probs = np.zeros((len(crops), 55), np.float32)
+        probs[:, CARD_NAMES.index(self.card)] = 1.0
+        up = np.tile(np.array([[0.0, -1.0]], np.float32), (len(crops), 1))
+        return [probs, up, np.full((len(crops), 1), self.side, np.float32)]
+
+
+def test_small_indices_are_read_by_the_small_index_specialist() -> None:
+    from vision.detector import CardReader, ReaderSettings
+
+    frame = np.full((100, 200, 3), 200, np.uint8)
+    boxes = np.array([[20, 20, 32, 34], [100, 20, 140, 60]], np.float32)  # 14 px and 40 px long
+    classifier, specialist = _ConstantClassifier("7H", 0.2), _ConstantClassifier("9C", 0.8)
+    reader = CardReader(_RecordingSession([1, 3, 32, 32]), classifier, ReaderSettings(small_reader_px=18.0, reread_below=0.0),
+                        small_classifier=specialist)
+    assert reader.has_small_reader
+    probs, _, side = reader.classify(frame, boxes)
+    assert [CARD_NAMES[k] for k in probs.argmax(axis=1)] == ["9C", "7H"]
+    assert side.tolist() == pytest.approx([0.8, 0.2])
+    assert classifier.seen == [(1, 3, 40, 40)] and specialist.seen == [(1, 3, 40, 40)]  # each crop read once, by one network
+    # weighed half and half: the small index is read by both, and both reads count
+    reader.settings = ReaderSettings(small_reader_px=18.0, small_reader_weight=0.5, reread_below=0.0)
+    classifier.seen.clear()
+    probs, _, side = reader.classify(frame, boxes)
+    assert classifier.seen == [(2, 3, 40, 40)]
+    assert probs[0, CARD_NAMES.index("9C")] == pytest.approx(0.5) and probs[0, CARD_NAMES.index("7H")] == pytest.approx(0.5)
+    assert side.tolist() == pytest.approx([0.5, 0.2])
+    # no specialist: every index is the classifier's
+    plain = CardReader(_RecordingSession([1, 3, 32, 32]), classifier, ReaderSettings(small_reader_px=18.0, reread_below=0.0))
+    assert not plain.has_small_reader
+    assert [CARD_NAMES[k] for k in plain.classify(frame, boxes)[0].argmax(axis=1)] == ["7H", "7H"]
+
+
+@needs_models
+def test_the_specialist_is_loaded_from_the_models_folder_unless_a_deck_reads(tmp_path: Path) -> None:
+    import shutil
+
+    from vision.decks import DeckHead, classifier_fingerprint
+    from vision.detector import CardReader
+    from vision.inference import SMALL_CLASSIFIER_FILE
+
+    for name in ("detector.onnx", "classifier.onnx", "cards.json"):
+        shutil.copy(MODELS / name, tmp_path / name)
+    assert not CardReader.load(tmp_path, small_reader_px=18.0).has_small_reader
+    shutil.copy(MODELS / "classifier.onnx", tmp_path / SMALL_CLASSIFIER_FILE)
+    assert CardReader.load(tmp_path, small_reader_px=18.0).has_small_reader
+    assert not CardReader.load(tmp_path, small_reader_px=0.0).has_small_reader
+    head = np.load(MODELS / "classifier_head.npz")
+    deck = DeckHead("club", head["weight"], head["bias"], classifier_fingerprint(tmp_path / "classifier.onnx"))
+    assert not CardReader.load(tmp_path, deck=deck, small_reader_px=18.0).has_small_reader
