@@ -96,7 +96,8 @@ def test_the_wheel_carries_every_package_the_models_and_the_demo(installed: Path
         from pathlib import Path
         import models, scorer, scorer.zuihe, session, vision, web, datasets, training, tuolaji_cli
         from vision import demo
-        files = [models.MODELS_DIR / n for n in ("detector.onnx", "classifier.onnx", "classifier_head.npz", "cards.json")]
+        files = [models.MODELS_DIR / n for n in ("detector.onnx", "classifier.onnx", "classifier_small.onnx", "face.onnx",
+                                                    "classifier_head.npz", "cards.json")]
         files += [demo.DEMO_VIDEO, demo.DEMO_SETUP, demo.DEMO_FRAMES, demo.DEMO_TRUTH, demo.DEMO_RECORD_FILE]
         files += [Path(web.__file__).parent / "templates" / "base.html", Path(web.__file__).parent / "static" / "table.js"]
         print(json.dumps({"where": [m.__file__ for m in (scorer, session, vision, web, models, tuolaji_cli)],
