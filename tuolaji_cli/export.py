@@ -225,16 +225,14 @@ def run(args: argparse.Namespace) -> int:
         if not args.face.exists():
             raise OSError(2, "No such file or directory", str(args.face))
         print(f"wrote {export_face(args.face, args.out)}")
-        if not args.detector and not args.classifier and not args.small_classifier:
-            return 0
     if args.small_classifier:
         from vision.inference import SMALL_CLASSIFIER_FILE
 
         print(f"wrote {export_classifier(args.small_classifier, args.out, True, args.calibration, SMALL_CLASSIFIER_FILE)}")
-        if not args.detector and not args.classifier:
-            return 0
     if args.classifier:
         print(f"wrote {export_classifier(args.classifier, args.out, not args.float_classifier, args.calibration)}")
+    if not args.detector and not args.classifier:  # cards.json describes the detector and the classifier
+        return 0
     extra = {"classifier_weights": "float32" if args.float_classifier else "int8"} if args.classifier else None
     print(f"wrote {write_cards_json(args.out, height, width, extra)}")
     return 0

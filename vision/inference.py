@@ -98,6 +98,7 @@ class CardReader:
         self._classifier = classifier
         self._small = small_classifier
         self._small_outputs = [o.name for o in small_classifier.get_outputs()] if small_classifier is not None else []
+        self._small_input = small_classifier.get_inputs()[0].name if small_classifier is not None else ""
         self.settings = settings
         self._cls_outputs = [o.name for o in classifier.get_outputs()]
         if deck is not None and "features" not in self._cls_outputs:
@@ -245,7 +246,7 @@ class CardReader:
             probs[by_classifier], up[by_classifier], side[by_classifier] = self._read_crops(crops[by_classifier], small=False)
         if chosen.any():
             small_probs, small_up, small_side = self._read_crops(crops[chosen], small=True)
-            if w < 1:  # (rows the classifier did not read are NaN in side: never multiplied)
+            if w < 1:  # the classifier read these crops too (by_classifier is every crop)
                 small_probs = w * small_probs + (1 - w) * probs[chosen]
                 small_up = w * small_up + (1 - w) * up[chosen]
                 small_side = w * small_side + (1 - w) * side[chosen]
@@ -287,8 +288,9 @@ class CardReader:
         """The classifier's (``small``: the specialist's) outputs by name (``probs``, ``up``, and
         ``side`` and ``features`` where the network has them) for a batch of BGR uint8 crops."""
         blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
-        session, names = (self._small, self._small_outputs) if small else (self._classifier, self._cls_outputs)
-        outputs = session.run(None, {session.get_inputs()[0].name: blob})
+        session, feed, names = ((self._small, self._small_input, self._small_outputs) if small
+                                else (self._classifier, self._cls_input, self._cls_outputs))
+        outputs = session.run(None, {feed: blob})
         return {name: np.asarray(value, np.float32) for name, value in zip(names, outputs, strict=True)}
 
     @property
