@@ -37,7 +37,9 @@ MAX_DEPTH = 32
 MAX_INT_DIGITS = 30
 """The most digits of an integer (seats, counts and ids need far fewer)."""
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRINGS = re.compile(r'"[^"]*"?')
+"""A string once its escapes are gone; an unterminated one runs to the end (every step is linear:
+a pattern that backtracks over escapes is quadratic on ``"`` followed by ``\\"`` repeated)."""
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -53,7 +55,8 @@ def nesting_depth(text: str) -> int:
     >>> nesting_depth('{"a": [[1], "]]]"]}')
     3
     """
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", unescaped))
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
 
 

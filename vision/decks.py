@@ -29,7 +29,7 @@ import numpy as np
 
 from scorer.errors import InputError
 
-DECK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch): "$" passes a final newline
 HEAD_FILE = "head.npz"
 CLASSIFIER_HEAD_FILE = "classifier_head.npz"
 """Beside ``classifier.onnx``: the weights of its class head (``weight`` 55×F, ``bias`` 55),
@@ -65,7 +65,7 @@ def check_deck_name(name: str) -> str:
     ...
     scorer.errors.InputError: deck name '../x': use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)
     """
-    if not DECK_NAME.match(name):
+    if not DECK_NAME.fullmatch(name):
         raise InputError(f"deck name {name!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)")
     return name
 
@@ -106,7 +106,7 @@ def list_decks(data: Path) -> list[str]:
     folder = data / "decks"
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if (p / HEAD_FILE).is_file() and DECK_NAME.match(p.name))
+    return sorted(p.name for p in folder.iterdir() if (p / HEAD_FILE).is_file() and DECK_NAME.fullmatch(p.name))
 
 
 def load_deck(data: Path, name: str) -> DeckHead:

@@ -59,7 +59,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    data_dir = Path(app.config["DATA_DIR"]) if app.config["DATA_DIR"] else default_data_dir()
+    # resolved once: send_file reads a relative path against the package folder, not the working directory
+    data_dir = (Path(app.config["DATA_DIR"]) if app.config["DATA_DIR"] else default_data_dir()).resolve()
     app.config["DATA_DIR"] = str(data_dir)
     table = Table(SessionStore(data_dir / DATABASE_NAME))
     if not app.config["WRITE_TOKEN"]:

@@ -23,8 +23,10 @@ import io
 import json
 import re
 import shutil
+import struct
 import threading
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +63,28 @@ DEAL_BUDGET = 2 * 1024 * 1024
 """Bytes of pictures kept per deal."""
 PICTURE_SIDE = 320
 """The longer side of a kept picture, in pixels."""
-FILE_NAME = re.compile(r"^d\d{1,4}-f\d{1,9}-s\d\.jpg$")
+FILE_NAME = re.compile(r"d\d{1,4}-f\d{1,9}-s\d\.jpg")
+"""A picture's file name, matched whole (:func:`is_picture_name`)."""
 SOURCE_FILE = "source.json"
 MAX_ZIP_BYTES = 64 * 1024 * 1024
+"""The largest zip imported, and the most bytes of pictures it may unpack."""
+MAX_ZIP_ENTRIES = 20_000
+"""The most files in an imported zip (a long session with every play's picture holds a few thousand)."""
+MAX_ZIP_DIRECTORY = 4 * 1024 * 1024
+"""The largest central directory read (what the zip reader parses before anything else)."""
+MAX_META_BYTES = 64 * 1024
+"""The largest session.json (a name and a source)."""
+JPEG_START = b"\xff\xd8"
+"""A JPEG's start of image."""
+
+
+def is_picture_name(name: str) -> bool:
+    """Whether ``name`` names a kept picture (whole: not one ending in a newline).
+
+    >>> is_picture_name("d0-f12-s3.jpg"), is_picture_name("d0-f12-s3.jpg\\n"), is_picture_name("../x.jpg")
+    (True, False, False)
+    """
+    return FILE_NAME.fullmatch(name) is not None
 
 
 def pictures_dir(data: Path, session_id: int) -> Path:
@@ -128,7 +149,7 @@ def pictures_of(record: dict[str, Any], session_id: int) -> dict[tuple[int, int,
     for d, deal in enumerate(record.get("deals", [])):
         pictures = deal.get("pictures")
         for picture in pictures if isinstance(pictures, list) else []:
-            if (isinstance(picture, dict) and isinstance(picture.get("file"), str) and FILE_NAME.match(picture["file"])
+            if (isinstance(picture, dict) and isinstance(picture.get("file"), str) and is_picture_name(picture["file"])
                     and isinstance(picture.get("trick"), int) and isinstance(picture.get("seat"), int)):
                 found[(d, picture["trick"], picture["seat"])] = picture | {"url": f"/pictures/{session_id}/{picture['file']}"}
     return found
@@ -167,15 +188,22 @@ def _app() -> Flask:
 def _input_error(error: InputError) -> tuple[Response, int]:
     from .api import _input_error as api_error
 
+    if isinstance(error, ZipImportError):
+        return jsonify({"error": str(error), "message": {"zh": error.zh, "en": str(error)}}), 400
     return api_error(error)
 
 
 @pictures_bp.get("/pictures/<int:session_id>/<name>")
 def picture(session_id: int, name: str) -> Response:
-    if not FILE_NAME.match(name):
+    if not is_picture_name(name):
         abort(404)
     path = pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / name
-    if not path.is_file():
+    try:
+        with path.open("rb") as handle:
+            is_jpeg = handle.read(len(JPEG_START)) == JPEG_START
+    except OSError:
+        abort(404)
+    if not is_jpeg:  # kept before imports checked their pictures: never served as a picture
         abort(404)
     return send_file(path, mimetype="image/jpeg", max_age=3600)
 
@@ -239,34 +267,128 @@ def export_zip(session_id: int) -> Response:
         archive.writestr("session.json", json.dumps({"name": session.name, "source": session.source}, ensure_ascii=False))
         if folder.is_dir():
             for path in sorted(folder.glob("*.jpg")):
-                if FILE_NAME.match(path.name):
+                if is_picture_name(path.name):
                     archive.write(path, f"pictures/{path.name}")
     return Response(buffer.getvalue(), mimetype="application/zip",
                     headers={"Content-Disposition": f'attachment; filename="tuolaji-session-{session_id}.zip"'})
 
 
-def import_archive(raw: bytes) -> dict[str, Any]:
-    """A session exported with its pictures, stored as a new session with its pictures beside it."""
+class ZipImportError(BadRequestError):
+    """A zip that cannot be imported: one line in English (the exception) and in Chinese (``zh``)."""
+
+    def __init__(self, en: str, zh: str) -> None:
+        super().__init__(f"import: {en}")
+        self.zh = f"导入：{zh}"
+
+
+def _directory_bounds(raw: bytes) -> tuple[int, int]:
+    """The entries and the central directory's size the zip's end record claims, read before the
+    zip reader parses the directory (whose work grows with both); a zip64 archive is refused."""
+    end = len(raw) - 22
+    if end < 0 or raw[end:end + 4] != b"PK\x05\x06" or raw[-2:] != b"\x00\x00":
+        end = raw.rfind(b"PK\x05\x06", max(0, len(raw) - 22 - 0xFFFF))
+    if end < 0 or len(raw) - end < 22:
+        raise ZipImportError("expected a zip with record.json (a session exported with its pictures)",
+                             "应是含 record.json 的 zip 文件（连同图片导出的牌局）")
+    _sig, _disk, _start, _here, entries, size, _offset, _comment = struct.unpack("<4s4H2LH", raw[end:end + 22])
+    if entries == 0xFFFF or size == 0xFFFFFFFF or raw[max(0, end - 20):end].startswith(b"PK\x06\x07"):
+        raise ZipImportError("a zip64 archive (an exported session is a plain zip)",
+                             "zip64 格式的压缩包（导出的牌局是普通 zip）")
+    return entries, size
+
+
+def _check_entry(entry: zipfile.ZipInfo, limit: int) -> None:
+    """What the directory says of ``entry``, checked before a byte of it is read."""
+    name = entry.filename[:80]
+    if entry.flag_bits & 0x1:
+        raise ZipImportError(f"{name} is encrypted (a zip with a password cannot be read)",
+                             f"{name} 已加密（带密码的 zip 无法读取）")
+    if entry.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise ZipImportError(f"{name} is compressed by method {entry.compress_type} (only stored or deflated can be read)",
+                             f"{name} 的压缩方式 {entry.compress_type} 无法读取（只能是不压缩或 deflate）")
+    if entry.file_size > limit:
+        raise ZipImportError(f"{name}: {entry.file_size:,} bytes unpacked, over the limit of {limit:,}",
+                             f"{name}：解压后 {entry.file_size:,} 字节，超过上限 {limit:,}")
+
+
+def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int) -> bytes:
+    """``entry``'s bytes, never more than ``limit`` inflated (even if the directory lies about its size)."""
+    _check_entry(entry, limit)
+    name = entry.filename[:80]
+    try:
+        with archive.open(entry) as handle:
+            data = handle.read(limit + 1)
+    except zipfile.BadZipFile as exc:
+        if "CRC" in str(exc):
+            raise ZipImportError(f"{name} fails its checksum (the zip is damaged)",
+                                 f"{name} 校验和不符（zip 文件已损坏）") from None
+        raise ZipImportError(f"{name}: the zip is damaged ({exc})", f"{name}：zip 文件已损坏") from None
+    except zlib.error:
+        raise ZipImportError(f"{name}: its compressed data is damaged", f"{name}：压缩数据已损坏") from None
+    except EOFError:
+        raise ZipImportError(f"{name} is cut short (the zip is truncated)", f"{name} 不完整（zip 文件被截断）") from None
+    except (NotImplementedError, RuntimeError, ValueError, OSError) as exc:
+        raise ZipImportError(f"{name} cannot be read ({str(exc)[:80]})", f"{name} 无法读取") from None
+    if len(data) > limit:
+        raise ZipImportError(f"{name}: more than {limit:,} bytes unpacked", f"{name}：解压后超过 {limit:,} 字节")
+    return data
+
+
+def _open_archive(raw: bytes) -> zipfile.ZipFile:
+    """The zip in ``raw``, its directory bounded before it is parsed."""
     if len(raw) > MAX_ZIP_BYTES:
-        raise BadRequestError(f"import: a zip of more than {MAX_ZIP_BYTES // 1024 // 1024} MB")
+        raise ZipImportError(f"a zip of more than {MAX_ZIP_BYTES // 1024 // 1024} MB",
+                             f"zip 文件超过 {MAX_ZIP_BYTES // 1024 // 1024} MB")
+    entries, size = _directory_bounds(raw)
+    if entries > MAX_ZIP_ENTRIES:
+        raise ZipImportError(f"a zip of {entries:,} files (at most {MAX_ZIP_ENTRIES:,})",
+                             f"zip 里有 {entries:,} 个文件（最多 {MAX_ZIP_ENTRIES:,} 个）")
+    if size > MAX_ZIP_DIRECTORY:
+        raise ZipImportError(f"a zip directory of {size:,} bytes (at most {MAX_ZIP_DIRECTORY:,})",
+                             f"zip 的目录有 {size:,} 字节（上限 {MAX_ZIP_DIRECTORY:,}）")
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
-        names = archive.namelist()
-        record = safejson.loads(archive.read("record.json"), "record.json")
-        meta = safejson.loads(archive.read("session.json"), "session.json") if "session.json" in names else {}
-    except (zipfile.BadZipFile, KeyError) as exc:
-        raise BadRequestError("import: expected a zip with record.json (a session exported with its pictures)") from exc
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
+        raise ZipImportError(f"not a readable zip ({str(exc)[:80]})", "不是可读取的 zip 文件") from None
+    if len(archive.filelist) > MAX_ZIP_ENTRIES:
+        raise ZipImportError(f"a zip of more than {MAX_ZIP_ENTRIES:,} files",
+                             f"zip 里的文件超过 {MAX_ZIP_ENTRIES:,} 个")
+    return archive
+
+
+def import_archive(raw: bytes) -> dict[str, Any]:
+    """A session exported with its pictures, stored as a new session with its pictures beside it.
+
+    Each entry is checked in the zip's directory before it is read (encryption, compression
+    method, size) and read no further than its limit; every fault of the zip is one
+    :class:`ZipImportError` line."""
+    archive = _open_archive(raw)
+    entries = {entry.filename: entry for entry in archive.infolist()}
+    if "record.json" not in entries:
+        raise ZipImportError("expected a zip with record.json (a session exported with its pictures)",
+                             "应是含 record.json 的 zip 文件（连同图片导出的牌局）")
+    record = safejson.loads(_read_entry(archive, entries["record.json"], safejson.MAX_BYTES), "record.json")
+    meta: Any = {}
+    if "session.json" in entries:
+        meta = safejson.loads(_read_entry(archive, entries["session.json"], MAX_META_BYTES), "session.json")
     if not isinstance(record, dict):
         raise BadRequestError("import: record.json is not a game record")
     scorer.validate_record(record)
     name = str(meta.get("name") or "import")[:MAX_NAME_LENGTH] if isinstance(meta, dict) else "import"
+    listed = [(entry, entry.filename.removeprefix("pictures/")) for entry in entries.values()
+              if entry.filename.startswith("pictures/") and is_picture_name(entry.filename.removeprefix("pictures/"))]
+    for entry, _short in listed:
+        _check_entry(entry, DEAL_BUDGET)
+    total = sum(entry.file_size for entry, _short in listed)
+    if total > MAX_ZIP_BYTES:
+        raise ZipImportError(f"pictures of {total:,} bytes unpacked, over the limit of {MAX_ZIP_BYTES:,}",
+                             f"图片解压后共 {total:,} 字节，超过上限 {MAX_ZIP_BYTES:,}")
     pictures = []
-    for entry in archive.infolist():
-        short = entry.filename.removeprefix("pictures/")
-        if entry.filename.startswith("pictures/") and FILE_NAME.match(short):
-            if entry.file_size > DEAL_BUDGET:
-                raise BadRequestError(f"import: {short} is larger than a deal's budget")
-            pictures.append((short, archive.read(entry)))
+    for entry, short in listed:
+        data = _read_entry(archive, entry, DEAL_BUDGET)
+        if not data.startswith(JPEG_START):
+            raise ZipImportError(f"pictures/{short} is not a JPEG picture", f"pictures/{short} 不是 JPEG 图片")
+        pictures.append((short, data))
     session_id = get_table().store.create(record, name=name, source="import")
     folder = pictures_dir(Path(_app().config["DATA_DIR"]), session_id)
     if pictures:

@@ -23,14 +23,23 @@ network (``--host 0.0.0.0``) only a browser that opened the address with
 it — which keeps it in a cookie for this server. Others see a read-only view.
 
 The token is kept in the data folder (``table-token``, readable by its owner only), so
-the players' phones stay in after a restart.
+the players' phones stay in after a restart. It is put only in pages opened as pages (a
+browser's ``Sec-Fetch-Dest: document``), never in one fetched by a script, so a script on a
+page without it (the spectator view ``/watch``) cannot read it from another page; and it is
+redacted from every log line (:class:`TokenRedactor`).
+
+Every response forbids framing (``X-Frame-Options: DENY``, ``frame-ancestors 'none'``, so no
+other site can frame a page and steer a click) and type sniffing (``nosniff``). A query string
+is at most :data:`MAX_QUERY_BYTES` (414 beyond), which bounds the work of every GET.
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import os
+import re
 import secrets
 import socket
 from collections.abc import Iterable
@@ -48,12 +57,19 @@ TOKEN_FILE = "table-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 COMPUTE_ONLY = frozenset({"zuihe.api_score"})
 """POST endpoints that change nothing (they only compute an answer): no token needed."""
+MAX_QUERY_BYTES = 8 * 1024
+"""The longest query string answered (the longest legal one, ``/api/rules?options=…``, is far shorter)."""
+WATCH_PATH = "/watch"
+LOGGERS = ("werkzeug", "waitress", "waitress.queue", "gunicorn.access", "gunicorn.error", "tuolaji")
+"""The loggers a request line can reach (the development server's, waitress', gunicorn's, ours)."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     "host": {"zh": "未知的主机名 {host}：本服务器只响应自己的地址", "en": "unknown host name {host}: this server answers only to its own addresses"},
     "origin": {"zh": "来自其他网站（{origin}）的请求被拒绝", "en": "a request from another site ({origin}) is refused"},
     "token": {"zh": "只读：修改牌局需要本桌的口令（扫描牌桌屏幕上的二维码）",
               "en": "read-only: changing the game needs the table's token (scan the QR code on the table's screen)"},
+    "query": {"zh": "地址太长（查询参数 {size} 字节，上限 {limit}）",
+              "en": "address too long (a query string of {size} bytes, the limit is {limit})"},
 }
 
 
@@ -134,10 +150,19 @@ def token_matches(app: Flask, given: object) -> bool:
 
 
 def page_token(app: Flask) -> str | None:
-    """The token to put in this page (None: a read-only view)."""
+    """The token this client holds (None: a read-only view)."""
     if app.config["LOCAL_ONLY"] or token_matches(app, request.cookies.get(TOKEN_COOKIE)):
         return app.config["WRITE_TOKEN"]
     return None
+
+
+def token_for_page(app: Flask) -> str | None:
+    """The token to put in this page: the client's, unless the page is the spectator view or
+    was fetched by a script (only a page a browser opens as a page may hold it, so a script
+    on ``/watch`` cannot fetch ``/`` to read it)."""
+    if request.headers.get("Sec-Fetch-Dest", "document") != "document" or request.path == WATCH_PATH:
+        return None
+    return page_token(app)
 
 
 def refusal(kind: str, status: int, **values: str) -> Response:
@@ -173,6 +198,8 @@ def check_request(app: Flask) -> Response | BaseResponse | None:
     if not host_allowed(request.host, app.config["HOST_NAMES"]):
         shown = request.host[:80].encode("ascii", "backslashreplace").decode("ascii")
         return refusal("host", 400, host=shown)
+    if len(request.query_string) > MAX_QUERY_BYTES:
+        return refusal("query", 414, size=f"{len(request.query_string):,}", limit=f"{MAX_QUERY_BYTES:,}")
     if request.method in SAFE_METHODS:
         given = request.args.get("token")
         if given is not None and request.method == "GET":
@@ -221,16 +248,78 @@ def qr_svg(text: str) -> str:
     return segno.make(text, error="m").svg_inline(scale=4, dark="#111", light="#fff")
 
 
+def protect_response(response: BaseResponse) -> BaseResponse:
+    """No framing by any page (merged into a policy the response already has), no type sniffing;
+    the spectator view opens no window it could reach (a popup of a page that holds the token)."""
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    policy = response.headers.get("Content-Security-Policy", "").strip().rstrip(";")
+    if not re.search(r"(?:^|;)\s*frame-ancestors\s", policy):
+        policy = f"{policy}; frame-ancestors 'none'" if policy else "frame-ancestors 'none'"
+    else:
+        policy = re.sub(r"((?:^|;)\s*frame-ancestors)\s[^;]*", r"\1 'none'", policy)
+    response.headers["Content-Security-Policy"] = policy
+    if request.path == WATCH_PATH:
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    return response
+
+
+_TOKEN_PARAMETER = re.compile(r"((?:^|[?&;\s\"'])_?token=)[^&\s\"';]+", re.IGNORECASE)
+
+
+class TokenRedactor(logging.Filter):
+    """Takes the table token out of a log record: ``token=…`` in an address, and the token itself
+    wherever it appears (a Referer, a message)."""
+
+    def __init__(self) -> None:
+        super().__init__("tuolaji-token")
+        self.tokens: set[str] = set()
+
+    def redact(self, text: str) -> str:
+        text = _TOKEN_PARAMETER.sub(r"\1…redacted", text)
+        for token in self.tokens:
+            text = text.replace(token, "…redacted")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):
+            return True
+        redacted = self.redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+REDACTOR = TokenRedactor()
+"""The one filter on every logger of :data:`LOGGERS` (each application adds its token to it)."""
+
+
+def install_redactor(app: Flask) -> None:
+    """Redact ``app``'s token from every log line its server and the app itself write."""
+    REDACTOR.tokens.add(app.config["WRITE_TOKEN"])
+    for logger in (*map(logging.getLogger, LOGGERS), app.logger):
+        if REDACTOR not in logger.filters:
+            logger.addFilter(REDACTOR)
+
+
 def init_security(app: Flask) -> None:
-    """Install the checks and the page's context (``write_token``, ``table_url``, ``table_qr``)."""
+    """Install the checks, the headers, the log redaction and the page's context (``write_token``,
+    ``table_url``, ``table_qr``)."""
+    install_redactor(app)
 
     @app.before_request
     def _check() -> Any:
         return check_request(app)
 
+    @app.after_request
+    def _protect(response: BaseResponse) -> BaseResponse:
+        return protect_response(response)
+
     @app.context_processor
     def _context() -> dict[str, Any]:
-        token = page_token(app)
+        token = token_for_page(app)
         url = table_url(app) if token else None
         return {"write_token": token, "table_url": url, "table_qr": qr_svg(url) if url else None,
                 "local_only": app.config["LOCAL_ONLY"]}

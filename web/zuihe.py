@@ -80,6 +80,10 @@ MESSAGES_ZH: dict[str, str] = {
     "card_at": "{where}：不认识的牌“{text}”",
 }
 
+MAX_HAND_BYTES = 64 * 1024
+"""The largest body scored (a hand written out with every key is under 2 KB): no one without
+the token can make the scorer read megabytes."""
+
 NOT_A_HAND = {"zh": "请求内容应是一手牌（HAND.json 对象）", "en": "request body: expected a HAND.json object"}
 
 _PLACES_ZH = {"hand": "手牌", "melds": "亮出的", "yun": "云幺", "flags": "和牌方式", "options": "选项", "cards": ""}
@@ -194,7 +198,8 @@ def page() -> str:
 @zuihe_bp.post("/api/score")
 def api_score() -> tuple[Response, int]:
     try:
-        body = safejson.loads(request.get_data(cache=True), "request body") if request.is_json else None
+        body = (safejson.loads(request.get_data(cache=True), "request body", max_bytes=MAX_HAND_BYTES)
+                if request.is_json else None)
         if not isinstance(body, dict):
             return jsonify({"error": NOT_A_HAND["en"], "message": NOT_A_HAND}), 400
         result = score(body)

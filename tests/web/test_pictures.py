@@ -81,13 +81,13 @@ def test_export_and_import_with_pictures(app: Flask, client: Any) -> None:
     session = client.post("/api/sessions/import", json=record).get_json()["id"]
     folder = pictures_dir(Path(app.config["DATA_DIR"]), session)
     folder.mkdir(parents=True)
-    (folder / "d0-f3-s0.jpg").write_bytes(b"picture")
+    (folder / "d0-f3-s0.jpg").write_bytes(b"\xff\xd8picture")  # a JPEG's start: an import refuses what is not one
     exported = client.get(f"/api/sessions/{session}/export.zip")
     archive = zipfile.ZipFile(io.BytesIO(exported.data))
     assert sorted(archive.namelist()) == ["pictures/d0-f3-s0.jpg", "record.json", "session.json"]
     imported = client.post("/api/sessions/import.zip", data=exported.data, content_type="application/zip").get_json()
     assert imported["pictures"] == 1
-    assert client.get(f"/pictures/{imported['id']}/d0-f3-s0.jpg").data == b"picture"
+    assert client.get(f"/pictures/{imported['id']}/d0-f3-s0.jpg").data == b"\xff\xd8picture"
     assert client.get(f"/api/sessions/{imported['id']}/export").get_json() == record
     bad = client.post("/api/sessions/import.zip", data=b"not a zip", content_type="application/zip")
     assert bad.status_code == 400 and bad.get_json()["message"]["zh"]
