@@ -11,6 +11,11 @@ to open. Sessions live in ``--data`` (default ``$TUOLAJI_DATA`` or ``./data``), 
 server at a time may use (a lock). On a network address (``--host 0.0.0.0``) the address
 printed carries the table token, which every change needs (:mod:`web.security`): the page
 shows it as a QR code for the players' phones; without it a page is read-only.
+
+The server is waitress (:mod:`web.server`): idle connections cost a descriptor, not a thread,
+and close after ``--idle-timeout`` seconds; at most ``--max-connections`` are open at once (by
+default what the open-file limit leaves, which the server raises to the system's maximum at
+start); a few streams of events at most, so plays are always answered.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +37,7 @@ from session.live import check_resumable, read_json_file
 from tuolaji_cli._common import finite_float
 
 if TYPE_CHECKING:
-    from werkzeug.serving import BaseWSGIServer
-
+    from web.server import TableServer
     from web.table import Feed, Table
 
 DEFAULT_PORT = 8750
@@ -65,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, metavar="DIR",
                         help="data folder for the sessions database (default $TUOLAJI_DATA or ./data)")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    parser.add_argument("--idle-timeout", type=whole_number(low=1, high=3600), default=60, metavar="S",
+                        help="close a connection idle this many seconds (default 60)")
+    parser.add_argument("--max-connections", type=whole_number(low=16, high=100_000), metavar="N",
+                        help="connections open at once (default: what the open-file limit leaves, at most "
+                        "4096); past it, the ones idle the longest are closed")
     parser.add_argument("--pace", type=finite_float(low=0, high=3600), default=1.5, metavar="S",
                         help="with --record: seconds between plays (default 1.5)")
     parser.add_argument("--oracle", type=Path, metavar="FRAMES",
@@ -73,6 +83,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --video/--demo: play the video X times faster than real time (default 1)")
     parser.add_argument("--fast", action="store_true",
                         help="with --video/--demo: process frames as fast as they decode")
+
+
+def whole_number(*, low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {text!r}")
+        return value
+
+    return parse
 
 
 def load_record(path: Path) -> dict[str, Any]:
@@ -267,14 +291,45 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
-    """The application, its input attached and started, and a threaded HTTP server (not yet serving)."""
-    from werkzeug.serving import make_server
+def raise_open_files_limit() -> int | None:
+    """Raise this process's limit on open files to the most the system allows it (the hard limit;
+    on macOS, where that may be unlimited, the kernel's ceiling); the limit now in force, None
+    where the system has no such limit (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    # an "unlimited" hard limit (macOS) still has a ceiling: 10240 is macOS's OPEN_MAX
+    for wanted in ([hard] if hard != resource.RLIM_INFINITY else [65536, 10240]):
+        if wanted <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            break
+        except (ValueError, OSError):
+            continue
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
 
+
+def app_config(args: argparse.Namespace, data: Path | str, *, local_only: bool, public_url: str | None) -> dict[str, Any]:
+    """The page's configuration for these options."""
+    return {"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
+            "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
+            "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None)}
+
+
+def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
+    """The application, its input attached and started, and its HTTP server (not yet serving)."""
     from web import create_app, get_table
     from web.security import is_loopback_host, lan_address
+    from web.server import TableServer, connection_limit
     from web.store import default_data_dir
 
+    open_files = raise_open_files_limit()
     data = args.data if args.data else default_data_dir()
     data_lock = lock_data_dir(Path(data))
     try:
@@ -289,17 +344,18 @@ def build_server(args: argparse.Namespace) -> tuple[BaseWSGIServer, Table]:
     port = sock.getsockname()[1]
     public_url = None if local_only else f"http://{f'[{public_host}]' if ':' in public_host else public_host}:{port}/"
     try:
-        app = create_app({"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
-                          "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
-                          "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None)})
+        app = create_app(app_config(args, data, local_only=local_only, public_url=public_url))
         table = get_table(app)
         feed = attach_source(table, args)
-        server = make_server(args.host, port, app, threaded=True, fd=sock.fileno())
+        server = TableServer(
+            app, sock, connection_limit=args.max_connections or connection_limit(open_files),
+            idle_timeout_s=args.idle_timeout, access_log=args.verbose,
+            # a body past the page's own limit is refused by the server before it is read whole
+            max_body=int(app.config["MAX_CONTENT_LENGTH"]) + 1024 * 1024)
     except BaseException:
         sock.close()
         data_lock.close()
         raise
-    sock.close()  # the server holds its own duplicate of the descriptor
     server.tuolaji_data_lock = data_lock  # type: ignore[attr-defined]
     server.tuolaji_token = app.config["WRITE_TOKEN"]  # type: ignore[attr-defined]
     server.tuolaji_public_url = public_url  # type: ignore[attr-defined]
@@ -320,8 +376,7 @@ def run(args: argparse.Namespace) -> int:
         # Ctrl-C stops it even when started where SIGINT is ignored (a background job of a script
         # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt for it)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    if not args.verbose:
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+    quiet_server_logs(verbose=args.verbose)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in host:
         host = f"[{host}]"
@@ -342,7 +397,20 @@ def run(args: argparse.Namespace) -> int:
         print("tuolaji serve: stopping", file=sys.stderr, flush=True)
     finally:
         table.stop_feed(timeout=60.0)  # the feed finishes its frame (a camera read is never cut mid-way)
-        server.shutdown()
+        server.shutdown()  # the requests under way are answered first
         server.server_close()
         server.tuolaji_data_lock.close()  # type: ignore[attr-defined]
     return 0
+
+
+def quiet_server_logs(*, verbose: bool) -> None:
+    """The server's warnings on stderr as ``tuolaji serve: …`` lines; its queue-depth warnings only with --verbose."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("tuolaji serve: %(message)s"))
+    for name in ("waitress", "tuolaji.server"):
+        log = logging.getLogger(name)
+        if not log.handlers:
+            log.addHandler(handler)
+        log.propagate = False
+        log.setLevel(logging.WARNING)
+    logging.getLogger("waitress.queue").setLevel(logging.WARNING if verbose else logging.ERROR)
