@@ -60,6 +60,9 @@ RESERVED_FILES = 512
 """Descriptors kept for the server's own files (the database, pictures, the camera, the worker
 threads' connections to the database) out of the open-file limit."""
 
+ACCEPT_BATCH = 64
+"""Connections taken at once when several wait (one turn of the loop)."""
+
 SELECT_LIMIT = 500
 """Where there is no ``poll`` (Windows), ``select`` watches at most 512 sockets."""
 
@@ -188,6 +191,17 @@ class _Listener(TcpWSGIServer):
         if self.accepting and len(self._map) >= self.adj.connection_limit:
             self.make_room()
         return bool(super().readable())
+
+    def handle_accept(self) -> None:
+        # waitress takes one connection per turn of its loop, and each turn looks at every open
+        # connection: a flood of them would be taken in quadratic time, the next client behind it
+        for _ in range(ACCEPT_BATCH):
+            before = len(self._map)
+            if before >= self.adj.connection_limit:
+                return
+            super().handle_accept()
+            if len(self._map) == before:  # none waiting (or one that failed)
+                return
 
     def make_room(self) -> None:
         channels = list(self.active_channels.values())
