@@ -52,8 +52,8 @@ class JSONInputError(InputError):
 def nesting_depth(text: str) -> int:
     """How deeply arrays and objects nest in JSON ``text`` (brackets inside strings do not count).
 
-    >>> nesting_depth('{"a": [[1], "]]]"]}')
-    3
+    >>> nesting_depth('{"a": [[1], "]]]"]}'), nesting_depth(r'["\\", "\"[", "[' + '\\"' * 5)
+    (3, 1)
     """
     unescaped = text.replace("\\\\", "").replace('\\"', "")
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", unescaped))
@@ -99,7 +99,8 @@ def loads(data: bytes | bytearray | str, where: str, *, max_bytes: int = MAX_BYT
     try:
         value = json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
-        raise JSONInputError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        message = exc.msg.removesuffix(" at")  # "Unterminated string starting at" and its place: one "at"
+        raise JSONInputError(f"{where}: not valid JSON: {message} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise JSONInputError(f"{where}: {exc}") from None
     _check_text(value, where, "")

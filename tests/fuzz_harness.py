@@ -361,3 +361,146 @@ def run_one(ws: Workspace, rng: random.Random, tally: Tally, seeds: dict[str, by
     tally.add(f"{template}", url_endpoint(ws, template, rng.choice(URL_IDS)), what)
     image, kind = mutate_image(rng)
     tally.add("detect (image reader)", image_target(ws, image), kind)
+
+
+# --- cost: inputs at and past every limit, timed by bench/fuzz_bench.py --cost (issue #33) ---------
+
+
+def escaped_quotes(size: int) -> str:
+    """``"`` then ``\\"`` repeated: an unterminated string of ``size`` characters (a reader that
+    backtracks over escapes takes time quadratic in it)."""
+    text = '"' + '\\"' * ((size - 1) // 2)
+    return text + "x" * (size - len(text))
+
+
+def cost_inputs(limit: int) -> dict[str, bytes]:
+    """Hostile JSON texts of ``limit`` bytes (at a reader's limit; ``limit + 1``: past it)."""
+    def fill(head: str, unit: str, tail: str = "") -> bytes:
+        count = max(0, (limit - len(head) - len(tail)) // len(unit))
+        text = head + unit * count + tail
+        return (text + " " * (limit - len(text))).encode()[:limit]
+
+    return {
+        "escaped quotes": escaped_quotes(limit).encode(),
+        "escaped backslashes": fill('"', "\\\\"),
+        "unicode escapes": fill('"', "\\u4e1c"),
+        "open brackets": fill("", "["),
+        "32 deep then wide": fill("[" * 31 + "[", "0,", "0" + "]" * 32),
+        "digits": fill("", "9"),
+        "a float": fill("0.", "1"),
+        "small numbers": fill("[", "0,", "0]"),
+        "short strings": fill("[", '"AS",', '"AS"]'),
+        "keys": fill("{", '"k":0,', '"k":0}'),
+        "whitespace": fill("", " ", "1"),
+        "a lone surrogate at the end": fill("[", '"x",', '"\\ud800"]'),
+        "not UTF-8 at the end": fill("", " ")[:-1] + b"\xff",
+        "a hand of many cards": fill('{"hand": [', '"ZH",', '"ZH"]}'),
+        "a record of many players": fill('{"format": "tuolaji-record/1", "rules": "standard-2deck", "players": [',
+                                         '"a",', '"a"], "deals": []}'),
+        "a record of many deals": fill('{"format": "tuolaji-record/1", "rules": "standard-2deck", '
+                                       '"players": ["a","b","c","d"], "deals": [',
+                                       '{"level":"2","trump":"S","dealer":0,"tricks":[]},',
+                                       '{"level":"2","trump":"S","dealer":0,"tricks":[]}]}'),
+    }
+
+
+def cost_readers(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome]]]:
+    """Every reader of JSON from outside, with its limit: name → (limit, run one input)."""
+    from scorer import safejson
+    from scorer.zuihe import score
+    from session.live import read_json_file
+
+    cli = cli_targets(ws)
+
+    def reader(data: bytes) -> Outcome:
+        return run_reader(lambda: safejson.loads(data, "input"))
+
+    def file_reader(data: bytes) -> Outcome:
+        return run_reader(lambda: read_json_file(Path(ws.file(data))))
+
+    def zuihe_reader(data: bytes) -> Outcome:
+        return run_reader(lambda: score(safejson.loads(data, "hand")))
+
+    targets: dict[str, tuple[int, Callable[[bytes], Outcome]]] = {
+        "safejson.loads": (safejson.MAX_BYTES, reader),
+        "read_json_file": (safejson.MAX_BYTES, file_reader),
+        "zuihe scorer (reader + score)": (safejson.MAX_BYTES, zuihe_reader),
+    }
+    for name in ("audit", "audit --json", "zuihe", "replay --setup", "serve --record", "render-video --record"):
+        targets[f"tuolaji {name}"] = (safejson.MAX_BYTES, cli[name])
+    return targets
+
+
+def cost_routes(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome]]]:
+    """Every route that reads a body or a query string, with its limit: name → (limit, run one input)."""
+    from urllib.parse import quote
+
+    from scorer import safejson
+    from web.security import MAX_QUERY_BYTES
+    from web.zuihe import MAX_HAND_BYTES
+
+    ws.app  # noqa: B018 - set up once
+    from tests.conftest import anonymous
+
+    stranger = anonymous(ws.app)
+
+    def post(path: str, how: str = "json", client: Any = None) -> Callable[[bytes], Outcome]:
+        def run(data: bytes) -> Outcome:
+            return post_endpoint(ws, path, data, how) if client is None else endpoint_outcome(
+                client.post(path, data=data, content_type="application/json"))
+        return run
+
+    def get(path: str, key: str) -> Callable[[bytes], Outcome]:
+        def run(data: bytes) -> Outcome:
+            # the bytes as sent: %-encoded, cut to the length given (at or past the limit)
+            query = f"{key}=" + quote(data.decode("utf-8", "replace"), safe="")
+            return endpoint_outcome(stranger.get(f"{path}?{query[:len(data)]}"))
+        return run
+
+    def import_zip(data: bytes) -> Outcome:
+        return post_endpoint(ws, "/api/sessions/import.zip", zip_with_record(data), "zip")
+
+    body = safejson.MAX_BYTES
+    return {
+        "POST /zuihe/api/score (no token)": (MAX_HAND_BYTES, post("/zuihe/api/score", client=stranger)),
+        "GET /api/rules?options= (no token)": (MAX_QUERY_BYTES, get("/api/rules", "options")),
+        "GET /api/rules?profile= (no token)": (MAX_QUERY_BYTES, get("/api/rules", "profile")),
+        "GET /api/rules?players= (no token)": (MAX_QUERY_BYTES, get("/api/rules", "players")),
+        "GET /sessions?error= (no token)": (MAX_QUERY_BYTES, get("/sessions", "error")),
+        "GET /?lang= (no token)": (MAX_QUERY_BYTES, get("/", "lang")),
+        "POST /api/play": (body, post("/api/play")),
+        "POST /api/setup": (body, post("/api/setup")),
+        "POST /api/correct": (body, post("/api/correct")),
+        "POST /api/sessions/import (json)": (body, post("/api/sessions/import")),
+        "POST /api/sessions/import (file)": (body, post("/api/sessions/import", "file")),
+        "POST /api/sessions/import.zip (record.json)": (body, import_zip),
+    }
+
+
+def zip_bomb(gib: float = 1.0) -> bytes:
+    """A zip of about 1 MB per GiB whose record.json unpacks to ``gib`` GiB of spaces (its directory tells the truth)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    chunk = b" " * (1 << 20)
+    # a full flush starts each block afresh, so every mebibyte of spaces compresses to the same block
+    block = compressor.compress(chunk) + compressor.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(int(gib * 1024)):
+        crc = zlib.crc32(chunk, crc)
+    stream = block * int(gib * 1024) + compressor.flush()
+    size = int(gib * 1024) << 20
+    name = b"record.json"
+    local = struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(stream), size, len(name), 0) + name
+    central = struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 8, 0, 0, crc, len(stream), size, len(name),
+                          0, 0, 0, 0, 0, 0) + name
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central), len(local) + len(stream), 0)
+    return local + stream + central + end
+
+
+def zip_with_record(record: bytes) -> bytes:
+    """A zip of one ``record.json`` holding ``record`` (deflated)."""
+    buffer = io.BytesIO()
+    import zipfile
+
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("record.json", record)
+    return buffer.getvalue()
