@@ -133,3 +133,80 @@ def test_serve_a_video_takes_its_set_up_from_the_sidecar_file(tmp_path):
         assert table.session.source == "video" and table.session.name == "demo-3deck.mp4"
     finally:
         server.server_close()
+
+
+# --- the server (waitress, web.server) --------------------------------------------------------------
+
+
+def test_serve_verbose_logs_each_request_without_the_token(tmp_path):
+    data = tmp_path / "data"
+    process, url = start_server("--resume", "--data", str(data), "--verbose")
+    token = (data / "table-token").read_text(encoding="ascii").strip()
+    try:
+        with urllib.request.urlopen(f"{url}sessions?token={token}", timeout=10) as response:
+            assert response.status == 200
+        get_json(url + "api/state")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    # the token is kept in a cookie and the address redirected without it
+    assert "127.0.0.1 GET /sessions?token=… 302" in err and "127.0.0.1 GET /api/state 200" in err, err
+    assert token not in err
+
+
+def test_serve_stops_at_sigterm_with_viewers_streaming_and_frees_its_data_folder(tmp_path):
+    data = tmp_path / "data"
+    process, url = start_server("--resume", "--data", str(data))
+    streams = []
+    try:
+        for _ in range(3):
+            stream = urllib.request.urlopen(url + "api/events", timeout=10)
+            streams.append(stream)
+            assert stream.readline().decode() == "retry: 1500\n"
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=30)  # the streams are not waited for
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        for stream in streams:
+            stream.close()
+    assert process.returncode == 0 and "stopping" in err and "Traceback" not in err, err
+    again, url = start_server("--resume", "--data", str(data))  # the lock went with it
+    try:
+        assert "profiles" in get_json(url + "api/state")
+    finally:
+        assert stop(again) == 0
+
+
+@pytest.mark.parametrize("option", [["--idle-timeout", "0"], ["--idle-timeout", "1.5"], ["--idle-timeout", "soon"],
+                                    ["--max-connections", "8"], ["--max-connections", "-1"]])
+def test_serve_refuses_nonsense_server_limits(tmp_path, option, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        tuolaji_cli.main(["serve", "--data", str(tmp_path), *option])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "expected a whole number from" in err and "Traceback" not in err
+
+
+def test_serve_raises_its_open_file_limit_and_sizes_its_connections_from_it(tmp_path):
+    resource = pytest.importorskip("resource")
+    from web.server import MAX_CONNECTIONS, RESERVED_FILES
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        if hard != resource.RLIM_INFINITY and hard > 1024:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+        args = tuolaji_cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+        server, _ = build_server(args)
+        try:
+            now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+            assert now == hard or hard == resource.RLIM_INFINITY
+            expected = MAX_CONNECTIONS if now == resource.RLIM_INFINITY else min(MAX_CONNECTIONS, now - RESERVED_FILES)
+            assert server.adjustments.connection_limit == expected
+            assert server.adjustments.channel_timeout == 60 and server.adjustments.asyncore_use_poll
+        finally:
+            server.server_close()
+            server.tuolaji_data_lock.close()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
