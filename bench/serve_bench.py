@@ -11,6 +11,8 @@ page posts a play entered by hand). Figures per server:
 - **play -> event**: from a play posted (``POST /api/play``) to its ``play-settled`` event on
   each of N viewers' streams (``/api/events``): p50 and p99 over every viewer and play; and
   the play's own answer time.
+- **the same with 1,000 idle connections open** (10 plays): what a loop that looks at every
+  connection costs.
 - **camera preview**: ``GET /api/camera/frame.jpg`` in a loop on one kept-alive connection
   (as the set-up page refreshes it), with the bundled demo video open: frames per second.
 - **a play with the streams all taken**: 60 more streams opened (past the server's limit of
@@ -193,7 +195,7 @@ def plays_of(record: dict[str, Any]) -> list[tuple[int, list[str]]]:
             for trick in record["deals"][0]["tricks"] for position, cards in enumerate(trick["plays"])]
 
 
-def bench_events(server: Server, record: dict[str, Any], viewers: int, plays: int) -> dict[str, float]:
+def bench_events(server: Server, record: dict[str, Any], viewers: int, plays: int, first: int = 0) -> dict[str, float]:
     arrived = threading.Condition()
     pages = [Viewer(server.port, arrived) for _ in range(viewers)]
     for page in pages:
@@ -203,7 +205,7 @@ def bench_events(server: Server, record: dict[str, Any], viewers: int, plays: in
     latencies: list[float] = []
     answers: list[float] = []
     missing = 0
-    for number, (seat, cards) in enumerate(plays_of(record)[:plays]):
+    for number, (seat, cards) in enumerate(plays_of(record)[first:first + plays]):
         sent = time.perf_counter()
         status, took = server.post("api/play", {"seat": seat, "cards": cards})
         if status != 201:
@@ -297,7 +299,7 @@ def main() -> int:
         if soft != resource.RLIM_INFINITY and soft < 2048 and (hard == resource.RLIM_INFINITY or hard >= 2048):
             resource.setrlimit(resource.RLIMIT_NOFILE, (2048, hard))
     record = scorer.random_record("standard-2deck", 1)
-    plays = min(args.plays, len(plays_of(record)) - 1)
+    plays = min(args.plays, len(plays_of(record)) - 11)
     summary = []
     with tempfile.TemporaryDirectory(prefix="serve-bench-") as folder:
         path = Path(folder) / "game.json"
@@ -306,8 +308,14 @@ def main() -> int:
             server = Server(kind, path, Path(folder) / kind)
             try:
                 events = bench_events(server, record, args.viewers, plays)
+                idle_sockets = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(1000)]
+                try:
+                    crowded = bench_events(server, record, args.viewers, 10, first=plays)
+                finally:
+                    for sock in idle_sockets:
+                        sock.close()
                 fps = bench_camera(server, args.camera_s)
-                status, took = bench_full_streams(server, record, 60, plays)
+                status, took = bench_full_streams(server, record, 60, plays + 10)
             finally:
                 server.stop()
             idle_server = Server(kind, path, Path(folder) / f"{kind}-idle", files=1024)
@@ -320,6 +328,8 @@ def main() -> int:
                   f"p50 {1000 * events['p50']:.1f} ms, p99 {1000 * events['p99']:.1f} ms, "
                   f"max {1000 * events['max']:.1f} ms; missing {events['missing']}; "
                   f"the play answered in {1000 * events['answer_p50']:.1f} ms (p50)")
+            print(f"  the same with 1,000 idle connections open ({crowded['samples']} events, 10 plays): "
+                  f"p50 {1000 * crowded['p50']:.1f} ms, p99 {1000 * crowded['p99']:.1f} ms; missing {crowded['missing']}")
             print(f"  camera preview (frame.jpg, one kept-alive connection): {fps:.1f} frames/s")
             print(f"  a play with 60 more streams open: {status} in {1000 * took:.0f} ms")
             print(f"  GET /api/state past 1,100 idle connections (open-file limit 1,024 at start): {idle}")

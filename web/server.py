@@ -245,7 +245,9 @@ class TableServer:
             # keep reading a connection while its request is answered: a viewer who leaves is
             # noticed at the stream's next write, and its thread freed
             channel_request_lookahead=1,
-            max_request_body_size=max_body, ident="tuolaji", log_socket_errors=False)
+            max_request_body_size=max_body, ident="tuolaji", log_socket_errors=False,
+            # the name a request without a Host header is taken for (as the development server did)
+            server_name=self.server_address[0] if ":" not in self.server_address[0] else f"[{self.server_address[0]}]")
         waitress_log = logging.getLogger("waitress")
         if not any(isinstance(f, _QuietOverflow) for f in waitress_log.filters):
             waitress_log.addFilter(_QuietOverflow())
