@@ -104,13 +104,16 @@ class Server:
             if files is not None and resource is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
-        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        self.log = tempfile.TemporaryFile("w+")  # the server's stderr, shown if it does not start
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log,
                                         text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
                                         preexec_fn=limit_files if resource is not None else None)
         line = self.process.stdout.readline()  # type: ignore[union-attr]
         if "open http://" not in line:
             self.process.kill()
-            raise SystemExit(f"serve_bench: the {kind} server did not start: {line!r}")
+            self.process.wait()
+            self.log.seek(0)
+            raise SystemExit(f"serve_bench: the {kind} server did not start: {line!r}\n{self.log.read()[-2000:]}")
         self.url = line.split("open ", 1)[1].split()[0]
         self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
         self.token = (data / "table-token").read_text(encoding="ascii").strip()
@@ -133,6 +136,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self.log.close()
 
 
 # --- the viewers ---------------------------------------------------------------------------------
