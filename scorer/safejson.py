@@ -36,6 +36,9 @@ MAX_DEPTH = 32
 """The deepest nesting read (a record nests 6 levels)."""
 MAX_INT_DIGITS = 30
 """The most digits of an integer (seats, counts and ids need far fewer)."""
+MAX_HAND_BYTES = 64 * 1024
+"""The largest 嘴和 hand read (a hand written out with every key is under 2 KB): the scorer's
+reading of a hand, in Python, must not get megabytes (the web page's route takes it without a token)."""
 
 _STRINGS = re.compile(r'"[^"]*"?')
 """A string once its escapes are gone; an unterminated one runs to the end (every step is linear:
@@ -43,6 +46,13 @@ a pattern that backtracks over escapes is quadratic on ``"`` followed by ``\\"``
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""Where a string may get a surrogate (``\\ud800``; a pair is fine): without one none can."""
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_INT_DIGITS + 1}}}")
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_BIG_EXPONENT = re.compile(r"[eE][+-]?\d{3}")
+"""What a number needs to overflow a float (its mantissa is short: see :func:`_check_numbers`)."""
+MAX_NUMBER_CHARS = 100
 
 
 class JSONInputError(InputError):
@@ -55,9 +65,36 @@ def nesting_depth(text: str) -> int:
     >>> nesting_depth('{"a": [[1], "]]]"]}'), nesting_depth(r'["\\", "\"[", "[' + '\\"' * 5)
     (3, 1)
     """
-    unescaped = text.replace("\\\\", "").replace('\\"', "")
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", unescaped))
-    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+    return _depth(_outside_strings(text))
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` without its strings (and keys): what is left are numbers, brackets and words."""
+    return _STRINGS.sub("", text.replace("\\\\", "").replace('\\"', ""))
+
+
+def _depth(bare: str) -> int:
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, _NOT_BRACKETS.sub("", bare))), default=0)
+
+
+def _check_numbers(bare: str) -> None:
+    """Integers of more than :data:`MAX_INT_DIGITS` digits and numbers of more than
+    :data:`MAX_NUMBER_CHARS` characters, found in the text without its strings before it is
+    decoded (a check per number, in Python, would cost more than the decoding)."""
+    at = 0
+    while found := _LONG_DIGITS.search(bare, at):
+        start, end = found.start(), found.end()
+        while start > 0 and bare[start - 1] in _NUMBER_CHARS:
+            start -= 1
+        while end < len(bare) and bare[end] in _NUMBER_CHARS:
+            end += 1
+        number = bare[start:end]
+        if not any(c in number for c in ".eE"):
+            digits = len(number.lstrip("+-"))
+            raise ValueError(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
+        if len(number) > MAX_NUMBER_CHARS:
+            raise ValueError(f"a number of {len(number)} characters")
+        at = end
 
 
 def _bad_constant(name: str) -> Any:
@@ -79,50 +116,65 @@ def loads(data: bytes | bytearray | str, where: str, *, max_bytes: int = MAX_BYT
         if _SURROGATE.search(text):
             raise JSONInputError(f"{where}: not UTF-8 text (a lone surrogate)")
     text = text.removeprefix("\ufeff")
-    depth = nesting_depth(text)
-    if depth > max_depth:
+    bare = _outside_strings(text)
+    if _depth(bare) > max_depth:
         raise JSONInputError(f"{where}: JSON nested deeper than {max_depth} levels")
 
-    def parse_int(digits: str) -> int:
-        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-            raise ValueError(f"an integer of {len(digits.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
-        return int(digits)
-
     def parse_float(digits: str) -> float:
-        if len(digits) > 100:
-            raise ValueError(f"a number of {len(digits)} characters")
         number = float(digits)
         if not math.isfinite(number):
             raise ValueError(f"{digits} is out of range")
         return number
 
     try:
-        value = json.loads(text, parse_int=parse_int, parse_float=parse_float, parse_constant=_bad_constant)
+        _check_numbers(bare)
+        # the float check runs per number, so only where a number could overflow (a big exponent)
+        value = json.loads(text, parse_float=parse_float if _BIG_EXPONENT.search(bare) else None,
+                           parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
         message = exc.msg.removesuffix(" at")  # "Unterminated string starting at" and its place: one "at"
         raise JSONInputError(f"{where}: not valid JSON: {message} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise JSONInputError(f"{where}: {exc}") from None
-    _check_text(value, where, "")
+    if _SURROGATE_ESCAPE.search(text):
+        _check_text(value, where, "")
     return value
 
 
 def _check_text(value: Any, where: str, path: str) -> None:
     """Lone surrogates (from ``\\udXXX`` escapes) anywhere in strings or keys."""
+    found = _surrogate_at(value)
+    if found is not None:
+        place = path + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in found[0])
+        text = found[1]
+        surrogate = _SURROGATE.search(text)
+        assert surrogate is not None
+        raise JSONInputError(f"{where}: {place.lstrip('.') or 'value'}: a lone surrogate "
+                             f"(\\u{ord(surrogate.group()):04x}) is not text")
+
+
+def _surrogate_at(value: Any) -> tuple[list[int | str], str] | None:
+    """The path to the first string (or key: ``<key>``) holding a lone surrogate, and that string."""
     if isinstance(value, str):
-        found = _SURROGATE.search(value)
-        if found:
-            place = path.lstrip(".") or "value"
-            raise JSONInputError(f"{where}: {place}: a lone surrogate (\\u{ord(found.group()):04x}) is not text")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            if not isinstance(item, int | float | bool) and item is not None:
-                _check_text(item, where, f"{path}[{index}]")
+        return ([], value) if _SURROGATE.search(value) else None
+    if isinstance(value, list):
+        items: Any = enumerate(value)
     elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_text(key, where, f"{path}.<key>")
-            if not isinstance(item, int | float | bool) and item is not None:
-                _check_text(item, where, f"{path}.{key}")
+        items = value.items()
+    else:
+        return None
+    search = _SURROGATE.search
+    for key, item in items:
+        if isinstance(key, str) and search(key):
+            return ["<key>"], key
+        if isinstance(item, str):
+            if search(item):
+                return [key], item
+        elif isinstance(item, list | dict):
+            found = _surrogate_at(item)
+            if found is not None:
+                return [key, *found[0]], found[1]
+    return None
 
 
 def check_text(value: str, where: str) -> str:

@@ -40,14 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str) -> object:
-    limit = safejson.MAX_BYTES
+    limit = safejson.MAX_HAND_BYTES
     if path == "-":
         data, name = sys.stdin.buffer.read(limit + 1), "stdin"
     else:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
         name = path
-    return safejson.loads(data, name)
+    return safejson.loads(data, name, max_bytes=limit)
 
 
 def run(args: argparse.Namespace) -> int:

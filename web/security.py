@@ -60,7 +60,7 @@ COMPUTE_ONLY = frozenset({"zuihe.api_score"})
 MAX_QUERY_BYTES = 8 * 1024
 """The longest query string answered (the longest legal one, ``/api/rules?options=…``, is far shorter)."""
 WATCH_PATH = "/watch"
-LOGGERS = ("werkzeug", "waitress", "waitress.queue", "gunicorn.access", "gunicorn.error", "tuolaji")
+LOGGERS = ("werkzeug", "waitress", "waitress.queue", "gunicorn.access", "gunicorn.error", "tuolaji", "tuolaji.server")
 """The loggers a request line can reach (the development server's, waitress', gunicorn's, ours)."""
 
 MESSAGES: dict[str, dict[str, str]] = {

@@ -27,6 +27,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from scorer import safejson
 from scorer.errors import InputError
+from scorer.safejson import MAX_HAND_BYTES
 from scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
 from scorer.zuihe.messages import ZuiheInputError, render
 from web.explain import describe_error
@@ -79,10 +80,6 @@ MESSAGES_ZH: dict[str, str] = {
     "card_unknown": "不认识的牌“{text}”",
     "card_at": "{where}：不认识的牌“{text}”",
 }
-
-MAX_HAND_BYTES = 64 * 1024
-"""The largest body scored (a hand written out with every key is under 2 KB): no one without
-the token can make the scorer read megabytes."""
 
 NOT_A_HAND = {"zh": "请求内容应是一手牌（HAND.json 对象）", "en": "request body: expected a HAND.json object"}
 

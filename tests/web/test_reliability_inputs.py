@@ -24,12 +24,12 @@ from flask import Flask, Response
 
 import scorer
 from scorer import safejson
+from scorer.safejson import MAX_HAND_BYTES
 from tests.conftest import anonymous
 from tests.fuzz_harness import Workspace, cli_targets, escaped_quotes, run_cli, zip_bomb
 from web import create_app
 from web.pictures import MAX_ZIP_ENTRIES, pictures_dir
 from web.security import MAX_QUERY_BYTES, REDACTOR, TOKEN_COOKIE, protect_response
-from web.zuihe import MAX_HAND_BYTES
 
 SIZES = (64 * 1024, 128 * 1024)
 
@@ -61,7 +61,10 @@ def ws() -> Any:
 def test_every_command_refuses_the_escaped_quote_string_with_one_line(ws: Workspace, target: str, size: int) -> None:
     outcome = cli_targets(ws)[target](escaped_quotes(size).encode())
     assert outcome.kind == "refused", outcome
-    assert "not valid JSON: Unterminated string starting at line 1 column 1" in outcome.detail
+    if target == "zuihe" and size > MAX_HAND_BYTES:  # a hand is read no further than 64 KiB and a byte
+        assert f"{MAX_HAND_BYTES + 1:,} bytes, over the limit of {MAX_HAND_BYTES:,}" in outcome.detail
+    else:
+        assert "not valid JSON: Unterminated string starting at line 1 column 1" in outcome.detail
 
 
 def test_tuolaji_audit_prints_one_line_for_the_escaped_quote_string(ws: Workspace, capsys: Any) -> None:
@@ -379,8 +382,12 @@ def test_the_cli_reads_the_escaped_quote_string_from_stdin(monkeypatch: pytest.M
     import sys
 
     class Stdin:
-        buffer = io.BytesIO(escaped_quotes(128 * 1024).encode())
+        buffer = io.BytesIO(escaped_quotes(MAX_HAND_BYTES).encode() + b"more than a hand holds")
 
     monkeypatch.setattr(sys, "stdin", Stdin())
+    outcome = run_cli(["zuihe", "-"])
+    assert outcome.kind == "refused"
+    assert f"stdin: {MAX_HAND_BYTES + 1:,} bytes, over the limit of {MAX_HAND_BYTES:,}" in outcome.detail
+    Stdin.buffer = io.BytesIO(escaped_quotes(MAX_HAND_BYTES).encode())
     outcome = run_cli(["zuihe", "-"])
     assert outcome.kind == "refused" and "stdin: not valid JSON: Unterminated string starting at line 1" in outcome.detail
