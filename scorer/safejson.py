@@ -48,8 +48,8 @@ _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """Where a string may get a surrogate (``\\ud800``; a pair is fine): without one none can."""
-_LONG_DIGITS = re.compile(rf"\d{{{MAX_INT_DIGITS + 1}}}")
-_NUMBER_CHARS = frozenset("0123456789+-.eE")
+_LONG_NUMBER = re.compile(rf"[0-9+\-.eE]{{{MAX_INT_DIGITS + 1},}}")
+"""A number that may be too long (outside strings, only numbers are made of these characters)."""
 _BIG_EXPONENT = re.compile(r"[eE][+-]?\d{3}")
 """What a number needs to overflow a float (its mantissa is short: see :func:`_check_numbers`)."""
 MAX_NUMBER_CHARS = 100
@@ -81,20 +81,14 @@ def _check_numbers(bare: str) -> None:
     """Integers of more than :data:`MAX_INT_DIGITS` digits and numbers of more than
     :data:`MAX_NUMBER_CHARS` characters, found in the text without its strings before it is
     decoded (a check per number, in Python, would cost more than the decoding)."""
-    at = 0
-    while found := _LONG_DIGITS.search(bare, at):
-        start, end = found.start(), found.end()
-        while start > 0 and bare[start - 1] in _NUMBER_CHARS:
-            start -= 1
-        while end < len(bare) and bare[end] in _NUMBER_CHARS:
-            end += 1
-        number = bare[start:end]
+    for found in _LONG_NUMBER.finditer(bare):
+        number = found.group()
         if not any(c in number for c in ".eE"):
             digits = len(number.lstrip("+-"))
-            raise ValueError(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
-        if len(number) > MAX_NUMBER_CHARS:
+            if digits > MAX_INT_DIGITS:
+                raise ValueError(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
+        elif len(number) > MAX_NUMBER_CHARS:
             raise ValueError(f"a number of {len(number)} characters")
-        at = end
 
 
 def _bad_constant(name: str) -> Any:
