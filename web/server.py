@@ -181,8 +181,7 @@ class _Listener(TcpWSGIServer):
     """Waitress's listener, which at the connection limit closes the connections idle the longest
     (no request under way: waiting, or a request half-sent) to make room for new ones."""
 
-    closing = False
-    shed = 0
+    closing = False  # set by TableServer.shutdown: no more connections taken
     _next_warning = 0.0
 
     def readable(self) -> bool:
@@ -211,7 +210,6 @@ class _Listener(TcpWSGIServer):
         chosen = idle[: max(1, self.adj.connection_limit // 10)]
         for channel in chosen:
             channel.will_close = True
-        self.shed += len(chosen)
         now = time.monotonic()
         if chosen and now >= self._next_warning:
             self._next_warning = now + 60.0
@@ -267,11 +265,6 @@ class TableServer:
         self._loop_started = False
         self._closed = False
         self._close_lock = threading.Lock()
-
-    @property
-    def connections(self) -> int:
-        """The connections open now."""
-        return len(self.listener.active_channels)
 
     def serve_forever(self) -> None:
         """Answer requests until :meth:`shutdown`; then close every connection (in this thread, the loop's)."""
