@@ -48,6 +48,7 @@ _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """Where a string may get a surrogate (``\\ud800``; a pair is fine): without one none can."""
+_NUMBER_CHARS = frozenset("0123456789+-.eE")
 _LONG_NUMBER = re.compile(rf"[0-9+\-.eE]{{{MAX_INT_DIGITS + 1},}}")
 """A number that may be too long (outside strings, only numbers are made of these characters)."""
 _BIG_EXPONENT = re.compile(r"[eE][+-]?\d{3}")
@@ -114,25 +115,37 @@ def loads(data: bytes | bytearray | str, where: str, *, max_bytes: int = MAX_BYT
     if _depth(bare) > max_depth:
         raise JSONInputError(f"{where}: JSON nested deeper than {max_depth} levels")
 
-    def parse_float(digits: str) -> float:
-        number = float(digits)
-        if not math.isfinite(number):
-            raise ValueError(f"{digits} is out of range")
-        return number
-
     try:
         _check_numbers(bare)
-        # the float check runs per number, so only where a number could overflow (a big exponent)
-        value = json.loads(text, parse_float=parse_float if _BIG_EXPONENT.search(bare) else None,
-                           parse_constant=_bad_constant)
+        value = json.loads(text, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
         message = exc.msg.removesuffix(" at")  # "Unterminated string starting at" and its place: one "at"
         raise JSONInputError(f"{where}: not valid JSON: {message} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:
         raise JSONInputError(f"{where}: {exc}") from None
-    if _SURROGATE_ESCAPE.search(text):
-        _check_text(value, where, "")
+    # what can only come from a big exponent or a \\udXXX escape is looked for in the value (in C,
+    # by writing it back) only where one is in the text, and walked (in Python) only when found
+    big, escaped = _BIG_EXPONENT.search(bare) is not None, _SURROGATE_ESCAPE.search(text) is not None
+    if big or escaped:
+        try:
+            json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except ValueError:  # UnicodeEncodeError is one
+            if big:
+                _check_range(bare, where)
+            _check_text(value, where, "")
     return value
+
+
+def _check_range(bare: str, where: str) -> None:
+    """The first number that overflows a float (each is at most :data:`MAX_NUMBER_CHARS` long)."""
+    for found in _BIG_EXPONENT.finditer(bare):
+        start, end = found.start(), found.end()
+        while start > 0 and bare[start - 1] in _NUMBER_CHARS:
+            start -= 1
+        while end < len(bare) and bare[end].isdigit():
+            end += 1
+        if not math.isfinite(float(bare[start:end])):
+            raise JSONInputError(f"{where}: {bare[start:end]} is out of range")
 
 
 def _check_text(value: Any, where: str, path: str) -> None:

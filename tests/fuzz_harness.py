@@ -461,11 +461,19 @@ def cost_routes(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome
             return endpoint_outcome(stranger.get(f"{path}?{query[:len(data)]}"))
         return run
 
+    def path(template: str) -> Callable[[bytes], Outcome]:
+        def run(data: bytes) -> Outcome:
+            return endpoint_outcome(stranger.get(template.format(quote(data.decode("utf-8", "replace"),
+                                                                       safe="")[:len(data)])))
+        return run
+
     def import_zip(data: bytes) -> Outcome:
         return post_endpoint(ws, "/api/sessions/import.zip", zip_with_record(data), "zip")
 
     body = safejson.MAX_BYTES
-    return {
+    paths = {f"GET {template.format('<…>')} (no token)": (MAX_REQUEST_HEADER_BYTES, path(template))
+             for template in ("/api/replay/{}", "/replay/{}", "/cards/{}.svg", "/pictures/1/{}", "/{}")}
+    return paths | {
         "POST /zuihe/api/score (no token)": (MAX_HAND_BYTES, post("/zuihe/api/score", client=stranger)),
         "GET /api/rules?options= (no token)": (MAX_QUERY_BYTES, get("/api/rules", "options")),
         "GET /api/rules?profile= (no token)": (MAX_QUERY_BYTES, get("/api/rules", "profile")),
@@ -479,6 +487,10 @@ def cost_routes(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome
         "POST /api/sessions/import (file)": (body, post("/api/sessions/import", "file")),
         "POST /api/sessions/import.zip (record.json)": (body, import_zip),
     }
+
+
+MAX_REQUEST_HEADER_BYTES = 256 * 1024
+"""The longest request line and headers the server reads (waitress' own limit): a path's limit."""
 
 
 def zip_bomb(gib: float = 1.0) -> bytes:

@@ -391,3 +391,28 @@ def test_the_cli_reads_the_escaped_quote_string_from_stdin(monkeypatch: pytest.M
     Stdin.buffer = io.BytesIO(escaped_quotes(MAX_HAND_BYTES).encode())
     outcome = run_cli(["zuihe", "-"])
     assert outcome.kind == "refused" and "stdin: not valid JSON: Unterminated string starting at line 1" in outcome.detail
+
+
+def test_the_routes_without_a_token_answer_every_cost_input_at_and_past_their_limits() -> None:
+    """The cost bench's inputs through the routes anyone may call (their limits are small): each one
+    answered or cleanly refused (the bench prints how long each takes)."""
+    from tests.fuzz_harness import Tally, cost_inputs, cost_readers, cost_routes
+
+    workspace = Workspace()
+    tally = Tally()
+    try:
+        everything = cost_routes(workspace) | cost_readers(workspace)
+        targets = {name: target for name, target in everything.items() if target[0] <= MAX_HAND_BYTES}
+        assert set(targets) == {"POST /zuihe/api/score (no token)", "GET /api/rules?options= (no token)",
+                                "GET /api/rules?profile= (no token)", "GET /api/rules?players= (no token)",
+                                "GET /sessions?error= (no token)", "GET /?lang= (no token)",
+                                "zuihe hand (reader + score)", "tuolaji zuihe"}
+        for name, (limit, run) in targets.items():
+            for size in (limit, limit + 1):
+                for label, data in cost_inputs(size).items():
+                    tally.add(name, run(data), label)
+    finally:
+        workspace.close()
+    assert tally.crashes == []
+    assert tally.counts["POST /zuihe/api/score (no token)"]["refused"] == 2 * len(cost_inputs(10))
+    assert tally.counts["GET /api/rules?options= (no token)"]["refused"] == 2 * len(cost_inputs(10))
