@@ -17,6 +17,7 @@ from .api import get_table, read_uploaded_record
 from .cards import CARD_NAMES, card_sprite, card_svg
 from .explain import describe_error
 from .i18n import STRINGS, normalise_language
+from .security import shown_error
 
 pages_bp = Blueprint("pages", __name__)
 cards_bp = Blueprint("cards", __name__, url_prefix="/cards")
@@ -93,7 +94,7 @@ def import_session() -> BaseResponse:
     try:
         record, name = read_uploaded_record()
     except InputError as exc:
-        return redirect(url_for("pages.sessions", error=str(exc)))
+        return redirect(url_for("pages.sessions", error=shown_error(str(exc))))
     session_id = get_table().store.create(record, name=name, source="import")
     if request.form.get("replay"):
         return redirect(url_for("pages.replay", session_id=session_id))

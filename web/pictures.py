@@ -54,6 +54,7 @@ from vision.sources import Frame
 
 from .api import BadRequestError, get_table
 from .replay import timeline
+from .security import shown_error
 from .store import MAX_NAME_LENGTH
 from .table import Table
 
@@ -415,5 +416,5 @@ def import_zip_form() -> BaseResponse:
     try:
         imported = import_archive(_uploaded())
     except InputError as exc:
-        return redirect(url_for("pages.sessions", error=str(exc)))
+        return redirect(url_for("pages.sessions", error=shown_error(str(exc))))
     return redirect(url_for("pages.replay", session_id=imported["id"]))

@@ -59,6 +59,9 @@ COMPUTE_ONLY = frozenset({"zuihe.api_score"})
 """POST endpoints that change nothing (they only compute an answer): no token needed."""
 MAX_QUERY_BYTES = 8 * 1024
 """The longest query string answered (the longest legal one, ``/api/rules?options=…``, is far shorter)."""
+MAX_SHOWN_ERROR = 400
+"""The most characters of an error carried in an address (``/sessions?error=…``): one naming a
+4 MiB card would not fit in :data:`MAX_QUERY_BYTES`."""
 WATCH_PATH = "/watch"
 LOGGERS = ("werkzeug", "waitress", "waitress.queue", "gunicorn.access", "gunicorn.error", "tuolaji", "tuolaji.server")
 """The loggers a request line can reach (the development server's, waitress', gunicorn's, ours)."""
@@ -163,6 +166,15 @@ def token_for_page(app: Flask) -> str | None:
     if request.headers.get("Sec-Fetch-Dest", "document") != "document" or request.path == WATCH_PATH:
         return None
     return page_token(app)
+
+
+def shown_error(message: str) -> str:
+    """``message`` cut to :data:`MAX_SHOWN_ERROR` characters, for an address.
+
+    >>> shown_error("x" * 1000)[-3:], len(shown_error("x" * 1000)), shown_error("short")
+    ('xx…', 400, 'short')
+    """
+    return message if len(message) <= MAX_SHOWN_ERROR else message[:MAX_SHOWN_ERROR - 1] + "…"
 
 
 def refusal(kind: str, status: int, **values: str) -> Response:

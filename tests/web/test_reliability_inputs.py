@@ -416,3 +416,17 @@ def test_the_routes_without_a_token_answer_every_cost_input_at_and_past_their_li
     assert tally.crashes == []
     assert tally.counts["POST /zuihe/api/score (no token)"]["refused"] == 2 * len(cost_inputs(10))
     assert tally.counts["GET /api/rules?options= (no token)"]["refused"] == 2 * len(cost_inputs(10))
+
+
+@pytest.mark.parametrize("route", ["/sessions/import", "/sessions/import.zip"])
+def test_an_import_error_naming_a_long_text_is_shown_within_the_query_limit(client: Any, route: str) -> None:
+    record = scorer.random_record("single-deck", 1, tricks=1)
+    record["deals"][0]["tricks"][0]["plays"][0] = ["Z" * 20_000]
+    raw = json.dumps(record).encode()
+    upload = zip_of({"record.json": raw}) if route.endswith(".zip") else raw
+    answer = client.post(route, data={"file": (io.BytesIO(upload), "x")}, content_type="multipart/form-data")
+    assert answer.status_code == 302
+    address = answer.headers["Location"]
+    assert len(address) < MAX_QUERY_BYTES and address.endswith("%E2%80%A6")  # cut, with an ellipsis
+    page = client.get(address)
+    assert page.status_code == 200 and "unknown card" in page.get_data(as_text=True)
