@@ -15,7 +15,7 @@ torch, ultralytics, onnx of the ``train`` extra) is said the same way; any other
 module is a broken install and surfaces as the error it is.
 
 >>> sorted(COMMANDS)[:4]
-['audit', 'check-camera', 'demo', 'detect']
+['audit', 'check-camera', 'check-reader', 'demo']
 >>> module_of("check-camera")
 'tuolaji_cli.check_camera'
 """
@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "replay": "turn a table video into a game record, headless",
     "detect": "read the cards in images",
     "check-camera": "check that the camera sees the cards large and bright enough",
+    "check-reader": "check that this CPU reads cards exactly as the shipped models' reference reads",
     "enrol": "learn a table's own deck from a few labelled photos",
     "demo": "render the bundled demo video, or check that a reader replays it exactly",
     "eval-detector": "measure the card reader on a held-out synthetic set or on real photos",

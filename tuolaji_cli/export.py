@@ -6,12 +6,15 @@
   needs no square padding);
 * the classifier (``best.pt`` of ``tuolaji train classifier``) -> ``classifier.onnx``
   with a dynamic batch axis, outputs ``probs`` (N×55), ``up`` (N×2) and (networks with a
-  side head) ``side`` (N), its convolutions quantized to 8 bits (static, per channel,
-  calibrated on crops of its own training set; the heads stay in floats): 3× faster on a
-  CPU with VNNI, the same accuracy (``--float-classifier`` keeps 32-bit floats);
+  side head) ``side`` (N), in 32-bit floats: it reads the same on every CPU
+  (``--int8-classifier`` quantizes its convolutions to 8 bits with 7-bit weights, which no
+  CPU's integer kernels can overflow; models/README has the figures of both);
 * a small-index specialist (``--small-classifier``, a classifier trained with
-  ``--set small_only=18``) -> ``classifier_small.onnx``, the same contract, 8-bit;
-* ``cards.json``: class names, input sizes, reader thresholds and provenance.
+  ``--set small_only=18``) -> ``classifier_small.onnx``, the same contract;
+* ``cards.json``: class names, input sizes, reader thresholds and provenance;
+* ``reader_check.npz``: index crops of the fixed test set and the bundled demo with what the
+  classifiers read on them through ONNX Runtime's reference path; the reader checks this
+  CPU's optimised kernels against them at load (:mod:`vision.model_check`).
 
 Example::
 
@@ -25,8 +28,12 @@ import argparse
 import json
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from models import MODELS_DIR
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,9 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="small-index specialist checkpoint (.pt; `tuolaji train classifier --set small_only=18`) -> classifier_small.onnx")
     parser.add_argument("--out", type=Path, default=MODELS_DIR, help="output folder (default: the shipped models/)")
     parser.add_argument("--face", type=Path, help="face reader checkpoint (last.pt of `tuolaji train face`) -> face.onnx")
-    parser.add_argument("--float-classifier", action="store_true", help="do not quantize the classifier to 8 bits")
+    parser.add_argument("--int8-classifier", action="store_true",
+                        help="quantize the classifiers' convolutions to 8 bits (7-bit weights; default: 32-bit floats)")
     parser.add_argument("--calibration", type=Path, action="append",
                         help="crops set(s) to calibrate the 8-bit classifier on (default: the checkpoint's training sets)")
+    parser.add_argument("--reader-check", action="store_true",
+                        help="only write reader_check.npz for the classifiers already in --out")
     parser.add_argument("--imgsz", default="416x544", help="detector input HxW (default 416x544: 640x480 frames at 0.85)")
 
 
@@ -66,7 +76,7 @@ CALIBRATION_CROPS = 1024
 """Training crops the 8-bit classifier's activation ranges are measured on."""
 
 
-def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: bool = True,
+def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: bool = False,
                       calibration: list[Path] | None = None, name: str = "classifier.onnx") -> Path:
     """Export the classifier to ``out_dir/name`` (dynamic batch), 8-bit unless
     ``quantize`` is false; ``calibration`` defaults to the first checkpoint's training sets.
@@ -147,10 +157,12 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
                         seed: int = 0) -> Path:
     """Write an 8-bit copy of the float classifier at ``float_path`` to ``target``.
 
-    Static quantization of the convolutions (QDQ, signed 8-bit weights per output
-    channel, unsigned 8-bit activations; the heads stay in floats) with activation
-    ranges measured on ``count`` crops drawn (seeded) from the ``calibration`` crop sets:
-    the same crops give the same file.
+    Static quantization of the convolutions (QDQ, signed weights per output channel in 7
+    bits, unsigned 8-bit activations; the heads stay in floats) with activation ranges
+    measured on ``count`` crops drawn (seeded) from the ``calibration`` crop sets: the same
+    crops give the same file. Full 8-bit weights overflow the 16-bit pair sums of the AVX2
+    integer kernel (255·127·2 > 32767) on CPUs without VNNI, which then read worse; 7-bit
+    weights (255·64·2 ≤ 32767) cannot.
     """
     import numpy as np
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
@@ -176,7 +188,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     prepared = float_path.with_suffix(".prepared.onnx")
     quant_pre_process(str(float_path), str(prepared))
     quantize_static(str(prepared), str(target), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, reduce_range=True,
                     op_types_to_quantize=["Conv", "Relu", "Flatten"])  # the heads stay in floats: exact probabilities and directions
     return target
 
@@ -211,8 +223,11 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
 def run(args: argparse.Namespace) -> int:
     from scorer.errors import InputError
 
+    if args.reader_check:
+        print(f"wrote {write_reader_check(args.out)}")
+        return 0
     if not args.detector and not args.classifier and not args.face and not args.small_classifier:
-        raise InputError("export: give --detector, --classifier, --small-classifier and/or --face")
+        raise InputError("export: give --detector, --classifier, --small-classifier, --face or --reader-check")
     try:
         height, width = (int(v) for v in args.imgsz.lower().split("x"))
     except ValueError:
@@ -228,11 +243,57 @@ def run(args: argparse.Namespace) -> int:
     if args.small_classifier:
         from vision.inference import SMALL_CLASSIFIER_FILE
 
-        print(f"wrote {export_classifier(args.small_classifier, args.out, True, args.calibration, SMALL_CLASSIFIER_FILE)}")
+        print(f"wrote {export_classifier(args.small_classifier, args.out, args.int8_classifier, args.calibration, SMALL_CLASSIFIER_FILE)}")
     if args.classifier:
-        print(f"wrote {export_classifier(args.classifier, args.out, not args.float_classifier, args.calibration)}")
+        print(f"wrote {export_classifier(args.classifier, args.out, args.int8_classifier, args.calibration)}")
+    if args.classifier or args.small_classifier or args.detector:
+        print(f"wrote {write_reader_check(args.out)}")
     if not args.detector and not args.classifier:  # cards.json describes the detector and the classifier
         return 0
-    extra = {"classifier_weights": "float32" if args.float_classifier else "int8"} if args.classifier else None
+    extra = {"classifier_weights": "int8 (7-bit weights)" if args.int8_classifier else "float32"} if args.classifier else None
     print(f"wrote {write_cards_json(args.out, height, width, extra)}")
     return 0
+
+
+CHECK_CROPS = 96
+"""How many index crops ``reader_check.npz`` holds at most."""
+
+
+def check_crops(models_dir: Path, limit: int = CHECK_CROPS) -> np.ndarray:
+    """Index crops for the reader check: every index a detector finds in the fixed test set
+    (``tests/data/detector``) and in frames of the bundled demo, corners of jokers among them;
+    at most ``limit``, spread evenly. The detector is ``models_dir``'s, or the shipped one where
+    that folder has none or it finds nothing (a detector trained for a few minutes)."""
+    import cv2
+    import numpy as np
+
+    from training.offline import REPO
+    from vision.cardcrop import crop_index
+    from vision.demo import DEMO_VIDEO
+    from vision.detector import CardReader
+
+    frames = [cv2.imread(str(p)) for p in sorted((REPO / "tests" / "data" / "detector" / "images").glob("*.jpg"))]
+    capture = cv2.VideoCapture(str(DEMO_VIDEO))
+    count = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    for index in range(0, count, max(1, count // 24)):
+        capture.set(cv2.CAP_PROP_POS_FRAMES, index)
+        ok, frame = capture.read()
+        if ok:
+            frames.append(frame)
+    capture.release()
+    frames = [f for f in frames if f is not None]
+    folders = [f for f in (models_dir, MODELS_DIR) if (f / "detector.onnx").exists()]
+    for folder in dict.fromkeys(folders):
+        reader = CardReader.load(folder)
+        crops = [crop_index(frame, tuple(box)) for frame in frames for box in reader.detect(frame)[0]]
+        if crops:
+            chosen = np.linspace(0, len(crops) - 1, min(limit, len(crops))).round().astype(int)
+            return np.stack([crops[k] for k in chosen])
+    raise ValueError(f"{models_dir}: no detector found an index for the reader check")
+
+
+def write_reader_check(models_dir: Path) -> Path:
+    """Write ``reader_check.npz`` for the classifiers in ``models_dir`` (:mod:`vision.model_check`)."""
+    from vision.model_check import write_check
+
+    return write_check(models_dir, check_crops(models_dir))

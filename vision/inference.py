@@ -6,6 +6,7 @@ frame and hands the index readings to :mod:`vision.grouping`.
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +23,11 @@ from vision.classes import JOKER_NAMES, REJECT, check_classes
 from vision.decks import DeckHead, check_deck_fits
 from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from vision.grouping import fanned_side_by_side, group_indices, index_size, nms
+from vision.model_check import KernelCheck, checked_session, load_check
 from vision.orientation import refine_ups
 from vision.readings import Box, CardInstance, IndexReading, union_box
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class CardReader:
                  face: FaceReader | None = None, small_classifier=None) -> None:
         self._detector = detector
         self._face = face
+        self.kernel_checks: tuple[KernelCheck, ...] = ()  # how the classifiers read on this CPU (vision.model_check)
         self._classifier = classifier
         self._small = small_classifier
         self._small_outputs = [o.name for o in small_classifier.get_outputs()] if small_classifier is not None else []
@@ -156,9 +161,20 @@ class CardReader:
                 raise InputError(f"{path}: not a usable ONNX model ({first})") from None
         if deck is not None:
             check_deck_fits(deck, folder / "classifier.onnx")
+        # the classifiers read as their reference reads on this CPU, or through the reference path
+        check = load_check(folder)
+        kernel_checks = []
+        for k, name in enumerate(names):
+            if name in ("classifier.onnx", SMALL_CLASSIFIER_FILE):
+                sessions[k], result = checked_session(folder / name, sessions[k], options, check)
+                kernel_checks.append(result)
+                if result.reference_kernels:
+                    log.warning("card reader: %s", result.note)
         face = FaceReader(sessions[2]) if with_face else None
         small = sessions[-1] if names[-1] == SMALL_CLASSIFIER_FILE else None
-        return CardReader(sessions[0], sessions[1], settings, deck, face, small)
+        reader = CardReader(sessions[0], sessions[1], settings, deck, face, small)
+        reader.kernel_checks = tuple(kernel_checks)
+        return reader
 
     # ------------------------------------------------------------ stages
 

@@ -35,15 +35,17 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     (models / "cards.json").write_text(json.dumps({"reader": {"card_threshold": 0.6}, "metrics": {"demo_replay_exact": True},
                                                     "reader_tuned_on": "old"}))
     assert tuolaji_cli.main(["export", "--detector", str(last), "--classifier", str(tmp_path / "cls" / "last.pt"),
-                             "--out", str(models)]) == 0
-    assert {p.name for p in models.iterdir()} >= {"detector.onnx", "classifier.onnx", "cards.json"}
+                             "--int8-classifier", "--out", str(models)]) == 0
+    assert {p.name for p in models.iterdir()} >= {"detector.onnx", "classifier.onnx", "cards.json", "reader_check.npz"}
     written = json.loads((models / "cards.json").read_text())
-    assert written["classifier_weights"] == "int8" and written["reader"]["card_threshold"] == 0.6
+    assert written["classifier_weights"] == "int8 (7-bit weights)" and written["reader"]["card_threshold"] == 0.6
     assert "metrics" not in written and "reader_tuned_on" not in written
     floats = tmp_path / "float-models"
-    assert tuolaji_cli.main(["export", "--classifier", str(tmp_path / "cls" / "last.pt"), "--float-classifier",
-                             "--out", str(floats)]) == 0
+    assert tuolaji_cli.main(["export", "--classifier", str(tmp_path / "cls" / "last.pt"), "--out", str(floats)]) == 0
     assert json.loads((floats / "cards.json").read_text())["classifier_weights"] == "float32"
+    from tests.vision.test_model_check import widest_integer_weight
+
+    assert widest_integer_weight(models / "classifier.onnx") <= 64  # no CPU's integer kernel can overflow
 
     import onnx
     import onnxruntime as ort
@@ -68,7 +70,7 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     # two checkpoints make one ensemble network; a network twice over reads as itself
     pair = tmp_path / "pair-models"
     checkpoint = str(tmp_path / "cls" / "last.pt")
-    assert tuolaji_cli.main(["export", "--classifier", checkpoint, "--classifier", checkpoint, "--float-classifier",
+    assert tuolaji_cli.main(["export", "--classifier", checkpoint, "--classifier", checkpoint,
                              "--out", str(pair)]) == 0
     pair_out = ort.InferenceSession(str(pair / "classifier.onnx")).run(None, {"crops": blob})
     float_out = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})
