@@ -430,3 +430,15 @@ def test_an_import_error_naming_a_long_text_is_shown_within_the_query_limit(clie
     assert len(address) < MAX_QUERY_BYTES and address.endswith("%E2%80%A6")  # cut, with an ellipsis
     page = client.get(address)
     assert page.status_code == 200 and "unknown card" in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("size", [2048, *SIZES])
+def test_the_string_scan_takes_an_unterminated_string_in_one_pass(size: int) -> None:
+    """The work of the nesting scan, counted: an unterminated string is one match that runs to the
+    end (a scan that fails there restarts at every quote after it: n passes of n characters)."""
+    from scorer.safejson import _STRINGS, _outside_strings
+
+    text = "[" + escaped_quotes(size)
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    assert [match.span() for match in _STRINGS.finditer(unescaped)] == [(1, len(unescaped))]
+    assert _outside_strings(text) == "["
