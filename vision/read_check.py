@@ -6,18 +6,23 @@ The reader gives each card its candidates with their probabilities
 * a deal of ``d`` decks holds at most ``d`` copies of a card, and the cards already
   played this deal are gone;
 * a hand, where the record holds it, bounds what its seat can play;
-* a player following a lead very likely follows its suit.
+* a player following a lead very likely follows its suit;
+* a player who once could not follow a suit holds none of it (a proven void).
 
 :func:`weigh_read` chooses among the candidates with these weights. A card read
 clearly (probability at least :data:`CLEAR_READ`) stays what it reads, so a prior never
-hides a real revoke or a real extra copy; what stays unsure still goes to a person
-(the pipeline's confidence threshold).
+hides a real revoke, unless the game says it cannot be: a card whose every copy is
+already out, or a card of a suit its player has shown to be void in, is never written
+as sure. Such a read, and whatever stays unsure, goes to a person (the pipeline's
+confidence threshold: probability 0 is always under it).
 
 >>> facts = DealFacts(decks=2, gone=Counter({"AS": 2}))
 >>> weigh_read([("AS", 0.6), ("AC", 0.35)], facts, seat=1)
 ('AC', 0.35)
 >>> weigh_read([("AS", 0.95), ("AC", 0.05)], facts, seat=1)
-('AS', 0.95)
+('AC', 0.05)
+>>> weigh_read([("AS", 0.95)], facts, seat=1)
+('AS', 0.0)
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ FOLLOW_PRIOR = 3.0
 """How much likelier a follower's card is to be of the led suit than not."""
 OUTSIDE_HAND = 0.05
 """The weight of a card the seat's recorded hand does not (or no longer) hold."""
+VOID_SUIT = 0.05
+"""The weight of a card of a suit its seat has shown it holds none of."""
 
 
 @dataclass(frozen=True)
@@ -52,16 +59,28 @@ class DealFacts:
     led_suit: int | None = None  # effective suit (scorer.order) of the trick being followed
     leader: int | None = None  # seat that led it
     suit_of: Any = None  # card name -> effective suit, for this deal's trump and level
+    voids: dict[int, frozenset[int]] = field(default_factory=dict)  # seat -> suits it failed to follow in a swept trick
+
+    def copies_out(self, card: str, seat: int) -> bool:
+        """Whether every copy of ``card`` is already played by the other seats or swept."""
+        elsewhere = self.gone[card] + sum(play[card] for s, play in self.on_table.items() if s != seat)
+        return elsewhere >= self.decks
+
+    def void_in(self, card: str, seat: int) -> bool:
+        """Whether ``seat`` has shown it holds no card of ``card``'s suit."""
+        return self.suit_of is not None and self.suit_of(card) in self.voids.get(seat, frozenset())
 
     def weight(self, card: str, seat: int) -> float:
         """How possible ``card`` is at ``seat``: 0 when every copy is gone elsewhere, less
-        when the seat's hand does not hold it, more when it follows the led suit."""
-        elsewhere = self.gone[card] + sum(play[card] for s, play in self.on_table.items() if s != seat)
-        if elsewhere >= self.decks:
+        when the seat's hand does not hold it or the seat is void in its suit, more when
+        it follows the led suit."""
+        if self.copies_out(card, seat):
             return 0.0
         w = 1.0
         if self.hands is not None and seat in self.hands and self.hands[seat][card] <= 0:
             w *= OUTSIDE_HAND
+        if self.void_in(card, seat):
+            w *= VOID_SUIT
         if self.led_suit is not None and self.suit_of is not None and seat != self.leader and self.suit_of(card) == self.led_suit:
             w *= FOLLOW_PRIOR
         return w
@@ -69,14 +88,16 @@ class DealFacts:
 
 def weigh_read(candidates: list[tuple[str, float]], facts: DealFacts, seat: int) -> tuple[str, float]:
     """The card to take among ``candidates`` (card, probability; most probable first) at
-    ``seat``, and its probability. The best read stands when it is clear, or when the game
-    rules out every candidate."""
+    ``seat``, and its probability. The best read stands when it is clear and the game allows
+    it; a clear read of a suit the seat is void in stands too (a revoke is real), but with
+    probability 0, for a person to confirm; when the game rules out every candidate the best
+    read stands with probability 0."""
     best = candidates[0]
-    if best[1] >= CLEAR_READ:
-        return best
+    if best[1] >= CLEAR_READ and not facts.copies_out(best[0], seat):
+        return (best[0], 0.0) if facts.void_in(best[0], seat) else best
     weighed = [(facts.weight(card, seat) * p, card, p) for card, p in candidates]
     top = max(weighed, key=lambda item: item[0])
-    return best if top[0] <= 0 else (top[1], top[2])
+    return (best[0], 0.0) if top[0] <= 0 else (top[1], top[2])
 
 
 def deal_facts(record: dict[str, Any]) -> DealFacts | None:
@@ -98,23 +119,29 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
     gone: Counter = Counter()
     played_by: dict[int, Counter] = {}
     on_table: dict[int, Counter] = {}
+
+    def suit_of(card: str) -> int:
+        return order.suit[parse_card(card)]
+
+    voids: dict[int, set[int]] = {}
     for number, trick in enumerate(tricks):
         leader = int(trick.get("leader", 0))
-        for j, play in enumerate(trick.get("plays") or []):
+        plays = trick.get("plays") or []
+        led = _led_suit(plays, suit_of)
+        for j, play in enumerate(plays):
             if not play:
                 continue
             seat = seat_of(leader, j, players)
             if number == len(tricks) - 1:
                 on_table[seat] = Counter(play)
-            else:
-                gone.update(play)
-                played_by.setdefault(seat, Counter()).update(play)
+                continue
+            gone.update(play)
+            played_by.setdefault(seat, Counter()).update(play)
+            if j > 0 and led is not None and _short_of_suit(play, len(plays[0]), led, suit_of):
+                voids.setdefault(seat, set()).add(led)
     hands = None
     if deal.get("hands"):
         hands = {seat: Counter(hand) - played_by.get(seat, Counter()) for seat, hand in enumerate(deal["hands"]) if hand}
-
-    def suit_of(card: str) -> int:
-        return order.suit[parse_card(card)]
 
     led_suit = leader = None
     if tricks:
@@ -122,4 +149,26 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
         if plays and plays[0] and len(plays) < players:
             leader = int(tricks[-1].get("leader", 0))
             led_suit = suit_of(plays[0][0])
-    return DealFacts(options.decks, gone, on_table, hands, led_suit, leader, suit_of)
+    return DealFacts(options.decks, gone, on_table, hands, led_suit, leader, suit_of,
+                     {seat: frozenset(suits) for seat, suits in voids.items()})
+
+
+def _led_suit(plays: list[Any], suit_of: Any) -> int | None:
+    """The suit of a lead whose cards are all of one suit (None for no lead, or a card the
+    rules core cannot name)."""
+    try:
+        suits = {suit_of(card) for card in plays[0]} if plays and plays[0] else set()
+    except Exception:  # an unknown card name is the audit's to report
+        return None
+    return suits.pop() if len(suits) == 1 else None
+
+
+def _short_of_suit(play: list[str], lead_size: int, led: int, suit_of: Any) -> bool:
+    """Whether a follow of a full-size ``play`` holds fewer cards of the led suit than the
+    lead: its player had no more of that suit (a follow short of cards proves nothing)."""
+    if len(play) < lead_size:
+        return False
+    try:
+        return sum(1 for card in play if suit_of(card) == led) < lead_size
+    except Exception:
+        return False

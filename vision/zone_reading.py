@@ -75,7 +75,7 @@ def reads_by_seat(instances: list[Any], calibration: TableCalibration, seat_zone
         if facts is not None and hasattr(instance, "candidates"):
             candidates = instance.candidates()
             chosen, probability = weigh_read(candidates, facts, seat)
-            if chosen != card:
+            if chosen != card or probability < candidates[0][1]:
                 weighed += 1
                 confidence *= probability / max(candidates[0][1], 1e-9)
                 card = chosen

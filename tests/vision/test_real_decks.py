@@ -266,7 +266,53 @@ def test_an_unsure_read_of_a_card_whose_copies_are_gone_takes_the_next_candidate
     facts = deal_facts(record)
     assert facts is not None and facts.gone["AS"] == 2
     assert weigh_read([("AS", 0.55), ("AC", 0.4)], facts, seat=2) == ("AC", 0.4)
-    assert weigh_read([("AS", 0.93), ("AC", 0.05)], facts, seat=2) == ("AS", 0.93)  # a clear read stays: the audit judges it
+    # a clear read of a card whose every copy is out is never written as sure: the next
+    # candidate, at its own (low) probability, goes to a person
+    assert weigh_read([("AS", 0.93), ("AC", 0.05)], facts, seat=2) == ("AC", 0.05)
+    assert weigh_read([("AS", 0.99)], facts, seat=2) == ("AS", 0.0)  # nothing else possible: still doubted
+
+
+def test_a_read_of_a_suit_its_seat_is_void_in_is_doubted_but_a_clear_one_stays() -> None:
+    """Seat 2 followed a spade lead with a heart (trump): it holds no spade. A later unsure
+    spade read at seat 2 gives way to another candidate; a clear one stays (a revoke is real)
+    but with probability 0, so a person confirms it before it proves anything."""
+    record = _record([{"leader": 0, "plays": [["AS"], ["KS"], ["5H"], ["4S"]]}, {"leader": 0, "plays": [["AD"]]}])
+    facts = deal_facts(record)
+    assert facts is not None and facts.void_in("9S", 2) and not facts.void_in("9S", 1) and not facts.void_in("9C", 2)
+    assert weigh_read([("9S", 0.6), ("9C", 0.35)], facts, seat=2) == ("9C", 0.35)
+    assert weigh_read([("9S", 0.6), ("9C", 0.35)], facts, seat=1) == ("9S", 0.6)
+    assert weigh_read([("9S", 0.97), ("9C", 0.02)], facts, seat=2) == ("9S", 0.0)
+    # a follow short of cards (a play still being laid) proves no void
+    short = deal_facts(_record([{"leader": 0, "plays": [["AS", "AS"], ["KS", "KS"], ["5H"], ["4S", "4S"]]},
+                                {"leader": 0, "plays": [["AD"]]}]))
+    assert short is not None and not short.void_in("9S", 2)
+
+
+def test_an_impossible_clear_read_reaches_the_zone_as_unsure() -> None:
+    """The demo's failure on a CPU that misread: a 4th 大王 in a 3-deck deal, read at 0.95. The
+    zone's read keeps the possible 小王 at a confidence under any threshold, for a person."""
+    from vision.calibration import SeatZones, TableCalibration
+    from vision.zone_reading import reads_by_seat
+
+    record = _record([{"leader": 0, "plays": [["BJ", "BJ"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]]},
+                      {"leader": 1, "plays": [["BJ"]]}])
+    record["rules"] = "titanic-3deck"
+    facts = deal_facts(record)
+    assert facts is not None and facts.decks == 3
+
+    class Read:
+        card, confidence, box = "BJ", 0.95, (300.0, 390.0, 340.0, 450.0)
+
+        def candidates(self) -> list[tuple[str, float]]:
+            return [("BJ", 0.95), ("SJ", 0.04)]
+
+    calibration = TableCalibration.full_frame((640, 480))
+    zones = SeatZones(4)
+    seat = zones.seat_at(*[float(x) for x in calibration.to_table([(320.0, 420.0)])[0]])
+    by_seat, weighed = reads_by_seat([Read()], calibration, zones, facts)
+    assert weighed == 1
+    [(card, _u, _v, confidence)] = by_seat[seat]
+    assert card == "SJ" and confidence < 0.1
 
 
 def test_the_last_tricks_own_cards_are_not_gone_for_their_seat() -> None:
