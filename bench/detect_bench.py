@@ -6,6 +6,10 @@ the stage times and p50/p95, and as its last line exactly::
     detect_ms_p50=X fps=Y
 
 Usage: ``.venv/bin/python bench/detect_bench.py [--frames 200] [--models DIR] [--careful | --fast]``
+
+``--paired DIR`` times the readers of ``--models`` and of DIR frame by frame in turn (each frame
+and each zone read by one, then the other), so that a busy machine slows both alike; it prints
+both readers' p50s, the shipped one's last.
 """
 
 from __future__ import annotations
@@ -31,12 +35,15 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=None)
     add_reading_arguments(parser)
     parser.add_argument("--images", type=Path, default=REPO / "tests" / "data" / "detector" / "images")
+    parser.add_argument("--paired", type=Path, metavar="DIR", help="also time the reader of DIR, in turn with the first")
     args = parser.parse_args()
     files = sorted(args.images.glob("*.jpg"))
     if not files:
         print(f"no *.jpg in {args.images}", file=sys.stderr)
         return 2
     encoded = [np.fromfile(str(f), np.uint8) for f in files]
+    if args.paired is not None:
+        return paired(args, encoded)
     reader = CardReader.load(args.models, **reader_preset(args.careful, args.fast))
     for data in encoded[:3]:  # warm up ONNX Runtime
         reader.read(cv2.imdecode(data, cv2.IMREAD_COLOR))
@@ -70,6 +77,33 @@ def main() -> int:
     print(f"zone_read_ms_p50={zone_p50:.1f} (one settled seat zone, {zone_size[0]}x{zone_size[1]} px, of a 1920x1080 frame, "
           f"4 players: the table pipeline's read of a camera at full resolution)")
     print(f"detect_ms_p50={p50:.1f} fps={1000 / p50:.1f}")
+    return 0
+
+
+def paired(args: argparse.Namespace, encoded: list[np.ndarray]) -> int:
+    """Time two readers in turn, frame by frame (see the module docstring)."""
+    from vision.calibration import SeatZones, TableCalibration
+
+    preset = reader_preset(args.careful, args.fast)
+    readers = {str(args.paired): CardReader.load(args.paired, **preset), str(args.models or "models"): CardReader.load(args.models, **preset)}
+    frames = [cv2.imdecode(data, cv2.IMREAD_COLOR) for data in encoded]
+    x1, y1, x2, y2 = SeatZones(4).zone_boxes(TableCalibration.full_frame((1920, 1080)))[0]
+    zones = [np.ascontiguousarray(cv2.resize(f, (1920, 1080))[y1:y2, x1:x2]) for f in frames[:8]]
+    for reader in readers.values():
+        for frame in frames[:3]:
+            reader.read(frame)
+    frame_ms: dict[str, list[float]] = {name: [] for name in readers}
+    zone_ms: dict[str, list[float]] = {name: [] for name in readers}
+    for k in range(args.frames):
+        for name, reader in readers.items():
+            t0 = time.perf_counter()
+            reader.read(frames[k % len(frames)])
+            t1 = time.perf_counter()
+            reader.read(zones[k % len(zones)])
+            frame_ms[name].append((t1 - t0) * 1000)
+            zone_ms[name].append((time.perf_counter() - t1) * 1000)
+    for name in readers:
+        print(f"{name}: frame_ms_p50={np.percentile(frame_ms[name], 50):.1f} zone_read_ms_p50={np.percentile(zone_ms[name], 50):.1f}")
     return 0
 
 

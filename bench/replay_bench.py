@@ -109,7 +109,9 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
            for t in game.snapshot()["deals"][0]["tricks"][first:]]
     want = truth.record["deals"][0]["tricks"][first:]
     exact = sum(1 for g, w in zip(got, want, strict=False) if g == w)
+    cards = card_errors(game.snapshot()["deals"][0]["tricks"][first:], want, len(truth.setup["players"]))
     return {
+        **cards,
         "frames": len(frames),
         "elapsed": elapsed,
         "fps": len(frames) / elapsed if elapsed > 0 else 0.0,
@@ -119,6 +121,45 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
         "tricks": len(want),
         "events_match": len(events) == len(wanted),
     }
+
+
+def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: int) -> dict[str, int]:
+    """Card by card, the recorded tricks against the truth (trick by trick, seat by seat):
+    ``cards`` in the truth, ``wrong`` (a card recorded that the seat did not play, or a card
+    it played that is missing), ``silent`` (a wrong card not marked unconfirmed for a person:
+    a missing card is silent unless its play holds an unconfirmed card), ``flagged``
+    (cards marked unconfirmed, right or wrong).
+
+    >>> card_errors([{"leader": 0, "plays": [["AS"], ["KS"]], "unconfirmed": [[1, 0]]}],
+    ...             [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    {'cards': 2, 'wrong': 1, 'silent': 0, 'flagged': 1}
+    """
+    from collections import Counter
+
+    from scorer.seats import seat_of
+
+    totals = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
+    for number, truth_trick in enumerate(want):
+        trick = got[number] if number < len(got) else {"leader": truth_trick["leader"], "plays": []}
+        recorded = {seat_of(trick["leader"], j, players): play for j, play in enumerate(trick["plays"])}
+        unsure = {(seat, index) for seat, index in trick.get("unconfirmed", [])}
+        totals["flagged"] += len(unsure)
+        for j, play in enumerate(truth_trick["plays"]):
+            seat = seat_of(truth_trick["leader"], j, players)
+            totals["cards"] += len(play)
+            mine = recorded.get(seat, [])
+            extra = Counter(mine) - Counter(play)
+            missing = sum((Counter(play) - Counter(mine)).values())
+            flagged_play = any(s == seat for s, _ in unsure)
+            wrong_here = 0
+            for index, card in enumerate(mine):
+                if extra[card] > 0:
+                    extra[card] -= 1
+                    wrong_here += 1
+                    totals["silent"] += (seat, index) not in unsure
+            totals["wrong"] += max(wrong_here, missing)
+            totals["silent"] += max(0, missing - wrong_here) if not flagged_play else 0
+    return totals
 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
@@ -140,6 +181,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
                 ("four-deck", 4, 3)]
     exact = total = videos_exact = 0
+    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(count):
             profile, players, hand = profiles[k % len(profiles)]
@@ -156,10 +198,16 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             exact += result["tricks_exact"]
             total += result["tricks"]
             videos_exact += result["tricks_exact"] == result["tricks"]
+            for key in errors:
+                errors[key] += result[key]
             print(f"  {profile} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
-                  f"tricks exact, {result['fps']:.0f} fps")
+                  f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
+                  f"{result['flagged']} flagged, {result['fps']:.0f} fps")
     print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
           f"({videos_exact} entirely exact)")
+    per100 = 100 / max(1, errors["cards"])
+    print(f"cards: {errors['cards']}, wrong {errors['wrong']} ({errors['wrong'] * per100:.2f} per 100), "
+          f"silent_per_100={errors['silent'] * per100:.2f} flagged_per_100={errors['flagged'] * per100:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")
+    print(f"cards: {result['cards']}, wrong {result['wrong']}, silent {result['silent']}, flagged {result['flagged']}")
     print(f"tricks exact: {result['tricks_exact']}/{result['tricks']}, "
           f"latency ms min/p50/max: {min(result['latencies']):.0f}/{p50:.0f}/{max(result['latencies']):.0f}"
           if result["latencies"] else "no plays settled")

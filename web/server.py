@@ -233,6 +233,7 @@ class TableServer:
                  max_body: int = 16 * 1024 * 1024, access_log: bool = False) -> None:
         if max_streams >= threads:
             raise ValueError(f"max_streams ({max_streams}) must leave threads ({threads}) for other requests")
+        self.app = app  # the application served (Werkzeug's server had it too: tests and tools reach the page through it)
         self.gate = StreamGate(app, max_streams)
         served: WSGIApp = AccessLog(self.gate) if access_log else self.gate
         self.server_address: tuple[str, int] = sock.getsockname()[:2]
