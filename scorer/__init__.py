@@ -12,7 +12,15 @@ game records and their audit (see docs/RULES.md and docs/RECORD.md).
 []
 """
 
-from scorer.audit import audit_findings, audit_record, audit_with_findings, bidding_state, ruling_offers
+from scorer.audit import (
+    AuditRun,
+    audit_again,
+    audit_findings,
+    audit_record,
+    audit_with_findings,
+    bidding_state,
+    ruling_offers,
+)
 from scorer.bidding import Bid, BiddingState, BidError
 from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
 from scorer.follow import describe_obligation
@@ -59,6 +67,8 @@ __all__ = [
     "RulesError",
     "TrumpOrder",
     "Unit",
+    "AuditRun",
+    "audit_again",
     "audit_findings",
     "audit_record",
     "audit_with_findings",

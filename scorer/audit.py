@@ -14,7 +14,7 @@ Evidence names the later play that proves a card was held.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from scorer.bidding import BiddingState, bid_findings
 from scorer.cards import CARD_POINTS, CARDS, RANKS
@@ -63,11 +63,31 @@ from scorer.violations import (
 )
 
 
+class _Previous(Protocol):
+    """What a deal's audit reads of the previous deal's: the side that went up and the next dealer."""
+
+    winners: set[int] | None
+    next_dealer: int | None
+
+
+class _Carried:
+    """What a finished deal's audit leaves for the next deal and for auditing the record again."""
+
+    __slots__ = ("winners", "next_dealer", "levels_before", "levels_after", "output")
+
+    def __init__(self, audit: _DealAudit) -> None:
+        self.winners = audit.winners
+        self.next_dealer = audit.next_dealer
+        self.levels_before = audit.levels_before
+        self.levels_after = audit.levels_after
+        self.output = audit.output
+
+
 class _DealAudit:
     """One pass over a deal: evidence tables, then trick by trick (:meth:`run`)."""
 
     def __init__(self, parsed: ParsedRecord, index: int, levels_before: list[int],
-                 previous: _DealAudit | None = None):
+                 previous: _Previous | None = None):
         self.parsed = parsed
         self.previous = previous
         self.winners: set[int] | None = None  # the side that went up (complete deals)
@@ -693,6 +713,74 @@ def _audits(record: dict[str, Any]) -> list[_DealAudit]:
         audits.append(audit)
         previous = audit
     return audits
+
+
+_HEADER_KEYS = ("format", "rules", "players", "start_levels", "mid_game")
+
+
+class AuditRun:
+    """An audit of a record (``output``: :func:`audit_record`'s), kept so that the record, changed,
+    is audited again by :func:`audit_again` from its first changed deal only (a deal's audit
+    depends on the record's rules and players and on the deals before it, nothing after)."""
+
+    __slots__ = ("header", "deals", "parsed", "carried", "output")
+
+    def __init__(self, header: tuple[Any, ...], deals: list[Any], parsed: list[ParsedDeal],
+                 carried: list[_Carried]) -> None:
+        self.header = header
+        self.deals = deals
+        self.parsed = parsed
+        self.carried = carried
+        self.output: dict[str, Any] = {"deals": [c.output for c in carried]}
+
+
+def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> AuditRun:
+    """The audit of ``record`` as an :class:`AuditRun`; with ``earlier`` (the run of an earlier
+    version of the record) the deals before the first one that changed keep their audit.
+    The output equals :func:`audit_record`'s. The deals of ``record`` must not be changed in
+    place afterwards (a changed record is a new one that may share its unchanged deals).
+
+    >>> from scorer.record import random_record
+    >>> rec = random_record("standard-2deck", seed=2)
+    >>> run = audit_again(rec)
+    >>> again = audit_again(rec | {"deals": rec["deals"] + [{"level": "2", "trump": "S", "dealer": 0}]}, run)
+    >>> again.output["deals"][0] is run.output["deals"][0], len(again.output["deals"])
+    (True, 2)
+    """
+    header = tuple(record.get(key) for key in _HEADER_KEYS) if isinstance(record, dict) else ()
+    deals = record.get("deals") if isinstance(record, dict) else None
+    first = 0
+    if earlier is not None and header == earlier.header and isinstance(deals, list):
+        limit = min(len(deals), len(earlier.deals))
+        while first < limit and (deals[first] is earlier.deals[first] or deals[first] == earlier.deals[first]):
+            first += 1
+    if first == 0 or earlier is None:
+        parsed = parse_record(record)
+        kept: list[ParsedDeal] = []
+        carried: list[_Carried] = []
+    else:
+        try:
+            parsed = parse_record({**record, "deals": deals[first:]})  # type: ignore[index]
+        except RecordError:
+            parsed = parse_record(record)  # raises, naming the deal where it is
+        kept = earlier.parsed[:first]
+        carried = earlier.carried[:first]
+    whole = ParsedRecord(parsed.options, parsed.players, parsed.start_levels, kept + parsed.deals, parsed.mid_game)
+    levels = list(whole.start_levels)
+    previous: _Previous | None = None
+    if carried:
+        last = carried[-1]
+        levels = last.levels_after if last.levels_after is not None else last.levels_before
+        previous = last
+    for i in range(len(carried), len(whole.deals)):
+        audit = _DealAudit(whole, i, levels, previous)
+        audit.output = audit.run()
+        if audit.levels_after is not None:
+            levels = audit.levels_after
+        carry = _Carried(audit)
+        carried.append(carry)
+        previous = carry
+    return AuditRun(header, list(deals) if isinstance(deals, list) else [], whole.deals, carried)
 
 
 def audit_record(record: dict[str, Any]) -> dict[str, Any]:

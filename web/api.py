@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import queue
 import time
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,12 +25,12 @@ from scorer.cards import split_card_text
 from scorer.errors import InputError
 from scorer.seats import position_of
 from session.events import event_to_json
-from session.live import NoSuchCardError, OutOfTurnError
+from session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 
 from . import dealing, history, results, rules_words, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
-from .store import MAX_NAME_LENGTH, NoSuchSessionError
+from .store import BIN_DAYS, MAX_NAME_LENGTH, NoSuchSessionError
 from .table import NoGameError, Table
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
@@ -47,6 +49,19 @@ def get_table() -> Table:
 @api_bp.errorhandler(dealing.RefusedError)
 def _refused(error: dealing.RefusedError) -> tuple[Response, int]:
     return dealing.refused_response(error)
+
+
+NOT_SAVED_STATUS = {"disk-full": 507, "too-large": 507, "locked": 503, "failed": 503}
+"""The answer to a change that was not saved: 507 (no room), 503 (try again)."""
+
+
+@api_bp.errorhandler(NotSavedError)
+@api_bp.app_errorhandler(NotSavedError)
+def _not_saved(error: NotSavedError) -> tuple[Response, int]:
+    """A change that could not be saved was not made: the page shows why (「未保存：磁盘已满」)."""
+    logging.getLogger("tuolaji.save").error("%s %s: %s", request.method, request.path, error)
+    return jsonify({"error": str(error), "code": "not-saved", "kind": error.kind, "message": error.words}), \
+        NOT_SAVED_STATUS[error.kind]
 
 
 @api_bp.errorhandler(InputError)
@@ -131,12 +146,35 @@ def state_payload(table: Table) -> dict[str, Any]:
     feed = table.feed.status() if table.feed is not None else None
     if not table.has_game:
         return {"session": None, "feed": feed, "profiles": view.PROFILES}
-    state = table.game.state()
-    session = table.session
-    record = state["record"]
+    return _game_payload(table) | {"feed": feed}
+
+
+_payloads: weakref.WeakKeyDictionary[Table, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+"""Per table, the last game payload and its JSON: made once per change, whoever asks (every page
+watching reloads the state after each change)."""
+
+
+def _game_payload(table: Table, *, text: bool = False) -> Any:
+    """The state of the current game without the feed (cached until the game or session changes);
+    ``text``: its JSON text."""
+    game, session = table.game, table.session
+    version = game.version
+    cached = _payloads.get(table)
+    # a change makes a new version; a save, a rename or a resume a new session object
+    if cached is None or cached[0] is not game or cached[1] != version or cached[2] is not session:
+        payload = _build_game_payload(table, game, session)
+        cached = (game, version, session, payload, json.dumps(payload, ensure_ascii=False))
+        _payloads[table] = cached
+    return cached[4] if text else dict(cached[3])  # a new dict; the parts are shared, never changed
+
+
+def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]:
+    state = game.state()
+    full = state["record"]
     # the history of changes (web/history.py) stays in the stored record and its export; the page
-    # is sent what its undo and redo buttons say (view.history), not every entry at every change
-    state["record"] = {key: value for key, value in record.items() if key != "history"}
+    # is sent what its undo and redo buttons say (view.history), not every entry at every change,
+    # and nothing else reads it (its size grows with every change, the page's work must not)
+    record = state["record"] = {key: value for key, value in full.items() if key != "history"}
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
@@ -144,11 +182,10 @@ def state_payload(table: Table) -> dict[str, Any]:
             "bidding": dealing.bidding_view(record),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
-            "history": history.history_view(record),
+            "history": history.history_view(full),
             "results": results.deal_results(record, state["audit"]),
             "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
             "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))]},
-        "feed": feed,
         "profiles": view.PROFILES,
     }
 
@@ -167,7 +204,17 @@ def rules() -> Response:
 
 @api_bp.get("/state")
 def state() -> Response:
-    return jsonify(state_payload(get_table()))
+    table = get_table()
+    if not table.has_game:
+        return jsonify(state_payload(table))
+    feed = table.feed.status() if table.feed is not None else None
+    try:
+        body = _game_payload(table, text=True)
+    except NoGameError:  # closed meanwhile
+        return jsonify(state_payload(table))
+    # the cached JSON of the game, with the feed's status of this moment
+    return Response(body[:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False) + "}",
+                    mimetype="application/json")
 
 
 @api_bp.get("/events")
@@ -481,8 +528,11 @@ def remove_ruling() -> Response:
 
 @api_bp.get("/sessions")
 def sessions() -> Response:
+    """The stored sessions, and those in the bin (restorable until their ``purge`` time)."""
     table = get_table()
-    return jsonify({"current": table.session_id, "sessions": [s.summary() for s in table.store.list()]})
+    table.purge_bin()
+    return jsonify({"current": table.session_id, "sessions": [s.summary() for s in table.store.list()],
+                    "bin": [s.summary() for s in table.store.binned()]})
 
 
 @api_bp.post("/sessions/<int:session_id>/resume")
@@ -503,15 +553,26 @@ def rename(session_id: int) -> Response:
 
 @api_bp.post("/sessions/<int:session_id>/delete")
 def delete(session_id: int) -> Response:
+    """Move a session to the bin: restorable for :data:`web.store.BIN_DAYS` days."""
     get_table().delete(session_id)
-    return jsonify({"deleted": session_id})
+    return jsonify({"deleted": session_id, "bin": True, "days": BIN_DAYS})
+
+
+@api_bp.post("/sessions/<int:session_id>/restore")
+def restore(session_id: int) -> Response:
+    """Take a session out of the bin."""
+    get_table().restore(session_id)
+    return jsonify({"restored": session_id})
 
 
 @api_bp.get("/sessions/<int:session_id>/export")
 def export(session_id: int) -> Response:
-    """The session's record as a JSON file download (what ``tuolaji audit`` reads)."""
+    """The session's whole record, its history included, as a JSON file download (what ``tuolaji
+    audit`` reads): indented, or compact when indented it would pass the size a reader takes."""
     session = get_table().store.get(session_id)
     body = json.dumps(session.record, ensure_ascii=False, indent=1) + "\n"
+    if len(body.encode("utf-8")) > safejson.MAX_BYTES:
+        body = json.dumps(session.record, ensure_ascii=False, separators=(",", ":")) + "\n"
     filename = f"tuolaji-session-{session_id}.json"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})

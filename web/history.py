@@ -8,10 +8,17 @@ append an entry too (``{"change": "undo", "of": i}``), so the history keeps ever
 correction in the order it was made, and the change undone stays in it.
 
 The entries are diffs of one deal: the deal's keys that changed (``null``: absent), and
-the tricks from the first one that changed. Undo puts the "before" back, redo the
-"after", each only while the record still holds what the entry left there: a play the
-camera added after a bid, for example, is never silently dropped by undoing the bid (the
-undo is refused with the reason).
+each trick that changed (``tricks_changed``: ``{"i": index, "keys": {key: change}}`` with
+each key's value before and after, or only the items a list gained, such as a correction
+appended to the trick's ``corrections``; a trick added or removed whole as ``{"i", "before",
+"after"}``, ``null`` on the side it is absent; ``tricks_count``: the deal's tricks before
+and after). An entry holds what changed and nothing else, so a record grows with what happened,
+not with the number of edits (entries of earlier versions, ``tricks_from`` with the
+deal's later tricks, are still undone and redone). Entries are never changed once written:
+copies of a record share them. Undo puts the "before" back, redo the "after", each only
+while the record still holds what the entry left there: a play the camera added after a
+bid, for example, is never silently dropped by undoing the bid (the undo is refused with
+the reason).
 
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"),
 ...           "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
@@ -51,15 +58,51 @@ def _deal_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     keys = sorted((set(before) | set(after)) - {"tricks"})
     changed = [key for key in keys if before.get(key) != after.get(key)]
     tricks_before, tricks_after = before.get("tricks") or [], after.get("tricks") or []
-    first = 0
-    while first < min(len(tricks_before), len(tricks_after)) and tricks_before[first] == tricks_after[first]:
-        first += 1
     diff: dict[str, Any] = {"before": {key: copy.deepcopy(before.get(key)) for key in changed},
                             "after": {key: copy.deepcopy(after.get(key)) for key in changed}}
-    if first < max(len(tricks_before), len(tricks_after)):
-        diff |= {"tricks_from": first, "tricks_before": copy.deepcopy(tricks_before[first:]),
-                 "tricks_after": copy.deepcopy(tricks_after[first:])}
+    tricks: list[Any] = []
+    for index in range(max(len(tricks_before), len(tricks_after))):
+        old = tricks_before[index] if index < len(tricks_before) else None
+        new = tricks_after[index] if index < len(tricks_after) else None
+        if old is new or old == new:
+            continue
+        if isinstance(old, dict) and isinstance(new, dict):
+            tricks.append({"i": index, "keys": {key: _value_change(old.get(key), new.get(key))
+                                                for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)}})
+        else:
+            tricks.append({"i": index, "before": copy.deepcopy(old), "after": copy.deepcopy(new)})
+    if tricks:
+        diff |= {"tricks_changed": tricks, "tricks_count": [len(tricks_before), len(tricks_after)]}
     return diff
+
+
+def _value_change(old: Any, new: Any) -> list[Any]:
+    """How one key of a trick changed: ``["tail", n, old[n:], new[n:]]`` for lists that share their
+    first n items (a correction appended to ``corrections``: only what was added is kept), else
+    ``["set", old, new]`` (``null``: absent)."""
+    if isinstance(old, list) and isinstance(new, list):
+        shared = 0
+        while shared < min(len(old), len(new)) and old[shared] == new[shared]:
+            shared += 1
+        if shared:
+            return ["tail", shared, copy.deepcopy(old[shared:]), copy.deepcopy(new[shared:])]
+    return ["set", copy.deepcopy(old), copy.deepcopy(new)]
+
+
+def _value_applied(value: Any, change: list[Any], now: int, then: int) -> Any:
+    """One key of a trick with its change taken back or put back (``now``/``then``: which side of
+    the change is there and which is wanted); ``_MISMATCH`` when the trick is not as the change left it."""
+    if change[0] == "tail":
+        shared = change[1]
+        if not isinstance(value, list) or len(value) < shared or value[shared:] != change[now + 1]:
+            return _MISMATCH
+        return value[:shared] + copy.deepcopy(change[then + 1])
+    if value != change[now]:
+        return _MISMATCH
+    return copy.deepcopy(change[then])
+
+
+_MISMATCH = object()
 
 
 def diff(before: dict[str, Any], after: dict[str, Any], change: str) -> dict[str, Any] | None:
@@ -84,8 +127,8 @@ def logged(before: dict[str, Any], after: dict[str, Any], change: str) -> dict[s
     entry = diff(_without_history(before), _without_history(after), change)
     if entry is None:
         return after
-    result = copy.deepcopy(after)
-    result["history"] = copy.deepcopy(before.get("history") or []) + [entry]
+    result = dict(after)  # the entries before are shared, never copied: they are never changed
+    result["history"] = [*(before.get("history") or []), entry]
     return result
 
 
@@ -133,9 +176,10 @@ def _refused(entry: dict[str, Any], undoing: bool) -> RefusedError:
 
 
 def _apply(record: dict[str, Any], entry: dict[str, Any], undoing: bool) -> dict[str, Any]:
-    """The record with ``entry`` taken back (``undoing``) or put back, if it still holds what it left."""
-    record = copy.deepcopy(record)
-    deals = record["deals"]
+    """The record with ``entry`` taken back (``undoing``) or put back, if it still holds what it left.
+    Only the deal changed is copied; the history is the caller's."""
+    record = dict(record)
+    deals = record["deals"] = list(record["deals"])
     index = entry["deal"]
     if "added" in entry:
         if undoing:
@@ -149,11 +193,13 @@ def _apply(record: dict[str, Any], entry: dict[str, Any], undoing: bool) -> dict
         return record
     if index >= len(deals):
         raise _refused(entry, undoing)
-    deal = deals[index]
+    deal = deals[index] = copy.deepcopy(deals[index])
     now, then = ("after", "before") if undoing else ("before", "after")
     if any(deal.get(key) != value for key, value in entry[now].items()):
         raise _refused(entry, undoing)
-    if "tricks_from" in entry:
+    if "tricks_changed" in entry:
+        deal["tricks"] = _apply_tricks(deal.get("tricks") or [], entry, undoing)
+    if "tricks_from" in entry:  # an entry of an earlier version: the deal's tricks from one on
         first = entry["tricks_from"]
         if (deal.get("tricks") or [])[first:] != entry["tricks_" + now]:
             raise _refused(entry, undoing)
@@ -166,10 +212,45 @@ def _apply(record: dict[str, Any], entry: dict[str, Any], undoing: bool) -> dict
     return record
 
 
+def _apply_tricks(tricks: list[Any], entry: dict[str, Any], undoing: bool) -> list[Any]:
+    """The deal's tricks with the entry's trick changes taken back (``undoing``) or put back;
+    refused unless every changed trick is as the entry left it."""
+    now, then = (2, 1) if undoing else (1, 2)
+    count_now, count_then = (entry["tricks_count"][1], entry["tricks_count"][0]) if undoing else entry["tricks_count"]
+    if len(tricks) != count_now:
+        raise _refused(entry, undoing)
+    side_now, side_then = ("after", "before") if undoing else ("before", "after")
+    result = list(tricks[:count_then]) + [None] * max(0, count_then - len(tricks))
+    for change in entry["tricks_changed"]:
+        index = change["i"]
+        current = tricks[index] if index < len(tricks) else None
+        if "keys" in change:
+            if not isinstance(current, dict):
+                raise _refused(entry, undoing)
+            trick = dict(current)
+            for key, key_change in change["keys"].items():
+                value = _value_applied(current.get(key), key_change, now, then)
+                if value is _MISMATCH:
+                    raise _refused(entry, undoing)
+                if value is None:
+                    trick.pop(key, None)
+                else:
+                    trick[key] = value
+        else:
+            if current != change[side_now]:
+                raise _refused(entry, undoing)
+            trick = copy.deepcopy(change[side_then])
+        if index < count_then:
+            result[index] = trick
+    if any(trick is None for trick in result):
+        raise _refused(entry, undoing)
+    return result
+
+
 def _checked_apply(record: dict[str, Any], entry: Any, undoing: bool) -> dict[str, Any]:
     try:
         return _apply(record, entry, undoing)
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:  # a history written by something else
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:  # a history written by something else
         raise RefusedError(f"history: an entry that cannot be applied ({exc!r})", "这条历史记录无法还原",
                            "this history entry cannot be applied") from None
 
@@ -180,8 +261,7 @@ def undo(record: dict[str, Any]) -> dict[str, Any]:
     if not done:
         raise RefusedError("history: nothing to undo", "没有可撤销的改动", "there is nothing to undo")
     result = _checked_apply(record, record["history"][done[-1]], True)
-    result["history"] = copy.deepcopy(record["history"]) + [{"change": "undo", "of": done[-1],
-                                                             "at": round(time.time(), 3)}]
+    result["history"] = [*record["history"], {"change": "undo", "of": done[-1], "at": round(time.time(), 3)}]
     return result
 
 
@@ -191,8 +271,7 @@ def redo(record: dict[str, Any]) -> dict[str, Any]:
     if not undone:
         raise RefusedError("history: nothing to redo", "没有可重做的改动", "there is nothing to redo")
     result = _checked_apply(record, record["history"][undone[-1]], False)
-    result["history"] = copy.deepcopy(record["history"]) + [{"change": "redo", "of": undone[-1],
-                                                             "at": round(time.time(), 3)}]
+    result["history"] = [*record["history"], {"change": "redo", "of": undone[-1], "at": round(time.time(), 3)}]
     return result
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import json
 import threading
 import time
 import traceback
@@ -58,8 +57,7 @@ class Table:
         self._game: LiveGame | None = None
         self.feed: Feed | None = None
         self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
-        self._saved: dict[int, str] = {}
-        self.on_delete: list[Callable[[int], None]] = []  # called with the id of each deleted session
+        self.on_delete: list[Callable[[int], None]] = []  # called with the id of each session purged from the bin
 
     @property
     def has_game(self) -> bool:
@@ -109,7 +107,8 @@ class Table:
     def _load(self, session_id: int) -> LiveGame:
         session = self.store.get(session_id)
         bus = EventBus()
-        game = TableGame(session.record, bus=bus)
+        game = TableGame(session.record, bus=bus,
+                         saver=lambda before, after, sid=session_id: self._save(sid, before, after))
         bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
         self._games[session_id] = game
         return game
@@ -138,7 +137,6 @@ class Table:
             game = self._games[session_id] if fed and session_id in self._games else self._load(session_id)
             self._session = session
             self._game = game
-            self._saved.pop(session_id, None)
             self.bus.publish(StateChanged(reason="session"))
 
     def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
@@ -156,37 +154,50 @@ class Table:
             self.bus.publish(StateChanged(reason="session"))
 
     def delete(self, session_id: int) -> None:
-        """Delete a stored session (closing it first if it is the live one)."""
+        """Move a stored session to the bin (closing it if it is the live one); a feed writing
+        into it then fails (no such session). Nothing changes when the store cannot write."""
         with self._lock:
+            self.store.delete(session_id)
             if self.session_id == session_id:
                 self.close()
             self._games.pop(session_id, None)
-            self.store.delete(session_id)
-        for forget in self.on_delete:  # what is kept beside the session (its pictures)
-            forget(session_id)
+        self.purge_bin()
+
+    def restore(self, session_id: int) -> None:
+        """Take a session out of the bin (it is listed again, and may be resumed)."""
+        self.store.restore(session_id)
+
+    def purge_bin(self, *, older_than_s: float | None = None) -> list[int]:
+        """Remove for good the sessions in the bin for longer than :data:`web.store.BIN_DAYS` (or
+        ``older_than_s``), and what is kept beside them (their pictures)."""
+        purged = self.store.purge() if older_than_s is None else self.store.purge(older_than_s=older_than_s)
+        for session_id in purged:
+            for forget in self.on_delete:
+                forget(session_id)
+        return purged
 
     def stop_feed(self, timeout: float = 5.0) -> None:
         if self.feed is not None:
             self.feed.stop(timeout)
 
+    def _save(self, session_id: int, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """Save one change of a session's game before it is made (:meth:`LiveGame._commit`): the
+        record, and the history entries added since ``before`` (the rest are stored already)."""
+        old, new = before.get("history") or [], after.get("history") or []
+        extends = isinstance(old, list) and isinstance(new, list) and len(new) >= len(old) and (
+            not old or new[len(old) - 1] is old[-1])
+        saved = self.store.save(session_id, after, history_stored=len(old) if extends else None)
+        with self._lock:
+            if self._session is not None and self._session.id == session_id:
+                # the live session's summary (deals, tricks, updated) follows what was saved
+                self._session = dataclasses.replace(self._session, record=after, updated=saved)
+
     def _on_event(self, session_id: int, event: Event) -> None:
-        """An event of one session's game: save that session; pass it on to the page if it is current."""
+        """An event of one session's game (saved already): passed on to the page if it is current."""
         with self._lock:
             game = self._games.get(session_id)
-            if game is None:
-                return  # deleted meanwhile
-            record = game.snapshot()
-            text = json.dumps(record, ensure_ascii=False, sort_keys=True)
-            current = self._session is not None and self._session.id == session_id and self._game is game
-            if self._saved.get(session_id) != text:  # several events of one change: saved once
-                try:
-                    saved = self.store.save(session_id, record)
-                except InputError:
-                    return  # the session was deleted from the store
-                self._saved[session_id] = text
-                if current and self._session is not None:
-                    # the live session's summary (deals, tricks, updated) follows what was saved
-                    self._session = dataclasses.replace(self._session, record=record, updated=saved)
+            current = game is not None and self._session is not None and self._session.id == session_id and (
+                self._game is game)
         if current:
             self.bus.publish(event)
 
@@ -205,12 +216,12 @@ class TableGame(LiveGame):
         finally:
             self._logging = None
 
-    def _changed(self) -> None:
+    def _prepared(self, candidate: dict[str, Any]) -> dict[str, Any]:
         if self._logging is not None:
             before, change = self._logging
             self._logging = None  # one change per call
-            self._record = history.logged(before, self._record, change)
-        super()._changed()
+            return history.logged(before, candidate, change)
+        return candidate
 
 
 class CurrentGame:

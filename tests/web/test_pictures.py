@@ -91,8 +91,10 @@ def test_export_and_import_with_pictures(app: Flask, client: Any) -> None:
     assert client.get(f"/api/sessions/{imported['id']}/export").get_json() == record
     bad = client.post("/api/sessions/import.zip", data=b"not a zip", content_type="application/zip")
     assert bad.status_code == 400 and bad.get_json()["message"]["zh"]
-    # a deleted session's pictures go with it
+    # a deleted session's pictures stay while it is in the bin (it may be restored), and go with it when purged
     assert client.post(f"/api/sessions/{imported['id']}/delete").status_code == 200
+    assert pictures_dir(Path(app.config["DATA_DIR"]), imported["id"]).exists()
+    assert get_table(app).purge_bin(older_than_s=0) == [imported["id"]]
     assert not pictures_dir(Path(app.config["DATA_DIR"]), imported["id"]).exists() and folder.exists()
 
 

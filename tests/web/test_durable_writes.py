@@ -1,0 +1,135 @@
+"""Issue 33, item 2: a change is answered as done only once it is saved. A save the database
+refuses (another program holding an exclusive lock, a full disk) is answered 503/507 with words
+the page shows, the live game stays as stored, the failure is logged, and a restart (or the next
+good save) finds exactly what was answered as saved."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web import create_app, get_table
+from web.store import DATABASE_NAME
+
+PLAYERS = ["东", "南", "西", "北"]
+SETUP = {"players": PLAYERS, "profile": "standard-2deck", "levels": ["2"] * 4, "trump": "S", "dealer": 0}
+LEAD = ["3S", "4S", "5S", "6S", "7S", "8S"]
+
+
+def make_app(data: Path) -> Any:
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    get_table(app).store.busy_timeout_s = 0.2  # a save waits this long for another program's lock
+    return app
+
+
+def tricks_of(client: Any) -> list[dict[str, Any]]:
+    return client.get("/api/state").get_json()["state"]["record"]["deals"][0]["tricks"]
+
+
+def play(client: Any, seat: int, card: str) -> Any:
+    return client.post("/api/play", json={"seat": seat, "cards": [card]})
+
+
+class FullDisk(sqlite3.Connection):
+    """A connection to a database on a disk with no room left: every write fails as SQLite's does."""
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql.lstrip().split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE", "REPLACE"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return super().execute(sql, *args)
+
+    def executemany(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        raise sqlite3.OperationalError("database or disk is full")
+
+
+@pytest.fixture()
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
+    """``full_disk["on"] = True``: every connection the store opens is on a full disk."""
+    state = {"on": False}
+    connect = sqlite3.connect
+
+    def connecting(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if state["on"]:
+            kwargs["factory"] = FullDisk
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", connecting)
+    return state
+
+
+def test_a_play_under_another_programs_exclusive_lock_is_refused_kept_out_and_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = make_app(tmp_path)
+    client = app.test_client()
+    assert client.post("/api/setup", json=SETUP).status_code == 201
+    assert play(client, 0, "AS").status_code == 201
+    holder = sqlite3.connect(tmp_path / DATABASE_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # the sqlite3 shell, or a backup tool
+    with caplog.at_level(logging.ERROR):
+        refused = play(client, 1, "3S")
+    assert refused.status_code == 503
+    body = refused.get_json()
+    assert body["code"] == "not-saved" and body["kind"] == "locked"
+    assert body["message"]["zh"].startswith("未保存") and body["message"]["en"].startswith("Not saved")
+    assert "not saved" in caplog.text
+    assert [t["plays"] for t in tricks_of(client)] == [[["AS"]]]  # the live game is what is stored
+    holder.rollback()
+    holder.close()
+    assert play(client, 1, "3S").status_code == 201  # the next good save: exactly what was acknowledged
+    restarted = make_app(tmp_path).test_client()  # kill -9 and --resume: the latest session, as answered
+    assert [t["plays"] for t in tricks_of(restarted)] == [[["AS"], ["3S"]]]
+
+
+def test_on_a_full_disk_plays_corrections_renames_and_deletes_answer_507_and_nothing_is_lost(
+        tmp_path: Path, full_disk: dict[str, bool]) -> None:
+    app = make_app(tmp_path)
+    client = app.test_client()
+    client.post("/api/setup", json=SETUP | {"name": "周五"})
+    session_id = client.get("/api/state").get_json()["session"]["id"]
+    for seat, card in enumerate(["AS", "3S", "4S", "5S"]):
+        assert play(client, seat, card).status_code == 201
+    full_disk["on"] = True
+    answers = [play(client, 0, "6S"), client.post("/api/correct", json={"deal": 0, "trick": 0, "seat": 1, "index": 0,
+                                                                        "card": "7S"}),
+               client.post("/api/undo"), client.post(f"/api/sessions/{session_id}/rename", json={"name": "改名"}),
+               client.post(f"/api/sessions/{session_id}/delete"),
+               client.post("/api/setup", json=SETUP | {"new": True})]
+    for answer in answers:
+        assert answer.status_code == 507, answer.get_data(as_text=True)
+        assert answer.get_json()["message"] == {"zh": "未保存：磁盘已满", "en": "Not saved: the disk is full"}
+    state = client.get("/api/state").get_json()
+    assert [t["plays"] for t in state["state"]["record"]["deals"][0]["tricks"]] == [[["AS"], ["3S"], ["4S"], ["5S"]]]
+    assert state["session"]["id"] == session_id
+    listed = client.get("/api/sessions").get_json()
+    assert [(s["id"], s["name"]) for s in listed["sessions"]] == [(session_id, "周五")] and listed["bin"] == []
+    full_disk["on"] = False  # room again: the next change is saved on top of what was answered
+    assert play(client, 0, "6S").status_code == 201
+    restarted = make_app(tmp_path).test_client()
+    state = restarted.get("/api/state").get_json()
+    assert state["session"]["id"] == session_id  # --resume opens the same session, not another
+    assert [t["plays"] for t in state["state"]["record"]["deals"][0]["tricks"]] == [
+        [["AS"], ["3S"], ["4S"], ["5S"]], [["6S"]]]
+
+
+def test_a_feed_whose_play_cannot_be_saved_stops_with_the_reason_and_adds_nothing(
+        tmp_path: Path, full_disk: dict[str, bool]) -> None:
+    """The camera's (or a replayed record's) plays go through the same save: never kept unsaved."""
+    import scorer
+    from web.table import RecordFeed, record_setup
+
+    app = make_app(tmp_path)
+    table = get_table(app)
+    record = scorer.random_record("standard-2deck", 4, players=4)
+    table.start(record_setup(record), name="feed", source="record")
+    full_disk["on"] = True
+    feed = RecordFeed(table, record, pace_s=0)
+    feed.run_guarded = feed._run_guarded
+    feed.run_guarded()
+    assert feed.error is not None and "not saved" in feed.error
+    assert table.game.snapshot()["deals"][0]["tricks"] == []
+    full_disk["on"] = False
+    assert make_app(tmp_path).test_client().get("/api/state").get_json()["state"]["record"]["deals"][0]["tricks"] == []
