@@ -73,7 +73,7 @@ class _Previous(Protocol):
 class _Carried:
     """What a finished deal's audit leaves for the next deal and for auditing the record again."""
 
-    __slots__ = ("winners", "next_dealer", "levels_before", "levels_after", "output")
+    __slots__ = ("winners", "next_dealer", "levels_before", "levels_after", "output", "findings")
 
     def __init__(self, audit: _DealAudit) -> None:
         self.winners = audit.winners
@@ -81,6 +81,7 @@ class _Carried:
         self.levels_before = audit.levels_before
         self.levels_after = audit.levels_after
         self.output = audit.output
+        self.findings = audit.deal_findings()
 
 
 class _DealAudit:
@@ -719,11 +720,12 @@ _HEADER_KEYS = ("format", "rules", "players", "start_levels", "mid_game")
 
 
 class AuditRun:
-    """An audit of a record (``output``: :func:`audit_record`'s), kept so that the record, changed,
+    """An audit of a record (``output``: :func:`audit_record`'s, ``findings``: :func:`audit_findings`'s),
+    kept so that the record, changed,
     is audited again by :func:`audit_again` from its first changed deal only (a deal's audit
     depends on the record's rules and players and on the deals before it, nothing after)."""
 
-    __slots__ = ("header", "deals", "parsed", "carried", "output")
+    __slots__ = ("header", "deals", "parsed", "carried", "output", "findings")
 
     def __init__(self, header: tuple[Any, ...], deals: list[Any], parsed: list[ParsedDeal],
                  carried: list[_Carried]) -> None:
@@ -732,6 +734,7 @@ class AuditRun:
         self.parsed = parsed
         self.carried = carried
         self.output: dict[str, Any] = {"deals": [c.output for c in carried]}
+        self.findings: list[DealFindings] = [c.findings for c in carried]  # :func:`audit_findings`'s
 
 
 def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> AuditRun:
@@ -824,24 +827,32 @@ RULE_PENALTIES: dict[str, tuple[str, ...]] = {
 """The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
 
 
-def ruling_offers(record: dict[str, Any], deal: int = -1) -> list[dict[str, Any] | None]:
+def ruling_offers(record: dict[str, Any], deal: int = -1, *,
+                  audit: dict[str, Any] | None = None) -> list[dict[str, Any] | None]:
     """For each violation of a deal (parallel to the audit's ``violations``), the penalty the
     profile's scale gives it, as a ruling the table may apply (``{"seat", "trick", "rule",
     "points"}`` or ``... "levels": 1``); None where the rules or a ruling already penalise it,
     where it is not proven, or where the seeds name no penalty for it. The scale is the profile's
     ``throw_penalty`` (``points`` when it has none: seed 001's 10 points per wrong card).
+    ``audit``: the record's :func:`audit_record`, when the caller has it (not audited again).
 
     >>> from scorer.record import random_record
     >>> ruling_offers(random_record("standard-2deck", seed=0, hand_size=6))
     []
     """
-    parsed = parse_record(record)
-    n = len(parsed.deals)
+    deals = record.get("deals") if isinstance(record, dict) else None
+    n = len(deals) if isinstance(deals, list) else 0
     if not -n <= deal < n:
+        parse_record(record)  # a malformed record: the place named
         raise RecordError(f"deals[{deal}]: no such deal")
     index = deal % n
+    try:  # the deal's own rulings and the rules: the other deals need not be parsed again
+        parsed = parse_record({**record, "deals": [record["deals"][index]]})
+    except RecordError:
+        parse_record(record)  # raises, naming the deal where it is
+        raise
     part = {**record, "deals": record["deals"][:index + 1]}
-    base = audit_record(part)["deals"][index]
+    base = (audit if audit is not None else audit_record(part))["deals"][index]
     if not any(v["proven"] and v["rule"] in RULE_PENALTIES for v in base["violations"]):
         return [None] * len(base["violations"])
     opts = parsed.options
@@ -855,7 +866,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1) -> list[dict[str, Any]
     for v in base["violations"]:
         kinds = RULE_PENALTIES.get(v["rule"], ())
         where = (v["trick"], v["seat"])
-        ruled = [r for r in parsed.deals[index].rulings if (r["trick"], r["seat"], r.get("rule")) == (*where, v["rule"])]
+        ruled = [r for r in parsed.deals[0].rulings if (r["trick"], r["seat"], r.get("rule")) == (*where, v["rule"])]
         already = ruled or ([p for p in base["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p
                              and p["detail"].startswith(kinds)] if kinds else [])
         found = [p for p in scaled["penalties"] if (p["trick"], p["seat"]) == where and "ruling" not in p

@@ -58,6 +58,11 @@ def check_follow(order: TrumpOrder, lead: Lead, hand: list[int], play: list[int]
     """
     k = lead.size
     suit = lead.suit
+    if len(play) == k and order.suit[play[0]] == suit and (
+            (k == 1 and len(lead.ladder) <= 1) or (lead.ladder[0] == ((k, 1),) and play.count(play[0]) == k)):
+        # a single card of the led suit answering a single card, or the led tuple answered by a tuple
+        # of the suit: the first rung is met (what the checks below find)
+        return None
     if holding is None:
         holding = suit_holding(order, hand, suit)
     held = sum(holding.values())

@@ -121,6 +121,8 @@ def read_format(order: TrumpOrder, cards: list[int], options: Options | None = N
     if options is not None and options.triple_pair_tractor:
         return _read_format_joined(order, cards)
     value = order.value
+    if cards and cards.count(cards[0]) == len(cards):  # copies of one card: one tuple (or a single)
+        return [Unit(len(cards), 1, value[cards[0]], (cards[0],))]
     rem = counts_of(cards)
     units: list[Unit] = []
     by_width: dict[int, dict[int, list[int]]] = {}
@@ -326,10 +328,11 @@ def _placements(
     shape: Shape, rem: dict[int, int], by_value: dict[int, list[int]], value: tuple[int, ...],
     protect: dict[int, int] | None, min_top: int,
 ) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """Every (top value, kinds) where ``shape`` fits in ``rem`` with top ≥ min_top."""
+    """Every (top value, kinds) where ``shape`` fits in ``rem`` with top ≥ min_top; ``by_value``'s
+    values in ascending order."""
     w, length = shape
     if length == 1:
-        for v in sorted(by_value):
+        for v in by_value:  # in ascending order (as :func:`embeddings` builds it)
             if v < min_top:
                 continue
             for c in by_value[v]:
@@ -337,8 +340,7 @@ def _placements(
                 if n >= w and (protect is None or (n == w and protect[c] == w)):
                     yield v, (c,)
         return
-    vals = sorted(by_value)
-    for v0 in vals:
+    for v0 in by_value:
         top = v0 + length - 1
         if top < min_top:
             continue
@@ -375,20 +377,29 @@ def embeddings(
     """
     big = [s for s in shapes if s != SINGLE]
     big.sort(key=shape_key, reverse=True)
-    need = sum(w * n for w, n in shapes)
-    if sum(holding.values()) < need:
+    need = 0
+    for w, n in shapes:
+        need += w * n
+    counts = holding.values()
+    if sum(counts) < need:
         return
     if not big:
         yield []
         return
     # quick necessary condition: enough w-tuples for every width w the shapes need
     for w in {s[0] for s in big}:
-        need_w = sum(length * (sw // w) for sw, length in big if sw >= w)
-        if sum(n // w for n in holding.values()) < need_w:
+        need_w = 0
+        for sw, length in big:
+            if sw >= w:
+                need_w += length * (sw // w)
+        have_w = 0
+        for n in counts:
+            have_w += n // w
+        if have_w < need_w:
             return
     rem = dict(holding)
     by_value: dict[int, list[int]] = {}
-    for c in holding:
+    for c in sorted(holding, key=value.__getitem__):  # by value, so the placements need not sort
         by_value.setdefault(value[c], []).append(c)
     for cards in by_value.values():
         cards.sort()
@@ -449,7 +460,7 @@ def beating_unit(unit: Unit, holding: dict[int, int], value: tuple[int, ...]) ->
     if not holding:
         return None
     by_value: dict[int, list[int]] = {}
-    for c in holding:
+    for c in sorted(holding, key=value.__getitem__):  # ascending values, as :func:`_placements` reads them
         by_value.setdefault(value[c], []).append(c)
     best = None
     for top, kinds in _placements(unit.shape, holding, by_value, value, None, unit.top + 1):
@@ -565,6 +576,13 @@ def strength(order: TrumpOrder, lead: Lead, cards: list[int], compare: str, is_l
         return None
     trumped = s == TRUMP and lead.suit != TRUMP
     value = order.value
+    if not is_lead and (len(cards) == 1 or lead.shapes == ((len(cards), 1),)):
+        # a single card, or a lead of one tuple (a pair, a triple…): the play is that tuple of one
+        # card, whose value is its only arrangement, or it cannot win (what the search below finds)
+        first = cards[0]
+        if any(c != first for c in cards):
+            return None
+        return Strength(trumped, (value[first],))
     if trumped and lead.shapes == ((2, 3),) and options is not None and options.titanic_beats_three_pair:
         titanic = _titanic_top(counts_of(cards), value)
         if titanic is not None:

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.cards import RANKS, SUITS, CardError, parse_card
+from scorer.cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
 from scorer.errors import InputError
 from scorer.profiles import Options, RulesError, resolve_rules
 from scorer.seats import seat_of
@@ -93,6 +93,11 @@ def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False
     if len(value) > 54 * decks:
         raise RecordError(f"{where}: {len(value)} cards, but {decks} deck{'s' if decks > 1 else ''} "
                           f"hold {54 * decks}")
+    # canonical names (what records hold): looked up at once; anything else is parsed one by one below
+    fast = [_NAME_TO_INDEX.get(text) if type(text) is str else None for text in value]
+    if None not in fast and not (copies_limit and len(fast) > MAX_COPIES
+                                 and max(fast.count(card) for card in set(fast)) > MAX_COPIES):
+        return fast  # type: ignore[return-value]
     out = []
     copies: dict[int, int] = {}
     for text in value:

@@ -269,6 +269,16 @@ def copy_record(record: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _validate_deal(record: dict[str, Any], deal_index: int) -> None:
+    """:func:`scorer.validate_record` of a record whose deal ``deal_index`` alone changed: that deal
+    is checked (with the record's rules and players), not every deal again."""
+    try:
+        scorer.validate_record(record | {"deals": [record["deals"][deal_index]]})
+    except InputError:
+        scorer.validate_record(record)  # raises, naming the deal where it is
+        raise
+
+
 def _violation_key(violation: dict[str, Any]) -> tuple[int, int, str]:
     return (violation["trick"], violation["seat"], violation["rule"])
 
@@ -350,6 +360,21 @@ class LiveGame:
                         )
             return result
 
+    def findings(self) -> list[Any]:
+        """:func:`scorer.audit_findings` of the current record (kept with its audit, not run again)."""
+        self._audited()
+        with self._lock:
+            run = self._audit_run
+            if run is not None and run.output is self._audit:
+                return run.findings
+            record = self._record
+        return scorer.audit_findings(record)
+
+    def current(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The current record and its audit, of one version, not copied: read them, never change
+        them (a change makes a new record). What the page's state is made of, once per change."""
+        return self._audited()
+
     def state(self) -> dict[str, Any]:
         """Everything the page shows: the record, its audit, pending confirmations and whose turn it is."""
         record, audit = self._audited()
@@ -373,7 +398,8 @@ class LiveGame:
             if tricks and len(tricks[-1]["plays"]) < self.players:
                 trick = tricks[-1]
                 return seat_of(trick["leader"], len(trick["plays"]), self.players)
-            return scorer.next_leader(self._record, len(deals) - 1)
+            # the leader follows from the deal alone: the other deals are not parsed again
+            return scorer.next_leader(self._record | {"deals": deals[-1:]}, 0)
 
     # --- changing ----------------------------------------------------------------
 
@@ -419,7 +445,7 @@ class LiveGame:
             if picture is not None:
                 candidate["deals"][deal_index].setdefault("pictures", []).append(
                     {"trick": len(tricks) - 1, "seat": seat, **picture})
-            scorer.validate_record(candidate)  # e.g. more copies of a card than the decks hold: refused, not saved
+            _validate_deal(candidate, deal_index)  # e.g. more copies of a card than the decks hold: refused, not saved
             event = PlaySettled(
                 deal=deal_index,
                 trick=len(tricks) - 1,
@@ -461,7 +487,7 @@ class LiveGame:
             trick_data.setdefault("corrections", []).append(
                 {"seat": seat, "index": index, "old": old, "new": new, "source": source}
             )
-            scorer.validate_record(candidate)
+            _validate_deal(candidate, deal)
             event = CorrectionApplied(deal=deal, trick=trick, seat=seat, index=index, old=old, new=new, source=source)
             self._commit(candidate)
         self.bus.publish(event)

@@ -169,8 +169,8 @@ def _game_payload(table: Table, *, text: bool = False) -> Any:
 
 
 def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]:
-    state = game.state()
-    full = state["record"]
+    full, audit = game.current()  # read, not copied: the payload is made once and never changed
+    state = {"record": full, "audit": audit, "pending": game.pending(), "expected_seat": game.expected_seat()}
     # the history of changes (web/history.py) stays in the stored record and its export; the page
     # is sent what its undo and redo buttons say (view.history), not every entry at every change,
     # and nothing else reads it (its size grows with every change, the page's work must not)
@@ -178,7 +178,7 @@ def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
-        "view": view.table_view(record, state["audit"]) | {
+        "view": view.table_view(record, state["audit"], game.findings()) | {
             "bidding": dealing.bidding_view(record),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,

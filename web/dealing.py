@@ -303,4 +303,4 @@ def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int)
     that is not complete): what the page's one-click buttons apply."""
     if not record["deals"] or audit["deals"][deal_index].get("outcome") is None:
         return None
-    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index)}
+    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index, audit=audit)}

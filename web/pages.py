@@ -62,9 +62,11 @@ def live() -> Response:
 @pages_bp.get("/sessions")
 def sessions() -> Response:
     table = get_table()
+    table.purge_bin()
     stored = table.store.list()
     return render_page("sessions.html", page="sessions",
                        sessions=[s.summary() for s in stored], current=table.session_id,
+                       binned=[s.summary() for s in table.store.binned()],
                        games={s.id: _game_summary(s.record) for s in stored},
                        error=describe_error(request.args["error"]) if request.args.get("error") else None)
 
@@ -86,6 +88,13 @@ def resume(session_id: int) -> BaseResponse:
 @pages_bp.post("/sessions/<int:session_id>/delete")
 def delete(session_id: int) -> BaseResponse:
     get_table().delete(session_id)
+    return redirect(url_for("pages.sessions"))
+
+
+@pages_bp.post("/sessions/<int:session_id>/restore")
+def restore(session_id: int) -> BaseResponse:
+    """Take a session out of the bin (the sessions page's bin)."""
+    get_table().restore(session_id)
     return redirect(url_for("pages.sessions"))
 
 

@@ -311,12 +311,14 @@ def _findings(record_json: str) -> list[scorer.violations.DealFindings]:
     return scorer.audit_findings(json.loads(record_json))
 
 
-def table_view(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
-    """The derived figures the page draws next to the record and audit."""
+def table_view(record: dict[str, Any], audit: dict[str, Any],
+               found: list[scorer.violations.DealFindings] | None = None) -> dict[str, Any]:
+    """The derived figures the page draws next to the record and audit (``found``: the audit's
+    findings when the caller has them, :func:`findings` otherwise)."""
     history = level_history(record, audit)
     deals = []
     dealer_sides = scorer.dealer_sides(record)
-    found = findings(record, audit)
+    found = findings(record, audit) if found is None else found
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
         dealer_seats = _dealer_first(deal, dealer_sides[deal_index])

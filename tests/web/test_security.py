@@ -294,15 +294,15 @@ def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypa
 
     set_up(client)
     release, auditing = threading.Event(), threading.Event()
-    real_audit = session.live.scorer.audit_record
+    real_audit = session.live.scorer.audit_again  # the live game audits a change from its deal on
 
-    def slow_audit(record: dict[str, Any]) -> dict[str, Any]:
+    def slow_audit(record: dict[str, Any], earlier: Any = None) -> Any:
         if threading.current_thread().name == "writer":
             auditing.set()
             release.wait(60)
-        return real_audit(record)
+        return real_audit(record, earlier)
 
-    monkeypatch.setattr(session.live.scorer, "audit_record", slow_audit)
+    monkeypatch.setattr(session.live.scorer, "audit_again", slow_audit)
     writer = threading.Thread(target=lambda: app.test_client().post("/api/play", json={"seat": 0, "cards": ["AS"]}),
                               name="writer")
     writer.start()
