@@ -22,7 +22,7 @@ from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
 from scorer.profiles import PENALTY_OPTIONS, Options
-from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, parse_record
+from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, _dealer_side, parse_record
 from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
 from scorer.seats import seat_of
 from scorer.state import forced_key, forced_unit, trick_resolution
@@ -725,16 +725,21 @@ class AuditRun:
     is audited again by :func:`audit_again` from its first changed deal only (a deal's audit
     depends on the record's rules and players and on the deals before it, nothing after)."""
 
-    __slots__ = ("header", "deals", "parsed", "carried", "output", "findings")
+    __slots__ = ("header", "deals", "parsed", "whole", "carried", "output", "findings")
 
-    def __init__(self, header: tuple[Any, ...], deals: list[Any], parsed: list[ParsedDeal],
+    def __init__(self, header: tuple[Any, ...], deals: list[Any], whole: ParsedRecord,
                  carried: list[_Carried]) -> None:
         self.header = header
         self.deals = deals
-        self.parsed = parsed
+        self.whole = whole
+        self.parsed = whole.deals
         self.carried = carried
         self.output: dict[str, Any] = {"deals": [c.output for c in carried]}
         self.findings: list[DealFindings] = [c.findings for c in carried]  # :func:`audit_findings`'s
+
+    def dealer_sides(self) -> list[list[int]]:
+        """:func:`scorer.record.dealer_sides` of the record audited (from this reading of it)."""
+        return [_dealer_side(self.whole, deal) for deal in self.whole.deals]
 
 
 def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> AuditRun:
@@ -783,7 +788,7 @@ def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> Audi
         carry = _Carried(audit)
         carried.append(carry)
         previous = carry
-    return AuditRun(header, list(deals) if isinstance(deals, list) else [], whole.deals, carried)
+    return AuditRun(header, list(deals) if isinstance(deals, list) else [], whole, carried)
 
 
 def audit_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -83,6 +83,13 @@ MAX_COPIES = 4
 """The most copies of one card any decks hold (four decks)."""
 
 
+def _most_copies(cards: list[Any]) -> int:
+    counts = [0] * 54
+    for card in cards:
+        counts[card] += 1
+    return max(counts)
+
+
 def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False) -> list[int]:
     """A list of cards, no longer than ``decks`` decks hold; ``copies_limit`` (plays and attempts):
     no card more than :data:`MAX_COPIES` times either. Checked here, before any search reads the
@@ -95,8 +102,7 @@ def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False
                           f"hold {54 * decks}")
     # canonical names (what records hold): looked up at once; anything else is parsed one by one below
     fast = [_NAME_TO_INDEX.get(text) if type(text) is str else None for text in value]
-    if None not in fast and not (copies_limit and len(fast) > MAX_COPIES
-                                 and max(fast.count(card) for card in set(fast)) > MAX_COPIES):
+    if None not in fast and not (copies_limit and len(fast) > MAX_COPIES and _most_copies(fast) > MAX_COPIES):
         return fast  # type: ignore[return-value]
     out = []
     copies: dict[int, int] = {}

@@ -288,16 +288,16 @@ class LiveGame:
 
     def __init__(self, record: dict[str, Any], *, path: Path | None = None, bus: EventBus | None = None,
                  saver: Saver | None = None) -> None:
-        scorer.validate_record(record)
         self._record = copy_record(record)
+        # the audit reads the record as scorer.validate_record does: a malformed one is refused here
+        self._audit_run: scorer.AuditRun | None = scorer.audit_again(self._record)  # to audit a change from its deal on
+        self._audit: dict[str, Any] | None = self._audit_run.output
         self.path = Path(path) if path is not None else None
         self.saver = saver
         self.bus = bus if bus is not None else EventBus()
         self._lock = threading.RLock()
-        self._audit: dict[str, Any] | None = None
-        self._audit_run: scorer.AuditRun | None = None  # the last audit, to audit a change from its deal on
         self._version = 0
-        audit = self.audit()
+        audit = self._audit
         self._known_violations = {
             (deal_index, *_violation_key(v)): v["proven"]
             for deal_index, deal in enumerate(audit["deals"])
@@ -362,13 +362,20 @@ class LiveGame:
 
     def findings(self) -> list[Any]:
         """:func:`scorer.audit_findings` of the current record (kept with its audit, not run again)."""
+        run, record = self._run()
+        return run.findings if run is not None else scorer.audit_findings(record)
+
+    def dealer_sides(self) -> list[list[int]]:
+        """:func:`scorer.dealer_sides` of the current record (from the audit's reading of it)."""
+        run, record = self._run()
+        return run.dealer_sides() if run is not None else scorer.dealer_sides(record)
+
+    def _run(self) -> tuple[scorer.AuditRun | None, dict[str, Any]]:
+        """The audit run of the current record (None if it changed meanwhile), and the record."""
         self._audited()
         with self._lock:
             run = self._audit_run
-            if run is not None and run.output is self._audit:
-                return run.findings
-            record = self._record
-        return scorer.audit_findings(record)
+            return (run if run is not None and run.output is self._audit else None), self._record
 
     def current(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The current record and its audit, of one version, not copied: read them, never change

@@ -178,7 +178,7 @@ def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
-        "view": view.table_view(record, state["audit"], game.findings()) | {
+        "view": view.table_view(record, state["audit"], game.findings(), game.dealer_sides()) | {
             "bidding": dealing.bidding_view(record),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
@@ -202,19 +202,24 @@ def rules() -> Response:
     return jsonify(rules_words.rules_words({"profile": profile, **house} if house else profile, players))
 
 
-@api_bp.get("/state")
-def state() -> Response:
-    table = get_table()
+def state_response(table: Table, extra: dict[str, Any] | None = None) -> Response:
+    """``extra`` and :func:`state_payload` as a JSON response, the game's part from the JSON made
+    once per change (every page watching reloads it)."""
     if not table.has_game:
-        return jsonify(state_payload(table))
+        return jsonify((extra or {}) | state_payload(table))
     feed = table.feed.status() if table.feed is not None else None
     try:
         body = _game_payload(table, text=True)
     except NoGameError:  # closed meanwhile
-        return jsonify(state_payload(table))
-    # the cached JSON of the game, with the feed's status of this moment
-    return Response(body[:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False) + "}",
+        return jsonify((extra or {}) | state_payload(table))
+    head = json.dumps(extra, ensure_ascii=False)[1:-1] + ", " if extra else ""
+    return Response("{" + head + body[1:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False) + "}",
                     mimetype="application/json")
+
+
+@api_bp.get("/state")
+def state() -> Response:
+    return state_response(get_table())
 
 
 @api_bp.get("/events")
@@ -348,7 +353,7 @@ def edit_deal() -> Response:
             changes["friends"] = _friends_field(data)
         with game.logging("setting"):
             game.replace_record(dealing.edit_deal(record, changes), reason="setup")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 def _friends_field(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -370,7 +375,7 @@ def next_deal() -> tuple[Response, int]:
         with game.logging("next-deal"):
             game.replace_record(record | {"deals": record["deals"] + [deal]}, reason="new-deal")
         index = len(record["deals"])
-    return jsonify({"deal": index} | state_payload(get_table())), 201
+    return state_response(get_table(), {"deal": index}), 201
 
 
 @api_bp.post("/bid")
@@ -388,7 +393,7 @@ def bid() -> Response:
             raise BadRequestError("bid: the record has no deal")
         with game.logging("bid"):
             game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/bid/withdraw")
@@ -400,7 +405,7 @@ def withdraw_bid() -> Response:
             raise BadRequestError("bid: the record has no deal")
         with game.logging("withdraw"):
             game.replace_record(dealing.withdraw_bid(record), reason="bid")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/play")
@@ -416,7 +421,7 @@ def play() -> tuple[Response, int]:
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
         with game.logging("play"):
             event = game.play(seat, cards, attempt=attempt)
-    return jsonify({"deal": event.deal, "trick": event.trick} | state_payload(get_table())), 201
+    return state_response(get_table(), {"deal": event.deal, "trick": event.trick}), 201
 
 
 def _card_position(data: dict[str, Any], game: Any) -> tuple[int, int, int, int]:
@@ -435,7 +440,7 @@ def correct() -> Response:
             raise BadRequestError("card: expected a card such as 10H")
         with game.logging("correction"):
             event = game.correct(deal, trick, seat, index, card, source="page")
-    return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
+    return state_response(get_table(), {"correction": event_to_json(event)})
 
 
 @api_bp.post("/confirm")
@@ -453,7 +458,7 @@ def confirm() -> Response:
             raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
         with game.logging("confirm"):
             event = game.correct(deal, trick, seat, index, card, source="page-confirm")
-    return jsonify({"correction": event_to_json(event)} | state_payload(get_table()))
+    return state_response(get_table(), {"correction": event_to_json(event)})
 
 
 def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
@@ -473,7 +478,7 @@ def kitty() -> Response:
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
         with game.logging("kitty"):
             game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/undo")
@@ -482,7 +487,7 @@ def undo() -> Response:
     next deal); the record's history keeps both the change and its undo."""
     with get_table().writing() as game:
         game.replace_record(history.undo(game.snapshot()), reason="undo")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/redo")
@@ -490,7 +495,7 @@ def redo() -> Response:
     """Put back the last change undone (until a new change is made)."""
     with get_table().writing() as game:
         game.replace_record(history.redo(game.snapshot()), reason="redo")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/ruling")
@@ -507,7 +512,7 @@ def ruling() -> Response:
         changed = dealing.apply_ruling(record, deal_index, violation, points=points, levels=levels)
         with game.logging("ruling"):
             game.replace_record(changed, reason="ruling")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 @api_bp.post("/ruling/remove")
@@ -520,7 +525,7 @@ def remove_ruling() -> Response:
         changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
         with game.logging("ruling"):
             game.replace_record(changed, reason="ruling")
-    return jsonify(state_payload(get_table()))
+    return state_response(get_table())
 
 
 # --- sessions ----------------------------------------------------------------------

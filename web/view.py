@@ -312,12 +312,13 @@ def _findings(record_json: str) -> list[scorer.violations.DealFindings]:
 
 
 def table_view(record: dict[str, Any], audit: dict[str, Any],
-               found: list[scorer.violations.DealFindings] | None = None) -> dict[str, Any]:
-    """The derived figures the page draws next to the record and audit (``found``: the audit's
-    findings when the caller has them, :func:`findings` otherwise)."""
+               found: list[scorer.violations.DealFindings] | None = None,
+               dealer_sides: list[list[int]] | None = None) -> dict[str, Any]:
+    """The derived figures the page draws next to the record and audit (``found``, ``dealer_sides``:
+    the audit's findings and :func:`scorer.dealer_sides` when the caller has them)."""
     history = level_history(record, audit)
     deals = []
-    dealer_sides = scorer.dealer_sides(record)
+    dealer_sides = scorer.dealer_sides(record) if dealer_sides is None else dealer_sides
     found = findings(record, audit) if found is None else found
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
