@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Literal, Protocol
 
 from scorer.bidding import BiddingState, bid_findings
-from scorer.cards import CARD_POINTS, CARDS, RANKS
+from scorer.cards import CARD_NAMES, CARD_POINTS, RANKS
 from scorer.follow import check_follow, hand_counts, suit_holding
 from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
@@ -193,10 +193,14 @@ class _DealAudit:
         played_total = [0] * n
         for t, tr in enumerate(tricks):
             for j, p in enumerate(tr.plays):
-                s = seat_of(tr.leader, j, n)
+                s = (tr.leader + j) % n  # seat_of
                 played_total[s] += len(p)
+                at = self.played_at[s]
                 for c in p:
-                    self.played_at[s].setdefault(c, []).append(t)
+                    if c in at:
+                        at[c].append(t)
+                    else:
+                        at[c] = [t]
         last_full = bool(tricks) and len(tricks[-1].plays) == n
         full = self.opts.hand_size_for(n)
         self.complete = bool(
@@ -233,11 +237,13 @@ class _DealAudit:
     def _trick(self, t: int, known: list[list[int]]) -> dict[str, Any]:
         """One trick's audit output, its plays judged in order."""
         tr = self.d.tricks[t]
-        plays_out = [{"seat": seat_of(tr.leader, j, self.n), "cards": [CARDS[c].name for c in p], "legal": True,
+        plays_out = [{"seat": seat_of(tr.leader, j, self.n), "cards": [CARD_NAMES[c] for c in p], "legal": True,
                       "violations": []} for j, p in enumerate(tr.plays)]
-        trick_out: dict[str, Any] = {"leader": tr.leader, "winner": None,
-                                     "points": sum(CARD_POINTS[c] for p in tr.plays for c in p),
-                                     "plays": plays_out}
+        points = 0
+        for p in tr.plays:
+            for c in p:
+                points += CARD_POINTS[c]
+        trick_out: dict[str, Any] = {"leader": tr.leader, "winner": None, "points": points, "plays": plays_out}
         self._check_leader(t, plays_out)
         self._check_availability(t, known, plays_out)
         if not tr.plays:
@@ -263,9 +269,12 @@ class _DealAudit:
         tr = d.tricks[t]
         for j, p in enumerate(tr.plays):
             s = seat_of(tr.leader, j, self.n)
-            counted: dict[int, int] = {}
-            for c in p:
-                counted[c] = counted.get(c, 0) + 1
+            if len(p) == 1:
+                counted = {p[0]: 1}
+            else:
+                counted = {}
+                for c in p:
+                    counted[c] = counted.get(c, 0) + 1
             for c, k in counted.items():
                 self.seen_copies[c] += k
                 if self.seen_copies[c] > decks:

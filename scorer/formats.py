@@ -311,8 +311,11 @@ def throw_ladder(units: list[Unit], options: Options | None = None) -> tuple[Req
     """
     overrides = tuple(sorted(options.ladders.items())) if options is not None else ()
     # how low each unit is (higher: lower top; equal tops: the later in reading order)
-    by_height = sorted(range(len(units)), key=lambda i: (units[i].top, -i), reverse=True)
-    lowness = tuple(by_height.index(i) for i in range(len(units)))
+    if len(units) == 1:
+        lowness: tuple[int, ...] = (0,)
+    else:
+        by_height = sorted(range(len(units)), key=lambda i: (units[i].top, -i), reverse=True)
+        lowness = tuple(by_height.index(i) for i in range(len(units)))
     return _throw_ladder_cached(tuple(u.shape for u in units), overrides, lowness)
 
 
