@@ -309,7 +309,7 @@ def throw_ladder(units: list[Unit], options: Options | None = None) -> tuple[Req
     >>> ladder_names(throw_ladder(read_format(o, parse_cards(["AH", "AH", "KH"]))))
     ['[2][1]', '[1]×3']
     """
-    overrides = tuple(sorted(options.ladders.items())) if options is not None else ()
+    overrides = tuple(sorted(options.ladders.items())) if options is not None and options.ladders else ()
     # how low each unit is (higher: lower top; equal tops: the later in reading order)
     if len(units) == 1:
         lowness: tuple[int, ...] = (0,)
@@ -492,11 +492,16 @@ class Lead:
         self.cards = cards
         self.size = len(cards)
         self.units = units
-        self.shapes = canonical([u.shape for u in units])
+        if len(units) == 1:  # one unit (most leads): its shape, its size
+            unit = units[0]
+            self.shapes: Requirement = ((unit.width, unit.length),)
+            self.largest = unit.width * unit.length
+        else:
+            self.shapes = canonical([u.shape for u in units])
+            self.largest = max((u.size for u in units), default=0)
         self.ladder = ladder
         self.is_throw = len(units) > 1
         self.mixed = mixed
-        self.largest = max((u.size for u in units), default=0)
 
     @staticmethod
     def of(order: TrumpOrder, cards: list[int], options: Options) -> Lead:

@@ -207,3 +207,23 @@ def test_twenty_pages_reloading_the_state_after_a_change_make_it_once(
     state = json.loads(bodies.pop())
     assert state["state"]["record"]["deals"][0]["tricks"][2]["corrections"][0]["new"] == trick["plays"][0][0]
     assert "history" not in state["state"]["record"] and state["view"]["history"]["entries"] == 1
+
+
+def test_an_audit_of_a_long_game_runs_no_garbage_collection() -> None:
+    """The collector walking the whole record and audit again and again was 40% of a 1,000-deal audit."""
+    import gc
+
+    record = played("four-deck", 8, deals=40)
+    collections = [0]
+
+    def count(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collections[0] += 1
+
+    gc.callbacks.append(count)
+    try:
+        scorer.audit_record(record)
+        scorer.audit_again(record)
+    finally:
+        gc.callbacks.remove(count)
+    assert collections[0] == 0 and gc.isenabled()
