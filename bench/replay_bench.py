@@ -6,6 +6,8 @@ Usage::
     python bench/replay_bench.py --exact 12      # also: trick-exact rate over 12 freshly rendered deals
     python bench/replay_bench.py --exact 10 --real-art holdout   # ... drawn with real deck designs held out of training
     python bench/replay_bench.py --realtime      # pace the video at its frame rate and time events live
+    python bench/replay_bench.py --exact 6 --real-art holdout --tricks 6 --profile titanic-3deck
+                                                 # full 3-deck hands, their first 6 tricks: pairs, triples, tractors
 
 The card reader is the trained model when ``models/`` holds one; otherwise the oracle
 reader of the rendered ground truth, burning ``--reader-cost-ms`` (default 30) of CPU per
@@ -133,6 +135,9 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
     >>> card_errors([{"leader": 0, "plays": [["AS"], ["KS"]], "unconfirmed": [[1, 0]]}],
     ...             [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
     {'cards': 2, 'wrong': 1, 'silent': 0, 'flagged': 1}
+    >>> card_errors([{"leader": 0, "plays": [["AS", "AS"], ["KS", "5S"]], "unconfirmed": [[0, 1]]}],
+    ...             [{"leader": 0, "plays": [["AS", "KS"], ["KS", "4S"]]}], 2)
+    {'cards': 4, 'wrong': 2, 'silent': 1, 'flagged': 1}
     """
     from collections import Counter
 
@@ -151,11 +156,11 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
             extra = Counter(mine) - Counter(play)
             missing = sum((Counter(play) - Counter(mine)).values())
             flagged_play = any(s == seat for s, _ in unsure)
-            wrong_here = 0
-            for index, card in enumerate(mine):
-                if extra[card] > 0:
-                    extra[card] -= 1
-                    wrong_here += 1
+            wrong_here = sum(extra.values())
+            # of identical cards one too many, the marked one counts as the wrong one
+            for index in sorted(range(len(mine)), key=lambda i: (seat, i) not in unsure):
+                if extra[mine[index]] > 0:
+                    extra[mine[index]] -= 1
                     totals["silent"] += (seat, index) not in unsure
             totals["wrong"] += max(wrong_here, missing)
             totals["silent"] += max(0, missing - wrong_here) if not flagged_play else 0
@@ -163,10 +168,13 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
-               real_art: str | None = None, models: Path | None = None) -> None:
+               real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
+               profile: str | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
-    deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn."""
+    deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
+    full hands, the deal's first ``tricks`` tricks filmed (leads of pairs, triples and tractors as
+    a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players."""
     import scorer
 
     designs: tuple[str, ...] = ()
@@ -184,9 +192,10 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(count):
-            profile, players, hand = profiles[k % len(profiles)]
+            chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
             seed = 100 + k
-            record = scorer.random_record(profile, seed, players=players, hand_size=hand)
+            record = (scorer.random_record(chosen, seed, players=players, tricks=tricks) if tricks
+                      else scorer.random_record(chosen, seed, players=players, hand_size=hand))
             split = real_art or ("holdout" if k % 2 else "train")
             design = designs[k % len(designs)] if designs else None
             video = Path(folder) / f"deal{k}.mp4"
@@ -200,7 +209,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             videos_exact += result["tricks_exact"] == result["tricks"]
             for key in errors:
                 errors[key] += result[key]
-            print(f"  {profile} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
+            print(f"  {chosen} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
                   f"{result['flagged']} flagged, {result['fps']:.0f} fps")
     print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
@@ -221,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact", type=int, default=0, metavar="N", help="also replay N freshly rendered deals")
     parser.add_argument("--real-art", choices=("holdout", "train"),
                         help="with --exact: draw the fresh deals with imported real deck designs of this split")
+    parser.add_argument("--tricks", type=int, help="with --exact: full hands, film each deal's first N tricks")
+    parser.add_argument("--profile", help="with --exact: every deal of this rule profile (4 players)")
     parser.add_argument("--noise", type=float, default=0.0,
                         help="oracle only: miss this fraction of cards per read, misread half as many")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
@@ -233,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     truth = VideoTruth.load(frames)
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
     if args.exact:
-        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models)
+        exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
+                   args.tricks, args.profile)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

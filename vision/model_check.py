@@ -70,18 +70,29 @@ def model_fingerprint(path: Path) -> str:
 
 
 def cpu_features() -> str:
-    """The CPU's name and the features that choose ONNX Runtime's kernels, e.g.
-    ``x86_64 avx2 avx512f avx512_vnni`` (from /proc/cpuinfo where there is one)."""
-    wanted = ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni", "amx_int8", "asimd", "asimddp", "i8mm")
-    flags: set[str] = set()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text(errors="replace").splitlines():
-            if line.startswith(("flags", "Features")):
-                flags.update(line.split(":", 1)[1].split())
-                break
-    present = [f for f in wanted if f in flags]
-    return " ".join([platform.machine() or "unknown", *present]) if present else (platform.machine() or "unknown")
+    """The machine and the CPU features that choose ONNX Runtime's kernels, e.g.
+    ``x86_64 AVX2 FMA3 AVX512F AVX512BW AVX512VNNI``: as numpy's CPUID probe sees them (what this
+    process really runs on, an emulated CPU too), else from /proc/cpuinfo."""
+    wanted = ("AVX2", "FMA3", "AVX512F", "AVX512BW", "AVX512VNNI", "ASIMD", "ASIMDDP", "ASIMDFHM")
+    machine = platform.machine() or "unknown"
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as probed  # numpy 2
+    except ImportError:  # pragma: no cover - numpy 1.x keeps it in numpy.core
+        try:
+            from numpy.core._multiarray_umath import __cpu_features__ as probed
+        except ImportError:
+            probed = {}
+    present = [name for name in wanted if probed.get(name)]
+    if not probed:
+        cpuinfo = Path("/proc/cpuinfo")
+        flags: set[str] = set()
+        if cpuinfo.exists():
+            for line in cpuinfo.read_text(errors="replace").splitlines():
+                if line.startswith(("flags", "Features")):
+                    flags.update(line.split(":", 1)[1].split())
+                    break
+        present = [f for f in ("avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "asimd", "asimddp") if f in flags]
+    return " ".join([machine, *present])
 
 
 def reference_options(base: Any) -> Any:

@@ -363,7 +363,22 @@ class TablePipeline:
             and next_zone.version != next_zone.used_version
         )
         if now - zone.short_since >= self.short_play_wait_s or next_played:
+            if len(content) > lead_size:
+                self._grow_lead(len(content))
             self._commit(zone, fit_to_size(content, lead_size), frame)
+
+    def _grow_lead(self, size: int) -> None:
+        """A follow that stays longer than the lead: a copy of the lead most likely lay hidden
+        under another (two or three identical cards fanned tight), so the lead is filled to
+        ``size`` with its likeliest card (its most frequent) and the filled cards are marked for
+        a person, with those of the lead already marked."""
+        lead = self._trick.plays[0]
+        seat = self._seat_of_position(0)
+        last = self.game.snapshot()["deals"][-1]["tricks"][-1]
+        marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
+        likeliest = Counter(lead).most_common(1)[0][0]
+        as_read = ZoneContent(tuple(lead), tuple(1.0 if card == likeliest else 0.5 for card in lead), marked)
+        self._replace_play(0, seat, fit_to_size(as_read, size), reason="play-revised", attempt=None)
 
     def _correct_misreads(self, frame: Frame) -> None:
         """A play whose cards have not moved since it was recorded but now read differently was misread: fix it."""
@@ -381,6 +396,9 @@ class TablePipeline:
                 continue
             if position > 0 and len(zone.content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
                 continue  # the rules side with what was recorded
+            if position == 0 and len(zone.content) < len(committed) and len(trick.plays) > 1 \
+                    and all(len(play) == len(committed) for play in trick.plays[1:]):
+                continue  # a lead filled to its follows' size (_grow_lead): a hidden copy is still hidden
             if seat in corrected_seats(self.game.snapshot()):
                 continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, zone.content, reason="misread-corrected", attempt=None)

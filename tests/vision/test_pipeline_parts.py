@@ -283,6 +283,25 @@ def test_a_follow_short_of_the_lead_is_taken_after_waiting_with_the_gap_marked(t
     assert len(trick["plays"][1]) == 2 and [1, 1] in trick["unconfirmed"]
 
 
+def test_a_lead_whose_follows_stay_longer_is_filled_with_its_hidden_copy_for_a_person(tmp_path):
+    """Two J♠ fanned so tight that one corner shows: the lead reads one J♠, every follow two
+    cards. The lead becomes J♠ J♠ with the second marked for a person, and no later read of
+    the one visible corner undoes it; the follows are recorded whole."""
+    script = {0: {}, 10: {0: [("JS", 0.95)]},
+              30: {0: [("JS", 0.95)], 1: [("8S", 0.95), ("5S", 0.95)]},
+              60: {0: [("JS", 0.95)], 1: [("8S", 0.95), ("5S", 0.95)], 2: [("10S", 0.95), ("6S", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["JS", "JS"], ["8S", "5S"], ["10S", "6S"]]
+    assert trick["unconfirmed"] == [[0, 1]]
+    assert [p["card"] for p in game.pending()] == ["JS"]
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     import scorer
     from datasets.video import RenderOptions, render_video
