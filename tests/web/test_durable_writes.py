@@ -133,3 +133,34 @@ def test_a_feed_whose_play_cannot_be_saved_stops_with_the_reason_and_adds_nothin
     assert table.game.snapshot()["deals"][0]["tricks"] == []
     full_disk["on"] = False
     assert make_app(tmp_path).test_client().get("/api/state").get_json()["state"]["record"]["deals"][0]["tricks"] == []
+
+
+def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tuolaji replay``'s record on disk: a full disk refuses the play (one clear line), the file
+    keeps the plays written before, the game in memory stays as the file."""
+    import errno
+    import os
+
+    import session.live
+    from session.live import LiveGame, NotSavedError
+
+    path = tmp_path / "out.json"
+    record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": PLAYERS,
+              "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+    game = LiveGame(record, path=path)
+    game.play(0, ["AS"])
+    written = path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(session.live.os, "fsync", full)
+    with pytest.raises(NotSavedError) as refused:
+        game.play(1, ["3S"])
+    assert refused.value.kind == "disk-full" and "\n" not in str(refused.value)
+    assert path.read_bytes() == written and list(tmp_path.iterdir()) == [path]  # no half-written file left
+    assert game.snapshot()["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"]]}]
+    monkeypatch.undo()
+    game.play(1, ["3S"])
+    assert LiveGame.resume(path).snapshot()["deals"][0]["tricks"][0]["plays"] == [["AS"], ["3S"]]
