@@ -323,8 +323,8 @@ def setup() -> tuple[Response, int]:
         "demo", "record")
     with table.writing_or_none() as game:
         if game is not None and not _holds_anything(game.snapshot()) and not data.get("new") and not replaying:
+            game.replace_record(record, reason="setup")  # saved first: a rename that fails then loses nothing
             table.store.rename(table.session_id, name)
-            game.replace_record(record, reason="setup")
             table.open(table.session_id)
             return jsonify(state_payload(table)), 200
         table.start(record, name=name, source="page")
