@@ -217,6 +217,9 @@ class SessionStore:
                                         (text, saved, session_id))
             if cursor.rowcount == 0:
                 raise NoSuchSessionError(f"session {session_id}: no such session")
+            if first and connection.execute("SELECT count(*) FROM changes WHERE session = ? AND seq < ?",
+                                            (session_id, first)).fetchone()[0] != first:
+                first = 0  # a session saved by an earlier version (its history inside the record): all of it
             connection.execute("DELETE FROM changes WHERE session = ? AND seq >= ?", (session_id, first))
             _append_changes(connection, session_id, changes[first:], first)
         return saved

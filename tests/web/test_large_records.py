@@ -127,3 +127,21 @@ def test_the_store_refuses_a_row_it_could_not_read_back_and_reads_what_it_writes
         store.save(session_id, record | {"x-notes": "x" * (STORED_MAX_BYTES + 1)})
     assert refused.value.kind == "too-large"
     assert store.get(session_id).record["players"] == PLAYERS  # nothing was written
+
+
+def test_a_session_saved_with_its_history_inside_the_record_keeps_all_of_it_when_saved_again(tmp_path: Path) -> None:
+    """A database of an earlier version: the history inside the record row, no ``changes`` table."""
+    path = tmp_path / DATABASE_NAME
+    history = [{"change": "setting", "at": 1.0, "deal": 0, "before": {"trump": "NT"}, "after": {"trump": "S"}}]
+    record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": PLAYERS,
+              "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}], "history": history}
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, "
+                           "source TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL, record TEXT NOT NULL)")
+        connection.execute("INSERT INTO sessions (name, source, created, updated, record) VALUES (?, ?, 1, 1, ?)",
+                           ("旧", "page", json.dumps(record, ensure_ascii=False)))
+    store = SessionStore(path)
+    assert store.get(1).record["history"] == history
+    entry = {"change": "setting", "at": 2.0, "deal": 0, "before": {"trump": "S"}, "after": {"trump": "H"}}
+    store.save(1, record | {"history": [*history, entry]}, history_stored=1)
+    assert SessionStore(path).get(1).record["history"] == [*history, entry]
