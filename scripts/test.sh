@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 .venv/bin/ruff check .
 .venv/bin/python -m mypy  # [tool.mypy] in pyproject.toml: scorer/, strict
-.venv/bin/python -m pytest -q "$@"
+# the slowest tests are listed at the end of every run (the suite must stay inside CI's time)
+.venv/bin/python -m pytest -q --durations=15 "$@"
