@@ -29,6 +29,7 @@ import errno
 import json
 import logging
 import os
+import shutil
 import stat
 import tempfile
 import threading
@@ -79,8 +80,14 @@ class NotSavedError(InputError):
         self.words = {"zh": zh, "en": en}
 
 
-def not_saved(exc: BaseException, where: str) -> NotSavedError:
-    """The :class:`NotSavedError` of a failed write: the disk full, the database locked, or else."""
+ROOM_NEEDED = 1024 * 1024
+"""Below this many free bytes, a write's input/output error is the disk being full (SQLite says
+``disk I/O error`` when it cannot size its shared-memory file, not ``disk is full``)."""
+
+
+def not_saved(exc: BaseException, where: str, folder: Path | None = None) -> NotSavedError:
+    """The :class:`NotSavedError` of a failed write: the disk full, the database locked, or else;
+    ``folder``: where it was written (its free space tells a full disk from another I/O error)."""
     text = str(exc).lower()
     name = str(getattr(exc, "sqlite_errorname", ""))
     if (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))) or (
@@ -88,9 +95,18 @@ def not_saved(exc: BaseException, where: str) -> NotSavedError:
         kind = "disk-full"
     elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text or "busy" in text:
         kind = "locked"
+    elif folder is not None and (name.startswith("SQLITE_IOERR") or "i/o error" in text) and _free(folder) < ROOM_NEEDED:
+        kind = "disk-full"
     else:
         kind = "failed"
     return NotSavedError(f"{where}: not saved ({exc})", kind)
+
+
+def _free(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return ROOM_NEEDED  # unknown: not called full
 
 
 class ResumeMismatchError(InputError):
@@ -555,7 +571,7 @@ class LiveGame:
             if self.path is not None:
                 write_json_atomic(self.path, after)
         except OSError as exc:
-            error = not_saved(exc, str(self.path))
+            error = not_saved(exc, str(self.path), self.path.parent if self.path is not None else None)
             log.error("%s", error)
             raise error from None
         if self.saver is not None:

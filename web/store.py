@@ -183,7 +183,7 @@ class SessionStore:
             raise
         except (sqlite3.Error, OSError, StoreError) as exc:
             cause = exc.__context__ if isinstance(exc, StoreError) and exc.__context__ is not None else exc
-            error = not_saved(cause, f"{self.path}: {where}")
+            error = not_saved(cause, f"{self.path}: {where}", self.path.parent)
             log.error("%s", error)
             raise error from None
 

@@ -164,3 +164,52 @@ def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old
     monkeypatch.undo()
     game.play(1, ["3S"])
     assert LiveGame.resume(path).snapshot()["deals"][0]["tricks"][0]["plays"] == [["AS"], ["3S"]]
+
+
+@pytest.fixture()
+def small_disk(tmp_path: Path) -> Any:
+    """A 1 MiB tmpfs (root only: skipped where it cannot be mounted)."""
+    import shutil
+    import subprocess
+
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mount = shutil.which("mount")
+    if mount is None or subprocess.run([mount, "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)],
+                                       capture_output=True).returncode != 0:
+        pytest.skip("a small tmpfs cannot be mounted here (needs root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def fill(folder: Path) -> Path:
+    """Fill the filesystem of ``folder`` to the last byte; returns the file that holds the room."""
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as handle:
+        for chunk in (65536, 4096, 512, 1):
+            try:
+                while True:
+                    handle.write(b"\0" * chunk)
+            except OSError:
+                pass
+    return filler
+
+
+def test_on_a_really_full_disk_a_play_is_refused_and_a_restart_finds_what_was_answered(small_disk: Path) -> None:
+    data = small_disk / "data"
+    app = make_app(data)
+    client = app.test_client()
+    assert client.post("/api/setup", json=SETUP).status_code == 201
+    assert play(client, 0, "AS").status_code == 201
+    filler = fill(small_disk)
+    refused = [play(client, 1, "3S"), client.post("/api/sessions/1/delete")]
+    assert [answer.status_code for answer in refused] == [507, 507]
+    assert refused[0].get_json()["message"]["zh"] == "未保存：磁盘已满"
+    assert [t["plays"] for t in tricks_of(client)] == [[["AS"]]]
+    filler.unlink()  # room again
+    assert play(client, 1, "3S").status_code == 201
+    restarted = make_app(data).test_client()
+    assert [t["plays"] for t in tricks_of(restarted)] == [[["AS"], ["3S"]]]
+    assert [s["id"] for s in restarted.get("/api/sessions").get_json()["sessions"]] == [1]
