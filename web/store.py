@@ -290,6 +290,10 @@ class SessionStore:
     def purge(self, *, older_than_s: float = BIN_DAYS * 86400, now: float | None = None) -> list[int]:
         """Remove for good the sessions deleted more than ``older_than_s`` ago; returns their ids."""
         cutoff = (time.time() if now is None else now) - older_than_s
+        with self._connect() as connection:  # a read first: listing never waits for a write lock
+            if connection.execute("SELECT 1 FROM sessions WHERE deleted IS NOT NULL AND deleted <= ? LIMIT 1",
+                                  (cutoff,)).fetchone() is None:
+                return []
         with self._writing("bin") as connection:
             ids = [row[0] for row in connection.execute(
                 "SELECT id FROM sessions WHERE deleted IS NOT NULL AND deleted <= ?", (cutoff,))]

@@ -36,7 +36,7 @@ import scorer
 from scorer.errors import InputError
 from scorer.seats import seat_of
 from session.events import Event, EventBus, StateChanged
-from session.live import LiveGame, ResumeMismatchError, play_matches
+from session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
 
 from . import history
 from .store import Session, SessionStore
@@ -170,7 +170,10 @@ class Table:
     def purge_bin(self, *, older_than_s: float | None = None) -> list[int]:
         """Remove for good the sessions in the bin for longer than :data:`web.store.BIN_DAYS` (or
         ``older_than_s``), and what is kept beside them (their pictures)."""
-        purged = self.store.purge() if older_than_s is None else self.store.purge(older_than_s=older_than_s)
+        try:
+            purged = self.store.purge() if older_than_s is None else self.store.purge(older_than_s=older_than_s)
+        except NotSavedError:
+            return []  # a full disk or a locked database: the bin is emptied at a later listing (logged)
         for session_id in purged:
             for forget in self.on_delete:
                 forget(session_id)

@@ -213,3 +213,24 @@ def test_on_a_really_full_disk_a_play_is_refused_and_a_restart_finds_what_was_an
     restarted = make_app(data).test_client()
     assert [t["plays"] for t in tricks_of(restarted)] == [[["AS"], ["3S"]]]
     assert [s["id"] for s in restarted.get("/api/sessions").get_json()["sessions"]] == [1]
+
+
+def test_listing_the_sessions_never_waits_for_another_programs_lock(tmp_path: Path) -> None:
+    """Emptying the bin is a write: tried only when something is due, and a lock defers it."""
+    app = make_app(tmp_path)
+    client = app.test_client()
+    client.post("/api/setup", json=SETUP)
+    client.post("/api/setup", json=SETUP | {"new": True})
+    client.post("/api/sessions/1/delete")
+    holder = sqlite3.connect(tmp_path / DATABASE_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        listed = client.get("/api/sessions")  # nothing due: no write tried
+        assert listed.status_code == 200 and [s["id"] for s in listed.get_json()["bin"]] == [1]
+        assert get_table(app).purge_bin(older_than_s=0) == []  # due, but locked: at a later listing
+    finally:
+        holder.rollback()
+        holder.close()
+    assert [s["id"] for s in client.get("/api/sessions").get_json()["bin"]] == [1]
+    assert get_table(app).purge_bin(older_than_s=0) == [1]
+    assert client.get("/api/sessions").get_json()["bin"] == []
