@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -18,6 +19,7 @@ from .cards import CARD_NAMES, card_sprite, card_svg
 from .explain import describe_error
 from .i18n import STRINGS, normalise_language
 from .security import shown_error
+from .store import Session
 
 pages_bp = Blueprint("pages", __name__)
 cards_bp = Blueprint("cards", __name__, url_prefix="/cards")
@@ -67,8 +69,22 @@ def sessions() -> Response:
     return render_page("sessions.html", page="sessions",
                        sessions=[s.summary() for s in stored], current=table.session_id,
                        binned=[s.summary() for s in table.store.binned()],
-                       games={s.id: _game_summary(s.record) for s in stored},
+                       games={s.id: _stored_game_summary(table.store.path, s) for s in stored},
                        error=describe_error(request.args["error"]) if request.args.get("error") else None)
+
+
+_summaries: dict[tuple[str, int, float], dict | None] = {}
+"""The game summaries shown, by database, session and time of its last save (a long game's audit
+is not run again at every view of the list)."""
+
+
+def _stored_game_summary(database: Path, session: Session) -> dict | None:
+    key = (str(database), session.id, session.updated)
+    if key not in _summaries:
+        if len(_summaries) > 512:
+            _summaries.clear()
+        _summaries[key] = _game_summary(session.record)
+    return _summaries[key]
 
 
 def _game_summary(record: dict) -> dict | None:

@@ -227,3 +227,23 @@ def test_an_audit_of_a_long_game_runs_no_garbage_collection_while_it_runs() -> N
     finally:
         gc.callbacks.remove(count)
     assert collections[0] <= 2 and gc.isenabled()  # at most the one each audit's young objects meet at its end
+
+
+def test_the_sessions_page_audits_a_stored_game_once_until_it_is_saved_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from web import pages
+
+    app = make_app(tmp_path)
+    client = app.test_client()
+    client.post("/api/sessions/import", json=played("standard-2deck", 4, deals=3))
+    audits = count_calls(monkeypatch, pages.scorer, "audit_record")
+    for _ in range(3):
+        assert client.get("/sessions").status_code == 200
+    assert audits[0] == 1
+    client.post("/api/sessions/1/resume")
+    trick = client.get("/api/state").get_json()["state"]["record"]["deals"][2]["tricks"][0]
+    client.post("/api/correct", json={"deal": 2, "trick": 0, "seat": trick["leader"], "index": 0,
+                                      "card": trick["plays"][0][0]})
+    audits[0] = 0
+    client.get("/sessions")
+    assert audits[0] == 1  # saved again: its summary made anew
