@@ -316,7 +316,7 @@ class _DealAudit:
     def _check_follow(self, t: int, s: int, lead: Lead, hand: list[int], p: list[int],
                       play_out: dict[str, Any]) -> None:
         opts, order = self.opts, self.order
-        if any(hand[c] < p.count(c) for c in p):
+        if (hand[p[0]] < 1) if len(p) == 1 else any(hand[c] < p.count(c) for c in p):
             # a card wrongly played (flagged above) still came from the hand
             hand = [max(x, 0) for x in hand]
             for c in p:

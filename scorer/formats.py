@@ -505,6 +505,10 @@ class Lead:
 
     @staticmethod
     def of(order: TrumpOrder, cards: list[int], options: Options) -> Lead:
+        if len(cards) == 1:  # one card: its suit, one single
+            card = cards[0]
+            units = [Unit(1, 1, order.value[card], (card,))]
+            return Lead(order.suit[card], list(cards), units, throw_ladder(units, options), False)
         suits = {order.suit[c] for c in cards}
         if len(suits) != 1:
             return Lead(order.suit[cards[0]] if cards else -1, list(cards), [], (), True)
