@@ -8,15 +8,15 @@ after the events of a change, as web/static/table.js does), at a short and a lon
 Last line, exactly: ``audit_1000_s=X correction_p50_ms=Y correction_p99_ms=Z`` (the latency at
 the longest history asked for).
 
-On the 2-core development machine, shared (load 4 to 6), before issue 33 (76b4ba5) and after:
+On the 2-core development machine, shared with other work, before issue 33 (76b4ba5) and after:
 
 =====================================  ==========================  ======================
                                        before                      after
 =====================================  ==========================  ======================
-1,000-deal four-deck audit             3.48 s                      1.81 s (CPU 1.76 s)
-correction, 20 viewers, history 0      p50 272 ms, p99 1,030 ms    p50 35 ms, p99 69 ms
-correction, 20 viewers, history 200    p50 20,022 ms, p99 54,566   p50 35 ms, p99 132 ms
-correction, 20 viewers, history 2000   the session unreadable      p50 67 ms, p99 259 ms
+1,000-deal four-deck audit             3.48 s (CPU 3.25 s)         1.69 s (CPU 1.69 s)
+correction, 20 viewers, history 0      p50 272 ms, p99 1,030 ms    p50 24 ms, p99 60 ms
+correction, 20 viewers, history 200    p50 20,022 ms, p99 54,566   p50 30 ms, p99 57 ms
+correction, 20 viewers, history 2000   the session unreadable      p50 62 ms, p99 116 ms
 =====================================  ==========================  ======================
 """
 
