@@ -187,8 +187,13 @@ def _app() -> Flask:
 
 @pictures_bp.errorhandler(InputError)
 def _input_error(error: InputError) -> tuple[Response, int]:
-    from .api import _input_error as api_error
+    from session.live import NotSavedError
 
+    from .api import _input_error as api_error
+    from .api import _not_saved
+
+    if isinstance(error, NotSavedError):  # an import that could not be saved: 507 / 503, as every change
+        return _not_saved(error)
     if isinstance(error, ZipImportError):
         return jsonify({"error": str(error), "message": {"zh": error.zh, "en": str(error)}}), 400
     return api_error(error)

@@ -84,6 +84,21 @@ def test_a_play_under_another_programs_exclusive_lock_is_refused_kept_out_and_lo
     assert [t["plays"] for t in tricks_of(restarted)] == [[["AS"], ["3S"]]]
 
 
+def test_on_a_full_disk_an_imported_archive_answers_507_and_no_session_is_added(
+        tmp_path: Path, full_disk: dict[str, bool]) -> None:
+    client = make_app(tmp_path).test_client()
+    client.post("/api/setup", json=SETUP | {"name": "周五"})
+    session_id = client.get("/api/state").get_json()["session"]["id"]
+    assert play(client, 0, "AS").status_code == 201
+    archive = client.get(f"/api/sessions/{session_id}/export.zip").data
+    full_disk["on"] = True
+    answer = client.post("/api/sessions/import.zip", data=archive, content_type="application/zip")
+    assert answer.status_code == 507, answer.get_data(as_text=True)
+    assert answer.get_json()["message"] == {"zh": "未保存：磁盘已满", "en": "Not saved: the disk is full"}
+    full_disk["on"] = False
+    assert [s["id"] for s in client.get("/api/sessions").get_json()["sessions"]] == [session_id]
+
+
 def test_on_a_full_disk_plays_corrections_renames_and_deletes_answer_507_and_nothing_is_lost(
         tmp_path: Path, full_disk: dict[str, bool]) -> None:
     app = make_app(tmp_path)
