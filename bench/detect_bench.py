@@ -25,8 +25,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tuolaji_cli.detect import add_reading_arguments  # noqa: E402
-from vision.detector import CardReader, reader_preset  # noqa: E402
+from tuolaji.detect import add_reading_arguments  # noqa: E402
+from tuolaji.vision.detector import CardReader, reader_preset  # noqa: E402
 
 
 def main() -> int:
@@ -82,7 +82,7 @@ def main() -> int:
 
 def paired(args: argparse.Namespace, encoded: list[np.ndarray]) -> int:
     """Time two readers in turn, frame by frame (see the module docstring)."""
-    from vision.calibration import SeatZones, TableCalibration
+    from tuolaji.vision.calibration import SeatZones, TableCalibration
 
     preset = reader_preset(args.careful, args.fast)
     readers = {str(args.paired): CardReader.load(args.paired, **preset), str(args.models or "models"): CardReader.load(args.models, **preset)}
@@ -109,7 +109,7 @@ def paired(args: argparse.Namespace, encoded: list[np.ndarray]) -> int:
 
 def zone_read_ms(reader: CardReader, encoded: list[np.ndarray], frames: int) -> tuple[float, tuple[int, int]]:
     """p50 time (ms) to read seat 0's zone of 1920×1080 frames (the test scenes scaled up), and the zone's size."""
-    from vision.calibration import SeatZones, TableCalibration
+    from tuolaji.vision.calibration import SeatZones, TableCalibration
 
     x1, y1, x2, y2 = SeatZones(4).zone_boxes(TableCalibration.full_frame((1920, 1080)))[0]
     big = [cv2.resize(cv2.imdecode(data, cv2.IMREAD_COLOR), (1920, 1080), interpolation=cv2.INTER_LINEAR) for data in encoded[:8]]

@@ -29,11 +29,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from datasets.realeval import format_real_report, load_real_folder  # noqa: E402
-from training.evaluate import evaluate_real  # noqa: E402
-from vision.decks import load_deck  # noqa: E402
-from vision.detector import CardReader  # noqa: E402
-from vision.enrol import enrol  # noqa: E402
+from tuolaji.datasets.realeval import format_real_report, load_real_folder  # noqa: E402
+from tuolaji.training.evaluate import evaluate_real  # noqa: E402
+from tuolaji.vision.decks import load_deck  # noqa: E402
+from tuolaji.vision.detector import CardReader  # noqa: E402
+from tuolaji.vision.enrol import enrol  # noqa: E402
 
 
 def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> Path:
@@ -41,9 +41,9 @@ def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> 
     import cv2
     import numpy as np
 
-    from datasets.realart import load_deck
-    from datasets.realcrops import camera_look
-    from vision.detector import CARD_NAMES
+    from tuolaji.datasets.realart import load_deck
+    from tuolaji.datasets.realcrops import camera_look
+    from tuolaji.vision.detector import CARD_NAMES
 
     deck = load_deck(design)
     names = [n for n in CARD_NAMES if deck.has(n)]

@@ -35,10 +35,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import scorer  # noqa: E402
-from web import create_app, get_table  # noqa: E402
-from web import history as web_history  # noqa: E402
-from web.security import TOKEN_HEADER  # noqa: E402
+from tuolaji import scorer  # noqa: E402
+from tuolaji.web import create_app, get_table  # noqa: E402
+from tuolaji.web import history as web_history  # noqa: E402
+from tuolaji.web.security import TOKEN_HEADER  # noqa: E402
 
 PLAYERS = ["东", "南", "西", "北"]
 

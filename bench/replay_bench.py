@@ -38,18 +38,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from datasets.video import RenderOptions, VideoTruth, render_video, save_render  # noqa: E402
-from session.events import PlaySettled  # noqa: E402
-from session.live import LiveGame  # noqa: E402
-from vision.oracle import OracleReader  # noqa: E402
-from vision.pipeline import TablePipeline, open_source  # noqa: E402
+from tuolaji.datasets.video import RenderOptions, VideoTruth, render_video, save_render  # noqa: E402
+from tuolaji.session.events import PlaySettled  # noqa: E402
+from tuolaji.session.live import LiveGame  # noqa: E402
+from tuolaji.vision.oracle import OracleReader  # noqa: E402
+from tuolaji.vision.pipeline import TablePipeline, open_source  # noqa: E402
 
 
 def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0,
                 models: Path | None = None) -> tuple[Any, str]:
     models = models or ROOT / "models"
     if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
-        from vision.detector import TABLE, CardReader
+        from tuolaji.vision.detector import TABLE, CardReader
 
         return CardReader.load(models, **TABLE), "trained CardReader (table settings: each index read four ways)"
     reader = OracleReader(truth, cost_ms=cost_ms, miss_rate=noise, confusion_rate=noise / 2)
@@ -141,7 +141,7 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
     """
     from collections import Counter
 
-    from scorer.seats import seat_of
+    from tuolaji.scorer.seats import seat_of
 
     totals = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
     for number, truth_trick in enumerate(want):
@@ -175,15 +175,15 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
     full hands, the deal's first ``tricks`` tricks filmed (leads of pairs, triples and tractors as
     a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players."""
-    import scorer
+    from tuolaji import scorer
 
     designs: tuple[str, ...] = ()
     if real_art is not None:
-        from datasets.realart import available_designs
+        from tuolaji.datasets.realart import available_designs
 
         designs = available_designs(real_art)
         if not designs:
-            raise SystemExit(f"no imported card art of split {real_art!r} is cached (python -m datasets.realart builds it)")
+            raise SystemExit(f"no imported card art of split {real_art!r} is cached (python -m tuolaji.datasets.realart builds it)")
 
     profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     args = parser.parse_args(argv)
 
-    from vision.demo import DEMO_FRAMES, DEMO_VIDEO
+    from tuolaji.vision.demo import DEMO_FRAMES, DEMO_VIDEO
 
     video = args.video or DEMO_VIDEO
     frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))

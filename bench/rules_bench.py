@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer import PROFILES, audit_record, random_record  # noqa: E402
-from scorer.cards import parse_cards  # noqa: E402
-from scorer.follow import check_follow, hand_counts  # noqa: E402
-from scorer.formats import Lead  # noqa: E402
-from scorer.order import TrumpOrder  # noqa: E402
-from scorer.state import random_follow  # noqa: E402
+from tuolaji.scorer import PROFILES, audit_record, random_record  # noqa: E402
+from tuolaji.scorer.cards import parse_cards  # noqa: E402
+from tuolaji.scorer.follow import check_follow, hand_counts  # noqa: E402
+from tuolaji.scorer.formats import Lead  # noqa: E402
+from tuolaji.scorer.order import TrumpOrder  # noqa: E402
+from tuolaji.scorer.state import random_follow  # noqa: E402
 
 LEADS = {
     "pair": "AS AS",

@@ -46,7 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import scorer  # noqa: E402
+from tuolaji import scorer  # noqa: E402
 
 try:
     import resource
@@ -61,11 +61,11 @@ def serve_with_werkzeug(argv: list[str]) -> int:
     """What ``tuolaji serve`` ran before: the same application on Werkzeug's threaded development server."""
     from werkzeug.serving import make_server
 
-    import tuolaji_cli
-    from tuolaji_cli.serve import app_config, attach_source, listen_socket, lock_data_dir
-    from web import create_app, get_table
+    import tuolaji
+    from tuolaji.serve import app_config, attach_source, listen_socket, lock_data_dir
+    from tuolaji.web import create_app, get_table
 
-    args = tuolaji_cli.build_parser().parse_args(["serve", *argv])
+    args = tuolaji.build_parser().parse_args(["serve", *argv])
     lock = lock_data_dir(Path(args.data))
     sock = listen_socket(args.host, args.port)
     app = create_app(app_config(args, args.data, local_only=True, public_url=None))
@@ -98,7 +98,7 @@ class Server:
     def __init__(self, kind: str, record_path: Path, data: Path, *, files: int | None = None) -> None:
         argv = ["--record", str(record_path), "--pace", "3600", "--data", str(data), "--port", "0"]
         command = ([sys.executable, __file__, "--child-werkzeug", *argv] if kind == "werkzeug"
-                   else [sys.executable, "-m", "tuolaji_cli", "serve", *argv])
+                   else [sys.executable, "-m", "tuolaji", "serve", *argv])
 
         def limit_files() -> None:
             if files is not None and resource is not None:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import scorer  # noqa: E402
-from web import create_app, get_table  # noqa: E402
-from web.table import RecordFeed, record_setup  # noqa: E402
+from tuolaji import scorer  # noqa: E402
+from tuolaji.web import create_app, get_table  # noqa: E402
+from tuolaji.web.table import RecordFeed, record_setup  # noqa: E402
 
 
 def main() -> None:

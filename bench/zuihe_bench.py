@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer.zuihe import ALL_CARDS, Hand, ZuiheOptions, score_hand  # noqa: E402
+from tuolaji.scorer.zuihe import ALL_CARDS, Hand, ZuiheOptions, score_hand  # noqa: E402
 
 DECK = [card for card in ALL_CARDS for _ in range(4)]
 

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scorer.cards import CARD_NAMES, JOKERS, RANKS, SUITS  # noqa: F401  (the one vocabulary; re-exported here)
+from tuolaji.scorer.cards import CARD_NAMES, JOKERS, RANKS, SUITS  # noqa: F401  (the one vocabulary; re-exported here)
 
 SPLITS: tuple[str, ...] = ("train", "holdout")
 

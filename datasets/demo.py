@@ -24,8 +24,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import scorer
-from scorer.seats import seat_of
+from tuolaji import scorer
+from tuolaji.scorer.seats import seat_of
 
 PROFILE = "titanic-3deck"
 PLAYERS = ["东", "南", "西", "北"]
@@ -110,8 +110,8 @@ def filmed_from(game: dict[str, Any], filmed: int = FILMED_TRICKS) -> int:
 
 def build_demo(out_dir: Path, *, seed: int = DEAL_SEED, render_seed: int = RENDER_SEED) -> dict[str, Path]:
     """Film the demo into ``out_dir``: video, deal so far (set-up), truth, frames and the whole game."""
-    from datasets.video import RenderOptions, render_video, save_render
-    from vision.demo import DEMO_RECORD_FILE, DEMO_VIDEO
+    from tuolaji.datasets.video import RenderOptions, render_video, save_render
+    from tuolaji.vision.demo import DEMO_RECORD_FILE, DEMO_VIDEO
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

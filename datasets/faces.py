@@ -33,10 +33,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.cards import CARD_NAMES
-from scorer.errors import InputError
-from vision.classes import REJECT
-from vision.face import FACE_PX, stretch_to_face
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.classes import REJECT
+from tuolaji.vision.face import FACE_PX, stretch_to_face
 
 ANY_JOKER_LABEL = -2
 """Label of a joker of unknown kind (either joker's probability counts)."""
@@ -47,7 +47,7 @@ SURFACES = ("felt", "wood", "stripes", "mottled", "checks", "marble", "plaid", "
 def camera_look(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Sometimes a soft shadow or a glare band across the card and sensor noise, then what
     :func:`datasets.realcrops.camera_look` does (white balance, defocus or motion blur, JPEG)."""
-    from datasets.realcrops import camera_look as table_camera_look
+    from tuolaji.datasets.realcrops import camera_look as table_camera_look
 
     out = image.astype(np.float32)
     if rng.random() < 0.3:
@@ -63,7 +63,7 @@ def camera_look(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    from datasets.scenes import _surface as scene_surface
+    from tuolaji.datasets.scenes import _surface as scene_surface
 
     return np.clip(scene_surface(rng, SURFACES[int(rng.integers(len(SURFACES)))], h, w), 0, 255).astype(np.uint8)
 
@@ -158,8 +158,8 @@ def _label(card: str) -> int:
 
 
 def _real_pictures(folder: Path, val_every: int, copies: int, seed: int) -> tuple[list, list, list, list]:
-    from datasets.realeval import load_real_folder
-    from vision.detector import read_image_file
+    from tuolaji.datasets.realeval import load_real_folder
+    from tuolaji.vision.detector import read_image_file
 
     photos = load_real_folder(folder, "train")
     train_x, train_y, val_x, val_y = [], [], [], []
@@ -183,8 +183,8 @@ def _real_pictures(folder: Path, val_every: int, copies: int, seed: int) -> tupl
 
 def _art_faces(rng: np.random.Generator, styles: int) -> tuple[list[tuple[str, np.ndarray]], list[np.ndarray]]:
     """(card, BGRA face) of every train real design and of ``styles`` drawn project styles, and card backs."""
-    from datasets import realart
-    from datasets.cardart import CardStyle, render_back, render_card
+    from tuolaji.datasets import realart
+    from tuolaji.datasets.cardart import CardStyle, render_back, render_card
 
     faces: list[tuple[str, np.ndarray]] = []
     backs: list[np.ndarray] = []
@@ -225,7 +225,7 @@ def write_face_set(out: Path, real: Path | None, seed: int, art_copies: int = 3,
         val_y += vy
     faces, backs = _art_faces(rng, styles)
     if not faces:
-        raise InputError("no card art to draw faces from (build the real-art cache: python -m datasets.realart)")
+        raise InputError("no card art to draw faces from (build the real-art cache: python -m tuolaji.datasets.realart)")
     for card, face in faces:
         for _ in range(art_copies):
             xs.append(_card_picture(face, rng))

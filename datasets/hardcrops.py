@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from datasets.realcrops import SCALES, LabelledBox, corner_of, photo_crops
-from datasets.realeval import ANY_JOKER, load_real_folder
-from scorer.cards import CARD_NAMES
-from vision.classes import JOKER_NAMES, REJECT
-from vision.detector import CardReader, read_image_file
-from vision.readings import Box
+from tuolaji.datasets.realcrops import SCALES, LabelledBox, corner_of, photo_crops
+from tuolaji.datasets.realeval import ANY_JOKER, load_real_folder
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.vision.classes import JOKER_NAMES, REJECT
+from tuolaji.vision.detector import CardReader, read_image_file
+from tuolaji.vision.readings import Box
 
 STRAY_DETECT = 0.2
 """The detector threshold of the search: lower than the reader's own (0.25), so that the boxes

@@ -33,8 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.cardart import SPLITS, Box, split_card
-from scorer.cards import CARD_NAMES, JOKERS
+from tuolaji.datasets.cardart import SPLITS, Box, split_card
+from tuolaji.scorer.cards import CARD_NAMES, JOKERS
 
 CACHE_PX = 360
 """Height in pixels of the cached face renders (scenes draw cards 55-270 px tall)."""
@@ -246,7 +246,7 @@ def render_face(design: Design, sid: str, zoom: float, height: int = CACHE_PX) -
 
 
 def _rounded_mask(width: int, height: int, radius: float) -> np.ndarray:
-    from datasets.cardart import _rounded_alpha
+    from tuolaji.datasets.cardart import _rounded_alpha
 
     return _rounded_alpha(width, height, radius)
 
@@ -614,10 +614,10 @@ def contact_sheet(name: str, height_px: int = 150, columns: int = 14) -> np.ndar
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m datasets.realart [--sheets DIR]``: build the cache, print what each design gave."""
+    """``python -m tuolaji.datasets.realart [--sheets DIR]``: build the cache, print what each design gave."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m datasets.realart", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tuolaji.datasets.realart", description=main.__doc__)
     parser.add_argument("--sheets", type=Path, help="also write a contact sheet per design into DIR")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rebuild", action="store_true", help="render every design again")

@@ -33,9 +33,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.realeval import ANY_JOKER, load_real_folder
-from vision.cardcrop import crop_index
-from vision.detector import CARD_NAMES, REJECT, CardReader, read_image_file
+from tuolaji.datasets.realeval import ANY_JOKER, load_real_folder
+from tuolaji.vision.cardcrop import crop_index
+from tuolaji.vision.detector import CARD_NAMES, REJECT, CardReader, read_image_file
 
 CORNER_REACH = 0.3
 """A box is a corner's index when its centre lies within this fraction of the picture's

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.cards import JOKERS
-from scorer.errors import InputError
+from tuolaji.scorer.cards import JOKERS
+from tuolaji.scorer.errors import InputError
 
 ANY_JOKER = "JK"
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -68,7 +68,7 @@ def load_real_folder(folder: Path, split: str | None = None) -> list[RealPhoto]:
     A missing folder, a label that is not a ``{"cards": [...]}`` object, or a label
     without its image raises :class:`InputError` naming the file.
     """
-    from scorer.cards import CardError, parse_card
+    from tuolaji.scorer.cards import CardError, parse_card
 
     images_dir, labels_dir = folder / "images", folder / "labels"
     if not images_dir.is_dir() or not labels_dir.is_dir():
@@ -164,7 +164,7 @@ class RealTally:
 
 
 def real_samples(photos: list[RealPhoto]) -> Iterator[tuple[RealPhoto, np.ndarray]]:
-    from vision.detector import read_image_file
+    from tuolaji.vision.detector import read_image_file
 
     for photo in photos:
         yield photo, read_image_file(photo.image)

@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from datasets.cardart import (
+from tuolaji.datasets.cardart import (
     CardStyle,
     index_boxes,
     render_back,
     render_card,
 )
-from datasets.realart import RealDeck, available_designs, load_deck
-from scorer.cards import CARD_NAMES, RANKS, SUITS
-from vision.cardcrop import CROP_PX, crop_index, crop_square
-from vision.classes import REJECT
+from tuolaji.datasets.realart import RealDeck, available_designs, load_deck
+from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUITS
+from tuolaji.vision.cardcrop import CROP_PX, crop_index, crop_square
+from tuolaji.vision.classes import REJECT
 
 VISIBLE_FRACTION = 0.6
 """An index is labelled when at least this fraction of its area is visible."""
@@ -284,7 +284,7 @@ def _real_decks(seed: int, index: int, split: str, count: int, real_art: float) 
     designs = available_designs(split)
     if not designs:
         raise ValueError(f"real_art={real_art} but no imported card art is cached for split {split!r} "
-                         "(python -m datasets.realart builds it)")
+                         "(python -m tuolaji.datasets.realart builds it)")
     rng = np.random.default_rng([seed, index, 0 if split == "train" else 1, 13])
     picks = [(rng.random() < real_art, int(rng.integers(len(designs)))) for _ in range(count)]
     return [load_deck(designs[k]) if use else None for use, k in picks]

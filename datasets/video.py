@@ -18,7 +18,8 @@ so the table pipeline can be tested without a trained card model.
 Scale: cards are about 90 px tall in a 640×480 frame (the card reader trains on
 60–190 px, ``datasets/scenes.py``), fanned with a step of a third of a card width.
 
->>> import scorer, tempfile, pathlib
+>>> import pathlib, tempfile
+>>> from tuolaji import scorer
 >>> record = scorer.random_record("standard-2deck", 3, hand_size=2)
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "deal.mp4"
 >>> truth = render_video(record, out, RenderOptions(seed=3))
@@ -38,9 +39,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.cardart import CardStyle, card_size, index_boxes, render_card
-from scorer.seats import seat_of
-from vision.oracle import PlayTruth, VideoTruth  # the truth file format lives with its reader
+from tuolaji.datasets.cardart import CardStyle, card_size, index_boxes, render_card
+from tuolaji.scorer.seats import seat_of
+from tuolaji.vision.oracle import PlayTruth, VideoTruth  # the truth file format lives with its reader
 
 FRAME_SIZE = (640, 480)
 TABLE_RECT = (48.0, 36.0, 592.0, 444.0)  # x0, y0, x1, y1 of the table before the camera's perspective
@@ -230,7 +231,7 @@ class _Director:
         self.style = CardStyle.random(rng, options.style_split)
         self.deck = None
         if options.real_art is not None:
-            from datasets.realart import load_deck
+            from tuolaji.datasets.realart import load_deck
 
             self.deck = load_deck(options.real_art)  # cards the design lacks keep the procedural face
         self.segments: list[_Segment] = []
@@ -379,7 +380,7 @@ def _script(record: dict[str, Any], options: RenderOptions, rng: np.random.Gener
     if options.max_tricks is not None:
         tricks = tricks[: options.max_tricks]
     players = director.players
-    import scorer
+    from tuolaji import scorer
 
     for t, trick in enumerate(tricks):
         if t < options.first_trick:
@@ -606,7 +607,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
     laid (:func:`_filmed_table`), the arms drawn (:func:`_draw_arms`), what they cover and what
     shows noted (:func:`_covered_seats`, :func:`_visible_indices`) and the frame lit
     (:func:`_lit`); last, each play's frames (:func:`_play_frames`)."""
-    import scorer
+    from tuolaji import scorer
 
     options = options or RenderOptions()
     scorer.validate_record(record)

@@ -4,7 +4,7 @@ Cards and notation, trump order, units and formats, follow legality, trick winne
 points, levels, bidding, 找朋友, a deal state with push/pop and a legal-play generator,
 game records and their audit (see docs/RULES.md and docs/RECORD.md).
 
->>> from scorer import parse_card, format_card, random_record, audit_record
+>>> from tuolaji.scorer import parse_card, format_card, random_record, audit_record
 >>> format_card(parse_card("♥T"))
 '10H'
 >>> rec = random_record("standard-2deck", seed=0)
@@ -12,7 +12,7 @@ game records and their audit (see docs/RULES.md and docs/RECORD.md).
 []
 """
 
-from scorer.audit import (
+from .audit import (
     AuditRun,
     audit_again,
     audit_findings,
@@ -21,13 +21,13 @@ from scorer.audit import (
     bidding_state,
     ruling_offers,
 )
-from scorer.bidding import Bid, BiddingState, BidError
-from scorer.cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
-from scorer.follow import describe_obligation
-from scorer.formats import Lead, Unit, read_format, throw_ladder, unit_ladder
-from scorer.order import TRUMP, TrumpOrder
-from scorer.profiles import PROFILES, FirstDealer, ForcedUnit, Options, Penalty, RulesError, resolve_rules
-from scorer.record import (
+from .bidding import Bid, BiddingState, BidError
+from .cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
+from .follow import describe_obligation
+from .formats import Lead, Unit, read_format, throw_ladder, unit_ladder
+from .order import TRUMP, TrumpOrder
+from .profiles import PROFILES, FirstDealer, ForcedUnit, Options, Penalty, RulesError, resolve_rules
+from .record import (
     RecordError,
     build_state,
     dealer_side_seats,
@@ -45,8 +45,8 @@ from scorer.record import (
     trick_winner,
     validate_record,
 )
-from scorer.scoring import partnerships
-from scorer.state import DealState
+from .scoring import partnerships
+from .state import DealState
 
 __all__ = [
     "Bid",

@@ -6,7 +6,7 @@ a seat's hand at trick t is every card it plays from trick t on (plus the cards 
 own ``attempt`` at t) — a lower bound during the deal, exact once it is complete.
 Evidence names the later play that proves a card was held.
 
->>> from scorer.record import random_record
+>>> from tuolaji.scorer.record import random_record
 >>> out = audit_record(random_record("standard-2deck", seed=2))
 >>> out["deals"][0]["violations"], out["deals"][0]["outcome"]["side"] in ("dealer", "defenders")
 ([], True)
@@ -19,18 +19,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal, Protocol
 
-from scorer.bidding import BiddingState, bid_findings
-from scorer.cards import CARD_NAMES, CARD_POINTS, RANKS
-from scorer.follow import check_follow, hand_counts, suit_holding
-from scorer.formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
-from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
-from scorer.profiles import PENALTY_OPTIONS, Options
-from scorer.record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, _dealer_side, parse_record
-from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
-from scorer.seats import seat_of
-from scorer.state import forced_key, forced_unit, trick_resolution
-from scorer.violation_text import detail, penalty_detail
-from scorer.violations import (
+from .bidding import BiddingState, bid_findings
+from .cards import CARD_NAMES, CARD_POINTS, RANKS
+from .follow import check_follow, hand_counts, suit_holding
+from .formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
+from .order import SUIT_LABELS, TRUMP, TrumpOrder
+from .profiles import PENALTY_OPTIONS, Options
+from .record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, _dealer_side, parse_record
+from .scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
+from .seats import seat_of
+from .state import forced_key, forced_unit, trick_resolution
+from .violation_text import detail, penalty_detail
+from .violations import (
     AttemptCardNotHeld,
     AttemptSingle,
     AttemptStands,
@@ -779,7 +779,7 @@ def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> Audi
     The output equals :func:`audit_record`'s. The deals of ``record`` must not be changed in
     place afterwards (a changed record is a new one that may share its unchanged deals).
 
-    >>> from scorer.record import random_record
+    >>> from tuolaji.scorer.record import random_record
     >>> rec = random_record("standard-2deck", seed=2)
     >>> run = audit_again(rec)
     >>> again = audit_again(rec | {"deals": rec["deals"] + [{"level": "2", "trump": "S", "dealer": 0}]}, run)
@@ -841,7 +841,7 @@ def audit_findings(record: dict[str, Any]) -> list[DealFindings]:
     of :func:`audit_record`'s lists; their ``detail`` is :func:`scorer.violation_text.detail`
     of each fact.
 
-    >>> from scorer.record import random_record
+    >>> from tuolaji.scorer.record import random_record
     >>> rec = random_record("standard-2deck", seed=2)
     >>> rec["deals"][0]["tricks"][1]["leader"] = (rec["deals"][0]["tricks"][1]["leader"] + 1) % 4
     >>> found = audit_findings(rec)[0].violations[0]
@@ -877,7 +877,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *,
     ``throw_penalty`` (``points`` when it has none: seed 001's 10 points per wrong card).
     ``audit``: the record's :func:`audit_record`, when the caller has it (not audited again).
 
-    >>> from scorer.record import random_record
+    >>> from tuolaji.scorer.record import random_record
     >>> ruling_offers(random_record("standard-2deck", seed=0, hand_size=6))
     []
     """
@@ -932,7 +932,7 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
 
     >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
     ...        "bids": [{"seat": 1, "cards": ["2H"]}]}]}
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> b = bidding_state(rec)
     >>> b.standing_seat, b.trump, b.dealer, b.is_overcall(2, parse_cards(["2S", "2S"]))
     (1, 'H', 1, True)

@@ -15,7 +15,7 @@ A bid shows level cards of one suit or jokers. Each profile's ``bid_order`` rank
   that, the bidder names any trump; bids may follow the kitty (``after_kitty``); nobody
   overcalls himself.
 
->>> from scorer.cards import parse_cards
+>>> from tuolaji.scorer.cards import parse_cards
 >>> bid_strength("titanic", parse_cards(["SJ", "BJ"]), 8)
 (3, 'NT')
 >>> bid_strength("chaodipi", parse_cards(["10S", "10S"]), 8)
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from scorer.cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
-from scorer.errors import TuolajiError
-from scorer.profiles import Options
-from scorer.seats import seat_of
-from scorer.violation_text import detail
-from scorer.violations import (
+from .cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
+from .errors import TuolajiError
+from .profiles import Options
+from .seats import seat_of
+from .violation_text import detail
+from .violations import (
     BidAfterKitty,
     BidLosingSide,
     BidNotABid,
@@ -119,8 +119,8 @@ class BiddingState:
     fixed by rotation (later deals of fixed partnerships); ``first_deal``: the deal that
     starts the game, where the first dealer follows ``options.first_dealer``.
 
-    >>> from scorer.profiles import PROFILES
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> b = BiddingState(PROFILES["titanic-3deck"], "10")
     >>> b.push(1, parse_cards(["10H"])), b.standing_seat, b.trump, b.dealer
     (None, 1, 'H', 1)
@@ -352,8 +352,8 @@ def check_bids(options: Options, bids: list[dict[str, Any]], level: int, trump: 
     """Every bidding violation of a deal: ``{"seat", "rule": "bad-bid", "detail"}`` (a
     replay of :class:`BiddingState`).
 
-    >>> from scorer.profiles import PROFILES
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> bids = [{"seat": 1, "cards": parse_cards(["10H"])}, {"seat": 2, "cards": parse_cards(["10S"])}]
     >>> [v["seat"] for v in check_bids(PROFILES["standard-2deck"], bids, 8, "H", 1, True)]
     [2]

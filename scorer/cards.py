@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from scorer.errors import InputError
+from .errors import InputError
 
 SUITS: tuple[str, ...] = ("S", "H", "C", "D")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -104,7 +104,7 @@ def parse_card(text: str) -> Card:
     >>> parse_card("1H")
     Traceback (most recent call last):
     ...
-    scorer.cards.CardError: unknown card "1H"
+    tuolaji.scorer.cards.CardError: unknown card "1H"
     """
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")

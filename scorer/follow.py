@@ -1,9 +1,9 @@
 """Follow legality (RULES §5): the suit obligation and the format obligation.
 
->>> from scorer.cards import parse_cards
->>> from scorer.order import TrumpOrder
->>> from scorer.profiles import PROFILES
->>> from scorer.formats import Lead
+>>> from tuolaji.scorer.cards import parse_cards
+>>> from tuolaji.scorer.order import TrumpOrder
+>>> from tuolaji.scorer.profiles import PROFILES
+>>> from tuolaji.scorer.formats import Lead
 >>> opts = PROFILES["standard-2deck"]
 >>> order = TrumpOrder.of("2", "S")
 >>> lead = Lead.of(order, parse_cards(["AH", "AH"]), opts)
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scorer.formats import SINGLE, Lead, Unit, counts_of, embeddings, satisfies
-from scorer.order import SUIT_LABELS, TRUMP, TrumpOrder
-from scorer.profiles import Options, Requirement, Shape
+from .formats import SINGLE, Lead, Unit, counts_of, embeddings, satisfies
+from .order import SUIT_LABELS, TRUMP, TrumpOrder
+from .profiles import Options, Requirement, Shape
 
 
 class FollowFault(NamedTuple):
@@ -160,8 +160,8 @@ def describe_obligation(lead: Lead, options: Options) -> str:
     """What a lead obliges every follower, without knowing any hand (RULES §5): the
     ladder in words, for a live table where nobody sees the hands.
 
-    >>> from scorer.cards import parse_cards
-    >>> from scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.cards import parse_cards
+    >>> from tuolaji.scorer.profiles import PROFILES
     >>> opts = PROFILES["titanic-3deck"]
     >>> describe_obligation(Lead.of(TrumpOrder.of("2", "S"), parse_cards(["AH", "AH"]), opts), opts)
     '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'

@@ -4,8 +4,8 @@ A *holding* is a ``dict`` card kind → count, all of one effective suit. A **un
 a single, a k-tuple or a tractor; its *shape* is ``(width, length)``: ``(1, 1)`` a
 single, ``(2, 1)`` a pair, ``(2, 2)`` a pair-tractor, ``(3, 2)`` a 泰坦尼克.
 
->>> from scorer.order import TrumpOrder
->>> from scorer.cards import parse_cards
+>>> from tuolaji.scorer.order import TrumpOrder
+>>> from tuolaji.scorer.cards import parse_cards
 >>> order = TrumpOrder.of("4", "H")
 >>> [u.shape for u in read_format(order, parse_cards(["2S", "2S", "2S", "3S", "3S"]))]
 [(3, 1), (2, 1)]
@@ -22,9 +22,9 @@ from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
-from scorer.errors import InputError
-from scorer.order import TRUMP, TrumpOrder
-from scorer.profiles import Options, Requirement, Shape, requirement_name
+from .errors import InputError
+from .order import TRUMP, TrumpOrder
+from .profiles import Options, Requirement, Shape, requirement_name
 
 SINGLE: Shape = (1, 1)
 
@@ -46,7 +46,7 @@ def check_shape(shape: Shape) -> None:
     >>> check_shape((60, 1))
     Traceback (most recent call last):
     ...
-    scorer.formats.SearchBoundError: a unit of 60 copies of one card: no ladder is searched beyond 12
+    tuolaji.scorer.formats.SearchBoundError: a unit of 60 copies of one card: no ladder is searched beyond 12
     """
     width, length = shape
     if width > MAX_WIDTH:
@@ -109,7 +109,7 @@ def read_format(order: TrumpOrder, cards: list[int], options: Options | None = N
     ♥KKK QQ JJ a triple and a pair-tractor. With ``options.triple_pair_tractor`` (seed
     001's 有的约定) a triple may lend a pair to a tractor: ♥KKK QQ reads tractor KKQQ + K.
 
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> o = TrumpOrder.of("2", "S")
     >>> [(u.shape, len(u.kinds)) for u in read_format(o, parse_cards(["9H", "8H", "8H", "4H", "4H"]))]
     [((2, 1), 1), ((2, 1), 1), ((1, 1), 1)]
@@ -260,7 +260,7 @@ def default_unit_ladder(shape: Shape) -> tuple[Requirement, ...]:
 def unit_ladder(shape: Shape, options: Options | None = None) -> tuple[Requirement, ...]:
     """Ladder of one unit under a profile's options (its own override or the default).
 
-    >>> from scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.profiles import PROFILES
     >>> ladder_names(unit_ladder((3, 2), PROFILES["guangzhou-3deck"]))[:3]
     ['[3,3]', '[2,2][1][1]', '[3][2][1]']
     """
@@ -304,7 +304,7 @@ def throw_ladder(units: list[Unit], options: Options | None = None) -> tuple[Req
     On a tie of rungs left and cards, the lower unit (lower top; equal tops: the later
     in reading order) steps down first — a quad 3333 before a tractor KKAA.
 
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> o = TrumpOrder.of("2", "S")
     >>> ladder_names(throw_ladder(read_format(o, parse_cards(["AH", "AH", "KH"]))))
     ['[2][1]', '[1]×3']
@@ -433,7 +433,7 @@ def embeddings(
 def satisfies(shapes: tuple[Shape, ...], holding: dict[int, int], value: tuple[int, ...], protect: bool = False) -> bool:
     """Whether ``holding`` holds disjoint units of all ``shapes`` (singles: any cards).
 
-    >>> from scorer.cards import parse_cards
+    >>> from tuolaji.scorer.cards import parse_cards
     >>> o = TrumpOrder.of("2", "S")
     >>> satisfies(((2, 2),), counts_of(parse_cards(["5H", "5H", "5H", "6H", "6H"])), o.value)
     True
@@ -478,8 +478,8 @@ def beating_unit(unit: Unit, holding: dict[int, int], value: tuple[int, ...]) ->
 class Lead:
     """What followers answer: the lead's effective suit, size, units and ladder.
 
-    >>> from scorer.cards import parse_cards
-    >>> from scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.cards import parse_cards
+    >>> from tuolaji.scorer.profiles import PROFILES
     >>> lead = Lead.of(TrumpOrder.of("2", "S"), parse_cards(["AH", "AH"]), PROFILES["standard-2deck"])
     >>> lead.suit, lead.size, lead.shapes, lead.is_throw
     (1, 2, ((2, 1),), False)

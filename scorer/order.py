@@ -7,7 +7,7 @@ adjacent cards (for tractors) differ by exactly 1. Everything else in the engine
 on these two precomputed tables.
 
 >>> order = TrumpOrder.of("4", "H")
->>> from scorer.cards import parse_card as c
+>>> from tuolaji.scorer.cards import parse_card as c
 >>> order.suit[c("4C")] == TRUMP, order.value[c("4C")] == order.value[c("4S")]
 (True, True)
 >>> order.value[c("4H")] - order.value[c("4C")], order.value[c("4C")] - order.value[c("AH")]
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scorer.cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, CardError, rank_index
+from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, CardError, rank_index
 
 TRUMP = 4
 SUIT_LABELS = ("♠", "♥", "♣", "♦", "trump")
@@ -64,7 +64,7 @@ class TrumpOrder:
         neighbours upwards); several for the off-suit level cards, none for the top.
 
         >>> o = TrumpOrder.of("4", "H")
-        >>> from scorer.cards import parse_card as c, format_cards
+        >>> from tuolaji.scorer.cards import parse_card as c, format_cards
         >>> format_cards(o.successor(c("AH"))), format_cards(o.successor(c("4C"))), o.successor(c("BJ"))
         (['4S', '4C', '4D'], ['4H'], ())
         >>> format_cards(o.successor(c("3S")))
@@ -76,7 +76,7 @@ class TrumpOrder:
     def is_adjacent(self, low: int, high: int) -> bool:
         """Whether ``high`` is directly above ``low`` (same effective suit, next value).
 
-        >>> from scorer.cards import parse_card as c
+        >>> from tuolaji.scorer.cards import parse_card as c
         >>> o = TrumpOrder.of("4", "NT")
         >>> o.is_adjacent(c("4C"), c("SJ")), o.is_adjacent(c("4C"), c("BJ")), o.is_adjacent(c("4C"), c("4S"))
         (True, False, False)

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from typing import Any
 
-from scorer.cards import RANKS
-from scorer.errors import InputError
+from .cards import RANKS
+from .errors import InputError
 
 
 class RulesError(InputError):
@@ -421,7 +421,7 @@ def resolve_rules(rules: Any, where: str = "rules") -> Options:
     >>> resolve_rules("bridge")
     Traceback (most recent call last):
     ...
-    scorer.profiles.RulesError: rules: unknown profile "bridge"
+    tuolaji.scorer.profiles.RulesError: rules: unknown profile "bridge"
     """
     if isinstance(rules, str):
         if rules not in PROFILES:

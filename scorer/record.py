@@ -17,11 +17,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
-from scorer.errors import InputError
-from scorer.profiles import Options, RulesError, resolve_rules
-from scorer.seats import seat_of
-from scorer.state import DealState
+from .cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
+from .errors import InputError
+from .profiles import Options, RulesError, resolve_rules
+from .seats import seat_of
+from .state import DealState
 
 RECORD_FORMAT = "tuolaji-record/1"
 
@@ -300,7 +300,7 @@ def validate_record(record: dict[str, Any]) -> None:
     ...     "tricks": [{"leader": 0, "plays": [["1H"]]}]}]})
     Traceback (most recent call last):
     ...
-    scorer.record.RecordError: deals[0].tricks[0].plays[0]: unknown card "1H"
+    tuolaji.scorer.record.RecordError: deals[0].tricks[0].plays[0]: unknown card "1H"
     """
     parse_record(record)
 
@@ -312,7 +312,7 @@ def loads_record(text: str | bytes, where: str = "record") -> dict[str, Any]:
     >>> dumps_record(rec)
     '{"rules": "single-deck", "deals": [], "x-note": 1}'
     """
-    from scorer.safejson import JSONInputError, loads
+    from .safejson import JSONInputError, loads
 
     try:
         record: dict[str, Any] = loads(text, where)
@@ -340,7 +340,7 @@ def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
     {'leader': 0, 'plays': [['10H']], 'seen_by': 'cam1'}
     """
     validate_record(record)
-    from scorer.cards import format_card
+    from .cards import format_card
 
     def canon(cards: list[str]) -> list[str]:
         return [format_card(parse_card(c)) for c in cards]
@@ -397,9 +397,9 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
     >>> trick_winner(rec, 0, 0) in range(4)
     True
     """
-    from scorer.formats import Lead
-    from scorer.order import TrumpOrder
-    from scorer.state import trick_resolution
+    from .formats import Lead
+    from .order import TrumpOrder
+    from .state import trick_resolution
 
     parsed = _parsed or parse_record(record)
     i = _deal_index(parsed, deal)
@@ -428,7 +428,7 @@ def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int
     >>> all(isinstance(c, str) for play in legal_plays(rec, seat) for c in play)
     True
     """
-    from scorer.cards import format_cards
+    from .cards import format_cards
 
     parsed = parse_record(record)
     i = _deal_index(parsed, deal)
@@ -452,9 +452,9 @@ def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None
     >>> follow_hint(rec, 1)
     'follow ♥ with 2 cards: [2] (a pair)'
     """
-    from scorer.follow import required_rung, suit_holding
-    from scorer.order import SUIT_LABELS
-    from scorer.profiles import requirement_name
+    from .follow import required_rung, suit_holding
+    from .order import SUIT_LABELS
+    from .profiles import requirement_name
 
     parsed = parse_record(record)
     i = _deal_index(parsed, deal)
@@ -495,14 +495,14 @@ def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
     >>> lead_obligation(rec)
     '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'
     """
-    from scorer.follow import describe_obligation
+    from .follow import describe_obligation
 
     parsed = parse_record(record)
     d = parsed.deals[_deal_index(parsed, deal)]
     if not d.tricks or len(d.tricks[-1].plays) >= parsed.players or not d.tricks[-1].plays:
         return None
-    from scorer.formats import Lead
-    from scorer.order import TrumpOrder
+    from .formats import Lead
+    from .order import TrumpOrder
 
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     return describe_obligation(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
@@ -541,7 +541,7 @@ def dealer_sides(record: dict[str, Any]) -> list[list[int]]:
 
 
 def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
-    from scorer.scoring import dealer_side
+    from .scoring import dealer_side
 
     n = parsed.players
     plays = [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)]
@@ -655,14 +655,14 @@ def _random_friends(rng: random.Random, options: Options, n: int, state: DealSta
 
 
 def _name(card: int) -> str:
-    from scorer.cards import CARD_NAMES
+    from .cards import CARD_NAMES
 
     return CARD_NAMES[card]
 
 
 def sorted_names(state: DealState, cards: list[int]) -> list[str]:
     """Card names sorted high to low in the deal's order (trumps first)."""
-    from scorer.cards import CARD_NAMES
+    from .cards import CARD_NAMES
 
     order = state.order
     return [CARD_NAMES[c] for c in sorted(cards, key=lambda c: (order.suit[c] == 4, -order.suit[c],

@@ -13,11 +13,11 @@ than any record needs (Python refuses over 4,300 digits with a bare ``ValueError
 >>> loads("[" * 100 + "]" * 100, "body")
 Traceback (most recent call last):
 ...
-scorer.safejson.JSONInputError: body: JSON nested deeper than 32 levels
+tuolaji.scorer.safejson.JSONInputError: body: JSON nested deeper than 32 levels
 >>> loads('{"x": "\\\\ud800"}', "hand.json")
 Traceback (most recent call last):
 ...
-scorer.safejson.JSONInputError: hand.json: x: a lone surrogate (\\ud800) is not text
+tuolaji.scorer.safejson.JSONInputError: hand.json: x: a lone surrogate (\\ud800) is not text
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from scorer.errors import InputError
+from .errors import InputError
 
 MAX_BYTES = 4 * 1024 * 1024
 """The largest JSON text read (a whole 4-deck game of many deals is well under 1 MiB)."""

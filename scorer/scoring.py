@@ -1,6 +1,6 @@
 """Points, the kitty multiplier, level outcomes and dealer rotation (RULES §7, §8).
 
->>> from scorer.profiles import PROFILES
+>>> from tuolaji.scorer.profiles import PROFILES
 >>> opts = PROFILES["standard-2deck"]
 >>> [level_outcome(opts, 4, p) for p in (0, 35, 40, 80, 125, 160)]
 [('dealer', 3), ('dealer', 2), ('dealer', 1), ('defenders', 0), ('defenders', 1), ('defenders', 2)]
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from scorer.cards import RANKS
-from scorer.profiles import Options
-from scorer.seats import seat_of
+from .cards import RANKS
+from .profiles import Options
+from .seats import seat_of
 
 
 def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> int:
@@ -23,7 +23,7 @@ def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> in
     K); ×1 for a plain-suit win under ``kitty_needs_trump``. Seed 001's 「以扣底牌的3倍计」
     is ``per-card:3``: single ×3, pair ×6, triple ×9.
 
-    >>> from scorer.profiles import resolve_rules
+    >>> from tuolaji.scorer.profiles import resolve_rules
     >>> [kitty_multiplier(resolve_rules({"profile": "standard-2deck", "kitty_multiplier": m}), 3, True)
     ...  for m in ("unit", "power", "per-card:3", "fixed:3")]
     [6, 8, 9, 3]
@@ -46,7 +46,7 @@ def level_outcome(options: Options, players: int, points: int) -> tuple[str, int
     up ⌈(T − p)/s⌉; p ≤ 0 (大光, also after penalties): one more than at 1 point.
     ``max_levels`` caps the count.
 
-    >>> from scorer.profiles import PROFILES
+    >>> from tuolaji.scorer.profiles import PROFILES
     >>> [level_outcome(PROFILES["guangzhou-3deck"], 4, p)[1] for p in (0, 30, 70, 110, 120, 160, 240)]
     [4, 3, 2, 1, 0, 1, 3]
     """

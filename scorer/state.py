@@ -1,7 +1,7 @@
 """A deal in play: push/pop moves (python-chess style) and the legal-play generator.
 
->>> from scorer.cards import format_cards, parse_cards
->>> from scorer.profiles import PROFILES
+>>> from tuolaji.scorer.cards import format_cards, parse_cards
+>>> from tuolaji.scorer.profiles import PROFILES
 >>> hands = [parse_cards(h) for h in (["AS", "3H"], ["KS", "4H"], ["QS", "5H"], ["JS", "6H"])]
 >>> deal = DealState(PROFILES["standard-2deck"], "2", "H", dealer=0, hands=hands)
 >>> deal.turn, [format_cards(p) for p in deal.legal_plays()]
@@ -21,9 +21,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from scorer.cards import CARD_POINTS
-from scorer.follow import check_follow, hand_counts, suit_holding
-from scorer.formats import (
+from .cards import CARD_POINTS
+from .follow import check_follow, hand_counts, suit_holding
+from .formats import (
     Lead,
     Strength,
     Unit,
@@ -33,9 +33,9 @@ from scorer.formats import (
     read_format,
     strength,
 )
-from scorer.order import TrumpOrder
-from scorer.profiles import Options
-from scorer.seats import seat_of
+from .order import TrumpOrder
+from .profiles import Options
+from .seats import seat_of
 
 __all__ = ["DealState", "Trick", "forced_unit", "legal_follows", "random_follow", "single_unit_leads", "trick_resolution"]
 
@@ -123,14 +123,14 @@ class DealState:
         """What the lead of the trick in progress obliges the followers, without any hand
         (:func:`scorer.follow.describe_obligation`); None when no trick is in progress.
 
-        >>> from scorer.cards import parse_cards
-        >>> from scorer.profiles import PROFILES
+        >>> from tuolaji.scorer.cards import parse_cards
+        >>> from tuolaji.scorer.profiles import PROFILES
         >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, [parse_cards(["9D"])] + [[]] * 3)
         >>> deal.push(parse_cards(["9D"]))
         >>> deal.obligation()
         '♦ single led: play one ♦ if you hold one, else any card'
         """
-        from scorer.follow import describe_obligation
+        from .follow import describe_obligation
 
         trick = self.current
         if trick is None or trick.lead is None:
@@ -263,8 +263,8 @@ class DealState:
         suit the others cannot beat at all gives every sub-multiset (as many as the product
         of the counts plus one) and a beatable one far fewer.
 
-        >>> from scorer.cards import format_cards, parse_cards
-        >>> from scorer.profiles import PROFILES
+        >>> from tuolaji.scorer.cards import format_cards, parse_cards
+        >>> from tuolaji.scorer.profiles import PROFILES
         >>> hands = [parse_cards(["AH", "KH", "QH", "JH"]), parse_cards(["3H"]), parse_cards(["4H"]), parse_cards(["5H"])]
         >>> deal = DealState(PROFILES["standard-2deck"], "2", "S", 0, hands)
         >>> throws = [format_cards(t) for t in deal.standing_throws(0, {c: 1 for c in parse_cards(["AH", "KH", "QH", "JH"])})]
@@ -393,7 +393,7 @@ def forced_unit(beaten: list[Unit], mode: str) -> Unit:
     ``largest-beaten``: of the beaten units those with the most cards, the lowest;
     ``smallest-beaten``: the fewest cards, then the lowest.
 
-    >>> from scorer.formats import Unit
+    >>> from tuolaji.scorer.formats import Unit
     >>> qq, j = Unit(2, 1, 10, (24,)), Unit(1, 1, 9, (22,))  # ♥QQ J against ♥AA
     >>> forced_unit([qq, j], "lowest-beaten") == j, forced_unit([qq, j], "largest-beaten") == qq
     (True, True)

@@ -7,7 +7,7 @@ void suits, proven from his plays: a follower who plays a card of another effect
 suit than the lead's has none of the lead's suit left (the audit says when a later
 play shows he still had one: the void is then marked contradicted).
 
->>> import scorer
+>>> from tuolaji import scorer
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0,
 ...                      "tricks": [{"leader": 0, "plays": [["AH"], ["3H"], ["4C"], ["BJ"]]}]}]}
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.cards import CARD_NAMES, CARD_POINTS, NUM_KINDS, RANKS, SUITS
-from scorer.order import TRUMP
-from scorer.record import ParsedDeal, ParsedRecord, parse_record
-from scorer.seats import seat_of
+from .cards import CARD_NAMES, CARD_POINTS, NUM_KINDS, RANKS, SUITS
+from .order import TRUMP
+from .record import ParsedDeal, ParsedRecord, parse_record
+from .seats import seat_of
 
 SUIT_KEYS: tuple[str, ...] = (*SUITS, "trump")
 """Names of the effective suits, by :class:`~scorer.order.TrumpOrder` suit index (4: the trumps)."""
@@ -58,7 +58,7 @@ def track(record: dict[str, Any], deal: int = -1, *, plays: int | None = None) -
 
 
 def track_parsed(parsed: ParsedRecord, deal_index: int, *, plays: int | None = None) -> dict[str, Any]:
-    from scorer.order import TrumpOrder
+    from .order import TrumpOrder
 
     deal: ParsedDeal = parsed.deals[deal_index]
     options = parsed.options

@@ -5,8 +5,8 @@ numbers and tricks and deals counted from 0, exactly as docs/RECORD.md's audit o
 them (the golden audits in ``tests/data/scorer/audits`` hold the text). The page renders the
 same data in its own words (``web/explain.py``).
 
->>> from scorer.cards import parse_cards
->>> from scorer.violations import Evidence, Revoke
+>>> from tuolaji.scorer.cards import parse_cards
+>>> from tuolaji.scorer.violations import Evidence, Revoke
 >>> detail(Revoke(suit=0, seat=1, played=tuple(parse_cards(["7D"])), held=tuple(parse_cards(["9S"])),
 ...               evidence=Evidence(trick=3, played=(3, 10))))
 'led ♠; seat 1 played ♦7 while holding ♠9 (played in tricks 3 (this trick), 10)'
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from scorer.cards import RANKS, pretty_card
-from scorer.order import SUIT_LABELS
-from scorer.profiles import requirement_name
-from scorer.violations import (
+from .cards import RANKS, pretty_card
+from .order import SUIT_LABELS
+from .profiles import requirement_name
+from .violations import (
     AttemptCardNotHeld,
     AttemptSingle,
     AttemptStands,

@@ -12,7 +12,7 @@ Cards are card kinds (``0..53``, :mod:`scorer.cards`), units the cards of one un
 indices into ``SUIT_LABELS`` (``4`` is trump) and trumps the record's letters
 (``S H C D NT``).
 
->>> from scorer.cards import parse_cards
+>>> from tuolaji.scorer.cards import parse_cards
 >>> fact = Revoke(suit=0, seat=1, played=tuple(parse_cards(["7D"])), held=tuple(parse_cards(["9S"])),
 ...               evidence=Evidence(trick=3, played=(10,)))
 >>> Violation("must-follow-suit", 3, 1, True, fact).fact.sentence

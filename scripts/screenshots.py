@@ -417,7 +417,7 @@ class Tour:
     def export(self) -> list[Path]:
         """导出记录: the sessions page (each deal's result under its game), and the imported game
         downloaded as a record the scorer reads, with the ruling and the page's history in it."""
-        import scorer
+        from tuolaji import scorer
 
         page = self.page
         page.goto(self.url + "sessions")

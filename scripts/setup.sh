@@ -40,6 +40,9 @@ PY="${PYTHON:-python3}"
 stamp=".venv/.tuolaji-$mode-$(sha1sum pyproject.toml | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --upgrade pip
+  # every folder installs under the one name tuolaji (pyproject.toml's package-dir), so the editable
+  # install is a finder, and setuptools says so in a note on every install: not a warning, kept quiet
+  export PYTHONWARNINGS="ignore:Editable installation"
   if [ "$mode" = dev ]; then
     .venv/bin/pip install -q -e ".[train,test]"
   else

@@ -20,9 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from datasets.realeval import RealTally, load_real_folder, real_samples  # noqa: E402
-from training.evaluate import Tally, samples_from_folder, score_image  # noqa: E402
-from vision.detector import CardReader  # noqa: E402
+from tuolaji.datasets.realeval import RealTally, load_real_folder, real_samples  # noqa: E402
+from tuolaji.training.evaluate import Tally, samples_from_folder, score_image  # noqa: E402
+from tuolaji.vision.detector import CardReader  # noqa: E402
 
 GRID = {
     "detector_weight": (0.25,),

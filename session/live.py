@@ -37,10 +37,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import scorer
-from scorer import safejson
-from scorer.errors import InputError
-from scorer.seats import position_of, seat_of
+from tuolaji import scorer
+from tuolaji.scorer import safejson
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.seats import position_of, seat_of
 
 from .events import (
     CorrectionApplied,
@@ -158,13 +158,13 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
     >>> check_resumable(played, setup | {"deals": [{"level": "3", "trump": "S", "dealer": 0}]}, "out.json")
     Traceback (most recent call last):
     ...
-    session.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
+    tuolaji.session.live.ResumeMismatchError: out.json: holds another game (deals[0]: level 2, trump S, dealer 0; the input: level 3, trump S, dealer 0); nothing was changed: choose another file or session
     >>> so_far = played | {"deals": [played["deals"][0] | {"tricks": played["deals"][0]["tricks"] * 0}]}
     >>> check_resumable(played, played, "out.json", setup=True)
     >>> check_resumable(so_far, played, "out.json", setup=True)
     Traceback (most recent call last):
     ...
-    session.live.ResumeMismatchError: out.json: holds another game (deals[0] holds 0 tricks, the deal so far 1); nothing was changed: choose another file or session
+    tuolaji.session.live.ResumeMismatchError: out.json: holds another game (deals[0] holds 0 tricks, the deal so far 1); nothing was changed: choose another file or session
     """
     def refuse(why: str) -> ResumeMismatchError:
         return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "

@@ -22,7 +22,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web.security import TOKEN_HEADER
+from tuolaji.web.security import TOKEN_HEADER
 
 
 class PageClient(FlaskClient):
@@ -50,7 +50,7 @@ def _page_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture()
 def app(tmp_path: Path) -> Flask:
     """The application on an empty data folder of its own."""
-    from web import create_app
+    from tuolaji.web import create_app
 
     return create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
 
@@ -64,7 +64,7 @@ def client(app: Flask) -> FlaskClient:
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PROJECT_PACKAGES = ("scorer", "session", "vision", "web", "datasets", "training", "tuolaji_cli", "models")
+PROJECT_PACKAGES = ("scorer", "session", "vision", "web", "datasets", "training", "tuolaji", "models")
 """The packages whose modules' docstring examples are tests (the layers of docs/ARCHITECTURE.md)."""
 
 OPTIONAL_EXTRAS = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})
@@ -79,6 +79,8 @@ def modules_with_examples(root: Path = ROOT) -> list[str]:
     for path in [p for package in PROJECT_PACKAGES for p in sorted((root / package).rglob("*.py"))] + helpers:
         if ">>>" in path.read_text(encoding="utf-8"):
             parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[0] in PROJECT_PACKAGES and parts[0] != "tuolaji":
+                parts.insert(0, "tuolaji")  # every folder of the project installs under the one name
             names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
 
@@ -129,7 +131,7 @@ def deal_record(rules: Any, tricks: list[tuple], *, level: str = "2", trump: str
 @pytest.fixture(scope="session")
 def shipped_reader() -> Any:
     """The shipped card reader (``models/``), loaded once for the session."""
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     return CardReader.load()
 
@@ -138,6 +140,6 @@ def shipped_reader() -> Any:
 def shipped_test_set_evaluation(shipped_reader: Any) -> Any:
     """The shipped reader's figures on ``tests/data/detector`` (training.evaluate), measured once for
     the session (they take the longest of the reader's tests)."""
-    from training.evaluate import evaluate, samples_from_folder
+    from tuolaji.training.evaluate import evaluate, samples_from_folder
 
     return evaluate(shipped_reader, samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)

@@ -172,12 +172,12 @@ class Tally:
 
 def run_cli(argv: list[str]) -> Outcome:
     """``tuolaji ARGV`` in this process: exit 0 or 2 with one line, or a crash."""
-    import tuolaji_cli
+    import tuolaji
 
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = tuolaji_cli.main(argv)
+            code = tuolaji.main(argv)
     except BaseException as exc:  # noqa: BLE001 - a traceback is what the fuzz looks for
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -192,7 +192,7 @@ def run_cli(argv: list[str]) -> Outcome:
 
 def run_reader(read: Callable[[], Any]) -> Outcome:
     """A reader function: a value, or a clean refusal (InputError or OSError), or a crash."""
-    from scorer.errors import InputError
+    from tuolaji.scorer.errors import InputError
 
     try:
         read()
@@ -224,7 +224,7 @@ class Workspace:
     @property
     def app(self) -> Any:
         if self._app is None:
-            from web import create_app
+            from tuolaji.web import create_app
 
             self._app = create_app({"DATA_DIR": str(self.folder / "data"), "TESTING": True})
             self.client = self._page_client()
@@ -235,7 +235,7 @@ class Workspace:
     def _page_client(self) -> Any:
         from flask.testing import FlaskClient
 
-        from web.security import TOKEN_HEADER
+        from tuolaji.web.security import TOKEN_HEADER
 
         client = FlaskClient(self._app, self._app.response_class, use_cookies=True)
         client.environ_base["HTTP_" + TOKEN_HEADER.upper().replace("-", "_")] = self._app.config["WRITE_TOKEN"]
@@ -247,11 +247,11 @@ class Workspace:
 
 def cli_targets(ws: Workspace) -> dict[str, Callable[[bytes], Outcome]]:
     """Every command's input reader, on one input's bytes."""
-    from scorer.record import validate_record
-    from session.live import read_json_file
-    from tuolaji_cli import replay as replay_cli
-    from tuolaji_cli import serve as serve_cli
-    from web.table import record_setup
+    from tuolaji import replay as replay_cli
+    from tuolaji import serve as serve_cli
+    from tuolaji.scorer.record import validate_record
+    from tuolaji.session.live import read_json_file
+    from tuolaji.web.table import record_setup
 
     def audit(data: bytes) -> Outcome:
         return run_cli(["audit", ws.file(data)])
@@ -284,7 +284,7 @@ def cli_targets(ws: Workspace) -> dict[str, Callable[[bytes], Outcome]]:
 
 
 def image_target(ws: Workspace, data: bytes) -> Outcome:
-    from vision.detector import read_image_file
+    from tuolaji.vision.detector import read_image_file
 
     return run_reader(lambda: read_image_file(ws.file(data, "image.png")))
 
@@ -409,9 +409,9 @@ def cost_inputs(limit: int) -> dict[str, bytes]:
 
 def cost_readers(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome]]]:
     """Every reader of JSON from outside, with its limit: name → (limit, run one input)."""
-    from scorer import safejson
-    from scorer.zuihe import score
-    from session.live import read_json_file
+    from tuolaji.scorer import safejson
+    from tuolaji.scorer.zuihe import score
+    from tuolaji.session.live import read_json_file
 
     cli = cli_targets(ws)
 
@@ -439,9 +439,9 @@ def cost_routes(ws: Workspace) -> dict[str, tuple[int, Callable[[bytes], Outcome
     """Every route that reads a body or a query string, with its limit: name → (limit, run one input)."""
     from urllib.parse import quote
 
-    from scorer import safejson
-    from scorer.safejson import MAX_HAND_BYTES
-    from web.security import MAX_QUERY_BYTES
+    from tuolaji.scorer import safejson
+    from tuolaji.scorer.safejson import MAX_HAND_BYTES
+    from tuolaji.web.security import MAX_QUERY_BYTES
 
     ws.app  # noqa: B018 - set up once
     from tests.conftest import anonymous

@@ -7,5 +7,5 @@
 * :mod:`training.offline`: the checkout training runs in, ultralytics kept off the network.
 
 Nothing at run time imports this package; the commands ``tuolaji train``, ``export`` and
-``eval-detector`` (:mod:`tuolaji_cli`) do.
+``eval-detector`` (:mod:`tuolaji`) do.
 """

@@ -18,8 +18,8 @@ from typing import TextIO
 import cv2
 import numpy as np
 
-from scorer.errors import InputError
-from vision.classes import REJECT
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.classes import REJECT
 
 
 def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ...]:
@@ -30,7 +30,7 @@ def load_crops(folders: list[Path], sizes: bool = False) -> tuple[np.ndarray, ..
     Crops written before they carried their corner sides get them from the scene's meta,
     as do the sizes.
     """
-    from datasets.scenes import crop_facts_from_meta
+    from tuolaji.datasets.scenes import crop_facts_from_meta
 
     xs, ys, angles, sides, index_sizes = [], [], [], [], []
     for folder in folders:
@@ -207,7 +207,12 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     import torch
     import torch.nn.functional as F
 
-    from training.classifier_model import CardIndexNet, architecture, from_checkpoint, rank_and_suit_targets
+    from tuolaji.training.classifier_model import (
+        CardIndexNet,
+        architecture,
+        from_checkpoint,
+        rank_and_suit_targets,
+    )
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)

@@ -7,7 +7,7 @@ that no other prediction has claimed; a second prediction for one physical card 
 false positive, a card with a visible index that nobody reads is a false negative. An
 image is exact when it has no false positive and no false negative. Recall is sliced by
 rotation, overlap, blur and card size. The command is ``tuolaji eval-detector``
-(:mod:`tuolaji_cli.eval_detector`).
+(:mod:`tuolaji.eval_detector`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector import CardInstance, CardReader, read_image_file
+from tuolaji.vision.detector import CardInstance, CardReader, read_image_file
 
 
 @dataclass
@@ -196,7 +196,7 @@ def samples_from_folder(folder: Path):
 def samples_generated(count: int, seed: int, split: str):
     from dataclasses import asdict
 
-    from datasets.scenes import generate_scene
+    from tuolaji.datasets.scenes import generate_scene
 
     for i in range(count):
         scene = generate_scene(seed, i, 640, 480, split)
@@ -264,7 +264,7 @@ def tune_thresholds(reader: CardReader, samples, grid: dict | None = None) -> tu
 
 def evaluate_real(reader: CardReader, photos, progress: bool = True) -> dict:
     """Evaluate ``reader`` on real photos (see :mod:`datasets.realeval`)."""
-    from datasets.realeval import RealTally, real_samples
+    from tuolaji.datasets.realeval import RealTally, real_samples
 
     tally = RealTally()
     samples = ((image, photo.cards) for photo, image in real_samples(photos))

@@ -19,10 +19,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.faces import ANY_JOKER_LABEL
-from training.classifier_model import conv_block, rank_and_suit_targets
-from vision.classes import REJECT
-from vision.face import FACE_PX
+from tuolaji.datasets.faces import ANY_JOKER_LABEL
+from tuolaji.training.classifier_model import conv_block, rank_and_suit_targets
+from tuolaji.vision.classes import REJECT
+from tuolaji.vision.face import FACE_PX
 
 NUM_CLASSES = REJECT + 1
 

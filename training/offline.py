@@ -34,7 +34,7 @@ def configure_offline(data_dir: Path, threads: int) -> None:
 
 
 def local_font() -> Path | None:
-    from datasets.cardart import available_fonts
+    from tuolaji.datasets.cardart import available_fonts
 
     for path in available_fonts()["train"]:
         if path.endswith(".ttf") and os.path.exists(path):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 
 class CalibrationError(InputError):

@@ -113,8 +113,8 @@ def advice_for(*, index_px: float | None, brightness: float, glare: float, table
 
 def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
     """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`)."""
-    from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
-    from vision.zone_reading import ZONE_READ_ABOVE, read_zones
+    from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+    from tuolaji.vision.zone_reading import ZONE_READ_ABOVE, read_zones
 
     h, w = image.shape[:2]
     try:

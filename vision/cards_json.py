@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from models import MODELS_DIR
-from scorer.errors import InputError
+from tuolaji.models import MODELS_DIR
+from tuolaji.scorer.errors import InputError
 
 
 def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | None = None,
@@ -27,7 +27,7 @@ def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | No
 
 def read_cards_json(path: Path) -> dict:
     """``cards.json`` through the safe JSON reader (an object, or InputError naming the file)."""
-    from scorer import safejson
+    from tuolaji.scorer import safejson
 
     meta = safejson.loads(path.read_bytes(), str(path))
     if not isinstance(meta, dict) or not isinstance(meta.get("reader", {}), dict):

@@ -11,7 +11,7 @@ Generation (:mod:`datasets`), training, export and the reader all take the order
 >>> check_classes({"classifier_classes": ["2S", "reject"]}, "models/cards.json")
 Traceback (most recent call last):
 ...
-scorer.errors.InputError: models/cards.json: classifier_classes (2 classes, starting ['2S', 'reject']) is not the reader's vocabulary (55 classes: the 54 cards of scorer.cards.CARD_NAMES, then 'reject'); re-export the models with `tuolaji export`
+tuolaji.scorer.errors.InputError: models/cards.json: classifier_classes (2 classes, starting ['2S', 'reject']) is not the reader's vocabulary (55 classes: the 54 cards of scorer.cards.CARD_NAMES, then 'reject'); re-export the models with `tuolaji export`
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.cards import CARD_NAMES, JOKERS
-from scorer.errors import InputError
+from tuolaji.scorer.cards import CARD_NAMES, JOKERS
+from tuolaji.scorer.errors import InputError
 
 REJECT = len(CARD_NAMES)
 """The class "not a card index" (after the 54 cards)."""

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch): "$" passes a final newline
 HEAD_FILE = "head.npz"
@@ -63,7 +63,7 @@ def check_deck_name(name: str) -> str:
     >>> check_deck_name("../x")
     Traceback (most recent call last):
     ...
-    scorer.errors.InputError: deck name '../x': use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)
+    tuolaji.scorer.errors.InputError: deck name '../x': use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)
     """
     if not DECK_NAME.fullmatch(name):
         raise InputError(f"deck name {name!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)")

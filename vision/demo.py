@@ -15,7 +15,7 @@ the page plays it when no camera is at hand.
 (2, 21)
 
 Rebuild it (deterministic for a given OpenCV build) with ``tuolaji demo``
-(:mod:`tuolaji_cli.demo`; the renderer is loaded only there: reading the demo needs only
+(:mod:`tuolaji.demo`; the renderer is loaded only there: reading the demo needs only
 these files).
 """
 
@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from models import MODELS_DIR
+from tuolaji.models import MODELS_DIR
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo-3deck.mp4"
@@ -84,8 +84,8 @@ def shipped_reader_is_ready(models_dir: Path = MODELS_DIR) -> bool:
 
 def replay_demo(reader: object) -> dict[str, Any]:
     """Replay the demo headless with ``reader`` from the deal so far: the record it ends with."""
-    from session.live import LiveGame
-    from vision.pipeline import TablePipeline, open_source
+    from tuolaji.session.live import LiveGame
+    from tuolaji.vision.pipeline import TablePipeline, open_source
 
     game = LiveGame(json.loads(DEMO_SETUP.read_text(encoding="utf-8")))
     with open_source(str(DEMO_VIDEO)) as source:

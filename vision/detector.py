@@ -25,19 +25,19 @@ The reader lives in several modules, one job each; this one gathers their public
 >>> reader = CardReader.load()                                    # doctest: +SKIP
 >>> [c.card for c in reader.read(cv2.imread("table.jpg"))]        # doctest: +SKIP
 ['10H', '10H', 'BJ']
->>> from vision import grouping
+>>> from tuolaji.vision import grouping
 >>> group_indices is grouping.group_indices and CardReader.__module__
-'vision.inference'
+'tuolaji.vision.inference'
 """
 
 from __future__ import annotations
 
-from models import MODELS_DIR
-from scorer.cards import CARD_NAMES
-from vision.cardcrop import CROP_PX
-from vision.cards_json import update_cards_json
-from vision.classes import JOKER_NAMES, REJECT
-from vision.grouping import (
+from tuolaji.models import MODELS_DIR
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.vision.cardcrop import CROP_PX
+from tuolaji.vision.cards_json import update_cards_json
+from tuolaji.vision.classes import JOKER_NAMES, REJECT
+from tuolaji.vision.grouping import (
            drop_duplicate_reads,
            fused_card,
            group_indices,
@@ -46,10 +46,10 @@ from vision.grouping import (
            pair_cost,
            pair_kind,
 )
-from vision.inference import CAREFUL, FAST, TABLE, CardReader, ReaderSettings, reader_preset
-from vision.inputs import read_image_file
-from vision.orientation import refine_up, refine_ups
-from vision.readings import Box, CardInstance, IndexReading
+from tuolaji.vision.inference import CAREFUL, FAST, TABLE, CardReader, ReaderSettings, reader_preset
+from tuolaji.vision.inputs import read_image_file
+from tuolaji.vision.orientation import refine_up, refine_ups
+from tuolaji.vision.readings import Box, CardInstance, IndexReading
 
 __all__ = ["CARD_NAMES", "CAREFUL", "CROP_PX", "FAST", "JOKER_NAMES", "MODELS_DIR", "REJECT", "TABLE", "Box", "CardInstance",
            "CardReader", "IndexReading", "ReaderSettings", "drop_duplicate_reads", "fused_card", "group_indices",

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import InputError
-from vision.cardcrop import crop_index
-from vision.decks import (
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.cardcrop import crop_index
+from tuolaji.vision.decks import (
     CLASSIFIER_HEAD_FILE,
     DeckHead,
     adapt_head,
@@ -36,7 +36,7 @@ from vision.decks import (
     classifier_fingerprint,
     save_deck,
 )
-from vision.detector import (
+from tuolaji.vision.detector import (
     CARD_NAMES,
     REJECT,
     CardInstance,
@@ -142,7 +142,7 @@ def match_listed(found: list[CardInstance], listed: tuple[str, ...]) -> list[tup
 
 def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, threads: int = 2) -> EnrolResult:
     """Enrol the deck ``name`` from ``manifest``'s photos into ``data/decks/name``."""
-    from vision.detector import MODELS_DIR
+    from tuolaji.vision.detector import MODELS_DIR
 
     t0 = time.perf_counter()
     check_deck_name(name)

@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from scorer.cards import CARD_NAMES
-from vision.readings import Box, CardInstance, IndexReading, union_box
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:

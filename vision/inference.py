@@ -14,18 +14,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models import MODELS_DIR
-from scorer.cards import CARD_NAMES
-from scorer.errors import InputError
-from vision.cardcrop import crop_index
-from vision.cards_json import read_cards_json
-from vision.classes import JOKER_NAMES, REJECT, check_classes
-from vision.decks import DeckHead, check_deck_fits
-from vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
-from vision.grouping import fanned_side_by_side, group_indices, index_size, nms
-from vision.model_check import KernelCheck, checked_session, load_check
-from vision.orientation import refine_ups
-from vision.readings import Box, CardInstance, IndexReading, union_box
+from tuolaji.models import MODELS_DIR
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.cardcrop import crop_index
+from tuolaji.vision.cards_json import read_cards_json
+from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
+from tuolaji.vision.decks import DeckHead, check_deck_fits
+from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
+from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
+from tuolaji.vision.model_check import KernelCheck, checked_session, load_check
+from tuolaji.vision.orientation import refine_ups
+from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Guards for the images the vision code reads: their size, read from the header before decoding.
 Every refusal is an :class:`~scorer.errors.InputError` of one line naming what and where
-(the command line's numbers are checked by :func:`tuolaji_cli._common.finite_float`).
+(the command line's numbers are checked by :func:`tuolaji._common.finite_float`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 MAX_IMAGE_PIXELS = 40_000_000
 """The largest image decoded (a 40-megapixel photo; a 30000×30000 one would take 2.7 GB as BGR)."""

@@ -8,7 +8,7 @@ into a zone marks that zone *occluded*: a hand resting still over cards is not a
 settled play. The card reader runs only on zones that are neither.
 
 >>> import numpy as np
->>> from vision.calibration import SeatZones, TableCalibration
+>>> from tuolaji.vision.calibration import SeatZones, TableCalibration
 >>> calibration = TableCalibration.from_corners([(40, 30), (600, 30), (600, 450), (40, 450)], (640, 480))
 >>> monitor = MotionMonitor(calibration, SeatZones(4))
 >>> empty = np.full((480, 640, 3), (40, 110, 40), np.uint8)
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibration import SeatZones, TableCalibration
+from tuolaji.vision.calibration import SeatZones, TableCalibration
 
 
 @dataclass(frozen=True)

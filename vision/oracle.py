@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorer.cards import RANKS
+from tuolaji.scorer.cards import RANKS
 
 if TYPE_CHECKING:
-    from vision.sources import Frame
+    from tuolaji.vision.sources import Frame
 
 
 @dataclass

@@ -37,7 +37,7 @@ its seat's zone), :mod:`vision.settling` (when a zone is busy, due a read, settl
 :mod:`vision.plays` (the lead, the sweep, the record edits of revisions, the check of a
 resumed replay); :class:`TablePipeline` holds the state and the order they run in.
 
->>> from session.live import LiveGame
+>>> from tuolaji.session.live import LiveGame
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
 ...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
 >>> pipeline = TablePipeline(LiveGame(record))
@@ -56,12 +56,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from scorer.seats import seat_of
-from session.events import StateChanged
-from session.live import LiveGame, OutOfTurnError, ResumeMismatchError
-from vision.calibration import SeatZones, TableCalibration, table_aspect
-from vision.motion import MotionMonitor
-from vision.plays import (
+from tuolaji.scorer.seats import seat_of
+from tuolaji.session.events import StateChanged
+from tuolaji.session.live import LiveGame, OutOfTurnError, ResumeMismatchError
+from tuolaji.vision.calibration import SeatZones, TableCalibration, table_aspect
+from tuolaji.vision.motion import MotionMonitor
+from tuolaji.vision.plays import (
     TrickView,
     corrected_seats,
     fit_to_size,
@@ -74,11 +74,17 @@ from vision.plays import (
     trick_of,
     without_current_tricks,
 )
-from vision.read_check import deal_facts
-from vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
-from vision.sources import Frame, FrameSource, SourceError, open_source
-from vision.tracking import ZoneContent, ZoneTracker
-from vision.zone_reading import ZONE_READ_ABOVE, CardReaderLike, find_calibration, read_zones, reads_by_seat
+from tuolaji.vision.read_check import deal_facts
+from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
+from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
+from tuolaji.vision.tracking import ZoneContent, ZoneTracker
+from tuolaji.vision.zone_reading import (
+    ZONE_READ_ABOVE,
+    CardReaderLike,
+    find_calibration,
+    read_zones,
+    reads_by_seat,
+)
 
 __all__ = [
     "Frame",
@@ -194,7 +200,10 @@ class TablePipeline:
     @property
     def reader(self) -> CardReaderLike:
         if self._reader is None:
-            from vision.detector import TABLE, CardReader  # the trained model; imported only when needed
+            from tuolaji.vision.detector import (  # the trained model; imported only when needed
+                TABLE,
+                CardReader,
+            )
 
             self._reader = CardReader.load(**TABLE)
         return self._reader

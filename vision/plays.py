@@ -4,7 +4,7 @@
 record edits of a revised, withdrawn or corrected play, and the check of a resumed replay
 (:func:`resume_mismatch`).
 
->>> from vision.tracking import ZoneContent
+>>> from tuolaji.vision.tracking import ZoneContent
 >>> fit_to_size(ZoneContent(("AS",), (0.9,)), 2)
 ZoneContent(cards=('AS', 'AS'), confidence=(0.9, 0.0), unconfirmed=(1,))
 """
@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from scorer.seats import position_of, seat_of
-from session.live import play_matches
-from vision.settling import ZoneState
-from vision.tracking import ZoneContent
+from tuolaji.scorer.seats import position_of, seat_of
+from tuolaji.session.live import play_matches
+from tuolaji.vision.settling import ZoneState
+from tuolaji.vision.tracking import ZoneContent
 
 
 @dataclass

@@ -28,9 +28,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
-from vision.camera_check import DARK
-from vision.sources import Frame, FrameSource
+from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
+from tuolaji.vision.camera_check import DARK
+from tuolaji.vision.sources import Frame, FrameSource
 
 FROZEN_S = 2.5
 """A picture that has not changed for this long (no new frame, or frames exactly alike) is frozen."""
@@ -225,7 +225,7 @@ class FrameTap(FrameSource, LatestFrame):
     cannot be opened twice).
 
     >>> import numpy as np
-    >>> from vision.sources import Frame
+    >>> from tuolaji.vision.sources import Frame
     >>> class Two(FrameSource):
     ...     def __iter__(self):
     ...         yield from (Frame(i, i / 30, np.full((24, 32, 3), i, np.uint8)) for i in range(2))

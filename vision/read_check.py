@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.seats import seat_of
+from tuolaji.scorer.seats import seat_of
 
 CLEAR_READ = 0.9
 """A read at least this sure is kept, whatever the game says."""
@@ -102,9 +102,9 @@ def weigh_read(candidates: list[tuple[str, float]], facts: DealFacts, seat: int)
 
 def deal_facts(record: dict[str, Any]) -> DealFacts | None:
     """The facts of the last deal of a record (None before any deal)."""
-    from scorer.cards import parse_card
-    from scorer.order import TrumpOrder
-    from scorer.profiles import resolve_rules
+    from tuolaji.scorer.cards import parse_card
+    from tuolaji.scorer.order import TrumpOrder
+    from tuolaji.scorer.profiles import resolve_rules
 
     if not record.get("deals"):
         return None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.cards import CARD_NAMES
+from tuolaji.scorer.cards import CARD_NAMES
 
 Box = tuple[float, float, float, float]
 

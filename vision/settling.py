@@ -3,7 +3,7 @@ busy by motion and arms (:func:`note_activity`), read once quiet for ``settle_s`
 ``confirm_s`` later (:func:`zones_to_read`), its content settled when the reads agree
 (:func:`learn_from_read`, through :class:`vision.tracking.ZoneTracker`).
 
->>> from vision.tracking import ZoneTracker
+>>> from tuolaji.vision.tracking import ZoneTracker
 >>> zone = ZoneState(0, ZoneTracker((1.0, 0.0)))
 >>> zones_to_read([zone], now=1.0, settle_s=0.7, confirm_s=0.1)[1] == [zone]
 True
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vision.motion import Activity
-from vision.sources import Frame
-from vision.tracking import ZoneContent, ZoneTracker
+from tuolaji.vision.motion import Activity
+from tuolaji.vision.sources import Frame
+from tuolaji.vision.tracking import ZoneContent, ZoneTracker
 
 
 @dataclass

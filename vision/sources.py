@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -125,7 +125,7 @@ def parse_size(text: str) -> tuple[int, int]:
     >>> parse_size("big")
     Traceback (most recent call last):
     ...
-    vision.sources.SourceError: --camera-size: expected WxH like 1920x1080, got 'big'
+    tuolaji.vision.sources.SourceError: --camera-size: expected WxH like 1920x1080, got 'big'
     """
     try:
         width, height = (int(v) for v in text.lower().split("x"))
@@ -195,7 +195,7 @@ class FolderSource(FrameSource):
         self.frame_count = len(self._files)
 
     def __iter__(self) -> Iterator[Frame]:
-        from vision.inputs import read_image_bytes
+        from tuolaji.vision.inputs import read_image_bytes
 
         for index, path in enumerate(self._files):
             image = cv2.imdecode(read_image_bytes(path), cv2.IMREAD_COLOR)

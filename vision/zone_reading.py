@@ -12,8 +12,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
-from vision.read_check import weigh_read
+from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
+from tuolaji.vision.read_check import weigh_read
 
 ZONE_READ_ABOVE = 1000
 """Frames wider than this (pixels) are read seat zone by seat zone at full resolution."""

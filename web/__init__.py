@@ -22,7 +22,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorer.safejson import MAX_BYTES
+from tuolaji.scorer.safejson import MAX_BYTES
 
 from .i18n import STRINGS, normalise_language, translate
 from .security import error_response, init_security, load_or_create_token, own_host_names
@@ -110,9 +110,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 def _register_zuihe(app: Flask) -> bool:
     """Register the 嘴和 scorer's blueprint if its module is there; True when it is."""
     try:
-        module = importlib.import_module("web.zuihe")
+        module = importlib.import_module("tuolaji.web.zuihe")
     except ModuleNotFoundError as exc:
-        if exc.name == "web.zuihe":
+        if exc.name == "tuolaji.web.zuihe":
             return False
         raise
     blueprint = getattr(module, "zuihe_bp", None)

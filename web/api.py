@@ -19,13 +19,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-import scorer
-from scorer import safejson
-from scorer.cards import split_card_text
-from scorer.errors import InputError
-from scorer.seats import position_of
-from session.events import event_to_json
-from session.live import NoSuchCardError, NotSavedError, OutOfTurnError
+from tuolaji import scorer
+from tuolaji.scorer import safejson
+from tuolaji.scorer.cards import split_card_text
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.seats import position_of
+from tuolaji.session.events import event_to_json
+from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 
 from . import dealing, history, results, rules_words, view
 from .explain import describe_error

@@ -28,11 +28,11 @@ import cv2
 import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
-from scorer.errors import InputError
-from vision.calibration import CalibrationError, TableCalibration
-from vision.camera_check import advice_codes, check_frame
-from vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
-from vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.calibration import CalibrationError, TableCalibration
+from tuolaji.vision.camera_check import advice_codes, check_frame
+from tuolaji.vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
+from tuolaji.vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
 
 from .api import BadRequestError, _body, get_table
 
@@ -73,7 +73,7 @@ def data_dir() -> Path:
 
 def choices(app: Flask) -> list[Choice]:
     """The sources the page offers."""
-    from vision import demo
+    from tuolaji.vision import demo
 
     found = []
     tap = pipeline_tap(app)
@@ -312,12 +312,12 @@ def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]
     if choice.kind == "video":
         truth = Path(str(choice.spec)).with_name(Path(str(choice.spec)).stem + ".frames.json")
         if truth.exists():
-            from vision.oracle import OracleReader
+            from tuolaji.vision.oracle import OracleReader
 
             return AtFrame(OracleReader.from_file(truth), frame.index), "truth"
     if desk.reader is None:
-        from vision.decks import chosen_deck
-        from vision.detector import TABLE, CardReader
+        from tuolaji.vision.decks import chosen_deck
+        from tuolaji.vision.detector import TABLE, CardReader
 
         deck = current_app.config.get("CARD_DECK")
         desk.reader = CardReader.load(deck=chosen_deck(deck, data_dir()) if deck else None, **TABLE)

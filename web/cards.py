@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from html import escape
 
-from scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401  (the one vocabulary)
+from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401  (the one vocabulary)
 
 RED = "#c62828"
 BLACK = "#1b1b1b"

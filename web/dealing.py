@@ -25,10 +25,10 @@ from typing import Any
 
 from flask import Response, jsonify
 
-import scorer
-from scorer.cards import SUITS, parse_cards
-from scorer.violation_text import detail
-from scorer.violations import Violation
+from tuolaji import scorer
+from tuolaji.scorer.cards import SUITS, parse_cards
+from tuolaji.scorer.violation_text import detail
+from tuolaji.scorer.violations import Violation
 
 from . import view
 from .explain import describe_violation

@@ -20,9 +20,9 @@ from typing import Any
 import cv2
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
-from scorer.cards import RANKS, SUITS
-from scorer.errors import InputError
-from vision.decks import check_deck_name, list_decks
+from tuolaji.scorer.cards import RANKS, SUITS
+from tuolaji.scorer.errors import InputError
+from tuolaji.vision.decks import check_deck_name, list_decks
 
 from .api import BadRequestError, _body
 from .camera import _latest_image, camera_token_only, get_desk
@@ -136,7 +136,7 @@ def finish() -> tuple[Response, int]:
     data = Path(app.config["DATA_DIR"])
 
     def learn() -> None:
-        from vision.enrol import enrol
+        from tuolaji.vision.enrol import enrol
 
         try:
             result = enrol(enrolment.name, enrolment.folder / "manifest.json", data, threads=1)

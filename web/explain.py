@@ -10,8 +10,8 @@ readable: the page never loses a detail and never crashes on one. The scorer's o
 (:func:`scorer.follow_hint`, :func:`scorer.describe_obligation`, error messages) are still
 read back from their English templates.
 
->>> from scorer.cards import parse_cards
->>> from scorer.violations import Evidence, Revoke, Violation
+>>> from tuolaji.scorer.cards import parse_cards
+>>> from tuolaji.scorer.violations import Evidence, Revoke, Violation
 >>> names = ["东", "南", "西", "北"]
 >>> revoke = Revoke(suit=0, seat=1, played=tuple(parse_cards(["7D"])), held=tuple(parse_cards(["9S"])),
 ...                 evidence=Evidence(trick=4, played=(10,)))
@@ -30,11 +30,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from scorer.cards import RANKS, SUIT_SYMBOLS, pretty_card
-from scorer.order import SUIT_LABELS
-from scorer.profiles import RulesError, parse_requirement
-from scorer.violation_text import cards_text, detail, penalty_detail, unit_text
-from scorer.violations import (
+from tuolaji.scorer.cards import RANKS, SUIT_SYMBOLS, pretty_card
+from tuolaji.scorer.order import SUIT_LABELS
+from tuolaji.scorer.profiles import RulesError, parse_requirement
+from tuolaji.scorer.violation_text import cards_text, detail, penalty_detail, unit_text
+from tuolaji.scorer.violations import (
     AttemptCardNotHeld,
     AttemptSingle,
     AttemptStands,
@@ -77,7 +77,7 @@ from scorer.violations import (
     WrongFriendsDealer,
     WrongTrump,
 )
-from web.i18n import STRINGS
+from tuolaji.web.i18n import STRINGS
 
 Text = dict[str, str]
 
@@ -868,7 +868,7 @@ def describe_violation(violation: Violation | dict[str, Any], players: Sequence[
     A text that does not name the violation's seat (a card with too many copies, a bid, the
     kitty) starts with the player's name.
 
-    >>> from scorer.violations import KittySize
+    >>> from tuolaji.scorer.violations import KittySize
     >>> describe_violation(Violation("bad-kitty", None, 2, True, KittySize(6, 8)), ["东", "南", "西", "北"])["zh"]
     '西：底牌有 6 张；本规则扣 8 张'
     """

@@ -10,8 +10,8 @@ from pathlib import Path
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers.response import Response as BaseResponse
 
-import scorer
-from scorer.errors import InputError
+from tuolaji import scorer
+from tuolaji.scorer.errors import InputError
 
 from . import results, rules_words, view
 from .api import get_table, read_uploaded_record
@@ -41,7 +41,7 @@ def _profiles() -> dict:
 
 def _vocabulary() -> dict:
     """The card vocabulary the page's scripts use (the scorer's one declaration of it)."""
-    from scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS
+    from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS
 
     return {"ranks": list(RANKS), "suits": list(SUITS), "symbols": dict(SUIT_SYMBOLS), "cards": list(CARD_NAMES)}
 

@@ -46,11 +46,11 @@ from flask import (
 )
 from werkzeug.wrappers.response import Response as BaseResponse
 
-import scorer
-from scorer import safejson
-from scorer.errors import InputError
-from scorer.tracker import track
-from vision.sources import Frame
+from tuolaji import scorer
+from tuolaji.scorer import safejson
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.tracker import track
+from tuolaji.vision.sources import Frame
 
 from .api import BadRequestError, get_table
 from .replay import timeline
@@ -187,7 +187,7 @@ def _app() -> Flask:
 
 @pictures_bp.errorhandler(InputError)
 def _input_error(error: InputError) -> tuple[Response, int]:
-    from session.live import NotSavedError
+    from tuolaji.session.live import NotSavedError
 
     from .api import _input_error as api_error
     from .api import _not_saved

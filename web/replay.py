@@ -20,8 +20,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from scorer.errors import InputError
-from scorer.seats import seat_of
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.seats import seat_of
 
 
 class NoSuchStepError(InputError):

@@ -5,7 +5,7 @@ defenders' points, the kitty and its multiplier (抠底 ×N), the penalties, the
 outcome (下台, 大光, 小光, 闲家上台（不升级）) and each side's level before and after. Every
 figure is the audit's; nothing here scores.
 
->>> import scorer
+>>> from tuolaji import scorer
 >>> record = scorer.random_record("standard-2deck", 0, hand_size=6)
 >>> row = deal_results(record, scorer.audit_record(record))[0]
 >>> row["complete"], row["total"] == scorer.audit_record(record)["deals"][0]["total_defender_points"]
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import scorer
+from tuolaji import scorer
 
 from . import view
 

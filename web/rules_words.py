@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import scorer
-from scorer.errors import InputError
-from scorer.profiles import PENALTY_OPTIONS
+from tuolaji import scorer
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.profiles import PENALTY_OPTIONS
 
 HOUSE_OPTIONS: dict[str, tuple[str, ...]] = {
     "kitty_multiplier": ("unit", "power", "per-card:3", "fixed:2", "fixed:4"),

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, abort, request
 
-import scorer
-from scorer.cards import SUIT_SYMBOLS
+from tuolaji import scorer
+from tuolaji.scorer.cards import SUIT_SYMBOLS
 
 from . import view
 from .api import get_table

@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorer import safejson
-from scorer.errors import InputError
-from session.live import NotSavedError, not_saved
+from tuolaji.scorer import safejson
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import NotSavedError, not_saved
 
 DATABASE_NAME = "tuolaji.sqlite"
 

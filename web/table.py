@@ -15,7 +15,7 @@ a webcam or a video file, and :class:`DemoFeed` on the bundled demo, which then 
 kitty up and starts the next deal as a person would on the page.
 
 >>> import tempfile, pathlib
->>> from web.store import SessionStore
+>>> from tuolaji.web.store import SessionStore
 >>> table = Table(SessionStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite"))
 >>> table.has_game
 False
@@ -32,11 +32,11 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import scorer
-from scorer.errors import InputError
-from scorer.seats import seat_of
-from session.events import Event, EventBus, StateChanged
-from session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
+from tuolaji import scorer
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.seats import seat_of
+from tuolaji.session.events import Event, EventBus, StateChanged
+from tuolaji.session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
 
 from . import history
 from .store import Session, SessionStore
@@ -427,7 +427,7 @@ class PipelineFeed(Feed):
     def __init__(self, table: Table, source: Any, *, speed: float | None = 1.0, reader: Any = None,
                  replay_from_start: bool = False, pipeline_options: dict[str, Any] | None = None) -> None:
         super().__init__()
-        from vision.pipeline import TablePipeline, open_source
+        from tuolaji.vision.pipeline import TablePipeline, open_source
 
         # a missing camera or a bad video fails here, before the server starts
         self.frame_source = open_source(source) if isinstance(source, str | int) else source

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, jsonify, request
 
-from scorer.errors import InputError
-from scorer.tracker import track
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.tracker import track
 
 from .api import get_table
 from .replay import record_at

@@ -17,11 +17,9 @@ import json
 from html import escape
 from typing import Any
 
-import scorer
-import scorer.violation_text
-import scorer.violations
-from scorer.cards import RANKS
-from scorer.seats import seat_of
+from tuolaji import scorer
+from tuolaji.scorer.cards import RANKS
+from tuolaji.scorer.seats import seat_of
 
 from .explain import describe_hint, describe_penalty, describe_violation
 

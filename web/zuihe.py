@@ -25,12 +25,12 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from scorer import safejson
-from scorer.errors import InputError
-from scorer.safejson import MAX_HAND_BYTES
-from scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
-from scorer.zuihe.messages import ZuiheInputError, render
-from web.explain import describe_error
+from tuolaji.scorer import safejson
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.safejson import MAX_HAND_BYTES
+from tuolaji.scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
+from tuolaji.scorer.zuihe.messages import ZuiheInputError, render
+from tuolaji.web.explain import describe_error
 
 zuihe_bp = Blueprint(
     "zuihe", __name__, url_prefix="/zuihe",
@@ -124,7 +124,7 @@ def _card_zh(code: Any) -> str:
 def error_zh(error: ZuiheInputError) -> str:
     """The Chinese of a 嘴和 input error, from its key and parameters.
 
-    >>> from scorer.zuihe import score
+    >>> from tuolaji.scorer.zuihe import score
     >>> try:
     ...     score({"hand": [], "melds": [{"type": "cha", "cards": ["5B", "5B", "6B"]}]})
     ... except ZuiheInputError as exc:

@@ -21,7 +21,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from scorer.errors import InputError
+from ..errors import InputError
 
 #: The English line of every message key; the parameters each one names are the data.
 MESSAGES_EN: dict[str, str] = {

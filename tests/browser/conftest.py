@@ -55,7 +55,7 @@ def free_port() -> int:
 
 
 def start_serve(*args: str, port: int = 0) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--port", str(port), *args],
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "serve", "--port", str(port), *args],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import scorer
+from tuolaji import scorer
 
 POINTS = {"5": 5, "10": 10, "K": 10}
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.cards import RANKS
+from tuolaji.scorer.cards import RANKS
 
 from .conftest import guide_screenshot, start_serve, stop_serve
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 def layout_photo(cards: list[str], seed: int, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
     """A camera's picture of ``cards`` of one deck laid out face up on a cloth, seven to a row."""
-    from datasets.cardart import CardStyle, render_card
+    from tuolaji.datasets.cardart import CardStyle, render_card
 
     style = CardStyle.random(np.random.default_rng(3), "train")
     rng = np.random.default_rng(seed)

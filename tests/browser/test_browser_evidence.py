@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import scorer
-from scorer.order import TrumpOrder
+from tuolaji import scorer
+from tuolaji.scorer.order import TrumpOrder
 
 from .conftest import get_json, guide_screenshot, post_json, start_serve, stop_serve, write_headers
 

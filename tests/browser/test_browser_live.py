@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import scorer
+from tuolaji import scorer
 
 from .conftest import write_headers
 

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from web.store import DATABASE_NAME
+from tuolaji.web.store import DATABASE_NAME
 
 from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
 

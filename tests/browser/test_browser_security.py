@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import scorer
-from web.store import DATABASE_NAME, SessionStore
+from tuolaji import scorer
+from tuolaji.web.store import DATABASE_NAME, SessionStore
 
 from .conftest import start_serve, stop_serve
 
@@ -147,7 +147,7 @@ def test_on_the_network_the_page_is_read_only_until_the_qr_codes_address_is_open
 
     from .conftest import ROOT
 
-    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--host", "127.0.0.2",
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "serve", "--host", "127.0.0.2",
                                 "--port", "0", "--resume", "--data", str(tmp_path / "data")],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})

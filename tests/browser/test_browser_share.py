@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from web.share import FELT, RED, WIDTH
+from tuolaji.web.share import FELT, RED, WIDTH
 
 pytestmark = pytest.mark.browser
 

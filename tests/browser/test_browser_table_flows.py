@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-import scorer
+from tuolaji import scorer
 
 from .conftest import get_json, post_json, start_serve, stop_serve, write_headers
 from .records import played_deal_record, with_next_deal

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-import scorer
+from tuolaji import scorer
 
 from .conftest import get_json
 from .records import played_deal_record, revoke_record, with_next_deal

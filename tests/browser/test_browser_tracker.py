@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from scorer.tracker import track
-from web.replay import record_at
+from tuolaji.scorer.tracker import track
+from tuolaji.web.replay import record_at
 
 from .conftest import guide_screenshot
 

@@ -97,7 +97,7 @@ def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page
     saved = get_json(server.url + f"api/sessions/{session}/export")
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "tuolaji_cli", "audit", str(path), "--json"],
+    done = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     audit = json.loads(done.stdout)["deals"][0]

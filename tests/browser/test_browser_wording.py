@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import scorer
-from web import results
+from tuolaji import scorer
+from tuolaji.web import results
 
 from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
 from .test_browser_table_undo import manual_play, wait_text

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from web.zuihe import zuihe_bp
+from tuolaji.web.zuihe import zuihe_bp
 
 
 @pytest.fixture()

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji_cli
-from scorer import PROFILES, audit_record
+import tuolaji
+from tuolaji.scorer import PROFILES, audit_record
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "scorer"
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = tuolaji_cli.main(args)
+    code = tuolaji.main(args)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -84,7 +84,7 @@ def test_rules_lists_profiles_and_shows_one(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_audit_as_a_subprocess() -> None:
-    proc = subprocess.run([sys.executable, "-m", "tuolaji_cli", "audit",
+    proc = subprocess.run([sys.executable, "-m", "tuolaji", "audit",
                            str(ROOT / "examples" / "standard-2deck.json"), "--json"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr

@@ -18,24 +18,24 @@ from typing import Any
 
 import pytest
 
-import scorer
-import tuolaji_cli
-from session.live import write_json_atomic
-from tuolaji_cli.serve import build_server
-from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
+import tuolaji
+from tuolaji import scorer
+from tuolaji.serve import build_server
+from tuolaji.session.live import write_json_atomic
+from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    assert tuolaji_cli.main(argv) == 2
+    assert tuolaji.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     return err
 
 
 def test_a_second_server_on_one_data_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = tuolaji_cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
     server, _ = build_server(args)
     try:
         err = one_line_exit_2(["serve", "--resume", "--port", "0", "--data", str(tmp_path)], capsys)
@@ -60,14 +60,14 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Cap
 @pytest.mark.parametrize("option", [["--speed", "nan"], ["--speed", "inf"], ["--pace", "nan"], ["--pace", "-1"]])
 def test_serve_refuses_nonsense_numbers(tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        tuolaji_cli.main(["serve", "--data", str(tmp_path), *option])
+        tuolaji.main(["serve", "--data", str(tmp_path), *option])
     assert stopped.value.code == 2 and "expected a number" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option", [["--fps", "nan"], ["--settle", "inf"], ["--fps", "0"], ["--settle", "-0.5"]])
 def test_replay_refuses_nonsense_numbers(tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        tuolaji_cli.main(["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(tmp_path / "o.json"),
+        tuolaji.main(["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(tmp_path / "o.json"),
                           *option])
     assert stopped.value.code == 2 and "expected a number" in capsys.readouterr().err
     assert not (tmp_path / "o.json").exists()
@@ -89,7 +89,7 @@ def test_on_the_network_a_client_without_the_table_token_can_only_read(tmp_path:
     record = scorer.random_record("standard-2deck", 3, hand_size=3)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--host", "127.0.0.2",
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "serve", "--host", "127.0.0.2",
                                 "--port", "0", "--record", str(path), "--pace", "0", "--data", str(tmp_path / "d")],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
@@ -157,7 +157,7 @@ def test_replay_out_refuses_another_games_record_and_leaves_it_as_it_was(tmp_pat
     out = tmp_path / "other.json"
     out.write_text(json.dumps(other_game(), ensure_ascii=False), encoding="utf-8")
     before = out.read_bytes()
-    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "replay", str(DEMO_VIDEO), "--setup",
                              str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 2, result.stderr
@@ -178,7 +178,7 @@ def test_replay_out_refuses_a_record_set_up_otherwise(tmp_path: Path, capsys: py
 
 def test_serve_record_into_a_session_of_another_game_is_refused(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from web import create_app, get_table
+    from tuolaji.web import create_app, get_table
 
     app = create_app({"DATA_DIR": str(tmp_path / "d")})
     get_table(app).store.create(other_game(), name="other", source="import")
@@ -192,7 +192,7 @@ def test_serve_record_into_a_session_of_another_game_is_refused(tmp_path: Path,
 
 def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the_record(tmp_path: Path) -> None:
     out = tmp_path / "demo.json"
-    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "replay", str(DEMO_VIDEO), "--setup",
                                 str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -212,7 +212,7 @@ def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the
     kept = json.loads(out.read_text(encoding="utf-8"))
     scorer.validate_record(kept)
     assert sum(len(t["plays"]) for t in kept["deals"][0]["tricks"]) >= plays
-    resumed = subprocess.run([sys.executable, "-m", "tuolaji_cli", "replay", str(DEMO_VIDEO), "--setup",
+    resumed = subprocess.run([sys.executable, "-m", "tuolaji", "replay", str(DEMO_VIDEO), "--setup",
                               str(DEMO_SETUP), "--out", str(out), "--oracle", str(DEMO_FRAMES), "--quiet"],
                              cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
@@ -276,6 +276,6 @@ def test_detect_refuses_an_image_that_claims_60000_by_60000(tmp_path: Path, caps
 def test_a_broken_image_is_exactly_one_line(tmp_path: Path, content: bytes) -> None:
     image = tmp_path / "broken.png"
     image.write_bytes(content)
-    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", str(image)], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "detect", str(image)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "broken.png" in result.stderr, result.stderr

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji_cli
-from datasets.cardart import CARD_NAMES
+import tuolaji
+from tuolaji.datasets.cardart import CARD_NAMES
 
 REPO = Path(__file__).resolve().parents[2]
 TEST_SET = REPO / "tests" / "data" / "detector"
@@ -21,7 +21,7 @@ needs_models = pytest.mark.skipif(not (REPO / "models" / "detector.onnx").exists
 @needs_models
 def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
     images = [str(p) for p in IMAGES[:3]]
-    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", *images, "--json", "--annotate",
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "detect", *images, "--json", "--annotate",
                              str(tmp_path / "annotated")], cwd=REPO, capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
@@ -42,7 +42,7 @@ def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
 @needs_models
 def test_detect_finds_the_cards_of_scenes(capsys) -> None:
     images = IMAGES
-    assert tuolaji_cli.main(["detect", *map(str, images), "--json"]) == 0
+    assert tuolaji.main(["detect", *map(str, images), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     common = expected_total = found_total = 0
     for image, entry in zip(images, out, strict=True):
@@ -60,7 +60,7 @@ def test_detect_finds_the_cards_of_scenes(capsys) -> None:
 def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "broken.jpg"
     bad.write_bytes(b"this is not a JPEG")
-    result = subprocess.run([sys.executable, "-m", "tuolaji_cli", "detect", str(IMAGES[0]), str(bad), "--json"],
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "detect", str(IMAGES[0]), str(bad), "--json"],
                             cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stdout == ""
@@ -69,7 +69,7 @@ def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_missing_image_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
-    assert tuolaji_cli.main(["detect", str(tmp_path / "nope.png"), "--json"]) == 2
+    assert tuolaji.main(["detect", str(tmp_path / "nope.png"), "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope.png" in err[0]
 
@@ -87,7 +87,7 @@ def copy_of_the_models(folder: Path) -> Path:
 
 @needs_models
 def test_eval_detector_reports_card_level_metrics(capsys) -> None:
-    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
+    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     for key in ("precision", "recall", "f1", "exact_image_rate"):
         assert 0.0 <= metrics[key] <= 1.0
@@ -101,8 +101,8 @@ def test_eval_detector_reports_card_level_metrics(capsys) -> None:
 def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path: Path, capsys) -> None:
     import shutil
 
-    from training.evaluate import TUNING_GRID, evaluate, samples_from_folder
-    from vision.detector import CardReader
+    from tuolaji.training.evaluate import TUNING_GRID, evaluate, samples_from_folder
+    from tuolaji.vision.detector import CardReader
 
     models = copy_of_the_models(tmp_path)
     tune = tmp_path / "tune"
@@ -113,7 +113,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
         image = json.loads(meta.read_text())["image"]
         shutil.copy(TEST_SET / image, tune / image)
 
-    assert tuolaji_cli.main(["eval-detector", "--data", str(tune), "--models", str(models), "--tune"]) == 0
+    assert tuolaji.main(["eval-detector", "--data", str(tune), "--models", str(models), "--tune"]) == 0
     assert "written to" in capsys.readouterr().out
     written = json.loads((models / "cards.json").read_text())
     for key, choices in TUNING_GRID.items():
@@ -130,7 +130,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
 def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None:
     scores = {}
     for flags in ([], ["--careful"]):
-        assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json", *flags]) == 0
+        assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json", *flags]) == 0
         scores[bool(flags)] = json.loads(capsys.readouterr().out)["f1"]
     assert scores[True] >= scores[False] - 0.01, scores
 
@@ -138,7 +138,7 @@ def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None
 @needs_models
 @pytest.mark.parametrize("preset", ["--careful", "--fast"])
 def test_detect_with_a_reading_preset_keeps_the_output_contract(preset: str, capsys) -> None:
-    assert tuolaji_cli.main(["detect", str(IMAGES[0]), preset]) == 0
+    assert tuolaji.main(["detect", str(IMAGES[0]), preset]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [o["image"] for o in out] == [str(IMAGES[0])]
     assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
@@ -146,19 +146,19 @@ def test_detect_with_a_reading_preset_keeps_the_output_contract(preset: str, cap
 
 @needs_models
 def test_fast_reads_at_the_training_scale_and_still_scores(capsys) -> None:
-    from vision.detector import FAST, CardReader, reader_preset
+    from tuolaji.vision.detector import FAST, CardReader, reader_preset
 
     settings = CardReader.load(**reader_preset(fast=True)).settings
     assert (settings.input_width, settings.input_height, settings.reread_below) == (448, 336, 0.0) == tuple(FAST.values())
-    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0
+    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0
     assert json.loads(capsys.readouterr().out)["f1"] >= 0.8
 
 
 def test_careful_and_fast_exclude_each_other(capsys) -> None:
-    from vision.detector import reader_preset
+    from tuolaji.vision.detector import reader_preset
 
     with pytest.raises(SystemExit) as stop:
-        tuolaji_cli.main(["detect", str(IMAGES[0]), "--fast", "--careful"])
+        tuolaji.main(["detect", str(IMAGES[0]), "--fast", "--careful"])
     assert stop.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
     with pytest.raises(ValueError, match="exclude each other"):
@@ -166,7 +166,7 @@ def test_careful_and_fast_exclude_each_other(capsys) -> None:
 
 
 def test_unknown_reader_setting_is_refused() -> None:
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     with pytest.raises(TypeError, match="classify_turn"):
         CardReader.load(classify_turn=4)
@@ -175,12 +175,12 @@ def test_unknown_reader_setting_is_refused() -> None:
 @needs_models
 def test_eval_detector_record_writes_the_fixed_test_f1(tmp_path: Path, capsys) -> None:
     models = copy_of_the_models(tmp_path)
-    assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
+    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
                              "--json"]) == 0
     measured = json.loads(capsys.readouterr().out)["f1"]
     assert json.loads((models / "cards.json").read_text())["metrics"]["fixed_test_f1"] == measured
-    assert tuolaji_cli.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
+    assert tuolaji.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
     assert "--record" in capsys.readouterr().err
     for preset in ("--careful", "--fast"):
-        assert tuolaji_cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record", preset]) == 2
+        assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record", preset]) == 2
         assert "default read" in capsys.readouterr().err

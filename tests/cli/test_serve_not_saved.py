@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from web.store import DATABASE_NAME
+from tuolaji.web.store import DATABASE_NAME
 
 from .test_serve import get_json, start_server, stop
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-import scorer
-from web.server import BUSY_RETRY_MS, MAX_STREAMS
+from tuolaji import scorer
+from tuolaji.web.server import BUSY_RETRY_MS, MAX_STREAMS
 
 resource = pytest.importorskip("resource")  # the open-file limit: POSIX
 
@@ -47,7 +47,7 @@ def serve(*args: str, files: int | None = None) -> tuple[subprocess.Popen[str], 
         if files is not None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
-    process = subprocess.Popen([sys.executable, "-m", "tuolaji_cli", "serve", "--port", "0", *args], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "serve", "--port", "0", *args], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit_files,
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()

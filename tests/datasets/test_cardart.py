@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.cardart import (
+from tuolaji.datasets.cardart import (
     CARD_NAMES,
     CardStyle,
     available_fonts,

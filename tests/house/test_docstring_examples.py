@@ -22,18 +22,18 @@ def test_docstring_examples(module_with_examples: str) -> None:
 
 def test_the_collector_finds_the_modules_with_examples() -> None:
     names = modules_with_examples()
-    assert {"scorer.audit", "scorer.zuihe", "vision.detector", "vision.grouping", "web", "tuolaji_cli",
-            "tests.conftest", "tests.browser.records"} <= set(names)
-    assert "vision.cards_json" not in names  # no examples: not a case
+    assert {"tuolaji.scorer.audit", "tuolaji.scorer.zuihe", "tuolaji.vision.detector", "tuolaji.vision.grouping",
+            "tuolaji.web", "tuolaji", "tests.conftest", "tests.browser.records"} <= set(names)
+    assert "tuolaji.vision.cards_json" not in names  # no examples: not a case
 
 
 def test_a_module_needing_the_train_extra_is_skipped_where_it_is_absent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` now fails as if torch were not installed
-    monkeypatch.delitem(sys.modules, "training.classifier_model", raising=False)
+    monkeypatch.delitem(sys.modules, "tuolaji.training.classifier_model", raising=False)
     with pytest.raises(pytest.skip.Exception, match="needs torch"):
-        import_or_skip_extra("training.classifier_model")
+        import_or_skip_extra("tuolaji.training.classifier_model")
 
 
 def test_any_other_missing_module_fails() -> None:
     with pytest.raises(ModuleNotFoundError):
-        import_or_skip_extra("scorer.no_such_module")
+        import_or_skip_extra("tuolaji.scorer.no_such_module")

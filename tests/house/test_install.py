@@ -78,11 +78,12 @@ def test_the_editable_install_of_setup_sh_prints_no_warnings(tmp_path: Path) -> 
     shutil.copytree(ROOT, sources, ignore=NOT_SOURCES, symlinks=False)
     venv = _fresh_venv(tmp_path / "venv")
     done = _run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q", "--no-deps",
-                 "--no-build-isolation", "--no-index", "-e", str(sources)], cwd=tmp_path)
+                 "--no-build-isolation", "--no-index", "-e", str(sources)], cwd=tmp_path,
+                env={**os.environ, "PYTHONWARNINGS": "ignore:Editable installation"})  # as scripts/setup.sh does
     assert done.stdout + done.stderr == ""
-    where = _run([str(venv / "bin" / "python"), "-c", "import scorer.zuihe, tuolaji_cli; print(tuolaji_cli.__file__)"],
+    where = _run([str(venv / "bin" / "python"), "-c", "import tuolaji.scorer.zuihe; print(tuolaji.scorer.__file__)"],
                  cwd=tmp_path, env=_clean_env()).stdout
-    assert where.startswith(str(sources))
+    assert where.startswith(str(sources / "scorer"))
 
 
 def _clean_env() -> dict[str, str]:
@@ -94,18 +95,37 @@ def test_the_wheel_carries_every_package_the_models_and_the_demo(installed: Path
     done = _run([str(installed / "bin" / "python"), "-c", textwrap.dedent("""
         import json, sys
         from pathlib import Path
-        import models, scorer, scorer.zuihe, session, vision, web, datasets, training, tuolaji_cli
-        from vision import demo
+        import tuolaji
+        from tuolaji import models, scorer, session, vision, web, datasets, training
+        from tuolaji.scorer import zuihe
+        from tuolaji.vision import demo
         files = [models.MODELS_DIR / n for n in ("detector.onnx", "classifier.onnx", "classifier_small.onnx", "face.onnx",
                                                     "classifier_head.npz", "cards.json")]
         files += [demo.DEMO_VIDEO, demo.DEMO_SETUP, demo.DEMO_FRAMES, demo.DEMO_TRUTH, demo.DEMO_RECORD_FILE]
         files += [Path(web.__file__).parent / "templates" / "base.html", Path(web.__file__).parent / "static" / "table.js"]
-        print(json.dumps({"where": [m.__file__ for m in (scorer, session, vision, web, models, tuolaji_cli)],
+        print(json.dumps({"where": [m.__file__ for m in (scorer, session, vision, web, models, tuolaji)],
                           "missing": [str(f) for f in files if not f.is_file()]}))
     """)], cwd=tmp_path, env=_clean_env())
     report = json.loads(done.stdout)
     assert report["missing"] == []
     assert all(str(installed) in where and str(ROOT) not in where for where in report["where"]), report["where"]
+
+
+@pytest.mark.slow
+def test_the_wheel_installs_one_top_level_package_and_no_bare_name(installed: Path, tmp_path: Path) -> None:
+    """``pip install`` of the wheel puts exactly one package, ``tuolaji``, into site-packages (no
+    ``scorer``, ``datasets``, ``models`` or ``web`` to clash with other distributions)."""
+    done = _run([str(installed / "bin" / "python"), "-c", textwrap.dedent("""
+        import importlib.metadata, json
+        dist = importlib.metadata.distribution("tuolaji")
+        tops = sorted({f.parts[0] for f in dist.files if f.suffix == ".py" and f.parts[0] != ".."})
+        print(json.dumps(tops))
+    """)], cwd=tmp_path, env=_clean_env())
+    assert json.loads(done.stdout) == ["tuolaji"]
+    for bare in ("scorer", "vision", "web", "models", "datasets", "session", "training", "tuolaji_cli"):
+        missing = subprocess.run([str(installed / "bin" / "python"), "-c", f"import {bare}"], cwd=tmp_path,
+                                 env=_clean_env(), capture_output=True, text=True, timeout=60)
+        assert missing.returncode != 0 and "ModuleNotFoundError" in missing.stderr, bare
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ From the bottom::
                 pipeline (WEB_CAMERA_MODULES)
     datasets    generation (scenes, card art, videos, real-photo sets): may use vision's geometry
     training    training, export and evaluation: on top of datasets
-    tuolaji_cli the commands: anything, but at module level only the light layers
+    tuolaji the commands: anything, but at module level only the light layers
 
 The check reads every module's source (an AST walk, so imports inside functions count too:
 "imported by nothing at run time" means not even lazily). Tests, benchmarks and scripts sit
@@ -33,7 +33,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PACKAGES = ("scorer", "models", "session", "vision", "web", "datasets", "training", "tuolaji_cli")
+PACKAGES = ("scorer", "models", "session", "vision", "web", "datasets", "training", "tuolaji")
 """The project's top-level packages, from the bottom layer up."""
 
 ALLOWED: dict[str, frozenset[str]] = {
@@ -44,7 +44,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"web", "session", "scorer"}),
     "datasets": frozenset({"datasets", "vision", "session", "scorer", "models"}),
     "training": frozenset({"training", "datasets", "vision", "session", "scorer", "models"}),
-    "tuolaji_cli": frozenset(PACKAGES),
+    "tuolaji": frozenset(PACKAGES),
 }
 """Package -> the project packages its modules may import (anywhere in the module)."""
 
@@ -52,7 +52,7 @@ WEB_CAMERA_MODULES = frozenset({"web.camera", "web.decks_page", "web.pictures", 
 """The page's modules that run the camera pipeline (set-up, enrolment, play pictures, the feed):
 the only ones of ``web`` that may import ``vision``."""
 
-LIGHT_AT_MODULE_LEVEL = frozenset({"scorer", "session", "models", "tuolaji_cli"})
+LIGHT_AT_MODULE_LEVEL = frozenset({"scorer", "session", "models", "tuolaji"})
 """What a command module may import at module level besides the standard library."""
 
 TRAINING_ONLY = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})
@@ -79,8 +79,22 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
+def canonical(target: str) -> str:
+    """An imported module by its layer: ``tuolaji.scorer.cards`` is ``scorer.cards`` (every folder
+    installs under the one name ``tuolaji``; the commands are ``tuolaji`` itself).
+
+    >>> canonical("tuolaji.scorer.cards"), canonical("tuolaji._common"), canonical("numpy")
+    ('scorer.cards', 'tuolaji._common', 'numpy')
+    """
+    first, _, rest = target.partition(".")
+    if first == "tuolaji" and rest.partition(".")[0] in PACKAGES:
+        return rest
+    return target
+
+
 def imports_of(root: Path, path: Path) -> list[Import]:
-    """Every import in ``path`` (relative ones made absolute), noting those run at import time."""
+    """Every import in ``path`` (relative ones made absolute, ``tuolaji.*`` by layer: :func:`canonical`),
+    noting those run at import time."""
     name = module_name(root, path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -96,13 +110,18 @@ def imports_of(root: Path, path: Path) -> list[Import]:
                     visit(ast.Module(body=[sub], type_ignores=[]), child_top)
                 continue
             if isinstance(child, ast.Import):
-                found.extend(Import(name, alias.name, child.lineno, child_top) for alias in child.names)
+                found.extend(Import(name, canonical(alias.name), child.lineno, child_top) for alias in child.names)
             elif isinstance(child, ast.ImportFrom):
                 if child.level:
                     base = package.split(".")[: len(package.split(".")) - (child.level - 1)]
                     target = ".".join(base + ([child.module] if child.module else []))
                 else:
-                    target = child.module or ""
+                    target = canonical(child.module or "")
+                if target == "tuolaji" and not child.level:  # `from tuolaji import scorer`: the layers named
+                    layers = [alias.name for alias in child.names if alias.name in PACKAGES]
+                    found.extend(Import(name, layer, child.lineno, child_top) for layer in layers)
+                    if len(layers) == len(child.names):
+                        continue
                 found.append(Import(name, target, child.lineno, child_top))
                 if child.module is None or child.level:  # `from . import view`: the submodules named
                     found.extend(Import(name, f"{target}.{alias.name}", child.lineno, child_top)
@@ -130,22 +149,44 @@ def violations(root: Path) -> list[str]:
             if top in PACKAGES:
                 if top not in ALLOWED[here] and not (here == "web" and top == "vision" and imp.module in WEB_CAMERA_MODULES):
                     out.append(f"{where} ({here} may import {', '.join(sorted(ALLOWED[here]))})")
-                if top == "tuolaji_cli" and here != "tuolaji_cli":
+                if top == "tuolaji" and here != "tuolaji":
                     out.append(f"{where} (nothing imports the commands)")
-                if here == "tuolaji_cli" and imp.top_level and top not in LIGHT_AT_MODULE_LEVEL:
+                if here == "tuolaji" and imp.top_level and top not in LIGHT_AT_MODULE_LEVEL:
                     out.append(f"{where} at module level (a command imports {top} when it runs)")
             else:
                 if here in RUNTIME and top in TRAINING_ONLY:
                     out.append(f"{where} (training's dependency, in the runtime)")
                 if here in ("scorer", "session", "models") and top in NO_NATIVE:
                     out.append(f"{where} ({here} is pure Python)")
-                if here == "tuolaji_cli" and imp.top_level and top not in stdlib and top != "__future__":
+                if here == "tuolaji" and imp.top_level and top not in stdlib and top != "__future__":
                     out.append(f"{where} at module level (a command imports {top} when it runs)")
     return out
 
 
 def test_the_layers_hold() -> None:
     assert violations(ROOT) == []
+
+
+def bare_imports(root: Path) -> list[str]:
+    """Every absolute import of a project folder by its bare name (``import scorer``, ``from vision
+    import x``) in the checkout: the project installs under one name, ``tuolaji``, and a bare name
+    is another distribution's (``datasets``, ``models``, ``web``…) or, from the checkout, a second copy."""
+    bare = set(PACKAGES) - {"tuolaji"}
+    folders = [*PACKAGES, "tests", "bench", "scripts"]
+    out = []
+    for path in sorted(p for folder in folders if (root / folder).is_dir() for p in (root / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            out.extend(f"{path.relative_to(root)}:{node.lineno}: {n}" for n in names if n.partition(".")[0] in bare)
+    return out
+
+
+def test_no_module_imports_a_project_folder_by_its_bare_name(tmp_path: Path) -> None:
+    assert bare_imports(ROOT) == []
+    root = _tree(tmp_path, {"vision/x.py": "from scorer import cards\nfrom . import y\nimport tuolaji.scorer\n",
+                            "tests/t.py": "def f():\n    import datasets.video\n"})
+    assert bare_imports(root) == ["tests/t.py:2: datasets.video", "vision/x.py:1: scorer"]
 
 
 def test_every_module_of_the_project_is_in_a_layer() -> None:
@@ -177,14 +218,14 @@ def test_the_check_finds_a_wrong_import(tmp_path: Path) -> None:
         "datasets/__init__.py": "",
         "datasets/scenes.py": "from vision.cardcrop import crop_index\n",  # allowed: top -> down
         "training/__init__.py": "",
-        "tuolaji_cli/__init__.py": "",
-        "tuolaji_cli/detect.py": "import cv2\nfrom vision import detector\n"
+        "tuolaji/__init__.py": "",
+        "tuolaji/detect.py": "import cv2\nfrom vision import detector\n"
                                  "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import numpy\n"
                                  "def run(args):\n    import onnxruntime\n",
     })
     found = violations(root)
     assert [v.split(": imports")[0] for v in found] == [
-        "scorer.rules:1", "session.live:2", "tuolaji_cli.detect:1", "tuolaji_cli.detect:2",
+        "scorer.rules:1", "session.live:2", "tuolaji.detect:1", "tuolaji.detect:2",
         "vision.oracle:2", "vision.reader:1", "web.api:1", "web.view:1"]
     assert found[-1].startswith("web.view:1: imports training (web may import")
 
@@ -199,12 +240,12 @@ def test_the_check_knows_the_real_tree_would_fail(tmp_path: Path) -> None:
 # --- the commands ----------------------------------------------------------------------------
 
 def test_one_module_per_command_named_after_it() -> None:
-    import tuolaji_cli
+    import tuolaji
 
-    modules = {p.stem for p in (ROOT / "tuolaji_cli").glob("*.py") if not p.stem.startswith("_")}
-    assert modules == {name.replace("-", "_") for name in tuolaji_cli.COMMANDS}
-    for name in tuolaji_cli.COMMANDS:
-        module = importlib.import_module(tuolaji_cli.module_of(name))
+    modules = {p.stem for p in (ROOT / "tuolaji").glob("*.py") if not p.stem.startswith("_")}
+    assert modules == {name.replace("-", "_") for name in tuolaji.COMMANDS}
+    for name in tuolaji.COMMANDS:
+        module = importlib.import_module(tuolaji.module_of(name))
         assert callable(module.add_arguments) and callable(module.run), name
     for package in PACKAGES:  # no command modules left elsewhere under the old names
         strays = [p for p in (ROOT / package).glob("*.py") if p.stem.endswith("_cli") or p.stem.startswith("cli")]
@@ -215,15 +256,16 @@ def _python(code: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
-HEAVY = ("cv2", "flask", "onnxruntime", "numpy", "PIL", "werkzeug", "torch", "vision", "web", "datasets", "training")
+HEAVY = ("cv2", "flask", "onnxruntime", "numpy", "PIL", "werkzeug", "torch", "tuolaji.vision", "tuolaji.web", "tuolaji.datasets",
+         "tuolaji.training")
 
 
 def test_audit_runs_without_opencv_flask_onnxruntime_or_numpy() -> None:
     record = ROOT / "examples" / "demo-3deck.json"
     done = _python(textwrap.dedent(f"""
         import json, sys
-        import tuolaji_cli
-        code = tuolaji_cli.main(["audit", {str(record)!r}, "--json"])
+        import tuolaji
+        code = tuolaji.main(["audit", {str(record)!r}, "--json"])
         loaded = sorted(m for m in {HEAVY!r} if m in sys.modules)
         print(json.dumps({{"code": code, "loaded": loaded}}), file=sys.stderr)
     """))
@@ -233,37 +275,37 @@ def test_audit_runs_without_opencv_flask_onnxruntime_or_numpy() -> None:
 
 
 def test_the_parser_loads_nothing_heavy() -> None:
-    done = _python(f"import sys, tuolaji_cli; tuolaji_cli.build_parser(); print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    done = _python(f"import sys, tuolaji; tuolaji.build_parser(); print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
     assert done.stdout.strip() == "[]", done.stderr
 
 
 def test_a_missing_module_that_is_not_an_extra_surfaces(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tuolaji_cli
+    import tuolaji
 
     real_import = importlib.import_module
 
     def broken(name: str, *args: object) -> object:
-        if name == "tuolaji_cli.rules":
+        if name == "tuolaji.rules":
             raise ModuleNotFoundError("No module named 'scorer.gone'", name="scorer.gone")
-        if name == "tuolaji_cli.train":
+        if name == "tuolaji.train":
             raise ModuleNotFoundError("No module named 'torch'", name="torch")
         return real_import(name, *args)
 
     monkeypatch.setattr(importlib, "import_module", broken)
-    assert tuolaji_cli._load("tuolaji_cli.train") is None  # the train extra: quietly absent from --help
+    assert tuolaji._load("tuolaji.train") is None  # the train extra: quietly absent from --help
     with pytest.raises(ModuleNotFoundError, match="scorer.gone"):
-        tuolaji_cli.build_parser()  # a broken install: said, not a command silently gone
+        tuolaji.build_parser()  # a broken install: said, not a command silently gone
 
 
 def test_a_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import tuolaji_cli
-    import tuolaji_cli.export as export
+    import tuolaji
+    import tuolaji.export as export
 
     def needs_torch(args: object) -> int:
         raise ModuleNotFoundError("No module named 'torch'", name="torch")
 
     monkeypatch.setattr(export, "run", needs_torch)
-    assert tuolaji_cli.main(["export", "--classifier", "x.pt"]) == 2
+    assert tuolaji.main(["export", "--classifier", "x.pt"]) == 2
     assert capsys.readouterr().err == "tuolaji export: missing dependency 'torch' (install the project's 'train' extra)\n"
 
 
@@ -272,8 +314,9 @@ def test_a_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: py
 def test_the_session_imports_without_opencv_or_onnxruntime() -> None:
     done = _python(textwrap.dedent(f"""
         import sys
-        import session, session.live, session.events
-        from session.live import LiveGame
+        import tuolaji.session.events
+        import tuolaji.session.live
+        from tuolaji.session.live import LiveGame
         game = LiveGame({{"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
                          "deals": [{{"level": "2", "trump": "S", "dealer": 0, "tricks": []}}]}})
         game.play(0, ["AH"])
@@ -288,9 +331,9 @@ def test_the_demo_reads_its_bundled_files_without_the_renderer_or_pillow() -> No
     itself; no renderer (datasets), no Pillow, no card art."""
     done = _python(textwrap.dedent("""
         import json, sys
-        from vision import demo
-        from vision.oracle import OracleReader
-        from vision.sources import open_source
+        from tuolaji.vision import demo
+        from tuolaji.vision.oracle import OracleReader
+        from tuolaji.vision.sources import open_source
         setup = json.loads(demo.DEMO_SETUP.read_text(encoding="utf-8"))
         reader = OracleReader.from_file(demo.DEMO_FRAMES)
         demo.shipped_reader_is_ready()
@@ -298,7 +341,7 @@ def test_the_demo_reads_its_bundled_files_without_the_renderer_or_pillow() -> No
         with open_source(str(demo.DEMO_VIDEO)) as source:
             seen = [len(reader.read_frame(frame)) for frame, _ in zip(source, range(40))]
         assert setup["rules"] == "titanic-3deck" and max(seen) > 0, seen
-        print(sorted(m for m in ("datasets", "PIL", "training", "torch") if m in sys.modules))
+        print(sorted(m for m in ("tuolaji.datasets", "PIL", "tuolaji.training", "torch") if m in sys.modules))
     """))
     assert done.stdout.strip() == "[]", done.stderr
 
@@ -332,23 +375,22 @@ def test_the_card_vocabulary_is_declared_once(tmp_path: Path) -> None:
 
 
 def test_every_copy_is_the_declaration_itself() -> None:
-    import datasets.cardart
-    import scorer.cards
-    import vision.classes
-    import vision.detector
-    import web.cards
+    from tuolaji import scorer
+    from tuolaji.datasets import cardart
+    from tuolaji.vision import classes, detector
+    from tuolaji.web import cards
 
-    for module in (datasets.cardart, web.cards, vision.detector, vision.classes):
+    for module in (cardart, cards, detector, classes):
         assert module.CARD_NAMES is scorer.cards.CARD_NAMES, module.__name__
-    assert vision.detector.REJECT == vision.classes.REJECT == len(scorer.cards.CARD_NAMES)
+    assert detector.REJECT == classes.REJECT == len(scorer.cards.CARD_NAMES)
 
 
 def test_export_writes_the_classes_and_loading_checks_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import tuolaji_cli
-    from scorer.errors import InputError
-    from tuolaji_cli.export import write_cards_json
-    from vision.classes import CLASSIFIER_CLASSES
-    from vision.detector import CardReader
+    import tuolaji
+    from tuolaji.export import write_cards_json
+    from tuolaji.scorer.errors import InputError
+    from tuolaji.vision.classes import CLASSIFIER_CLASSES
+    from tuolaji.vision.detector import CardReader
 
     written = json.loads(write_cards_json(tmp_path).read_text())
     assert written["classifier_classes"] == list(CLASSIFIER_CLASSES)
@@ -357,7 +399,7 @@ def test_export_writes_the_classes_and_loading_checks_them(tmp_path: Path, capsy
     with pytest.raises(InputError, match="classifier_classes .* is not the reader's vocabulary"):
         CardReader.load(tmp_path)
     image = ROOT / "tests" / "data" / "detector" / "images" / "000000.jpg"
-    assert tuolaji_cli.main(["detect", str(image), "--models", str(tmp_path)]) == 2
+    assert tuolaji.main(["detect", str(image), "--models", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"tuolaji detect: {tmp_path / 'cards.json'}: classifier_classes (55 classes, starting ['3S'")
     assert err.count("\n") == 1

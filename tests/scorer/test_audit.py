@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from scorer import RecordError, audit_record, next_leader, trick_winner, validate_record
 from tests.conftest import deal_record
+from tuolaji.scorer import RecordError, audit_record, next_leader, trick_winner, validate_record
 
 record = deal_record  # the one builder of hand-made records (tests/conftest.py)
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import (
+from tuolaji.scorer import (
     CARD_NAMES,
     PROFILES,
     audit_record,
@@ -19,8 +19,8 @@ from scorer import (
     random_record,
     trick_winner,
 )
-from scorer.record import RecordError
-from scorer.violation_text import detail, penalty_detail
+from tuolaji.scorer.record import RecordError
+from tuolaji.scorer.violation_text import detail, penalty_detail
 
 PROFILE_NAMES = list(PROFILES)
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",

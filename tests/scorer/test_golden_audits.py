@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from scorer import PROFILES, audit_record, dealer_side_seats, random_record, validate_record
-from scorer.cards import CARD_NAMES, parse_cards
-from scorer.formats import Lead
-from scorer.order import TrumpOrder
-from scorer.profiles import resolve_rules
-from scorer.state import legal_follows
+from tuolaji.scorer import PROFILES, audit_record, dealer_side_seats, random_record, validate_record
+from tuolaji.scorer.cards import CARD_NAMES, parse_cards
+from tuolaji.scorer.formats import Lead
+from tuolaji.scorer.order import TrumpOrder
+from tuolaji.scorer.profiles import resolve_rules
+from tuolaji.scorer.state import legal_follows
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -82,7 +82,7 @@ def test_bundled_examples(name: str) -> None:
 def build_friends_game(deals: int = 4, players: int = 5) -> dict:
     """A 找朋友 game of several deals (RULES §10): after the first deal a player of the side
     that won bids his own level card, deals and plays at his own level; levels per player."""
-    from scorer.cards import RANKS
+    from tuolaji.scorer.cards import RANKS
 
     rec = random_record("friends-3deck", 1500, players=players, level="2", dealer=0, attempt_chance=0.1)
     rec["players"] = ["甲", "乙", "丙", "丁", "戊", "己", "庚"][:players]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import scorer
-from scorer import (
+from tuolaji import scorer
+from tuolaji.scorer import (
     PROFILES,
     audit_record,
     legal_plays,
@@ -49,7 +49,7 @@ def test_truncated_deal_and_legal_plays() -> None:
 
 
 def test_follow_hint_for_the_page() -> None:
-    from scorer import follow_hint
+    from tuolaji.scorer import follow_hint
 
     rec = {"rules": "standard-2deck", "deals": [{
         "level": "2", "trump": "S", "dealer": 0,

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer import (
+from tuolaji.scorer import (
     PROFILES,
     audit_record,
     dumps_record,
@@ -22,12 +22,12 @@ from scorer import (
     random_record,
     resolve_rules,
 )
-from scorer.cards import CARD_POINTS, format_cards, parse_cards
-from scorer.follow import suit_holding
-from scorer.formats import read_format
-from scorer.order import TRUMP
-from scorer.record import parse_record
-from scorer.state import DealState
+from tuolaji.scorer.cards import CARD_POINTS, format_cards, parse_cards
+from tuolaji.scorer.follow import suit_holding
+from tuolaji.scorer.formats import read_format
+from tuolaji.scorer.order import TRUMP
+from tuolaji.scorer.record import parse_record
+from tuolaji.scorer.state import DealState
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MANY = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from scorer import PROFILES, RecordError, audit_record, resolve_rules, validate_record
-from scorer.cards import parse_cards
-from scorer.follow import check_follow, hand_counts
-from scorer.formats import Lead, beats, read_format, strength
-from scorer.order import TRUMP, TrumpOrder
-from scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
-from scorer.state import DealState, forced_unit
 from tests.conftest import deal_record
+from tuolaji.scorer import PROFILES, RecordError, audit_record, resolve_rules, validate_record
+from tuolaji.scorer.cards import parse_cards
+from tuolaji.scorer.follow import check_follow, hand_counts
+from tuolaji.scorer.formats import Lead, beats, read_format, strength
+from tuolaji.scorer.order import TRUMP, TrumpOrder
+from tuolaji.scorer.scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
+from tuolaji.scorer.state import DealState, forced_unit
 
 STD = PROFILES["standard-2deck"]
 
@@ -287,7 +287,7 @@ def test_combined_ladder_for_a_throw() -> None:
 
 
 def test_combined_ladder_ties_step_the_lower_unit_first() -> None:
-    from scorer.formats import ladder_names, throw_ladder
+    from tuolaji.scorer.formats import ladder_names, throw_ladder
 
     o = TrumpOrder.of("2", "S")
     # 4 decks: quad ♥3333 and tractor ♥KKAA: 5 and 4 rungs. After the quad's first step both
@@ -852,7 +852,7 @@ def test_levels_across_deals_must_defend_dealer_stays_and_game_winner() -> None:
 
 
 def test_friends_points_before_and_after_the_reveal() -> None:
-    from scorer import dealer_side_seats, seat_points
+    from tuolaji.scorer import dealer_side_seats, seat_points
 
     # 5 players, dealer 0 calls the 1st ♠A. Seat 1 wins 20 in trick 0; in trick 1 seat 3
     # discards the ♠A (revealed) and seat 4 wins trick 1's 5 points with ♣4 (♣ trump)
@@ -915,7 +915,7 @@ def test_a_later_attempt_is_evidence_for_earlier_tricks() -> None:
 
 def test_follow_hint_needs_the_hands() -> None:
     """Without ``hands`` the seat's hand now is unknown: no hint rather than a wrong one."""
-    import scorer
+    from tuolaji import scorer
 
     with_hands = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
                   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],

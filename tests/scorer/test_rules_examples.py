@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from scorer import PROFILES, parse_card, resolve_rules
-from scorer.cards import CARD_NAMES, format_card, parse_cards
-from scorer.follow import check_follow, hand_counts
-from scorer.formats import Lead, beats, ladder_names, read_format, strength, throw_ladder, unit_ladder
-from scorer.order import TRUMP, TrumpOrder
-from scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
-from scorer.state import DealState
+from tuolaji.scorer import PROFILES, parse_card, resolve_rules
+from tuolaji.scorer.cards import CARD_NAMES, format_card, parse_cards
+from tuolaji.scorer.follow import check_follow, hand_counts
+from tuolaji.scorer.formats import Lead, beats, ladder_names, read_format, strength, throw_ladder, unit_ladder
+from tuolaji.scorer.order import TRUMP, TrumpOrder
+from tuolaji.scorer.scoring import advance_level, kitty_multiplier, level_outcome, next_dealer
+from tuolaji.scorer.state import DealState
 
 STD = PROFILES["standard-2deck"]
 
@@ -424,7 +424,7 @@ def test_profiles_table_of_rules_md_13(name: str, decks: int, players: tuple[int
 def test_documented_ladder_table_matches_the_engine() -> None:
     from pathlib import Path
 
-    from scorer.profiles import parse_requirement
+    from tuolaji.scorer.profiles import parse_requirement
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "RULES-DECISIONS.md").read_text(encoding="utf-8")
     rows = [line for line in doc.splitlines() if line.startswith("| `[")]

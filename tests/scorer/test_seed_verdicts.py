@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from scorer import (
+from tests.conftest import deal_record
+from tuolaji.scorer import (
     PROFILES,
     BiddingState,
     BidError,
@@ -21,13 +22,12 @@ from scorer import (
     legal_plays,
     resolve_rules,
 )
-from scorer.cards import format_cards, parse_cards
-from scorer.follow import check_follow, hand_counts
-from scorer.formats import Lead, read_format
-from scorer.order import TrumpOrder
-from scorer.scoring import kitty_multiplier
-from scorer.state import DealState, trick_resolution
-from tests.conftest import deal_record
+from tuolaji.scorer.cards import format_cards, parse_cards
+from tuolaji.scorer.follow import check_follow, hand_counts
+from tuolaji.scorer.formats import Lead, read_format
+from tuolaji.scorer.order import TrumpOrder
+from tuolaji.scorer.scoring import kitty_multiplier
+from tuolaji.scorer.state import DealState, trick_resolution
 
 
 def cards(text: str) -> list[int]:
@@ -388,7 +388,7 @@ def test_bidding_state_friends_later_deal() -> None:
 
 
 def test_rules_lists_the_new_options() -> None:
-    from tuolaji_cli.rules import describe
+    from tuolaji.rules import describe
 
     text = describe("guangzhou-3deck")
     for option in ("triple_pair_tractor", "titanic_beats_three_pair", "forced_unit", "discard_penalty",
@@ -401,7 +401,7 @@ def test_bidding_state_of_a_record_follows_the_game() -> None:
     import json
     from pathlib import Path
 
-    from scorer import bidding_state
+    from tuolaji.scorer import bidding_state
 
     rec = json.loads((Path(__file__).resolve().parents[2] / "examples" / "friends-game.json").read_text("utf-8"))
     out = audit_record(rec)["deals"]

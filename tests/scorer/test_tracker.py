@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-import scorer
-from scorer.cards import CARD_NAMES, CARD_POINTS, parse_card
-from scorer.order import TrumpOrder
-from scorer.profiles import PROFILES, resolve_rules
-from scorer.tracker import SUIT_KEYS, track
+from tuolaji import scorer
+from tuolaji.scorer.cards import CARD_NAMES, CARD_POINTS, parse_card
+from tuolaji.scorer.order import TrumpOrder
+from tuolaji.scorer.profiles import PROFILES, resolve_rules
+from tuolaji.scorer.tracker import SUIT_KEYS, track
 
 
 def _steps(deal: dict) -> list[tuple[int, int, int]]:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.errors import InputError
-from scorer.zuihe import CardError, HandError, ZuiheOptions, score
-from scorer.zuihe.messages import MESSAGES_EN, ZuiheInputError
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.zuihe import CardError, HandError, ZuiheOptions, score
+from tuolaji.scorer.zuihe.messages import MESSAGES_EN, ZuiheInputError
 
 ZUIHE = Path(__file__).resolve().parents[2] / "scorer" / "zuihe"
 

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.errors import InputError
-from scorer.zuihe import ALL_CARDS, Card, CardError, HandError, ZuiheOptions, parse_cards, parse_hand, score
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.zuihe import (
+    ALL_CARDS,
+    Card,
+    CardError,
+    HandError,
+    ZuiheOptions,
+    parse_cards,
+    parse_hand,
+    score,
+)
 
 THIRTY = ["2B", "3B", "4B"] * 2 + ["5T", "6T", "7T"] * 2 + ["4W", "5W", "6W"] * 2 + ["ZH", "FA", "9T"] * 4
 

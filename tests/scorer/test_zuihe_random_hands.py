@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.errors import InputError
-from scorer.zuihe import ALL_CARDS, score
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.zuihe import ALL_CARDS, score
 
 DECK = [card.code for card in ALL_CARDS for _ in range(4)]
 CHI = [["2B", "3B", "4B"], ["5T", "6T", "7T"], ["6W", "7W", "8W", "9W"], ["4B", "4T", "4W"],

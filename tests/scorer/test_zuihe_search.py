@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from scorer.zuihe import Card, ZuiheOptions, parse_hand, score_hand
-from scorer.zuihe.score import _Context
+from tuolaji.scorer.zuihe import Card, ZuiheOptions, parse_hand, score_hand
+from tuolaji.scorer.zuihe.score import _Context
 
 YAO = {"ZH", "FA", "BA", "1B", "1T", "1W", "9T"}
 QITAO = {"qun": ("7B", "3T", "3W"), "bang": ("8B", "2T", "2W"), "hu": ("9B", "1T", "1W"),

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.zuihe import ZuiheResult, score
+from tuolaji.scorer.zuihe import ZuiheResult, score
 
 # 副 blocks for filling: 饼 runs (2B..6B) and one 条 run; a pair they make never meets
 # another suit's pair of the same rank, so no 报车 appears.

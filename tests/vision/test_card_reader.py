@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indices, nms
+from tuolaji.vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indices, nms
 
 REPO = Path(__file__).resolve().parents[2]
 MODELS = REPO / "models"
@@ -192,8 +192,8 @@ def test_grouping_of_perfect_reads_on_generated_scenes(with_sides: bool, least_f
     """With ground-truth index reads, grouping alone reaches a card-level F1 well above 0.95;
     read corner sides join the top corners of 4-corner cards with covered bottoms, which
     were counted twice (precision 0.957 -> 0.977 on this set)."""
-    from datasets.scenes import IndexLabel, corner_sides
-    from training.evaluate import Tally, score_image, truth_from_meta
+    from tuolaji.datasets.scenes import IndexLabel, corner_sides
+    from tuolaji.training.evaluate import Tally, score_image, truth_from_meta
 
     tally = Tally()
     for path in sorted((TEST_SET / "meta").glob("*.json")):
@@ -255,7 +255,7 @@ def test_reading_each_crop_four_ways_keeps_the_directions_and_reads_as_well() ->
     """``classify_turns=4`` turns every crop a quarter at a time and turns each up-vector back."""
     import dataclasses
 
-    from vision.detector import CardReader, read_image_file
+    from tuolaji.vision.detector import CardReader, read_image_file
 
     reader = CardReader.load()
     angles, names, images = [], [], []
@@ -331,7 +331,7 @@ class _TurnSensitiveClassifier(_RecordingSession):
 
 
 def test_only_unsure_crops_are_read_the_other_three_ways() -> None:
-    from vision.detector import CardReader, ReaderSettings
+    from tuolaji.vision.detector import CardReader, ReaderSettings
 
     frame = np.zeros((100, 200, 3), np.uint8)
     frame[12:16, 12:16, 1] = 255  # the sure crop's top-left corner
@@ -358,7 +358,7 @@ def test_only_unsure_crops_are_read_the_other_three_ways() -> None:
                           (["batch", 3, "height", "width"], (1, 3, 416, 544), (1, 3, 544, 416))])
 def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, landscape_input: tuple, portrait_input: tuple) -> None:
     """A dynamic detector reads at the settings' size (portrait frames turned upright), a fixed one at its own."""
-    from vision.detector import CardReader, ReaderSettings
+    from tuolaji.vision.detector import CardReader, ReaderSettings
 
     detector = _RecordingSession(shape)
     reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.0))
@@ -371,7 +371,7 @@ def test_a_dynamic_detector_reads_portrait_frames_upright(shape: list, landscape
                          [([1, 3, 336, 448], (1, 3, 336, 448), (1, 3, 336, 448)),
                           (["batch", 3, "height", "width"], (1, 3, 416, 544), (1, 3, 192, 256))])
 def test_the_coarse_pass_runs_on_a_smaller_canvas_when_it_can(shape: list, main_input: tuple, coarse_input: tuple) -> None:
-    from vision.detector import CardReader, ReaderSettings
+    from tuolaji.vision.detector import CardReader, ReaderSettings
 
     detector = _RecordingSession(shape)
     reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_scale=0.5))
@@ -399,7 +399,7 @@ class _FoundIndices(_RecordingSession):
     ([], 2),                                                   # nothing at all (a close-up the first pass missed)
 ])
 def test_the_coarse_pass_is_skipped_when_every_sure_index_is_small(found: list, passes: int) -> None:
-    from vision.detector import CardReader, ReaderSettings
+    from tuolaji.vision.detector import CardReader, ReaderSettings
 
     detector = _FoundIndices(["batch", 3, "height", "width"], found)
     reader = CardReader(detector, _RecordingSession([1, 3, 40, 40]), ReaderSettings(coarse_skip_below=30.0))
@@ -420,7 +420,7 @@ def test_the_coarse_pass_reads_close_ups() -> None:
 
     import cv2
 
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     reader = CardReader.load()
     found = {0.0: 0, reader.settings.coarse_scale: 0}
@@ -457,7 +457,7 @@ def _stroke_crop(angle: float) -> np.ndarray:
 
 def test_directions_snap_to_the_card_edges_in_one_batch() -> None:
     """Each up-vector within 25° of the crop's square orientation moves onto it; the others stay."""
-    from vision.detector import refine_up, refine_ups
+    from tuolaji.vision.detector import refine_up, refine_ups
 
     angles = [0.0, 17.0, 63.0, 128.0, 200.0, 301.0]
     crops = np.stack([_stroke_crop(a) for a in angles])
@@ -476,7 +476,7 @@ def test_a_card_of_small_indices_counts_from_the_small_card_threshold() -> None:
     """A card whose indices are all small (a far camera, a 640×480 frame) is read less surely,
     right or wrong, and counts from ``small_card_threshold``; a card of larger indices needs
     ``card_threshold``; a joker still needs ``joker_threshold``."""
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     reader = CardReader.load()
     s = reader.settings
@@ -511,7 +511,7 @@ class _ConstantClassifier(_RecordingSession):
 
 
 def test_small_indices_are_read_by_the_small_index_specialist() -> None:
-    from vision.detector import CardReader, ReaderSettings
+    from tuolaji.vision.detector import CardReader, ReaderSettings
 
     frame = np.full((100, 200, 3), 200, np.uint8)
     boxes = np.array([[20, 20, 32, 34], [100, 20, 140, 60]], np.float32)  # 14 px and 40 px long
@@ -540,9 +540,9 @@ def test_small_indices_are_read_by_the_small_index_specialist() -> None:
 def test_the_specialist_is_loaded_from_the_models_folder_unless_a_deck_reads(tmp_path: Path) -> None:
     import shutil
 
-    from vision.decks import DeckHead, classifier_fingerprint
-    from vision.detector import CardReader
-    from vision.inference import SMALL_CLASSIFIER_FILE
+    from tuolaji.vision.decks import DeckHead, classifier_fingerprint
+    from tuolaji.vision.detector import CardReader
+    from tuolaji.vision.inference import SMALL_CLASSIFIER_FILE
 
     for name in ("detector.onnx", "classifier.onnx", "cards.json"):
         shutil.copy(MODELS / name, tmp_path / name)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.demo import READY_F1, shipped_reader_f1, shipped_reader_is_ready
+from tuolaji.vision.demo import READY_F1, shipped_reader_f1, shipped_reader_is_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -46,7 +46,7 @@ def test_the_recorded_f1_is_what_the_shipped_reader_measures(shipped_test_set_ev
 def test_serve_demo_says_where_its_cards_come_from(tmp_path: Path) -> None:
     """Until the model replays the demo exactly, the demo reads its rendered answer file, and says so."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tuolaji_cli", "serve", "--demo", "--fast", "--port", "0",
+        [sys.executable, "-m", "tuolaji", "serve", "--demo", "--fast", "--port", "0",
          "--data", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -78,7 +78,7 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
     meta.pop("metrics", None)
     (models / "cards.json").write_text(json.dumps(meta), encoding="utf-8")
     shipped_before = (MODELS / "cards.json").read_bytes()
-    done = subprocess.run([sys.executable, "-m", "tuolaji_cli", "demo", "--record-check", "--models", str(models)],
+    done = subprocess.run([sys.executable, "-m", "tuolaji", "demo", "--record-check", "--models", str(models)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_env())
     assert done.returncode == 0, done.stderr
     recorded = json.loads((models / "cards.json").read_text(encoding="utf-8"))["metrics"]
@@ -86,7 +86,7 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
     assert total >= 4 and recorded["demo_replay_exact"] == (exact == total)
     assert f"{exact}/{total} tricks exact" in done.stdout
     assert (MODELS / "cards.json").read_bytes() == shipped_before
-    helped = subprocess.run([sys.executable, "-m", "tuolaji_cli", "demo", "--help"], cwd=tmp_path, capture_output=True, text=True,
+    helped = subprocess.run([sys.executable, "-m", "tuolaji", "demo", "--help"], cwd=tmp_path, capture_output=True, text=True,
                             timeout=60, env=_env())
     assert helped.returncode == 0 and "--record-check" in helped.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]
@@ -97,12 +97,12 @@ def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Pat
     far, the video's tricks come back exactly, then the kitty is turned up (the defenders win it ×4,
     their side goes up two levels) and the next deal starts as 开始下一副 starts it; the demo's
     game is then the bundled record, and the proven revoke is in the audit."""
-    import scorer
-    import tuolaji_cli
-    from tuolaji_cli.serve import build_server
-    from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
+    import tuolaji
+    from tuolaji import scorer
+    from tuolaji.serve import build_server
+    from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
 
-    args = tuolaji_cli.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
+    args = tuolaji.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
                                                   "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
     try:
@@ -131,10 +131,10 @@ def test_the_bundled_demo_is_the_game_the_rules_core_builds() -> None:
     """vision/demo/ holds what `tuolaji demo` builds (datasets/demo.py, seeded): the whole game, the deal
     so far the session starts from, and the film's truth; the filmed tricks hold a failed throw and a
     revoke that a later filmed trick proves, and the defenders win the last trick, so the kitty."""
-    import scorer
-    from datasets.demo import FILMED_TRICKS, demo_game, filmed_from
-    from vision.demo import DEMO_SETUP, DEMO_TRUTH, demo_record
-    from web.dealing import next_deal_setup
+    from tuolaji import scorer
+    from tuolaji.datasets.demo import FILMED_TRICKS, demo_game, filmed_from
+    from tuolaji.vision.demo import DEMO_SETUP, DEMO_TRUTH, demo_record
+    from tuolaji.web.dealing import next_deal_setup
 
     game = demo_game()
     assert game == demo_record()

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-import tuolaji_cli
-from vision.detector import CARD_NAMES, MODELS_DIR, REJECT, CardReader
-from vision.face import FACE_PX, card_quads, order_quad, portrait, warp_face
+import tuolaji
+from tuolaji.vision.detector import CARD_NAMES, MODELS_DIR, REJECT, CardReader
+from tuolaji.vision.face import FACE_PX, card_quads, order_quad, portrait, warp_face
 
 
 def _table_with_card(angle: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +65,7 @@ def test_order_quad_and_portrait() -> None:
 
 
 def test_face_set_writes_labelled_pictures(tmp_path: Path) -> None:
-    from datasets.faces import write_face_set
+    from tuolaji.datasets.faces import write_face_set
 
     counts = write_face_set(tmp_path, None, seed=5, art_copies=1, styles=1, rejects=20)
     data = np.load(tmp_path / "faces-train.npz")
@@ -81,7 +81,7 @@ def test_shipped_face_model_reads_a_card_filling_the_photo() -> None:
     table of several cards is not read as one face."""
     if not (MODELS_DIR / "face.onnx").exists():
         pytest.fail("models/face.onnx is missing")
-    from datasets.cardart import CardStyle, render_card
+    from tuolaji.datasets.cardart import CardStyle, render_card
 
     reader = CardReader.load(face_threshold=0.5)
     style = CardStyle.random(np.random.default_rng(4), "holdout")
@@ -96,13 +96,13 @@ def test_shipped_face_model_reads_a_card_filling_the_photo() -> None:
 
 
 def test_detect_cli_reads_faces_with_the_face_setting(tmp_path: Path, capsys) -> None:
-    from datasets.cardart import CardStyle, render_card
+    from tuolaji.datasets.cardart import CardStyle, render_card
 
     style = CardStyle.random(np.random.default_rng(11), "holdout")
     photo = cv2.resize(np.ascontiguousarray(render_card("9C", style, 224)[..., :3]), (224, 224))
     path = tmp_path / "nine.png"
     cv2.imwrite(str(path), photo)
-    assert tuolaji_cli.main(["detect", str(path), "--json"]) == 0
+    assert tuolaji.main(["detect", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [c["card"] for c in out[0]["cards"]] == ["9C"]
 
@@ -117,7 +117,7 @@ def test_merge_faces_makes_one_card_of_same_named_reads_spanning_one_outline() -
     """Two reads of one name inside one card's outline read surely as that card are one card (a
     long JOKER column read from both ends); reads of two names, a face of another name, or an
     outline far bigger than the reads (a picture holding a pair) leave the cards as they are."""
-    from vision.readings import CardInstance
+    from tuolaji.vision.readings import CardInstance
 
     reader = CardReader.load(face_threshold=0.6)
     outline = np.array([[254, 62], [332, 62], [332, 158], [254, 158]], np.float32)
@@ -136,7 +136,7 @@ def test_merge_faces_keeps_the_two_cards_of_a_fanned_pair() -> None:
     """Two identical cards fanned (a pair) may show one outline that the face reader reads surely
     as that card: their top-left indices lie side by side, a fan's offset apart, and stay two
     cards. Two reads of one card's opposite corners, spanning the outline, still join."""
-    from vision.readings import CardInstance, IndexReading
+    from tuolaji.vision.readings import CardInstance, IndexReading
 
     reader = CardReader.load(face_threshold=0.6)
     outline = np.array([[100, 100], [190, 100], [190, 220], [100, 220]], np.float32)  # both cards' outline
@@ -158,9 +158,9 @@ def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table(
     under the pipeline's sure threshold, where no index could be read (a jester joker's tiny
     corners): a card played is not a play lost. The whole picture never gives a guess, nor does
     a face read below ``face_guess_threshold``; ``tuolaji detect`` (no guesses) reports nothing."""
-    from vision.detector import TABLE
-    from vision.inference import GUESS_CONFIDENCE
-    from vision.readings import CardInstance
+    from tuolaji.vision.detector import TABLE
+    from tuolaji.vision.inference import GUESS_CONFIDENCE
+    from tuolaji.vision.readings import CardInstance
 
     table = CardReader.load(**TABLE)
     assert table.settings.face_guess_threshold > 0

@@ -48,7 +48,7 @@ def test_no_shipped_classifier_can_overflow_an_integer_kernel(name: str) -> None
 
 @needs_models
 def test_the_shipped_classifiers_read_their_check_crops_as_the_reference_does() -> None:
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     checks = {c.model: c for c in CardReader.load().kernel_checks}
     assert set(checks) == set(CLASSIFIERS)
@@ -62,7 +62,7 @@ def test_the_fixed_test_set_reads_the_same_with_every_graph_optimisation_off(mon
     sessions and of the reference path differ. They must not, card for card."""
     import onnxruntime as ort
 
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     optimised = CardReader.load()
     plain_options = ort.SessionOptions
@@ -101,7 +101,7 @@ def test_a_reader_whose_kernels_disagree_reads_through_the_reference_path(tmp_pa
                                                                           caplog: pytest.LogCaptureFixture) -> None:
     import onnxruntime as ort
 
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
     folder = _models_with_a_wrong_check(tmp_path / "models")
     with caplog.at_level(logging.WARNING):
@@ -117,8 +117,8 @@ def test_a_reader_whose_kernels_disagree_reads_through_the_reference_path(tmp_pa
 
 @needs_models
 def test_a_check_of_another_model_file_is_not_used(tmp_path: Path) -> None:
-    from vision.detector import CardReader
-    from vision.model_check import CHECK_FILE
+    from tuolaji.vision.detector import CardReader
+    from tuolaji.vision.model_check import CHECK_FILE
 
     folder = tmp_path / "models"
     shutil.copytree(MODELS, folder, ignore=shutil.ignore_patterns("checkpoints", "README.md"))
@@ -133,7 +133,7 @@ def test_a_check_of_another_model_file_is_not_used(tmp_path: Path) -> None:
 @needs_models
 def test_check_reader_says_what_this_cpu_reads(tmp_path: Path) -> None:
     def check_reader(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tuolaji_cli", "check-reader", *args], cwd=ROOT,
+        return subprocess.run([sys.executable, "-m", "tuolaji", "check-reader", *args], cwd=ROOT,
                               capture_output=True, text=True, timeout=120)
 
     shipped = check_reader()

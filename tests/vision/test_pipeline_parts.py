@@ -10,19 +10,18 @@ import cv2
 import numpy as np
 import pytest
 
-import tuolaji_cli.replay
-from session.live import LiveGame
-from vision.calibration import (
+from tuolaji.session.live import LiveGame
+from tuolaji.vision.calibration import (
     CalibrationError,
     SeatZones,
     TableCalibration,
     find_table_corners,
     order_corners,
 )
-from vision.motion import MotionMonitor
-from vision.pipeline import TablePipeline
-from vision.sources import Frame, SourceError, open_source
-from vision.tracking import ZoneTracker
+from tuolaji.vision.motion import MotionMonitor
+from tuolaji.vision.pipeline import TablePipeline
+from tuolaji.vision.sources import Frame, SourceError, open_source
+from tuolaji.vision.tracking import ZoneTracker
 
 SETUP = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
          "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": []}]}
@@ -303,8 +302,8 @@ def test_a_lead_whose_follows_stay_longer_is_filled_with_its_hidden_copy_for_a_p
 
 
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
-    import scorer
-    from datasets.video import RenderOptions, render_video
+    from tuolaji import scorer
+    from tuolaji.datasets.video import RenderOptions, render_video
 
     truth = render_video(scorer.random_record("standard-2deck", 2, hand_size=1), tmp_path / "v.mp4",
                          RenderOptions(seed=9, fps=8.0, max_tricks=1))
@@ -316,8 +315,8 @@ def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
 
 
 def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
-    import vision.detector
-
+    import tuolaji.vision.detector
+    from tuolaji import vision
     def no_models(*args, **kwargs):
         raise OSError(2, "No such file or directory", str(Path("models") / "detector.onnx"))
 
@@ -325,7 +324,7 @@ def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
     from argparse import Namespace
 
     with pytest.raises(Exception, match="card model"):
-        tuolaji_cli.replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
+        tuolaji.replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
 
 
 def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):
@@ -417,7 +416,7 @@ def test_something_lying_in_another_seats_zone_from_the_start_is_not_a_lead():
 
 
 def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
-    from session.events import StateChanged
+    from tuolaji.session.events import StateChanged
 
     script = {0: {}, 10: {0: [("AS", 0.95)]}, 20: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}, 40: {}, 60: {1: [("KD", 0.95)]}}
     reader = ScriptedReader(script)

@@ -15,17 +15,17 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.cardart import CardStyle, render_card
-from datasets.realeval import match_cards
-from vision.detector import CardInstance, IndexReading
-from vision.read_check import DealFacts, deal_facts, weigh_read
+from tuolaji.datasets.cardart import CardStyle, render_card
+from tuolaji.datasets.realeval import match_cards
+from tuolaji.vision.detector import CardInstance, IndexReading
+from tuolaji.vision.read_check import DealFacts, deal_facts, weigh_read
 
 REPO = Path(__file__).resolve().parents[2]
 needs_models = pytest.mark.skipif(not (REPO / "models" / "classifier_head.npz").exists(), reason="no shipped models")
 
 
 def tuolaji(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tuolaji_cli", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tuolaji", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=300, env=env)
 
 
@@ -117,7 +117,7 @@ def test_real_crops_cuts_labelled_corner_crops_from_single_card_photos(tmp_path:
     result = tuolaji("real-crops", str(folder), "--split", "train", "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
     assert "3 photos" in result.stdout
-    from vision.detector import CARD_NAMES
+    from tuolaji.vision.detector import CARD_NAMES
 
     labels = Counter()
     files = sorted((tmp_path / "out" / "crops").glob("*.npz"))
@@ -235,9 +235,9 @@ class _ZoneReader:
 
 
 def test_a_full_resolution_frame_is_read_zone_by_zone_at_full_resolution() -> None:
-    from session.live import LiveGame
-    from vision.pipeline import TablePipeline
-    from vision.sources import Frame
+    from tuolaji.session.live import LiveGame
+    from tuolaji.vision.pipeline import TablePipeline
+    from tuolaji.vision.sources import Frame
 
     setup = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
              "start_levels": ["2"] * 4, "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
@@ -291,8 +291,8 @@ def test_a_read_of_a_suit_its_seat_is_void_in_is_doubted_but_a_clear_one_stays()
 def test_an_impossible_clear_read_reaches_the_zone_as_unsure() -> None:
     """The demo's failure on a CPU that misread: a 4th 大王 in a 3-deck deal, read at 0.95. The
     zone's read keeps the possible 小王 at a confidence under any threshold, for a person."""
-    from vision.calibration import SeatZones, TableCalibration
-    from vision.zone_reading import reads_by_seat
+    from tuolaji.vision.calibration import SeatZones, TableCalibration
+    from tuolaji.vision.zone_reading import reads_by_seat
 
     record = _record([{"leader": 0, "plays": [["BJ", "BJ"], ["2S", "3S"], ["4S", "5S"], ["6S", "7S"]]},
                       {"leader": 1, "plays": [["BJ"]]}])

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-import scorer
-import tuolaji_cli
-from datasets.video import RenderOptions, VideoTruth, render_video, save_render
-from session.events import PlaySettled, StateChanged
-from session.live import LiveGame
-from vision.oracle import OracleReader
-from vision.pipeline import TablePipeline, open_source
+import tuolaji
+from tuolaji import scorer
+from tuolaji.datasets.video import RenderOptions, VideoTruth, render_video, save_render
+from tuolaji.session.events import PlaySettled, StateChanged
+from tuolaji.session.live import LiveGame
+from tuolaji.vision.oracle import OracleReader
+from tuolaji.vision.pipeline import TablePipeline, open_source
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,7 +121,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Pa
 
 
 def replay(paths: dict[str, Path], out: Path, *extra: str) -> int:
-    return tuolaji_cli.main(["replay", str(paths["video"]), "--setup", str(paths["setup"]), "--out", str(out),
+    return tuolaji.main(["replay", str(paths["video"]), "--setup", str(paths["setup"]), "--out", str(out),
                              "--oracle", str(paths["frames"]), "--quiet", *extra])
 
 
@@ -209,17 +209,17 @@ def test_an_interrupted_replay_resumes_from_its_record_with_nothing_lost(rendere
 
 def test_bundled_demo_replays_to_its_truth(tmp_path):
     """The pipeline alone: the demo read by the oracle comes back trick for trick."""
-    from vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
+    from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
 
     out = tmp_path / "demo.json"
     args = ["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(out), "--quiet",
             "--oracle", str(DEMO_FRAMES)]
-    assert tuolaji_cli.main(args) == 0
+    assert tuolaji.main(args) == 0
     assert tricks_of(out) == tricks_of(DEMO_TRUTH)
 
 
 def _shipped_reader_not_ready() -> bool:
-    from vision.demo import shipped_reader_is_ready
+    from tuolaji.vision.demo import shipped_reader_is_ready
 
     return not shipped_reader_is_ready()
 
@@ -231,11 +231,11 @@ def _shipped_reader_not_ready() -> bool:
                           "exactly; record it with `tuolaji demo --record-check` once it does")
 def test_bundled_demo_replays_to_its_truth_with_the_shipped_reader(tmp_path):
     """Camera to record for real: the demo read by the shipped card model comes back exactly."""
-    from vision.demo import DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
+    from tuolaji.vision.demo import DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
 
     out = tmp_path / "demo.json"
     args = ["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(out), "--quiet"]
-    assert tuolaji_cli.main(args) == 0
+    assert tuolaji.main(args) == 0
     assert tricks_of(out) == tricks_of(DEMO_TRUTH)
 
 
@@ -243,7 +243,7 @@ def test_bundled_demo_replays_to_its_truth_with_the_shipped_reader(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tuolaji_cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "tuolaji", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
 
 
@@ -287,7 +287,7 @@ def test_setup_that_is_not_a_setup_is_one_line_and_exit_2(rendered, tmp_path, co
 @pytest.mark.parametrize("seed", [0, 1])
 def test_an_imperfect_reader_is_outvoted_by_more_reads(seed):
     """A reader that misses 5% of the cards and misnames 2.5% (at random, per read) still gets every trick."""
-    from vision.demo import DEMO_FRAMES, DEMO_VIDEO
+    from tuolaji.vision.demo import DEMO_FRAMES, DEMO_VIDEO
 
     truth = VideoTruth.load(DEMO_FRAMES)
     game = LiveGame(truth.setup)

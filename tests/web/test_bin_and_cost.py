@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-import scorer
-from scorer import audit as scorer_audit
-from web import create_app, get_table
-from web import history as web_history
-from web import store as web_store
-from web import view as web_view
+from tuolaji import scorer
+from tuolaji.scorer import audit as scorer_audit
+from tuolaji.web import create_app, get_table
+from tuolaji.web import history as web_history
+from tuolaji.web import store as web_store
+from tuolaji.web import view as web_view
 
 PLAYERS = ["东", "南", "西", "北"]
 
@@ -65,7 +65,7 @@ def test_a_deleted_session_goes_to_the_bin_is_restored_from_it_and_is_purged_aft
 
 
 def test_the_bin_and_its_words_in_both_languages(tmp_path: Path) -> None:
-    from web.i18n import STRINGS
+    from tuolaji.web.i18n import STRINGS
 
     for key in ("sessions.bin", "sessions.bin_help", "action.restore", "sessions.delete_confirm"):
         assert STRINGS[key]["zh"] and STRINGS[key]["en"]
@@ -231,7 +231,7 @@ def test_an_audit_of_a_long_game_runs_no_garbage_collection_while_it_runs() -> N
 
 def test_the_sessions_page_audits_a_stored_game_once_until_it_is_saved_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from web import pages
+    from tuolaji.web import pages
 
     app = make_app(tmp_path)
     client = app.test_client()

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from flask import Flask
 
-import scorer
-from scorer.tracker import track
 from tests.conftest import anonymous
-from web import get_table
-from web.camera import get_desk, load_settings, saved_calibration
-from web.security import COMPUTE_ONLY, SAFE_METHODS, TOKEN_HEADER
+from tuolaji import scorer
+from tuolaji.scorer.tracker import track
+from tuolaji.web import get_table
+from tuolaji.web.camera import get_desk, load_settings, saved_calibration
+from tuolaji.web.security import COMPUTE_ONLY, SAFE_METHODS, TOKEN_HEADER
 
 CORNERS = [[40.0, 30.0], [600.0, 30.0], [600.0, 450.0], [40.0, 450.0]]
 
@@ -81,8 +81,8 @@ def test_choose_a_source_fix_the_corners_and_keep_them(app: Flask, client: Any, 
 
 
 def test_the_next_game_starts_from_the_saved_calibration(tmp_path: Path) -> None:
-    from tuolaji_cli.serve import add_arguments, attach_source
-    from web import create_app
+    from tuolaji.serve import add_arguments, attach_source
+    from tuolaji.web import create_app
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     client = app.test_client()
@@ -90,7 +90,7 @@ def test_the_next_game_starts_from_the_saved_calibration(tmp_path: Path) -> None
     wait_for_frame(client)
     client.post("/api/camera/corners", json={"corners": CORNERS})
     get_desk(app).close()
-    from vision import demo
+    from tuolaji.vision import demo
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -165,7 +165,7 @@ def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
     client.post(f"/api/sessions/{session}/resume")
     live = client.get("/api/tracker").get_json()["tracker"]
     assert live == track(record) | {"players": record["players"]}
-    from web.replay import record_at
+    from tuolaji.web.replay import record_at
 
     at = client.get(f"/api/replay/{session}/tracker/7").get_json()["tracker"]
     assert at["plays"] == 7 and at == track(record_at(record, 7)) | {"players": record["players"]}
@@ -173,11 +173,11 @@ def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
 
 
 def test_the_preview_of_a_running_game_is_the_pipeline_s_own(tmp_path: Path) -> None:
-    import tuolaji_cli
-    from tuolaji_cli.serve import build_server
-    from vision import demo
+    import tuolaji
+    from tuolaji.serve import build_server
+    from tuolaji.vision import demo
 
-    args = tuolaji_cli.build_parser().parse_args([
+    args = tuolaji.build_parser().parse_args([
         "serve", "--video", str(demo.DEMO_VIDEO), "--oracle", str(demo.DEMO_FRAMES), "--fast", "--port", "0",
         "--data", str(tmp_path)])
     server, table = build_server(args)
@@ -203,8 +203,8 @@ def test_the_preview_of_a_running_game_is_the_pipeline_s_own(tmp_path: Path) -> 
 
 
 def test_on_the_network_the_camera_is_for_token_holders_only(tmp_path: Path) -> None:
-    from web import create_app
-    from web.security import TOKEN_COOKIE
+    from tuolaji.web import create_app
+    from tuolaji.web.security import TOKEN_COOKIE
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "LOCAL_ONLY": False})
     stranger = anonymous(app)
@@ -218,8 +218,7 @@ def test_on_the_network_the_camera_is_for_token_holders_only(tmp_path: Path) -> 
 
 def test_a_preview_nobody_looks_at_lets_the_camera_go(app: Flask, client: Any, folder_source: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import web.camera
-
+    from tuolaji import web
     client.post("/api/camera/open", json={"source": folder_source, "size": "640x480"})
     wait_for_frame(client)
     desk = get_desk(app)
@@ -238,7 +237,7 @@ def test_a_preview_nobody_looks_at_lets_the_camera_go(app: Flask, client: Any, f
 def test_the_check_measures_the_paper_where_a_zone_s_card_lies() -> None:
     """At full resolution the check reads zone by zone: the paper's brightness is measured where
     each card lies in the picture, not at its place in its zone's crop."""
-    from vision.camera_check import check_frame
+    from tuolaji.vision.camera_check import check_frame
 
     image = np.full((1080, 1920, 3), 40, np.uint8)  # a dark cloth ...
     image[900:1000, 900:1000] = 230  # ... and one white card in seat 0's zone (the bottom)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from web import create_app, get_table
-from web.store import DATABASE_NAME
+from tuolaji.web import create_app, get_table
+from tuolaji.web.store import DATABASE_NAME
 
 PLAYERS = ["东", "南", "西", "北"]
 SETUP = {"players": PLAYERS, "profile": "standard-2deck", "levels": ["2"] * 4, "trump": "S", "dealer": 0}
@@ -133,8 +133,8 @@ def test_on_a_full_disk_plays_corrections_renames_and_deletes_answer_507_and_not
 def test_a_feed_whose_play_cannot_be_saved_stops_with_the_reason_and_adds_nothing(
         tmp_path: Path, full_disk: dict[str, bool]) -> None:
     """The camera's (or a replayed record's) plays go through the same save: never kept unsaved."""
-    import scorer
-    from web.table import RecordFeed, record_setup
+    from tuolaji import scorer
+    from tuolaji.web.table import RecordFeed, record_setup
 
     app = make_app(tmp_path)
     table = get_table(app)
@@ -157,8 +157,8 @@ def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old
     import errno
     import os
 
-    import session.live
-    from session.live import LiveGame, NotSavedError
+    from tuolaji import session
+    from tuolaji.session.live import LiveGame, NotSavedError
 
     path = tmp_path / "out.json"
     record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": PLAYERS,

@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-import scorer
-from scorer.violation_text import SENTENCES, detail, penalty_detail
-from scorer.violations import (
+from tuolaji import scorer
+from tuolaji.scorer.violation_text import SENTENCES, detail, penalty_detail
+from tuolaji.scorer.violations import (
     Beaten,
     BidNotABid,
     EmptyLead,
@@ -36,7 +36,7 @@ from scorer.violations import (
     Violation,
     WrongFormat,
 )
-from web.explain import (
+from tuolaji.web.explain import (
     FACT_SENTENCES,
     describe_error,
     describe_hint,
@@ -368,7 +368,7 @@ PENALTY_SENTENCES = {"penalty_points", "penalty_level", "penalty_throw_level_poi
 
 
 def test_obligations_of_random_leads_are_translated():
-    from web.explain import describe_obligation
+    from tuolaji.web.explain import describe_obligation
 
     met: set[str] = set()
     rng = random.Random(3)
@@ -464,8 +464,7 @@ class BrandNewFact(Fact):
     {"rule": None},
 ])
 def test_a_finding_without_words_falls_back_to_readable_english(violation, monkeypatch):
-    import scorer.violation_text as violation_text
-
+    from tuolaji.scorer import violation_text as violation_text
     monkeypatch.setitem(violation_text._SENTENCES, BrandNewFact, lambda f: f"seat {f.seat} did it in trick 2")
     described = describe_violation(violation, ["东", "南"])
     assert described["parsed"] is False and described["zh"] == described["en"]

@@ -7,11 +7,11 @@ import copy
 
 import pytest
 
-import scorer
 from tests.browser.records import played_deal_record
-from web import get_table
-from web.dealing import RefusedError
-from web.history import can_redo, can_undo, logged, redo, undo
+from tuolaji import scorer
+from tuolaji.web import get_table
+from tuolaji.web.dealing import RefusedError
+from tuolaji.web.history import can_redo, can_undo, logged, redo, undo
 
 SETUP = {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "trump": "NT", "dealer": 0}
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-import scorer
-from scorer import safejson
-from tuolaji_cli.audit import load_record
-from web import create_app, get_table
-from web.store import DATABASE_NAME, STORED_MAX_BYTES, SessionStore
+from tuolaji import scorer
+from tuolaji.audit import load_record
+from tuolaji.scorer import safejson
+from tuolaji.web import create_app, get_table
+from tuolaji.web.store import DATABASE_NAME, STORED_MAX_BYTES, SessionStore
 
 PLAYERS = ["东", "南", "西", "北"]
 TARGET_BYTES = 4_183_000  # 3.99 MiB
@@ -117,7 +117,7 @@ def test_a_legal_record_at_the_limit_corrected_11_times_stays_listed_resumable_e
 
 
 def test_the_store_refuses_a_row_it_could_not_read_back_and_reads_what_it_writes(tmp_path: Path) -> None:
-    from session.live import NotSavedError
+    from tuolaji.session.live import NotSavedError
 
     store = SessionStore(tmp_path / DATABASE_NAME)
     record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": PLAYERS, "deals": []}

@@ -12,11 +12,11 @@ import pytest
 from flask import Flask
 from PIL import Image
 
-import scorer
 from tests.conftest import TABLE_SETUP
-from vision.sources import Frame
-from web import get_table
-from web.pictures import SessionPictures, evidence, pictures_dir
+from tuolaji import scorer
+from tuolaji.vision.sources import Frame
+from tuolaji.web import get_table
+from tuolaji.web.pictures import SessionPictures, evidence, pictures_dir
 
 
 def noisy(seed: int) -> np.ndarray:

@@ -22,14 +22,14 @@ from typing import Any
 import pytest
 from flask import Flask, Response
 
-import scorer
-from scorer import safejson
-from scorer.safejson import MAX_HAND_BYTES
 from tests.conftest import anonymous
 from tests.fuzz_harness import Workspace, cli_targets, escaped_quotes, run_cli, zip_bomb
-from web import create_app
-from web.pictures import MAX_ZIP_ENTRIES, pictures_dir
-from web.security import MAX_QUERY_BYTES, REDACTOR, TOKEN_COOKIE, protect_response
+from tuolaji import scorer
+from tuolaji.scorer import safejson
+from tuolaji.scorer.safejson import MAX_HAND_BYTES
+from tuolaji.web import create_app
+from tuolaji.web.pictures import MAX_ZIP_ENTRIES, pictures_dir
+from tuolaji.web.security import MAX_QUERY_BYTES, REDACTOR, TOKEN_COOKIE, protect_response
 
 SIZES = (64 * 1024, 128 * 1024)
 
@@ -68,10 +68,10 @@ def test_every_command_refuses_the_escaped_quote_string_with_one_line(ws: Worksp
 
 
 def test_tuolaji_audit_prints_one_line_for_the_escaped_quote_string(ws: Workspace, capsys: Any) -> None:
-    import tuolaji_cli
+    import tuolaji
 
     path = ws.file(escaped_quotes(128 * 1024).encode(), "quotes.json")
-    assert tuolaji_cli.main(["audit", path]) == 2
+    assert tuolaji.main(["audit", path]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not valid JSON: Unterminated string starting at line 1 column 1" in err
 
@@ -345,8 +345,8 @@ def test_the_spectator_view_holds_no_token_and_a_script_on_it_cannot_fetch_one(t
 
 
 def test_names_are_matched_whole(app: Flask, client: Any) -> None:
-    from scorer.errors import InputError
-    from vision.decks import check_deck_name, list_decks
+    from tuolaji.scorer.errors import InputError
+    from tuolaji.vision.decks import check_deck_name, list_decks
 
     assert check_deck_name("club-3decks") == "club-3decks"
     for bad in ("club\n", "club\n\n", "\nclub"):
@@ -371,7 +371,7 @@ def test_names_are_matched_whole(app: Flask, client: Any) -> None:
 
 
 def test_a_record_naming_a_picture_with_a_newline_gets_no_address() -> None:
-    from web.pictures import pictures_of
+    from tuolaji.web.pictures import pictures_of
 
     record = {"deals": [{"pictures": [{"trick": 0, "seat": 0, "file": "d0-f1-s0.jpg\n"},
                                       {"trick": 0, "seat": 1, "file": "d0-f2-s1.jpg"}]}]}
@@ -436,7 +436,7 @@ def test_an_import_error_naming_a_long_text_is_shown_within_the_query_limit(clie
 def test_the_string_scan_takes_an_unterminated_string_in_one_pass(size: int) -> None:
     """The work of the nesting scan, counted: an unterminated string is one match that runs to the
     end (a scan that fails there restarts at every quote after it: n passes of n characters)."""
-    from scorer.safejson import _STRINGS, _outside_strings
+    from tuolaji.scorer.safejson import _STRINGS, _outside_strings
 
     text = "[" + escaped_quotes(size)
     unescaped = text.replace("\\\\", "").replace('\\"', "")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from web.server import BUSY_STREAM, TableServer, connection_limit, redact
+from tuolaji.web.server import BUSY_STREAM, TableServer, connection_limit, redact
 
 
 def start(app: Any, **limits: Any) -> tuple[TableServer, threading.Thread, str]:

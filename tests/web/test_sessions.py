@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.records import revoke_record
-from web import create_app, get_table
-from web.table import RecordFeed, record_setup
+from tuolaji.web import create_app, get_table
+from tuolaji.web.table import RecordFeed, record_setup
 
 
 @pytest.fixture()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from session.events import StateChanged
 from tests.conftest import TABLE_SETUP
-from web import create_app, get_table
+from tuolaji.session.events import StateChanged
+from tuolaji.web import create_app, get_table
 
 SETUP = TABLE_SETUP | {"levels": ["2"] * 4, "trump": "S"}
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-import scorer
 from tests.browser.records import point_correction, revoke_record
 from tests.conftest import TABLE_SETUP
-from web import get_table
-from web.cards import CARD_NAMES, card_svg
-from web.i18n import STRINGS
-from web.table import RecordFeed
+from tuolaji import scorer
+from tuolaji.web import get_table
+from tuolaji.web.cards import CARD_NAMES, card_svg
+from tuolaji.web.i18n import STRINGS
+from tuolaji.web.table import RecordFeed
 
 SETUP = TABLE_SETUP | {"levels": ["2", "5", "2", "5"], "name": "周五"}
 
@@ -35,7 +35,7 @@ def play(client, seat: int, *cards: str, status: int = 201) -> dict[str, Any]:
 def feed_record(app, record: dict[str, Any]) -> None:
     """Play a whole record into the app's current session at once."""
     table = get_table(app)
-    from web.table import record_setup
+    from tuolaji.web.table import record_setup
 
     table.start(record_setup(record), name="fed", source="record")
     feed = RecordFeed(table, record, pace_s=0)
@@ -330,7 +330,7 @@ def test_no_hint_without_hands_or_once_the_deal_is_over(app, client):
 def test_a_replayed_record_keeps_its_hands_so_the_page_can_hint(app, client):
     record = scorer.random_record("standard-2deck", 8, hand_size=5)
     table = get_table(app)
-    from web.table import record_setup
+    from tuolaji.web.table import record_setup
 
     table.start(record_setup(record), name="fed", source="record")
     feed = RecordFeed(table, record, pace_s=0, on_play=lambda n: feed.stop(0) if n == 6 else None)
@@ -389,7 +389,7 @@ def test_errors_a_person_can_cause_come_in_both_languages(client):
 def test_record_feed_plays_a_record_and_resumes_where_it_stopped(app):
     record = scorer.random_record("standard-2deck", 3, hand_size=4)
     table = get_table(app)
-    from web.table import record_setup
+    from tuolaji.web.table import record_setup
 
     table.start(record_setup(record), name="fed", source="record")
     seen = []

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import scorer
-from web import view
+from tuolaji import scorer
+from tuolaji.web import view
 
 
 def six_player_record() -> dict[str, Any]:

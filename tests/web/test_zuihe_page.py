@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from web.zuihe import zuihe_bp
+from tuolaji.web.zuihe import zuihe_bp
 
 WINNING = {
     "hand": ["ZH"] * 3 + ["7B"] * 3 + ["8B"] * 3 + ["9B"] * 3
@@ -80,9 +80,9 @@ def test_api_rejects_a_body_that_is_not_json(app: Flask) -> None:
 
 
 def test_every_message_key_has_its_chinese() -> None:
-    from scorer.zuihe.messages import MESSAGES_EN
     from tests.scorer.test_zuihe_messages import raise_site_keys
-    from web.zuihe import MESSAGES_ZH
+    from tuolaji.scorer.zuihe.messages import MESSAGES_EN
+    from tuolaji.web.zuihe import MESSAGES_ZH
 
     assert set(MESSAGES_ZH) == set(MESSAGES_EN)
     assert [site for site in raise_site_keys() if site[2] not in MESSAGES_ZH] == []
@@ -105,8 +105,8 @@ def test_every_message_key_has_its_chinese() -> None:
     ([1, 2, 3], "请求内容应是一手牌（HAND.json 对象）"),
 ])
 def test_api_error_comes_in_chinese_too(app: Flask, payload: object, zh: str) -> None:
-    from scorer.errors import InputError
-    from scorer.zuihe import score
+    from tuolaji.scorer.errors import InputError
+    from tuolaji.scorer.zuihe import score
 
     body = app.test_client().post("/zuihe/api/score", json=payload).get_json()
     assert body["message"] == {"zh": zh, "en": body["error"]}

@@ -18,10 +18,10 @@ import argparse
 import math
 from pathlib import Path
 
-import scorer
-from scorer.errors import InputError
-from session.live import read_json_file
-from tuolaji_cli._common import finite_float
+from tuolaji import scorer
+from tuolaji._common import finite_float
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import read_json_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,7 +80,7 @@ def _dropouts(values: list[str]) -> tuple[tuple[float, int, str], ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datasets.video import RenderOptions, render_video, save_render
+    from tuolaji.datasets.video import RenderOptions, render_video, save_render
 
     existing = [path for path in output_paths(args.out) if path.exists()]
     if existing and not args.force:

@@ -25,8 +25,8 @@ import argparse
 import json
 import sys
 
-from scorer import safejson
-from scorer.zuihe import ZuiheOptions, score
+from tuolaji.scorer import safejson
+from tuolaji.scorer.zuihe import ZuiheOptions, score
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +65,7 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float]) ->
     import cv2
     import numpy as np
 
-    from datasets.scenes import classifier_crops, generate_scene
+    from tuolaji.datasets.scenes import classifier_crops, generate_scene
 
     out, seed, index, split, width, height, crops, joker_share, real_art = job
     scene = generate_scene(seed, index, width, height, split, joker_share, real_art)
@@ -97,7 +97,7 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices.
 
     ``real_art`` > 0 first renders the imported decks that are not cached yet (once)."""
-    from datasets.scenes import JOKER_SHARE
+    from tuolaji.datasets.scenes import JOKER_SHARE
 
     if count < 0:
         raise InputError(f"--count must be >= 0, got {count}")
@@ -147,7 +147,7 @@ def _real_art_designs(real_art: float, split: str, workers: int, progress: bool)
         raise InputError(f"--real-art must be between 0 and 1, got {real_art}")
     if real_art == 0:
         return []
-    from datasets import realart
+    from tuolaji.datasets import realart
 
     if not realart.rsvg_available():
         raise InputError("--real-art needs rsvg-convert (Debian: librsvg2-bin; scripts/setup.sh dev installs it)")

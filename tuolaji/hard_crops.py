@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datasets.hardcrops import write_hard_crops
+    from tuolaji.datasets.hardcrops import write_hard_crops
 
     if not args.sets and args.real is None:
         raise InputError("hard-crops: give at least one generated SET or --real DIR to search")

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datasets.faces import write_face_set
+    from tuolaji.datasets.faces import write_face_set
 
     counts = write_face_set(args.out, args.real, args.seed, art_copies=args.art_copies, styles=args.styles,
                             real_copies=args.real_copies, rejects=args.rejects)

@@ -31,14 +31,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import scorer
-from scorer.errors import InputError
-from session.live import check_resumable, read_json_file
-from tuolaji_cli._common import finite_float
+from tuolaji import scorer
+from tuolaji._common import finite_float
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import check_resumable, read_json_file
 
 if TYPE_CHECKING:
-    from web.server import TableServer
-    from web.table import Feed, Table
+    from tuolaji.web.server import TableServer
+    from tuolaji.web.table import Feed, Table
 
 DEFAULT_PORT = 8750
 
@@ -119,7 +119,7 @@ def default_setup() -> dict[str, Any]:
 def video_setup(sidecar: dict[str, Any]) -> dict[str, Any]:
     """The set-up of a video from its ``.setup.json``: its first deal before any play, or, when the
     video films only a deal's last tricks (like the bundled demo), the deal so far with its tricks."""
-    from web.table import record_setup
+    from tuolaji.web.table import record_setup
 
     if sidecar.get("deals") and sidecar["deals"][-1].get("tricks"):
         scorer.validate_record(sidecar)
@@ -136,7 +136,7 @@ def _open_or_start(table: Table, args: argparse.Namespace, setup: dict[str, Any]
 
 def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
     """Open the session the input feeds and start the input in a background thread."""
-    from web.table import PipelineFeed, RecordFeed, record_setup
+    from tuolaji.web.table import PipelineFeed, RecordFeed, record_setup
 
     if args.resume:
         latest = table.store.latest()
@@ -162,9 +162,9 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
             sidecar = args.video.with_name(args.video.stem + ".setup.json")
             if sidecar.exists():
                 setup = video_setup(load_record(sidecar))
-        from vision.pipeline import open_source
-        from vision.preview import FrameTap
-        from vision.sources import parse_size
+        from tuolaji.vision.pipeline import open_source
+        from tuolaji.vision.preview import FrameTap
+        from tuolaji.vision.sources import parse_size
 
         # a missing camera or an unreadable video is reported before the model; the set-up page sees its frames
         frames = FrameTap(open_source(spec, camera_size=parse_size(args.camera_size)))
@@ -183,8 +183,8 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
     """The bundled demo: the session starts from the record of the deal so far, the video of its
     last tricks goes through the camera pipeline at real-time speed, then the demo turns the kitty
     up and starts the next deal (:class:`web.table.DemoFeed`)."""
-    from vision import demo
-    from web.table import DemoFeed
+    from tuolaji.vision import demo
+    from tuolaji.web.table import DemoFeed
 
     setup = load_record(Path(demo.DEMO_SETUP))  # the deal so far: its first tricks, whole
     if args.session is not None:
@@ -198,8 +198,8 @@ def attach_demo(table: Table, args: argparse.Namespace) -> Feed:
         args.oracle = Path(demo.DEMO_FRAMES)
     reader = make_reader(args, fallback_frames=Path(demo.DEMO_FRAMES))
     _open_or_start(table, args, setup, name="demo", source="demo")
-    from vision.preview import FrameTap
-    from vision.sources import open_source
+    from tuolaji.vision.preview import FrameTap
+    from tuolaji.vision.sources import open_source
 
     options = camera_options(table, args, video=Path(demo.DEMO_VIDEO), calibrated=False)
     options["filmed_from"] = len(setup["deals"][-1]["tricks"])
@@ -212,9 +212,9 @@ def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None
                    calibrated: bool = True) -> dict[str, Any]:
     """The pipeline's options from the table's set-up: the calibration saved on ``/camera``
     (not for the demo, filmed by its own camera) and the keeper of the plays' pictures."""
-    from web.camera import saved_calibration
-    from web.pictures import SessionPictures
-    from web.store import default_data_dir
+    from tuolaji.web.camera import saved_calibration
+    from tuolaji.web.pictures import SessionPictures
+    from tuolaji.web.store import default_data_dir
 
     data = Path(args.data) if args.data else default_data_dir()
     options: dict[str, Any] = {"pictures": SessionPictures(table, data, video=str(video.resolve()) if video else None)}
@@ -227,15 +227,15 @@ def camera_options(table: Table, args: argparse.Namespace, *, video: Path | None
 def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None) -> Any:
     """The card reader: ``--oracle`` frames, else the trained model; for the demo, its frames file
     when no model has been trained yet (said on stderr)."""
-    from vision.oracle import OracleReader
+    from tuolaji.vision.oracle import OracleReader
 
     if args.oracle is not None:
         if not args.oracle.exists():
             raise FileNotFoundError(2, "no such file", str(args.oracle))
         return OracleReader.from_file(args.oracle)
     try:
-        from vision.decks import chosen_deck
-        from vision.detector import TABLE, CardReader
+        from tuolaji.vision.decks import chosen_deck
+        from tuolaji.vision.detector import TABLE, CardReader
 
         return CardReader.load(deck=chosen_deck(getattr(args, "deck", None), args.data), **TABLE)
     except (OSError, ModuleNotFoundError) as exc:
@@ -324,10 +324,10 @@ def app_config(args: argparse.Namespace, data: Path | str, *, local_only: bool, 
 
 def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
     """The application, its input attached and started, and its HTTP server (not yet serving)."""
-    from web import create_app, get_table
-    from web.security import is_loopback_host, lan_address
-    from web.server import TableServer, connection_limit
-    from web.store import default_data_dir
+    from tuolaji.web import create_app, get_table
+    from tuolaji.web.security import is_loopback_host, lan_address
+    from tuolaji.web.server import TableServer, connection_limit
+    from tuolaji.web.store import default_data_dir
 
     open_files = raise_open_files_limit()
     data = args.data if args.data else default_data_dir()

@@ -1,7 +1,7 @@
 """The one entry point: ``tuolaji <command> ...``, and the home of every command.
 
 Each command is one module of this package, named after it (``-`` as ``_``: ``tuolaji
-check-camera`` is :mod:`tuolaji_cli.check_camera`), exposing ``add_arguments(parser)`` and
+check-camera`` is :mod:`tuolaji.check_camera`), exposing ``add_arguments(parser)`` and
 ``run(args) -> int``. Modules whose name starts with ``_`` are helpers, not commands.
 A command module imports only the standard library, :mod:`scorer`, :mod:`session`,
 :mod:`models` and this package at module level; everything heavy (OpenCV, onnxruntime,
@@ -17,7 +17,7 @@ module is a broken install and surfaces as the error it is.
 >>> sorted(COMMANDS)[:4]
 ['audit', 'check-camera', 'check-reader', 'demo']
 >>> module_of("check-camera")
-'tuolaji_cli.check_camera'
+'tuolaji.check_camera'
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ OPTIONAL_EXTRAS = frozenset({"torch", "torchvision", "ultralytics", "onnx"})
 
 
 def module_of(command: str) -> str:
-    """The module of ``command``: ``tuolaji_cli.<command with - as _>``."""
+    """The module of ``command``: ``tuolaji.<command with - as _>``."""
     return f"{__name__}.{command.replace('-', '_')}"
 
 
@@ -93,7 +93,7 @@ def _missing(command: str, exc: ModuleNotFoundError) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scorer.errors import InputError
+    from tuolaji.scorer.errors import InputError
 
     parser = build_parser()
     args = parser.parse_args(argv)

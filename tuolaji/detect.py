@@ -18,12 +18,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuolaji_cli._common import add_deck_arguments, add_reading_arguments
+from tuolaji._common import add_deck_arguments, add_reading_arguments
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from vision.detector import CardInstance
+    from tuolaji.vision.detector import CardInstance
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def card_json(card: CardInstance) -> dict:
     """The JSON object of one physical card.
 
-    >>> from vision.detector import CardInstance
+    >>> from tuolaji.vision.detector import CardInstance
     >>> card_json(CardInstance("10H", (1.04, 2.0, 30.26, 40.0), 0.971, ()))
     {'card': '10H', 'box': [1.0, 2.0, 30.3, 40.0], 'confidence': 0.971}
     """
@@ -67,8 +67,8 @@ def annotate(image: np.ndarray, cards: list[CardInstance]) -> np.ndarray:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.decks import chosen_deck
-    from vision.detector import CardReader, read_image_file, reader_preset
+    from tuolaji.vision.decks import chosen_deck
+    from tuolaji.vision.detector import CardReader, read_image_file, reader_preset
 
     images = [(path, read_image_file(path)) for path in args.images]  # fail before any output
     reader = CardReader.load(args.models, deck=chosen_deck(args.deck, args.deck_data), **reader_preset(args.careful, args.fast))

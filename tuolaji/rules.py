@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from scorer.formats import ladder_names, unit_ladder
-from scorer.profiles import PROFILE_NOTES, PROFILES, RulesError
+from tuolaji.scorer.formats import ladder_names, unit_ladder
+from tuolaji.scorer.profiles import PROFILE_NOTES, PROFILES, RulesError
 
 LADDER_SHAPES = [(2, 1), (3, 1), (4, 1), (2, 2), (2, 3), (3, 2), (3, 3), (4, 2)]
 

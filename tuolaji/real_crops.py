@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from scorer.errors import InputError
+from tuolaji.scorer.errors import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from datasets.realcrops import write_real_crops
+    from tuolaji.datasets.realcrops import write_real_crops
 
     if args.split in ("valid", "test"):
         raise InputError(f"--split {args.split}: crops are for training; the valid and test photos are for measuring")

@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import scorer
-from scorer.errors import InputError
-from session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
-from tuolaji_cli._common import add_deck_arguments, finite_float
+from tuolaji import scorer
+from tuolaji._common import add_deck_arguments, finite_float
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +99,7 @@ def _open_game(setup: dict[str, Any], out: Path) -> tuple[LiveGame, bool]:
 
 def _reader(args: argparse.Namespace) -> Any:
     if args.oracle is not None:
-        from vision.oracle import OracleReader
+        from tuolaji.vision.oracle import OracleReader
 
         if not args.oracle.exists():
             raise FileNotFoundError(2, "no such file", str(args.oracle))
@@ -108,8 +108,8 @@ def _reader(args: argparse.Namespace) -> Any:
         except (KeyError, ValueError, TypeError) as exc:
             raise InputError(f"{args.oracle}: not a rendered video's frames file ({exc})") from exc
     try:
-        from vision.decks import chosen_deck
-        from vision.detector import TABLE, CardReader
+        from tuolaji.vision.decks import chosen_deck
+        from tuolaji.vision.detector import TABLE, CardReader
     except ModuleNotFoundError as exc:
         raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc
     try:
@@ -206,8 +206,8 @@ def _progress_bar(total: int | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.pipeline import TablePipeline, open_source
-    from vision.sources import parse_size
+    from tuolaji.vision.pipeline import TablePipeline, open_source
+    from tuolaji.vision.sources import parse_size
 
     source = open_source(args.video, fps=args.fps, camera_size=parse_size(args.camera_size))
     try:

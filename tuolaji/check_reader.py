@@ -21,7 +21,7 @@ import argparse
 import json
 from pathlib import Path
 
-from models import MODELS_DIR
+from tuolaji.models import MODELS_DIR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import CardReader
-    from vision.model_check import cpu_features
+    from tuolaji.vision.detector import CardReader
+    from tuolaji.vision.model_check import cpu_features
 
     reader = CardReader.load(args.models)
     checks = reader.kernel_checks

@@ -31,8 +31,8 @@ import os
 import sys
 from pathlib import Path
 
-from models import MODELS_DIR
-from scorer.errors import InputError
+from tuolaji.models import MODELS_DIR
+from tuolaji.scorer.errors import InputError
 
 DEFAULT_CONFIG = MODELS_DIR / "train.yaml"
 
@@ -96,7 +96,7 @@ def _write_data_yaml(run_dir: Path, train: list[Path], val: list[Path]) -> Path:
 
 
 def train_detector(settings: dict, args: argparse.Namespace) -> int:
-    from training.offline import REPO, configure_offline
+    from tuolaji.training.offline import REPO, configure_offline
 
     threads = int(args.threads or settings.get("threads", 2))
     configure_offline(REPO / "data", threads)
@@ -167,7 +167,7 @@ def _as_list(value) -> list:
 
 
 def _repo_path(path) -> Path:
-    from training.offline import REPO
+    from tuolaji.training.offline import REPO
 
     p = Path(path)
     return p if p.is_absolute() else REPO / p
@@ -191,7 +191,7 @@ def apply_overrides(settings: dict, pairs: list[str]) -> dict:
 
 
 def train_face(settings: dict, args: argparse.Namespace) -> int:
-    from training.face_train import train
+    from tuolaji.training.face_train import train
 
     train_dirs, val_dirs = _sets(args, settings)
     for folder in [*train_dirs, *val_dirs]:
@@ -212,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
         return train_detector(settings, args)
     if args.model == "face":
         return train_face(settings, args)
-    from training.classifier_train import train_classifier
+    from tuolaji.training.classifier_train import train_classifier
 
     threads = int(args.threads or settings.get("threads", 2))
     os.environ["OMP_NUM_THREADS"] = str(threads)

@@ -25,8 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def first_frame(args: argparse.Namespace):
-    from vision.detector import read_image_file
-    from vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
+    from tuolaji.vision.detector import read_image_file
+    from tuolaji.vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
 
     if args.camera is not None:
         source = open_source(args.camera, camera_size=parse_size(args.camera_size))
@@ -41,9 +41,9 @@ def first_frame(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer.errors import InputError
-    from vision.camera_check import check_frame
-    from vision.detector import CardReader
+    from tuolaji.scorer.errors import InputError
+    from tuolaji.vision.camera_check import check_frame
+    from tuolaji.vision.detector import CardReader
 
     if not 2 <= args.players <= 8:
         raise InputError(f"--players {args.players}: a table seats 2 to 8")

@@ -14,8 +14,8 @@ import sys
 import unicodedata
 from typing import Any
 
-from scorer.audit import audit_record
-from scorer.record import loads_record
+from tuolaji.scorer.audit import audit_record
+from tuolaji.scorer.record import loads_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(path: str) -> Any:
     """Read and decode a record file; bad JSON raises RecordError naming line and column."""
-    from scorer.safejson import MAX_BYTES
+    from tuolaji.scorer.safejson import MAX_BYTES
 
     with open(path, "rb") as fh:
         data = fh.read(MAX_BYTES + 1)

@@ -22,11 +22,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorer.errors import InputError
-from tuolaji_cli._common import add_deck_arguments, add_reading_arguments
+from tuolaji._common import add_deck_arguments, add_reading_arguments
+from tuolaji.scorer.errors import InputError
 
 if TYPE_CHECKING:
-    from vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_real(args: argparse.Namespace, reader: CardReader) -> int:
-    from datasets.realeval import format_real_report, load_real_folder
-    from training.evaluate import evaluate_real
+    from tuolaji.datasets.realeval import format_real_report, load_real_folder
+    from tuolaji.training.evaluate import evaluate_real
 
     if args.data or args.tune or args.record:
         raise InputError("--real: measured on its own (not with --data, --tune or --record)")
@@ -64,7 +64,7 @@ def run_real(args: argparse.Namespace, reader: CardReader) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from training.evaluate import (
+    from tuolaji.training.evaluate import (
         FIXED_TEST_SET,
         evaluate,
         format_report,
@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
         samples_generated,
         tune_thresholds,
     )
-    from vision.decks import chosen_deck
-    from vision.detector import CardReader, reader_preset, update_cards_json
+    from tuolaji.vision.decks import chosen_deck
+    from tuolaji.vision.detector import CardReader, reader_preset, update_cards_json
 
     if args.real_split and not args.real:
         raise InputError("--real-split needs --real DIR")

@@ -22,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.decks import data_folder
-    from vision.enrol import enrol
+    from tuolaji.vision.decks import data_folder
+    from tuolaji.vision.enrol import enrol
 
     result = enrol(args.name, args.manifest, data_folder(args.data), args.models)
     print(f"enrolled deck {result.name}: {result.photos} photos, {result.cards_matched} of {result.cards_listed} cards matched, "

@@ -30,7 +30,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from models import MODELS_DIR
+from tuolaji.models import MODELS_DIR
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,7 +57,7 @@ def export_detector(checkpoint: Path, out_dir: Path, height: int = 416, width: i
     """Export the ultralytics detector to ``out_dir/detector.onnx``."""
     if not checkpoint.exists():
         raise OSError(2, "No such file or directory", str(checkpoint))
-    from training.offline import REPO, configure_offline
+    from tuolaji.training.offline import REPO, configure_offline
 
     configure_offline(REPO / "data", 2)
     from ultralytics import YOLO
@@ -88,9 +88,9 @@ def export_classifier(checkpoints: Path | list[Path], out_dir: Path, quantize: b
 
     import torch
 
-    from training.classifier_model import ExportWrapper, from_checkpoint
-    from training.offline import REPO
-    from vision.cardcrop import CROP_PX
+    from tuolaji.training.classifier_model import ExportWrapper, from_checkpoint
+    from tuolaji.training.offline import REPO
+    from tuolaji.vision.cardcrop import CROP_PX
 
     checkpoints = [checkpoints] if isinstance(checkpoints, Path) else list(checkpoints)
     for checkpoint in checkpoints:
@@ -146,7 +146,7 @@ def expose_features(classifier: Path) -> Path:
         graph.node.append(onnx.helper.make_node("Identity", [head.input[0]], [FEATURES_OUTPUT]))
         graph.output.append(onnx.helper.make_tensor_value_info(FEATURES_OUTPUT, onnx.TensorProto.FLOAT, ["n", weight.shape[1]]))
         onnx.save(model, str(classifier))
-    from vision.decks import CLASSIFIER_HEAD_FILE
+    from tuolaji.vision.decks import CLASSIFIER_HEAD_FILE
 
     path = classifier.parent / CLASSIFIER_HEAD_FILE
     np.savez_compressed(path, weight=weight.astype(np.float32), bias=bias.astype(np.float32))
@@ -168,7 +168,7 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from training.classifier_train import load_crops
+    from tuolaji.training.classifier_train import load_crops
 
     crops, _labels, _angles, _sides = load_crops(calibration)
     chosen = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
@@ -199,7 +199,7 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
     The reader's thresholds are kept (the starting point for tuning the new models); what
     was measured of the models these replace (``metrics``, ``reader_tuned_on``) is dropped.
     """
-    from vision.classes import CLASSIFIER_CLASSES
+    from tuolaji.vision.classes import CLASSIFIER_CLASSES
 
     path = out_dir / "cards.json"
     data = json.loads(path.read_text()) if path.exists() else {}
@@ -221,7 +221,7 @@ def write_cards_json(out_dir: Path, height: int = 416, width: int = 544, extra: 
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer.errors import InputError
+    from tuolaji.scorer.errors import InputError
 
     if args.reader_check:
         print(f"wrote {write_reader_check(args.out)}")
@@ -235,13 +235,13 @@ def run(args: argparse.Namespace) -> int:
     if args.detector:
         print(f"wrote {export_detector(args.detector, args.out, height, width)}")
     if args.face:
-        from training.face_train import export_face
+        from tuolaji.training.face_train import export_face
 
         if not args.face.exists():
             raise OSError(2, "No such file or directory", str(args.face))
         print(f"wrote {export_face(args.face, args.out)}")
     if args.small_classifier:
-        from vision.inference import SMALL_CLASSIFIER_FILE
+        from tuolaji.vision.inference import SMALL_CLASSIFIER_FILE
 
         print(f"wrote {export_classifier(args.small_classifier, args.out, args.int8_classifier, args.calibration, SMALL_CLASSIFIER_FILE)}")
     if args.classifier:
@@ -267,10 +267,10 @@ def check_crops(models_dir: Path, limit: int = CHECK_CROPS) -> np.ndarray:
     import cv2
     import numpy as np
 
-    from training.offline import REPO
-    from vision.cardcrop import crop_index
-    from vision.demo import DEMO_VIDEO
-    from vision.detector import CardReader
+    from tuolaji.training.offline import REPO
+    from tuolaji.vision.cardcrop import crop_index
+    from tuolaji.vision.demo import DEMO_VIDEO
+    from tuolaji.vision.detector import CardReader
 
     frames = [cv2.imread(str(p)) for p in sorted((REPO / "tests" / "data" / "detector" / "images").glob("*.jpg"))]
     capture = cv2.VideoCapture(str(DEMO_VIDEO))
@@ -294,6 +294,6 @@ def check_crops(models_dir: Path, limit: int = CHECK_CROPS) -> np.ndarray:
 
 def write_reader_check(models_dir: Path) -> Path:
     """Write ``reader_check.npz`` for the classifiers in ``models_dir`` (:mod:`vision.model_check`)."""
-    from vision.model_check import write_check
+    from tuolaji.vision.model_check import write_check
 
     return write_check(models_dir, check_crops(models_dir))

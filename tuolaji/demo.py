@@ -13,14 +13,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from models import MODELS_DIR
+from tuolaji.models import MODELS_DIR
 
 
 def record_demo_check(models_dir: Path = MODELS_DIR) -> tuple[int, int]:
     """Replay the demo with the shipped reader (table settings) and record in ``cards.json``
     whether every trick came back exactly (``metrics.demo_replay_exact``)."""
-    from vision.demo import demo_replays_exactly
-    from vision.detector import TABLE, CardReader, update_cards_json
+    from tuolaji.vision.demo import demo_replays_exactly
+    from tuolaji.vision.detector import TABLE, CardReader, update_cards_json
 
     exact, total = demo_replays_exactly(CardReader.load(models_dir, **TABLE))
     update_cards_json(models_dir, metrics={"demo_replay_exact": exact == total, "demo_tricks_exact": f"{exact}/{total}"})
@@ -30,7 +30,7 @@ def record_demo_check(models_dir: Path = MODELS_DIR) -> tuple[int, int]:
 def build_demo(out_dir: Path) -> dict[str, Path]:
     """Build the demo game with the rules core and film its last tricks into ``out_dir`` (video, the
     deal so far, truth, frames, the whole game); seeded (:mod:`datasets.demo`)."""
-    from datasets.demo import build_demo as build
+    from tuolaji.datasets.demo import build_demo as build
 
     return build(out_dir)
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         exact, total = record_demo_check(args.models)
         print(f"demo replayed by the reader of {args.models}: {exact}/{total} tricks exact; recorded in its cards.json")
         return 0
-    from vision.demo import DEMO_DIR
+    from tuolaji.vision.demo import DEMO_DIR
 
     for kind, path in build_demo(args.out or DEMO_DIR).items():
         print(f"{kind}: {path}")

@@ -1,0 +1,7 @@
+"""``python -m tuolaji <command> ...``: the same as the ``tuolaji`` script."""
+
+import sys
+
+from tuolaji import main
+
+sys.exit(main())
