@@ -169,10 +169,11 @@ def quantize_classifier(float_path: Path, target: Path, calibration: list[Path],
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     from tuolaji.training.classifier_train import load_crops
+    from tuolaji.vision.cardcrop import classifier_blob
 
     crops, _labels, _angles, _sides = load_crops(calibration)
     chosen = crops[np.random.default_rng(seed).permutation(len(crops))[:count]]
-    blobs = np.ascontiguousarray(chosen.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+    blobs = classifier_blob(chosen)
 
     class Batches(CalibrationDataReader):
         def __init__(self) -> None:

@@ -39,3 +39,12 @@ def crop_index(image: np.ndarray, box: tuple[float, float, float, float], size: 
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1) * CROP_SCALE
     return crop_square(image, ((x1 + x2) / 2, (y1 + y2) / 2), side, size)
+
+
+def classifier_blob(crops: np.ndarray) -> np.ndarray:
+    """The classifier's input for BGR uint8 crops (N×40×40×3): N×3×40×40 float32, 0..1.
+
+    >>> classifier_blob(np.full((2, 40, 40, 3), 255, np.uint8)).shape
+    (2, 3, 40, 40)
+    """
+    return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)

@@ -17,13 +17,13 @@ import numpy as np
 from tuolaji.models import MODELS_DIR
 from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
-from tuolaji.vision.cardcrop import crop_index
+from tuolaji.vision.cardcrop import classifier_blob, crop_index
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
 from tuolaji.vision.decks import DeckHead, check_deck_fits
 from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
-from tuolaji.vision.model_check import KernelCheck, checked_session, load_check
+from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
 from tuolaji.vision.orientation import refine_ups
 from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
 
@@ -136,12 +136,7 @@ class CardReader:
         if unknown:
             raise TypeError(f"unknown reader settings: {sorted(unknown)}")
         settings = ReaderSettings(**{**chosen, **overrides})
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options = session_options(threads)
         names = ["detector.onnx", "classifier.onnx"]
         with_face = settings.face_threshold > 0 and (folder / "face.onnx").exists()
         if with_face:
@@ -166,7 +161,7 @@ class CardReader:
         kernel_checks = []
         for k, name in enumerate(names):
             if name in ("classifier.onnx", SMALL_CLASSIFIER_FILE):
-                sessions[k], result = checked_session(folder / name, sessions[k], options, check)
+                sessions[k], result = checked_session(folder / name, sessions[k], threads, check)
                 kernel_checks.append(result)
                 if result.reference_kernels:
                     log.warning("card reader: %s", result.note)
@@ -303,7 +298,7 @@ class CardReader:
     def _run_classifier(self, crops: np.ndarray, small: bool = False) -> dict[str, np.ndarray]:
         """The classifier's (``small``: the specialist's) outputs by name (``probs``, ``up``, and
         ``side`` and ``features`` where the network has them) for a batch of BGR uint8 crops."""
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+        blob = classifier_blob(crops)
         session, feed, names = ((self._small, self._small_input, self._small_outputs) if small
                                 else (self._classifier, self._cls_input, self._cls_outputs))
         outputs = session.run(None, {feed: blob})

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from tuolaji.vision.cardcrop import classifier_blob
+
 CHECK_FILE = "reader_check.npz"
 """The check crops and the reference reads, beside the models."""
 TOLERANCE = 0.02
@@ -95,15 +97,19 @@ def cpu_features() -> str:
     return " ".join([machine, *present])
 
 
-def reference_options(base: Any) -> Any:
-    """Session options like ``base`` with every graph optimisation off (ONNX Runtime's reference path)."""
+def session_options(threads: int, reference: bool = False) -> Any:
+    """ONNX Runtime's options for the reader's sessions on ``threads`` threads; ``reference``: every
+    graph optimisation off (ONNX Runtime's reference path)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
-    options.intra_op_num_threads = base.intra_op_num_threads
-    options.inter_op_num_threads = base.inter_op_num_threads
-    options.log_severity_level = base.log_severity_level
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    # two sessions take turns on the same cores: threads that spin-wait after a run slow the other down
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    if reference:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     return options
 
 
@@ -113,7 +119,7 @@ def class_probabilities(session: Any, crops: np.ndarray) -> np.ndarray:
     names = [o.name for o in session.get_outputs()]
     out = []
     for start in range(0, len(crops), 64):
-        blob = np.ascontiguousarray(crops[start:start + 64].transpose(0, 3, 1, 2), dtype=np.float32) * (1 / 255.0)
+        blob = classifier_blob(crops[start:start + 64])
         out.append(np.asarray(session.run(["probs"] if "probs" in names else None, {feed: blob})[0], np.float32))
     return np.concatenate(out) if out else np.zeros((0, 0), np.float32)
 
@@ -135,10 +141,10 @@ def load_check(models_dir: Path) -> dict[str, Any] | None:
         return {key: data[key] for key in data.files}
 
 
-def checked_session(path: Path, session: Any, options: Any, check: dict[str, Any] | None) -> tuple[Any, KernelCheck]:
+def checked_session(path: Path, session: Any, threads: int, check: dict[str, Any] | None) -> tuple[Any, KernelCheck]:
     """``session`` when it reads the check crops as the reference does, else a session of the
-    same model on the reference path; and the check. A model file the check was not made for
-    is not checked."""
+    same model on the reference path (on ``threads`` threads); and the check. A model file the
+    check was not made for is not checked."""
     key = path.stem
     if check is None or f"{key}__probs" not in check or str(check.get(f"{key}__fingerprint")) != model_fingerprint(path):
         return session, KernelCheck(path.name, 0, 0, 0.0, checked=False)
@@ -147,7 +153,7 @@ def checked_session(path: Path, session: Any, options: Any, check: dict[str, Any
         return session, result
     import onnxruntime as ort
 
-    reference = ort.InferenceSession(str(path), reference_options(options), providers=["CPUExecutionProvider"])
+    reference = ort.InferenceSession(str(path), session_options(threads, reference=True), providers=["CPUExecutionProvider"])
     return reference, KernelCheck(path.name, result.crops, result.disagreeing, result.max_difference, reference_kernels=True)
 
 
@@ -156,15 +162,12 @@ def write_check(models_dir: Path, crops: np.ndarray, models: tuple[str, ...] = (
     reference path, with the model file's fingerprint."""
     import onnxruntime as ort
 
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 2
-    options.log_severity_level = 3
     data: dict[str, np.ndarray] = {"crops": np.ascontiguousarray(crops, dtype=np.uint8)}
     for name in models:
         path = models_dir / name
         if not path.exists():
             continue
-        session = ort.InferenceSession(str(path), reference_options(options), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(str(path), session_options(2, reference=True), providers=["CPUExecutionProvider"])
         data[f"{path.stem}__probs"] = class_probabilities(session, data["crops"]).astype(np.float32)
         data[f"{path.stem}__fingerprint"] = np.array(model_fingerprint(path))
     target = models_dir / CHECK_FILE

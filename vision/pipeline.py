@@ -385,9 +385,9 @@ class TablePipeline:
         seat = self._seat_of_position(0)
         last = self.game.snapshot()["deals"][-1]["tricks"][-1]
         marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
-        likeliest = Counter(lead).most_common(1)[0][0]
-        as_read = ZoneContent(tuple(lead), tuple(1.0 if card == likeliest else 0.5 for card in lead), marked)
-        self._replace_play(0, seat, fit_to_size(as_read, size), reason="play-revised", attempt=None)
+        as_read = ZoneContent(tuple(lead), tuple(1.0 for _ in lead), marked)
+        filled = fit_to_size(as_read, size, filler=Counter(lead).most_common(1)[0][0])
+        self._replace_play(0, seat, filled, reason="play-revised", attempt=None)
 
     def _correct_misreads(self, frame: Frame) -> None:
         """A play whose cards have not moved since it was recorded but now read differently was misread: fix it."""

@@ -114,18 +114,19 @@ def revise_last_play(record: dict[str, Any], position: int, seat: int, content: 
     return reason
 
 
-def fit_to_size(content: ZoneContent, size: int) -> ZoneContent:
+def fit_to_size(content: ZoneContent, size: int, filler: str | None = None) -> ZoneContent:
     """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.
 
     Extra cards stay (the audit reports a wrong card count); missing ones are filled
-    with the zone's most likely card and marked unconfirmed, never silently guessed.
+    with ``filler`` (default: the zone's most likely card) and marked unconfirmed, never
+    silently guessed.
     """
     if len(content) >= size or not len(content):
         return content
     cards = list(content.cards)
     confidence = list(content.confidence)
     unconfirmed = list(content.unconfirmed)
-    filler = cards[int(np.argmax(confidence))]
+    filler = filler if filler is not None else cards[int(np.argmax(confidence))]
     while len(cards) < size:
         unconfirmed.append(len(cards))
         cards.append(filler)
