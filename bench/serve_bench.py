@@ -199,13 +199,20 @@ def plays_of(record: dict[str, Any]) -> list[tuple[int, list[str]]]:
             for trick in record["deals"][0]["tricks"] for position, cards in enumerate(trick["plays"])]
 
 
-def bench_events(server: Server, record: dict[str, Any], viewers: int, plays: int, first: int = 0) -> dict[str, float]:
+def open_viewers(server: Server, count: int) -> tuple[threading.Condition, list[Viewer]]:
+    """``count`` pages subscribed to the server's events, each open (or given up after 30 s), and the
+    condition they signal when an event arrives."""
     arrived = threading.Condition()
-    pages = [Viewer(server.port, arrived) for _ in range(viewers)]
+    pages = [Viewer(server.port, arrived) for _ in range(count)]
     for page in pages:
         page.start()
     for page in pages:
         page.opened.wait(30)
+    return arrived, pages
+
+
+def bench_events(server: Server, record: dict[str, Any], viewers: int, plays: int, first: int = 0) -> dict[str, float]:
+    arrived, pages = open_viewers(server, viewers)
     latencies: list[float] = []
     answers: list[float] = []
     missing = 0
@@ -257,12 +264,7 @@ def bench_camera(server: Server, seconds: float) -> float:
 
 
 def bench_full_streams(server: Server, record: dict[str, Any], streams: int, play: int) -> tuple[int, float]:
-    arrived = threading.Condition()
-    pages = [Viewer(server.port, arrived) for _ in range(streams)]
-    for page in pages:
-        page.start()
-    for page in pages:
-        page.opened.wait(30)
+    _arrived, pages = open_viewers(server, streams)
     seat, cards = plays_of(record)[play]
     status, took = server.post("api/play", {"seat": seat, "cards": cards}, timeout=30)
     for page in pages:

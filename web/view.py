@@ -18,8 +18,10 @@ from html import escape
 from typing import Any
 
 from tuolaji import scorer
+from tuolaji.scorer import violation_text
 from tuolaji.scorer.cards import RANKS
 from tuolaji.scorer.seats import seat_of
+from tuolaji.scorer.violations import DealFindings
 
 from .explain import describe_hint, describe_penalty, describe_violation
 
@@ -272,7 +274,7 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
 
 
 def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any],
-                findings: scorer.violations.DealFindings | None = None) -> dict[str, list[dict[str, Any]]]:
+                findings: DealFindings | None = None) -> dict[str, list[dict[str, Any]]]:
     """Each violation's and penalty's words in Chinese and English (lists parallel to the audit's),
     from the scorer's data of them (``findings``, :func:`scorer.audit_findings`); a finding without
     its data, or whose data is not this audit's, keeps the scorer's English made readable."""
@@ -282,17 +284,17 @@ def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any],
     facts_v = list(findings.violations) if findings is not None else []
     facts_p = list(findings.penalties) if findings is not None else []
     if len(facts_v) != len(violations) or any(
-            v.get("rule") != f.rule or v.get("detail") != scorer.violation_text.detail(f.fact)
+            v.get("rule") != f.rule or v.get("detail") != violation_text.detail(f.fact)
             for v, f in zip(violations, facts_v, strict=False)):
         facts_v = []
     if len(facts_p) != len(penalties) or any(
-            p.get("detail") != scorer.violation_text.penalty_detail(f.fact) for p, f in zip(penalties, facts_p, strict=False)):
+            p.get("detail") != violation_text.penalty_detail(f.fact) for p, f in zip(penalties, facts_p, strict=False)):
         facts_p = []
     return {"violations": [describe_violation(facts_v[i] if facts_v else v, players) for i, v in enumerate(violations)],
             "penalties": [describe_penalty(facts_p[i] if facts_p else p, players) for i, p in enumerate(penalties)]}
 
 
-def findings(record: dict[str, Any], audit: dict[str, Any]) -> list[scorer.violations.DealFindings]:
+def findings(record: dict[str, Any], audit: dict[str, Any]) -> list[DealFindings]:
     """The scorer's data of the audit's violations and penalties (asked only when there are some;
     the page asks again after every event, so the last answers are remembered)."""
     deals = audit.get("deals") or []
@@ -305,12 +307,12 @@ def findings(record: dict[str, Any], audit: dict[str, Any]) -> list[scorer.viola
 
 
 @functools.lru_cache(maxsize=64)
-def _findings(record_json: str) -> list[scorer.violations.DealFindings]:
+def _findings(record_json: str) -> list[DealFindings]:
     return scorer.audit_findings(json.loads(record_json))
 
 
 def table_view(record: dict[str, Any], audit: dict[str, Any],
-               found: list[scorer.violations.DealFindings] | None = None,
+               found: list[DealFindings] | None = None,
                dealer_sides: list[list[int]] | None = None) -> dict[str, Any]:
     """The derived figures the page draws next to the record and audit (``found``, ``dealer_sides``:
     the audit's findings and :func:`scorer.dealer_sides` when the caller has them)."""

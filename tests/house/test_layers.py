@@ -314,8 +314,7 @@ def test_a_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: py
 def test_the_session_imports_without_opencv_or_onnxruntime() -> None:
     done = _python(textwrap.dedent(f"""
         import sys
-        import tuolaji.session.events
-        import tuolaji.session.live
+        from tuolaji.session import events
         from tuolaji.session.live import LiveGame
         game = LiveGame({{"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a", "b", "c", "d"],
                          "deals": [{{"level": "2", "trump": "S", "dealer": 0, "tricks": []}}]}})

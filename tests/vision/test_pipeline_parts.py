@@ -315,16 +315,17 @@ def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
 
 
 def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
-    import tuolaji.vision.detector
-    from tuolaji import vision
+    from tuolaji import replay
+    from tuolaji.vision import detector
+
     def no_models(*args, **kwargs):
         raise OSError(2, "No such file or directory", str(Path("models") / "detector.onnx"))
 
-    monkeypatch.setattr(vision.detector.CardReader, "load", staticmethod(no_models))
+    monkeypatch.setattr(detector.CardReader, "load", staticmethod(no_models))
     from argparse import Namespace
 
     with pytest.raises(Exception, match="card model"):
-        tuolaji.replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
+        replay._reader(Namespace(oracle=None, deck=None, deck_data=None))
 
 
 def test_a_camera_session_resumed_mid_trick_does_not_record_the_cards_already_lying_twice(tmp_path):

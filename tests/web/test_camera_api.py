@@ -218,17 +218,18 @@ def test_on_the_network_the_camera_is_for_token_holders_only(tmp_path: Path) -> 
 
 def test_a_preview_nobody_looks_at_lets_the_camera_go(app: Flask, client: Any, folder_source: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from tuolaji import web
+    from tuolaji.web import camera
+
     client.post("/api/camera/open", json={"source": folder_source, "size": "640x480"})
     wait_for_frame(client)
     desk = get_desk(app)
     first = desk.preview
-    monkeypatch.setattr(web.camera, "IDLE_S", 0.0)  # nobody has looked for long enough
+    monkeypatch.setattr(camera, "IDLE_S", 0.0)  # nobody has looked for long enough
     deadline = time.monotonic() + 5
     while not first.idle and time.monotonic() < deadline:
         time.sleep(0.05)
     assert first.idle and not first._thread.is_alive()
-    monkeypatch.setattr(web.camera, "IDLE_S", 60.0)
+    monkeypatch.setattr(camera, "IDLE_S", 60.0)
     state = wait_for_frame(client)  # the page looks again: opened again
     assert desk.preview is not first and not desk.preview.idle and state["source"] == folder_source
     desk.close()

@@ -157,7 +157,7 @@ def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old
     import errno
     import os
 
-    from tuolaji import session
+    from tuolaji.session import live
     from tuolaji.session.live import LiveGame, NotSavedError
 
     path = tmp_path / "out.json"
@@ -170,7 +170,7 @@ def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(session.live.os, "fsync", full)
+    monkeypatch.setattr(live.os, "fsync", full)
     with pytest.raises(NotSavedError) as refused:
         game.play(1, ["3S"])
     assert refused.value.kind == "disk-full" and "\n" not in str(refused.value)

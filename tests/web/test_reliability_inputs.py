@@ -228,26 +228,26 @@ def test_damaged_zips_are_one_clear_400(client: Any) -> None:
     refused(import_zip(client, bzip2), "compressed by method 12")
 
 
+def import_zip_measured(client: Any, raw: bytes) -> tuple[Any, int]:
+    """The answer to importing ``raw``, and the peak of memory Python allocated meanwhile."""
+    tracemalloc.start()
+    try:
+        answer = import_zip(client, raw)
+        return answer, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_zip_bomb_is_refused_from_its_directory_with_little_memory(client: Any) -> None:
     raw = zip_bomb()
     assert len(raw) < 2 * 1024 * 1024
     assert zipfile.ZipFile(io.BytesIO(raw)).getinfo("record.json").file_size == 1 << 30
-    tracemalloc.start()
-    try:
-        answer = import_zip(client, raw)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    answer, peak = import_zip_measured(client, raw)
     refused(answer, "record.json: 1,073,741,824 bytes unpacked, over the limit of 4,194,304")
     assert peak < 32 * 1024 * 1024  # the zip (1 MB) and its directory, never the 1 GiB inside
     # a directory that lies (a small size for the same stream): the read stops at what it claims
     lying = patched(raw, b"record.json", 24, "<L", 1000)
-    tracemalloc.start()
-    try:
-        answer = import_zip(client, lying)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    answer, peak = import_zip_measured(client, lying)
     refused(answer, "record.json fails its checksum")
     assert peak < 32 * 1024 * 1024
 

@@ -290,10 +290,11 @@ def test_a_corrupt_sessions_database_is_one_clear_line(tmp_path: Path, capsys: p
 
 def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A play whose audit is held up: the page's state and a snapshot are still answered meanwhile."""
-    from tuolaji import session
+    from tuolaji.session import live
+
     set_up(client)
     release, auditing = threading.Event(), threading.Event()
-    real_audit = session.live.scorer.audit_again  # the live game audits a change from its deal on
+    real_audit = live.scorer.audit_again  # the live game audits a change from its deal on
 
     def slow_audit(record: dict[str, Any], earlier: Any = None) -> Any:
         if threading.current_thread().name == "writer":
@@ -301,7 +302,7 @@ def test_readers_never_wait_for_a_writes_audit(app: Flask, client: Any, monkeypa
             release.wait(60)
         return real_audit(record, earlier)
 
-    monkeypatch.setattr(session.live.scorer, "audit_again", slow_audit)
+    monkeypatch.setattr(live.scorer, "audit_again", slow_audit)
     writer = threading.Thread(target=lambda: app.test_client().post("/api/play", json={"seat": 0, "cards": ["AS"]}),
                               name="writer")
     writer.start()
