@@ -885,7 +885,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *,
     n = len(deals) if isinstance(deals, list) else 0
     if not -n <= deal < n:
         parse_record(record)  # a malformed record: the place named
-        raise RecordError(f"deals[{deal}]: no such deal")
+        raise RecordError("record.no_deal", deal=deal)
     index = deal % n
     try:  # the deal's own rulings and the rules: the other deals need not be parsed again
         parsed = parse_record({**record, "deals": [record["deals"][index]]})
@@ -940,7 +940,7 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     parsed = parse_record(record)
     n = len(parsed.deals)
     if not -n <= deal < n:
-        raise RecordError(f"deals[{deal}]: no such deal")
+        raise RecordError("record.no_deal", deal=deal)
     index = deal % n
     levels = list(parsed.start_levels)
     previous: _DealAudit | None = None

@@ -59,7 +59,7 @@ class Card(int):
 
     def __new__(cls, value: int) -> Card:
         if not 0 <= int(value) < NUM_KINDS:
-            raise CardError(f"card index out of range: {value}")
+            raise CardError("card.index", value=value)
         return super().__new__(cls, value)
 
     @property
@@ -107,7 +107,7 @@ def parse_card(text: str) -> Card:
     tuolaji.scorer.cards.CardError: unknown card "1H"
     """
     if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r}")
+        raise CardError("card.not_text", value=text)
     raw = text.strip()
     found = _NAME_TO_INDEX.get(raw)
     if found is not None:
@@ -133,7 +133,7 @@ def parse_card(text: str) -> Card:
     if rank == "T":
         rank = "10"
     if suit is None or rank not in RANKS:
-        raise CardError(f'unknown card "{text}"')
+        raise CardError("card.unknown", text=text)
     return CARDS[SUITS.index(suit) * 13 + RANKS.index(rank)]
 
 
@@ -205,5 +205,5 @@ def rank_index(rank: str) -> int:
     if r == "T":
         r = "10"
     if r not in RANKS:
-        raise CardError(f'unknown rank "{rank}"')
+        raise CardError("card.rank", text=rank)
     return RANKS.index(r)

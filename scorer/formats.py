@@ -50,9 +50,9 @@ def check_shape(shape: Shape) -> None:
     """
     width, length = shape
     if width > MAX_WIDTH:
-        raise SearchBoundError(f"a unit of {width} copies of one card: no ladder is searched beyond {MAX_WIDTH}")
+        raise SearchBoundError("search.width", width=width, most=MAX_WIDTH)
     if length > MAX_LENGTH:
-        raise SearchBoundError(f"a tractor of {length} consecutive tuples: none is longer than {MAX_LENGTH}")
+        raise SearchBoundError("search.length", length=length, most=MAX_LENGTH)
 
 
 class Unit(NamedTuple):
@@ -210,7 +210,7 @@ def _partitions(n: int, largest: int | None = None) -> list[tuple[int, ...]]:
     """Partitions of n, descending lexicographically (n at most :data:`MAX_LENGTH`: their number grows
     exponentially)."""
     if n > MAX_LENGTH:
-        raise SearchBoundError(f"partitions of {n}: more than {MAX_LENGTH} tuples are never searched")
+        raise SearchBoundError("search.partitions", n=n, most=MAX_LENGTH)
     if largest is None:
         largest = n
     if n == 0:

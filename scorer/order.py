@@ -53,7 +53,7 @@ class TrumpOrder:
         elif trump in SUITS:
             t = SUITS.index(trump)
         else:
-            raise CardError(f'unknown trump "{trump}"')
+            raise CardError("card.trump", text=trump)
         return _build(lvl, t, bool(twos_trump))
 
     def is_trump(self, card: int) -> bool:

@@ -228,7 +228,7 @@ def parse_requirement(text: str) -> Requirement:
     shapes: list[Shape] = []
     shown = text if len(text) <= 40 else text[:40] + "…"
     if len(text) > 1000:
-        raise RulesError(f'bad requirement "{shown}": {len(text)} characters')
+        raise RulesError("rules.requirement_length", text=shown, length=len(text))
     rest = text.replace(" ", "")
     # widths and counts of at most 3 digits: a count is checked against 216 cards before any list is made
     pattern = re.compile(r"\[(\d{1,3}(?:,\d{1,3})*)\](?:[×x*](\d{1,3}))?")
@@ -237,18 +237,18 @@ def parse_requirement(text: str) -> Requirement:
     while pos < len(rest):
         m = pattern.match(rest, pos)
         if not m:
-            raise RulesError(f'bad requirement "{shown}"')
+            raise RulesError("rules.requirement", text=shown)
         widths = [int(w) for w in m.group(1).split(",")]
         if len(set(widths)) != 1 or widths[0] < 1 or (widths[0] == 1 and len(widths) > 1):
-            raise RulesError(f'bad requirement "{shown}"')
+            raise RulesError("rules.requirement", text=shown)
         count = int(m.group(2) or 1)
         cards += widths[0] * len(widths) * count
         if cards > MAX_REQUIREMENT_CARDS or widths[0] > 4:
-            raise RulesError(f'bad requirement "{shown}": more cards than four decks hold in one play')
+            raise RulesError("rules.requirement_cards", text=shown)
         shapes.extend([(widths[0], len(widths))] * count)
         pos = m.end()
     if not shapes:
-        raise RulesError(f'bad requirement "{text}"')
+        raise RulesError("rules.requirement", text=text)
     return tuple(sorted(shapes, key=lambda s: (s[0] * s[1], s[0]), reverse=True))
 
 
@@ -262,21 +262,21 @@ def parse_ladders(value: Any, where: str) -> dict[Shape, tuple[Requirement, ...]
     {(2, 1): (((2, 1),), ((1, 1), (1, 1)))}
     """
     if not isinstance(value, dict):
-        raise RulesError(f"{where}: expected an object of ladders")
+        raise RulesError("rules.ladders", where=where)
     out: dict[Shape, tuple[Requirement, ...]] = {}
     for key, rungs in value.items():
         head = parse_requirement(key)
         if isinstance(rungs, list) and len(rungs) > 256:
-            raise RulesError(f'{where}["{key}"]: {len(rungs)} requirements (at most 256)')
+            raise RulesError("rules.ladder_length", where=where, shape=key, rungs=len(rungs), most=256)
         if len(head) != 1 or not isinstance(rungs, list) or not rungs:
-            raise RulesError(f'{where}["{key}"]: expected one unit shape and a list of requirements')
+            raise RulesError("rules.ladder_shape", where=where, shape=key)
         shape = head[0]
         ladder = tuple(parse_requirement(r) if isinstance(r, str) else () for r in rungs)
         size = shape[0] * shape[1]
         if any(sum(w * n for w, n in req) != size for req in ladder):
-            raise RulesError(f'{where}["{key}"]: every requirement must have {size} cards')
+            raise RulesError("rules.ladder_size", where=where, shape=key, size=size)
         if ladder[0] != head or set(ladder[-1]) != {(1, 1)}:
-            raise RulesError(f'{where}["{key}"]: a ladder starts with the shape and ends in singles')
+            raise RulesError("rules.ladder_ends", where=where, shape=key)
         out[shape] = ladder
     return out
 
@@ -337,7 +337,7 @@ _OPTION_NAMES = {f.name for f in fields(Options)}
 
 def _check_option(name: str, value: Any, where: str) -> Any:
     def bad(expected: str) -> RulesError:
-        return RulesError(f"{where}.{name}: expected {expected}, got {value!r}")
+        return RulesError("rules.option_value", where=where, option=name, expected=expected, value=value)
 
     if name in ("twos_trump", "protect_longer_tuples", "kitty_needs_trump", "dealer_stays", "reinforce",
                 "self_overcall", "rebid_after_kitty", "friends", "blind_bids", "triple_pair_tractor",
@@ -408,7 +408,7 @@ def _check_option(name: str, value: Any, where: str) -> Any:
         ):
             raise bad("a player count or a list of them")
         return tuple(value)
-    raise RulesError(f"{where}: unknown option {name!r}")
+    raise RulesError("rules.option_unknown", where=where, option=name)
 
 
 def resolve_rules(rules: Any, where: str = "rules") -> Options:
@@ -425,19 +425,19 @@ def resolve_rules(rules: Any, where: str = "rules") -> Options:
     """
     if isinstance(rules, str):
         if rules not in PROFILES:
-            raise RulesError(f'{where}: unknown profile "{rules}"')
+            raise RulesError("rules.profile_unknown", where=where, profile=rules)
         return PROFILES[rules]
     if not isinstance(rules, dict):
-        raise RulesError(f"{where}: expected a profile name or an object")
+        raise RulesError("rules.rules_value", where=where)
     name = rules.get("profile")
     if not isinstance(name, str) or name not in PROFILES:
-        raise RulesError(f'{where}.profile: unknown profile "{name}"')
+        raise RulesError("rules.profile_unknown", where=f"{where}.profile", profile=name)
     changes: dict[str, Any] = {}
     for key, value in rules.items():
         if key == "profile":
             continue
         if key not in _OPTION_NAMES:
-            raise RulesError(f"{where}: unknown option {key!r}")
+            raise RulesError("rules.option_unknown", where=where, option=key)
         if key == "ladders":
             changes[key] = {**PROFILES[name].ladders, **parse_ladders(value, f"{where}.ladders")}
             continue

@@ -69,7 +69,7 @@ class ParsedRecord:
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value < hi:
-        raise RecordError(f"{where}: expected a seat number 0..{hi - 1}, got {json.dumps(value, ensure_ascii=False)}")
+        raise RecordError("record.seat", where=where, most=hi - 1, value=value)
     return value
 
 
@@ -96,10 +96,9 @@ def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False
     cards: a play of 60 copies of one card would make the ladders of its unit exponential. (A copy
     more than the record's own decks hold, a misread, stays the audit's ``card-not-available``.)"""
     if not isinstance(value, list):
-        raise RecordError(f"{where}: expected a list of cards")
+        raise RecordError("record.cards_list", where=where)
     if len(value) > 54 * decks:
-        raise RecordError(f"{where}: {len(value)} cards, but {decks} deck{'s' if decks > 1 else ''} "
-                          f"hold {54 * decks}")
+        raise RecordError("record.cards_count", where=where, count=len(value), decks=decks, cards=54 * decks)
     # canonical names (what records hold): looked up at once; anything else is parsed one by one below
     fast = [_NAME_TO_INDEX.get(text) if type(text) is str else None for text in value]
     if None not in fast and not (copies_limit and len(fast) > MAX_COPIES and _most_copies(fast) > MAX_COPIES):
@@ -110,11 +109,10 @@ def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False
         try:
             card = int(parse_card(text))
         except CardError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise RecordError("record.at", where=where, error=exc) from None
         copies[card] = copies.get(card, 0) + 1
         if copies_limit and copies[card] > MAX_COPIES:
-            raise RecordError(f"{where}: {copies[card]} or more copies of {json.dumps(text, ensure_ascii=False)}, "
-                              f"but no decks hold more than {MAX_COPIES}")
+            raise RecordError("record.copies", where=where, copies=copies[card], card=text, most=MAX_COPIES)
         out.append(card)
     return out
 
@@ -124,33 +122,33 @@ def _rank(value: Any, where: str) -> int:
     if r == "T":
         r = "10"
     if r not in RANKS:
-        raise RecordError(f'{where}: unknown level "{value}"')
+        raise RecordError("record.level", where=where, value=value)
     return RANKS.index(r)
 
 
 def parse_record(record: Any) -> ParsedRecord:
     """Check a record's structure and parse it; raises :class:`RecordError` naming the place."""
     if not isinstance(record, dict):
-        raise RecordError("record: expected a JSON object")
+        raise RecordError("record.object")
     fmt = record.get("format", RECORD_FORMAT)
     if fmt != RECORD_FORMAT:
-        raise RecordError(f'format: expected "{RECORD_FORMAT}", got {json.dumps(fmt, ensure_ascii=False)}')
+        raise RecordError("record.format", want=RECORD_FORMAT, value=fmt)
     if "rules" not in record:
-        raise RecordError("rules: missing")
+        raise RecordError("record.missing", where="rules")
     try:
         options = resolve_rules(record["rules"])
     except RulesError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.key, **exc.params) from None
     deals = record.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("deals: expected a list")
+        raise RecordError("record.list", where="deals")
     players = record.get("players")
     if players is not None:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("players: expected a list of names")
+            raise RecordError("record.names")
         for i, p in enumerate(players):
             if len(p) > MAX_NAME_LENGTH:
-                raise RecordError(f"players[{i}]: a name of {len(p)} characters (at most {MAX_NAME_LENGTH})")
+                raise RecordError("record.name_length", where=f"players[{i}]", length=len(p), most=MAX_NAME_LENGTH)
         n = len(players)
     else:
         n = 0
@@ -162,97 +160,97 @@ def parse_record(record: Any) -> ParsedRecord:
             n = options.players[0]
     if n not in options.players:
         allowed = ", ".join(str(p) for p in options.players)
-        raise RecordError(f"players: the rules allow {allowed} players, the record has {n}")
+        raise RecordError("record.player_count", allowed=allowed, players=n)
     if n % 2 and not options.friends:
-        raise RecordError(f"players: fixed partnerships need an even number of players, the record has {n}")
+        raise RecordError("record.odd_players", players=n)
     start = record.get("start_levels")
     if start is None:
         start_levels = [0] * n
     else:
         if not isinstance(start, list) or len(start) != n:
-            raise RecordError(f"start_levels: expected {n} levels")
+            raise RecordError("record.start_levels", players=n)
         start_levels = [_rank(v, f"start_levels[{i}]") for i, v in enumerate(start)]
     mid_game = record.get("mid_game", False)
     if not isinstance(mid_game, bool):
-        raise RecordError("mid_game: expected true or false")
+        raise RecordError("record.bool", where="mid_game")
     if len(deals) > MAX_DEALS:
-        raise RecordError(f"deals: {len(deals)} deals (at most {MAX_DEALS})")
+        raise RecordError("record.deals", deals=len(deals), most=MAX_DEALS)
     parsed = [_parse_deal(d, f"deals[{i}]", n, options.decks) for i, d in enumerate(deals)]
     return ParsedRecord(options, n, start_levels, parsed, mid_game)
 
 
 def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
     if not isinstance(d, dict):
-        raise RecordError(f"{where}: expected an object")
+        raise RecordError("record.object_at", where=where)
     if "level" not in d:
-        raise RecordError(f"{where}.level: missing")
+        raise RecordError("record.missing", where=f"{where}.level")
     level = _rank(d["level"], f"{where}.level")
     trump = d.get("trump")
     if trump not in ("S", "H", "C", "D", "NT"):
-        raise RecordError(f'{where}.trump: expected S, H, C, D or NT, got {json.dumps(trump, ensure_ascii=False)}')
+        raise RecordError("record.trump", where=f"{where}.trump", value=trump)
     dealer = _int(d.get("dealer"), f"{where}.dealer", 0, n)
     hands = None
     if d.get("hands") is not None:
         if not isinstance(d["hands"], list) or len(d["hands"]) != n:
-            raise RecordError(f"{where}.hands: expected {n} hands")
+            raise RecordError("record.hands", where=f"{where}.hands", players=n)
         hands = [_cards(h, f"{where}.hands[{i}]", decks) for i, h in enumerate(d["hands"])]
     kitty = _cards(d["kitty"], f"{where}.kitty", decks) if d.get("kitty") is not None else None
     bids = None
     if d.get("bids") is not None:
         if not isinstance(d["bids"], list):
-            raise RecordError(f"{where}.bids: expected a list")
+            raise RecordError("record.list", where=f"{where}.bids")
         bids = []
         for i, b in enumerate(d["bids"]):
             bw = f"{where}.bids[{i}]"
             if not isinstance(b, dict):
-                raise RecordError(f"{bw}: expected an object")
+                raise RecordError("record.object_at", where=bw)
             cards = _cards(b.get("cards"), f"{bw}.cards", decks)
             if not cards:
-                raise RecordError(f"{bw}.cards: empty bid")
+                raise RecordError("record.empty_bid", where=f"{bw}.cards")
             bids.append({"seat": _int(b.get("seat"), f"{bw}.seat", 0, n), "cards": cards,
                          "after_kitty": bool(b.get("after_kitty", False))})
     friends: list[tuple[int, int]] = []
     if d.get("friends") is not None:
         if not isinstance(d["friends"], list):
-            raise RecordError(f"{where}.friends: expected a list")
+            raise RecordError("record.list", where=f"{where}.friends")
         for i, f in enumerate(d["friends"]):
             fw = f"{where}.friends[{i}]"
             if not isinstance(f, dict):
-                raise RecordError(f"{fw}: expected an object")
+                raise RecordError("record.object_at", where=fw)
             try:
                 value: Any = f.get("card")
                 card = int(parse_card(value))
             except CardError as exc:
-                raise RecordError(f"{fw}.card: {exc}") from None
+                raise RecordError("record.at", where=f"{fw}.card", error=exc) from None
             nth = f.get("nth", 1)
             if not isinstance(nth, int) or isinstance(nth, bool) or nth < 1:
-                raise RecordError(f"{fw}.nth: expected a positive number")
+                raise RecordError("record.nth", where=f"{fw}.nth")
             friends.append((card, nth))
     tricks_raw = d.get("tricks", [])
     if not isinstance(tricks_raw, list):
-        raise RecordError(f"{where}.tricks: expected a list")
+        raise RecordError("record.list", where=f"{where}.tricks")
     if len(tricks_raw) > 54 * decks:
-        raise RecordError(f"{where}.tricks: {len(tricks_raw)} tricks, more than {54 * decks} cards can make")
+        raise RecordError("record.tricks", where=f"{where}.tricks", tricks=len(tricks_raw), cards=54 * decks)
     tricks = []
     for i, t in enumerate(tricks_raw):
         tw = f"{where}.tricks[{i}]"
         if not isinstance(t, dict):
-            raise RecordError(f"{tw}: expected an object")
+            raise RecordError("record.object_at", where=tw)
         leader = _int(t.get("leader"), f"{tw}.leader", 0, n)
         plays_raw = t.get("plays")
         if not isinstance(plays_raw, list):
-            raise RecordError(f"{tw}.plays: expected a list")
+            raise RecordError("record.list", where=f"{tw}.plays")
         if len(plays_raw) > n:
-            raise RecordError(f"{tw}.plays: {len(plays_raw)} plays for {n} players")
+            raise RecordError("record.plays", where=f"{tw}.plays", plays=len(plays_raw), players=n)
         if len(plays_raw) < n and i != len(tricks_raw) - 1:
-            raise RecordError(f"{tw}.plays: only the last trick may be incomplete ({len(plays_raw)} of {n} plays)")
+            raise RecordError("record.incomplete", where=f"{tw}.plays", plays=len(plays_raw), players=n)
         plays = [_cards(p, f"{tw}.plays[{j}]", decks, copies_limit=True) for j, p in enumerate(plays_raw)]
         attempt = (_cards(t["attempt"], f"{tw}.attempt", decks, copies_limit=True)
                    if t.get("attempt") is not None else None)
         tricks.append(ParsedTrick(leader, plays, attempt))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
-        raise RecordError(f"{where}.complete: expected true or false")
+        raise RecordError("record.bool", where=f"{where}.complete")
     rulings = _parse_rulings(d.get("rulings"), f"{where}.rulings", n, len(tricks))
     return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete, rulings)
 
@@ -271,21 +269,21 @@ def _parse_rulings(value: Any, where: str, n: int, tricks: int) -> list[dict[str
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > 100:
-        raise RecordError(f"{where}: expected a list (at most 100)")
+        raise RecordError("record.rulings", where=where, most=100)
     out = []
     for i, r in enumerate(value):
         rw = f"{where}[{i}]"
         if not isinstance(r, dict):
-            raise RecordError(f"{rw}: expected an object")
+            raise RecordError("record.object_at", where=rw)
         seat = _int(r.get("seat"), f"{rw}.seat", 0, n)
         trick = None if r.get("trick") is None else _int(r.get("trick"), f"{rw}.trick", 0, tricks)
         points = _int(r.get("points", 0), f"{rw}.points", 0, MAX_RULING_POINTS + 1)
         levels = _int(r.get("levels", 0), f"{rw}.levels", 0, 4)
         if (points > 0) == (levels > 0):
-            raise RecordError(f"{rw}: expected either points or levels")
+            raise RecordError("record.ruling_amount", where=rw)
         rule = r.get("rule")
         if rule is not None and (not isinstance(rule, str) or len(rule) > 40):
-            raise RecordError(f"{rw}.rule: expected a rule code")
+            raise RecordError("record.rule_code", where=f"{rw}.rule")
         entry: dict[str, Any] = {"seat": seat, "trick": trick, "points": points, "levels": levels}
         if rule is not None:
             entry["rule"] = rule
@@ -317,7 +315,7 @@ def loads_record(text: str | bytes, where: str = "record") -> dict[str, Any]:
     try:
         record: dict[str, Any] = loads(text, where)
     except JSONInputError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.key, **exc.params) from None
     validate_record(record)
     return record
 
@@ -366,7 +364,7 @@ def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
 def _deal_index(parsed: ParsedRecord, deal: int) -> int:
     n = len(parsed.deals)
     if not -n <= deal < n:
-        raise RecordError(f"deals[{deal}]: no such deal")
+        raise RecordError("record.no_deal", deal=deal)
     return deal % n
 
 
@@ -405,7 +403,7 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
     i = _deal_index(parsed, deal)
     d = parsed.deals[i]
     if not -len(d.tricks) <= trick < len(d.tricks):
-        raise RecordError(f"deals[{i}].tricks[{trick}]: no such trick")
+        raise RecordError("record.no_trick", deal=i, trick=trick)
     t = d.tricks[trick]
     if len(t.plays) < parsed.players:
         return None
@@ -433,7 +431,7 @@ def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int
     parsed = parse_record(record)
     i = _deal_index(parsed, deal)
     if not 0 <= seat < parsed.players:
-        raise RecordError(f"seat: no seat {seat}")
+        raise RecordError("record.no_seat", seat=seat)
     state = build_state(parsed, i)
     if state.turn != seat:
         return []
@@ -594,7 +592,7 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
     size = hand_size if hand_size is not None else options.hand_size_for(n)
     kitty_size = options.kitty_size_for(n)
     if size * n + kitty_size > len(deck):
-        raise RulesError(f"hand_size: {size} cards for {n} players do not fit in {options.decks} decks")
+        raise RulesError("rules.hand_size", size=size, players=n, decks=options.decks)
     hands = [deck[i * size:(i + 1) * size] for i in range(n)]
     kitty = deck[n * size:n * size + kitty_size]
     level_index = rng.randrange(13)

@@ -60,6 +60,14 @@ class JSONInputError(InputError):
     """JSON text that is too big, too deep, not UTF-8, not JSON, or holds what no record can."""
 
 
+class _NumberError(ValueError):
+    """A number the JSON may not hold, found while decoding (its place is added by :func:`loads`)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
 def nesting_depth(text: str) -> int:
     """How deeply arrays and objects nest in JSON ``text`` (brackets inside strings do not count).
 
@@ -87,42 +95,44 @@ def _check_numbers(bare: str) -> None:
         if not any(c in number for c in ".eE"):
             digits = len(number.lstrip("+-"))
             if digits > MAX_INT_DIGITS:
-                raise ValueError(f"an integer of {digits} digits (at most {MAX_INT_DIGITS})")
+                raise _NumberError("json.int_digits", digits=digits, most=MAX_INT_DIGITS)
         elif len(number) > MAX_NUMBER_CHARS:
-            raise ValueError(f"a number of {len(number)} characters")
+            raise _NumberError("json.number_chars", chars=len(number))
 
 
 def _bad_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NumberError("json.constant", name=name)
 
 
 def loads(data: bytes | bytearray | str, where: str, *, max_bytes: int = MAX_BYTES,
           max_depth: int = MAX_DEPTH) -> Any:
     """Decode JSON ``data`` read from ``where`` (a file name, ``request body``…), within the limits."""
     if len(data) > max_bytes:
-        raise JSONInputError(f"{where}: {len(data):,} bytes, over the limit of {max_bytes:,}")
+        raise JSONInputError("json.bytes", where=where, size=len(data), most=max_bytes)
     if isinstance(data, bytes | bytearray):
         try:
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JSONInputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+            raise JSONInputError("json.utf8", where=where, byte=exc.start) from None
     else:
         text = data
         if _SURROGATE.search(text):
-            raise JSONInputError(f"{where}: not UTF-8 text (a lone surrogate)")
+            raise JSONInputError("json.surrogate_text", where=where)
     text = text.removeprefix("\ufeff")
     bare = _outside_strings(text)
     if _depth(bare) > max_depth:
-        raise JSONInputError(f"{where}: JSON nested deeper than {max_depth} levels")
+        raise JSONInputError("json.depth", where=where, most=max_depth)
 
     try:
         _check_numbers(bare)
         value = json.loads(text, parse_constant=_bad_constant)
     except json.JSONDecodeError as exc:
         message = exc.msg.removesuffix(" at")  # "Unterminated string starting at" and its place: one "at"
-        raise JSONInputError(f"{where}: not valid JSON: {message} at line {exc.lineno} column {exc.colno}") from None
+        raise JSONInputError("json.invalid", where=where, problem=message, line=exc.lineno, column=exc.colno) from None
+    except _NumberError as exc:
+        raise JSONInputError(exc.key, where=where, **exc.params) from None
     except (ValueError, RecursionError) as exc:
-        raise JSONInputError(f"{where}: {exc}") from None
+        raise JSONInputError("json.recursion", where=where, problem=str(exc)) from None
     # what can only come from a big exponent or a \\udXXX escape is looked for in the value (in C,
     # by writing it back) only where one is in the text, and walked (in Python) only when found
     big, escaped = _BIG_EXPONENT.search(bare) is not None, _SURROGATE_ESCAPE.search(text) is not None
@@ -145,7 +155,7 @@ def _check_range(bare: str, where: str) -> None:
         while end < len(bare) and bare[end].isdigit():
             end += 1
         if not math.isfinite(float(bare[start:end])):
-            raise JSONInputError(f"{where}: {bare[start:end]} is out of range")
+            raise JSONInputError("json.range", where=where, number=bare[start:end])
 
 
 def _check_text(value: Any, where: str, path: str) -> None:
@@ -156,8 +166,8 @@ def _check_text(value: Any, where: str, path: str) -> None:
         text = found[1]
         surrogate = _SURROGATE.search(text)
         assert surrogate is not None
-        raise JSONInputError(f"{where}: {place.lstrip('.') or 'value'}: a lone surrogate "
-                             f"(\\u{ord(surrogate.group()):04x}) is not text")
+        raise JSONInputError("json.surrogate", where=where, path=place.lstrip(".") or "value",
+                             code=ord(surrogate.group()))
 
 
 def _surrogate_at(value: Any) -> tuple[list[int | str], str] | None:

@@ -5,8 +5,8 @@ Every :class:`ZuiheInputError` (``HandError``, ``CardError``) carries ``key`` an
 Other languages render the same key and parameters from their own table (the Chinese
 one is ``web.zuihe.MESSAGES_ZH``), so no one has to read the English back.
 
-Templates are :meth:`str.format` strings with one addition: a list parameter takes a
-``{name:SEP|EMPTY}`` spec, joined by ``SEP`` and shown as ``EMPTY`` when it is empty.
+Templates are :meth:`str.format` strings rendered by :func:`scorer.messages.render`: a list
+parameter takes a ``{name:SEP|EMPTY}`` spec, joined by ``SEP`` and shown as ``EMPTY`` when it is empty.
 
 >>> error = ZuiheInputError("cha_shape", where="melds[0]", cards=("5B", "5B", "6B"))
 >>> str(error), error.key, error.params["cards"]
@@ -17,11 +17,11 @@ Templates are :meth:`str.format` strings with one addition: a list parameter tak
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
-from typing import Any
+from typing import ClassVar
 
 from ..errors import InputError
+from ..messages import render
 
 #: The English line of every message key; the parameters each one names are the data.
 MESSAGES_EN: dict[str, str] = {
@@ -66,33 +66,10 @@ MESSAGES_EN: dict[str, str] = {
 }
 
 
-class _Formatter(string.Formatter):
-    def format_field(self, value: Any, format_spec: str) -> Any:
-        if isinstance(value, (list, tuple)):
-            sep, _, empty = format_spec.partition("|")
-            return sep.join(str(v) for v in value) if value else empty
-        return super().format_field(value, format_spec)
-
-
-_FORMATTER = _Formatter()
-
-
-def render(template: str, params: Mapping[str, Any]) -> str:
-    """``template`` with ``params`` filled in (lists joined as the spec says)."""
-    return _FORMATTER.vformat(template, (), params)
-
-
 class ZuiheInputError(InputError):
     """A 嘴和 input error: ``key`` (one of :data:`MESSAGES_EN`) and ``params``; its text is the English."""
 
-    def __init__(self, key: str, /, **params: Any) -> None:
-        self.key = key
-        self.params: dict[str, Any] = params
-        super().__init__(render(MESSAGES_EN[key], params))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuild, (type(self), self.key, self.params)
+    messages: ClassVar[Mapping[str, str]] = MESSAGES_EN
 
 
-def _rebuild(cls: type[ZuiheInputError], key: str, params: dict[str, Any]) -> ZuiheInputError:
-    return cls(key, **params)
+__all__ = ["MESSAGES_EN", "ZuiheInputError", "render"]
