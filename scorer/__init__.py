@@ -19,6 +19,7 @@ from .audit import (
     audit_record,
     audit_with_findings,
     bidding_state,
+    next_dealers,
     ruling_offers,
 )
 from .bidding import Bid, BiddingState, BidError
@@ -85,6 +86,7 @@ __all__ = [
     "format_cards",
     "lead_obligation",
     "legal_plays",
+    "next_dealers",
     "next_leader",
     "parse_card",
     "parse_cards",

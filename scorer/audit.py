@@ -409,15 +409,17 @@ class _DealAudit:
 
         prev = self.previous
         prev_done = prev is not None and prev.winners is not None
-        if prev is not None and prev.winners is not None and prev.next_dealer is not None:
+        if prev is not None and prev.winners is not None:
             winners = prev.winners
-            if opts.friends:
+            if opts.friends:  # the winners' bids make the dealer (RULES §10), no rotation
                 if d.dealer not in winners:
                     flag(d.dealer, "wrong-dealer", DealerNotWinner(d.dealer, i, i - 1, tuple(sorted(winners))))
-            elif d.dealer != prev.next_dealer:
+            elif prev.next_dealer is not None and d.dealer != prev.next_dealer:
                 flag(d.dealer, "wrong-dealer", DealerRotation(d.dealer, i, prev.next_dealer, i - 1))
-            if d.level != self.levels_before[d.dealer]:
-                flag(d.dealer, "wrong-dealer", DealerWrongLevel(i, d.level, d.dealer, self.levels_before[d.dealer]))
+        if (prev_done or (i == 0 and prev is None)) and d.level != self.levels_before[d.dealer]:
+            # the level is the dealer's (seed 000 4.2.1.2 级别牌只反映庄家的级别): the first deal's
+            # his start level, a later one his level after the deal before
+            flag(d.dealer, "wrong-dealer", DealerWrongLevel(i, d.level, d.dealer, self.levels_before[d.dealer]))
         if d.bids is not None:
             later_friends = opts.friends and prev_done
             assert prev is None or not later_friends or prev.winners is not None
@@ -691,7 +693,8 @@ class _DealAudit:
             side_seats = self.dealer_side if seat in self.dealer_side else set(defenders)
             for s in side_seats:
                 after[s] = max(0, after[s] - 1)
-        nxt = next_dealer(d.dealer, n, self.dealer_side, side, opts.dealer_stays)
+        # 找朋友: the winners' bids make the next dealer (RULES §10), so none is named here
+        nxt = None if opts.friends else next_dealer(d.dealer, n, self.dealer_side, side, opts.dealer_stays)
         self.winners = set(winners)
         self.next_dealer = nxt
         result.update({
@@ -952,7 +955,7 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
         previous = audit
     d = parsed.deals[index]
     opts = parsed.options
-    known = previous is not None and previous.winners is not None and previous.next_dealer is not None
+    known = previous is not None and previous.winners is not None
     later_friends = opts.friends and known
     dealer = d.dealer
     if known and not opts.friends and previous is not None and previous.next_dealer is not None:
@@ -968,4 +971,30 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     return state
 
 
-__all__ = ["audit_findings", "audit_record", "audit_with_findings", "bidding_state"]
+def next_dealers(record: dict[str, Any], deal: int = -1) -> list[int]:
+    """Who may deal the deal after ``deal``: with fixed partnerships the audit's ``next_dealer``
+    alone; in 找朋友 every player of the side that won it, in seat order from the dealer's next
+    seat — their bids decide which of them deals (RULES §10), so the first is only where a new
+    deal starts until a bid stands. Empty while the deal is not complete.
+
+    >>> from tuolaji.scorer.record import random_record
+    >>> rec = random_record("standard-2deck", seed=2)
+    >>> next_dealers(rec) == [audit_record(rec)["deals"][0]["next_dealer"]]
+    True
+    """
+    deals = record.get("deals") if isinstance(record, dict) else None
+    count = len(deals) if isinstance(deals, list) else 0
+    if not -count <= deal < count:
+        parse_record(record)  # a malformed record: the place named
+        raise RecordError("record.no_deal", deal=deal)
+    index = deal % count
+    last = _audits({**record, "deals": record["deals"][:index + 1]})[-1]
+    if last.winners is None:
+        return []
+    if last.next_dealer is not None:
+        return [last.next_dealer]
+    n, dealer = last.n, last.d.dealer
+    return [seat for seat in (seat_of(dealer, k, n) for k in range(1, n + 1)) if seat in last.winners]
+
+
+__all__ = ["audit_findings", "audit_record", "audit_with_findings", "bidding_state", "next_dealers"]

@@ -329,7 +329,7 @@ class BiddingState:
         """:meth:`problems` as data (:mod:`scorer.violations`)."""
         out = [(b.seat, fact) for b, fact in zip(self.bids, self.refusals, strict=True) if fact is not None]
         if self._best is None:
-            if self.options.bid_order == "two-deck" and not self.bids and trump != "NT":
+            if self.options.no_bid_no_trump and not self.bids and trump != "NT":
                 out.append((dealer, NoBid(trump)))
             return out
         want = self._best[-1]

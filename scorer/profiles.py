@@ -124,6 +124,7 @@ class Options:
     rebid_after_kitty: bool = False  # 炒地皮
     friends: bool = False  # 找朋友
     blind_bids: bool = False  # 暗叫 (seed 004, 4 decks): the standing bid's suit is shown only when bidding ends
+    no_bid_no_trump: bool = False  # seed 004 (2 decks, 泰坦尼克 和两副牌类似): nobody bids → the deal is played in no-trump
     triple_pair_tractor: bool = False  # seed 001 有的约定: 三带二 (a triple next to a pair) is a tractor
     titanic_beats_three_pair: bool = False  # seed 001: a trump 泰坦尼克 may trump a three-pair tractor
     ladders: dict[Shape, tuple[Requirement, ...]] = field(default_factory=dict, compare=False, hash=False)
@@ -297,9 +298,10 @@ def requirement_name(req: tuple[Shape, ...]) -> str:
 
 
 PROFILES: dict[str, Options] = {
-    "standard-2deck": Options(decks=2, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value),
+    "standard-2deck": Options(decks=2, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value,
+                              no_bid_no_trump=True),
     "titanic-3deck": Options(decks=3, bid_order="titanic", first_dealer=FirstDealer.FIRST_BIDDER.value,
-                             ladders={(3, 2): TITANIC_LADDER}),
+                             no_bid_no_trump=True, ladders={(3, 2): TITANIC_LADDER}),
     "guangzhou-3deck": Options(
         decks=3,
         threshold=120,
@@ -311,8 +313,9 @@ PROFILES: dict[str, Options] = {
         ladders={(3, 2): GUANGZHOU_TITANIC_LADDER},
     ),
     "competition-3deck": Options(decks=3, bid_order="count"),
-    "single-deck": Options(decks=1, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value),
-    "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic", blind_bids=True),
+    "single-deck": Options(decks=1, bid_order="two-deck", first_dealer=FirstDealer.FIRST_BIDDER.value,
+                           no_bid_no_trump=True),
+    "four-deck": Options(decks=4, kitty_size=0, bid_order="titanic", blind_bids=True, no_bid_no_trump=True),
     "friends-3deck": Options(decks=3, players=(4, 5, 6, 7), friends=True, bid_order="count"),
     "chaodipi-2deck": Options(
         decks=2, bid_order="chaodipi", rebid_after_kitty=True, self_overcall=False
@@ -341,7 +344,7 @@ def _check_option(name: str, value: Any, where: str) -> Any:
 
     if name in ("twos_trump", "protect_longer_tuples", "kitty_needs_trump", "dealer_stays", "reinforce",
                 "self_overcall", "rebid_after_kitty", "friends", "blind_bids", "triple_pair_tractor",
-                "titanic_beats_three_pair"):
+                "titanic_beats_three_pair", "no_bid_no_trump"):
         if not isinstance(value, bool):
             raise bad("true or false")
         return value

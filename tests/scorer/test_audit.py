@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import deal_record
-from tuolaji.scorer import RecordError, audit_record, next_leader, trick_winner, validate_record
+from tuolaji.scorer import RecordError, audit_record, next_dealers, next_leader, trick_winner, validate_record
 
 record = deal_record  # the one builder of hand-made records (tests/conftest.py)
 
@@ -249,8 +249,9 @@ def test_friends_reveal_and_individual_points() -> None:
     out = audit_record(rec)["deals"][0]
     assert out["violations"] == []
     assert out["defender_points"] == 20  # seats 1 (15) and 4 (5)
-    # the dealer's side keeps: next dealer is the next seat of the dealer's side (seat 3)
-    assert out["outcome"]["side"] == "dealer" and out["next_dealer"] == 3
+    # the dealer's side keeps: its bids make the next dealer (RULES §10), no rotation names one
+    assert out["outcome"]["side"] == "dealer" and out["next_dealer"] is None
+    assert next_dealers(rec) == [3, 0]  # the winners, from the dealer's next seat
     assert out["levels_after"][0] != "2" and out["levels_after"][3] != "2" and out["levels_after"][1] == "2"
 
 
@@ -261,11 +262,11 @@ def test_friends_dealer_playing_the_called_copy_uses_it_up() -> None:
     alone = audit_record(record("friends-3deck", tricks, players=5, trump="C", hands=hands,
                                 friends=[{"card": "AS", "nth": 1}]))["deals"][0]
     assert alone["defender_points"] == 15 and alone["outcome"] == {"side": "dealer", "levels": 3}
-    assert alone["next_dealer"] == 0 and alone["levels_after"] == ["5", "2", "2", "2", "2"]
+    assert alone["next_dealer"] is None and alone["levels_after"] == ["5", "2", "2", "2", "2"]
     # the 2nd ♠A (seat 2's) makes seat 2 the friend
     paired = audit_record(record("friends-3deck", tricks, players=5, trump="C", hands=hands,
                                  friends=[{"card": "AS", "nth": 2}]))["deals"][0]
-    assert paired["next_dealer"] == 2 and paired["levels_after"] == ["5", "2", "5", "2", "2"]
+    assert paired["next_dealer"] is None and paired["levels_after"] == ["5", "2", "5", "2", "2"]
 
 
 # ------------------------------------------------------------------ malformed records

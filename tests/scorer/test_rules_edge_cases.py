@@ -630,7 +630,7 @@ def test_throw_penalty_sign_and_amount() -> None:
     hands = [["9H", "8H", "8H", "4H", "4H"], ["QH", "QH", "3D", "3D", "3D"], ["5D", "6D", "7D", "8D", "9D"],
              ["5C", "6C", "7C", "8C", "9C"]]
     tricks = [(0, ["4H 4H", "QH QH", "5D 6D", "5C 6C"], "9H 8H 8H 4H 4H")]
-    d = deal_out(record("guangzhou-3deck", tricks, level="10", hands=hands))
+    d = deal_out(record("guangzhou-3deck", tricks, level="10", hands=hands) | {"start_levels": ["10"] * 4})
     assert d["violations"] == []
     assert [(p["trick"], p["seat"], p["points"]) for p in d["penalties"]] == [(0, 0, 50)]
     assert d["penalty_points"] == 50
@@ -887,6 +887,7 @@ def test_throw_penalty_level_lowers_the_throwers_side() -> None:
     # a thrower on the dealer's side gives back one of its levels: dealer 1 leads and wins
     # trick 0; the defenders' ♥K (10 points) gives the dealer +2, 7 → 9, less one: 8
     rec["deals"][0]["dealer"] = 1
+    rec["deals"][0]["level"] = "7"  # the dealer's level
     rec["deals"][0]["tricks"][0]["leader"] = 1
     rec["deals"][0]["tricks"][0]["plays"] = [["AC"], ["4C"], ["6C"], ["3C"]]
     d = deal_out(rec)

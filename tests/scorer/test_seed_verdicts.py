@@ -98,6 +98,7 @@ def test_last_trick_won_with_san_dai_er_scores_the_kitty_times_6() -> None:
     rec = seed_record("titanic-3deck", [(0, ["KH KH KH QH QH", "3S 3S 3S 9S 9S", "2D 3D 4D 6D 7D",
                                              "2C 3C 4C 6C 7C"])],
                       kitty=["10D", "10D", "KD", "5C", "8C", "9C"], complete=True)
+    rec["start_levels"] = ["5"] * 4  # the dealer plays his own level (seed 000 4.2.1.2)
     out = audit_record(rec)["deals"][0]
     assert out["violations"] == []
     assert out["tricks"][0]["winner"] == 1  # the void player's ♠333 99 wins
@@ -147,7 +148,7 @@ def test_a_record_that_starts_mid_game_is_not_judged_by_first_deal_rules(how: st
     rec = seed_record("guangzhou-3deck", [], level="2", dealer=3,
                       bids=[{"seat": 1, "cards": ["2H"]}, {"seat": 2, "cards": ["2S", "2S"]}])
     if how == "start_levels":
-        rec["start_levels"] = ["2", "4", "2", "4"]
+        rec["start_levels"] = ["4", "2", "4", "2"]  # dealer 3 at 2, the deal's level
     else:
         rec["mid_game"] = True
     assert found(rec) == []
@@ -297,6 +298,7 @@ def test_discard_and_trump_penalties() -> None:
     # seat 1 discards ♦3 holding ♥4 (垫错); seat 2 trumps with ♠3 holding ♥6 (毙牌出错)
     rec = seed_record(rules, [(0, ["AH", "3D", "3S", "7H"]), (2, ["6H", "8H", "KH", "4H"])],
                       hands=[["AH", "KH"], ["3D", "4H"], ["3S", "6H"], ["7H", "8H"]])
+    rec["start_levels"] = ["5"] * 4
     out = audit_record(rec)["deals"][0]
     assert [(v["seat"], v["rule"]) for v in out["violations"]] == [(1, "must-follow-suit"), (2, "must-follow-suit")]
     assert [(p["seat"], p["points"], p["detail"]) for p in out["penalties"]] == [
@@ -308,6 +310,7 @@ def test_discard_and_trump_penalties() -> None:
 def test_kitty_and_card_count_penalties() -> None:
     rules = {"profile": "standard-2deck", "kitty_penalty": "level", "card_count_penalty": "points"}
     rec = seed_record(rules, [(0, ["AH", "3H 4H", "5H", "6H"])], kitty=["3C"] * 2)
+    rec["start_levels"] = ["5"] * 4
     out = audit_record(rec)["deals"][0]
     assert sorted(v["rule"] for v in out["violations"]) == ["bad-kitty", "wrong-card-count"]
     assert [(p["seat"], p["points"], p["detail"]) for p in out["penalties"]] == [
