@@ -3,7 +3,7 @@
 # decks for the card generator, Chromium for the browser tests), the npm card decks (dev),
 # a virtual environment in .venv, and the project installed into it. Safe to run again: it skips what is done.
 #   scripts/setup.sh            runtime only (serve, audit, detect, replay)
-#   scripts/setup.sh dev        + training (torch, ultralytics) and test tools
+#   scripts/setup.sh dev        + training (torch, ultralytics), test tools, and the club (PostgreSQL, psycopg)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-runtime}"
@@ -44,7 +44,7 @@ if [ ! -f "$stamp" ]; then
   # install is a finder, and setuptools says so in a note on every install: not a warning, kept quiet
   export PYTHONWARNINGS="ignore:Editable installation"
   if [ "$mode" = dev ]; then
-    .venv/bin/pip install -q -e ".[train,test]"
+    .venv/bin/pip install -q -e ".[train,test,club]"
   else
     .venv/bin/pip install -q -e .
   fi

@@ -1,0 +1,250 @@
+"""A table's side of club mode: every change of its record, numbered, kept on disk until the
+club has it (``tuolaji serve --club URL --table NAME``).
+
+:class:`Outbox` is a small SQLite file beside the table's sessions (``club-outbox.sqlite``): each
+saved change of a session becomes change ``n`` (1, 2, 3, … for the table, whatever the session),
+holding the session's whole record after it. :class:`ClubPusher` sends the changes not yet
+acknowledged, in order, in batches, to ``POST {club}/club/api/tables/{name}/changes``; the club
+applies change ``n`` once (a change sent twice is absorbed), so a lost answer costs a resend and
+nothing more. While the club or the network is down the table plays on: the changes wait in the
+outbox, on disk, and leave when the club answers again. A change saved by the table but not yet
+in the outbox when the machine stopped is found when it starts again (:meth:`Outbox.reconcile`:
+each session's stored record is compared with the last one queued for it).
+
+Refusals are one line in the log (a wrong token, a table the club does not know, a change the
+club holds otherwise) and the pusher keeps the changes and tries again later.
+
+>>> import tempfile, pathlib
+>>> outbox = Outbox(pathlib.Path(tempfile.mkdtemp()) / "club-outbox.sqlite")
+>>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"], "deals": []}
+>>> outbox.enqueue(1, "周五", record), outbox.enqueue(1, "周五", record)   # the same record again: no change
+(1, None)
+>>> [change["n"] for change in outbox.pending()]
+[1]
+>>> outbox.ack(1); outbox.pending()
+[]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+log = logging.getLogger("tuolaji.club")
+
+OUTBOX_NAME = "club-outbox.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS changes (
+    n INTEGER PRIMARY KEY,
+    session INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS last (
+    session INTEGER PRIMARY KEY,
+    digest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+"""
+
+
+def _digest(name: str, record_text: str) -> str:
+    return hashlib.sha256(f"{name}\n{record_text}".encode()).hexdigest()
+
+
+class Outbox:
+    """The table's numbered changes not yet acknowledged by the club, in a SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        with self._connect() as connection:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.executescript(_SCHEMA)
+            connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('acked', 0), ('last_n', 0)")
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        connection = sqlite3.connect(self.path, timeout=30.0)
+        try:
+            connection.execute("PRAGMA synchronous=FULL")
+            with connection:
+                yield connection
+        finally:
+            connection.close()
+
+    def enqueue(self, session: int, name: str, record: dict[str, Any]) -> int | None:
+        """Queue a session's record after a change as the table's next change; returns its number
+        (None when the session's last queued record is this one: nothing changed)."""
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        digest = _digest(name, text)
+        with self._lock, self._connect() as connection:
+            row = connection.execute("SELECT digest FROM last WHERE session = ?", (session,)).fetchone()
+            if row is not None and row[0] == digest:
+                return None
+            n = int(connection.execute("SELECT value FROM meta WHERE key = 'last_n'").fetchone()[0]) + 1
+            connection.execute("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
+                               (n, session, name, text))
+            connection.execute("INSERT OR REPLACE INTO last (session, digest) VALUES (?, ?)", (session, digest))
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (n,))
+        return n
+
+    def reconcile(self, sessions: Iterable[tuple[int, str, dict[str, Any]]]) -> int:
+        """Queue every session whose stored record is not the one last queued for it (a change saved
+        just before the machine stopped); returns how many were queued."""
+        return sum(1 for session, name, record in sessions if self.enqueue(session, name, record) is not None)
+
+    def pending(self, limit: int = 100, max_bytes: int = 4 * 1024 * 1024) -> list[dict[str, Any]]:
+        """The changes not yet acknowledged, oldest first: at most ``limit`` and about ``max_bytes``
+        (always at least one)."""
+        with self._connect() as connection:
+            acked = self._acked(connection)
+            rows = connection.execute("SELECT n, session, name, record FROM changes WHERE n > ? ORDER BY n LIMIT ?",
+                                      (acked, limit)).fetchall()
+        out: list[dict[str, Any]] = []
+        size = 0
+        for n, session, name, text in rows:
+            size += len(text)
+            if out and size > max_bytes:
+                break
+            out.append({"n": n, "session": session, "name": name, "record": json.loads(text)})
+        return out
+
+    def _acked(self, connection: sqlite3.Connection) -> int:
+        return int(connection.execute("SELECT value FROM meta WHERE key = 'acked'").fetchone()[0])
+
+    @property
+    def acked(self) -> int:
+        """The last change the club acknowledged."""
+        with self._connect() as connection:
+            return self._acked(connection)
+
+    @property
+    def last_n(self) -> int:
+        """The last change queued."""
+        with self._connect() as connection:
+            return int(connection.execute("SELECT value FROM meta WHERE key = 'last_n'").fetchone()[0])
+
+    def ack(self, through: int) -> None:
+        """The club holds every change up to ``through``: they leave the outbox."""
+        with self._lock, self._connect() as connection:
+            through = min(through, int(connection.execute("SELECT value FROM meta WHERE key = 'last_n'").fetchone()[0]))
+            if through <= self._acked(connection):
+                return
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
+            connection.execute("DELETE FROM changes WHERE n <= ?", (through,))
+
+
+class ClubPusher:
+    """Sends an :class:`Outbox` to the club in a background thread: at once after each change
+    (:meth:`wake`), again and again while the club is away (``retry_s`` up to ``max_retry_s``)."""
+
+    def __init__(self, outbox: Outbox, club_url: str, table: str, token: str, *, timeout_s: float = 10.0,
+                 retry_s: float = 0.2, max_retry_s: float = 5.0, batch: int = 100,
+                 on_state: Callable[[str], None] | None = None) -> None:
+        self.outbox = outbox
+        self.url = f"{club_url.rstrip('/')}/club/api/tables/{quote(table, safe='')}/changes"
+        self.table = table
+        self.token = token
+        self.timeout_s = timeout_s
+        self.retry_s = retry_s
+        self.max_retry_s = max_retry_s
+        self.batch = batch
+        self.on_state = on_state
+        self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error
+        self.last_error: str | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tuolaji-club-push", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout)
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every queued change is acknowledged (or ``timeout``); whether they all are."""
+        deadline = time.monotonic() + timeout
+        self.wake()
+        while time.monotonic() < deadline:
+            if self.outbox.acked >= self.outbox.last_n:
+                return True
+            time.sleep(0.02)
+        return self.outbox.acked >= self.outbox.last_n
+
+    def _set(self, state: str, error: str | None = None) -> None:
+        if error is not None and error != self.last_error:
+            log.warning("club %s, table %s: %s", self.url.split("/club/api/")[0], self.table, error)
+        self.last_error = error
+        if state != self.state:
+            self.state = state
+            if self.on_state is not None:
+                self.on_state(state)
+
+    def _run(self) -> None:
+        delay = self.retry_s
+        while not self._stop.is_set():
+            changes = self.outbox.pending(self.batch)
+            if not changes:
+                self._set("up")
+                self._wake.wait(1.0)
+                self._wake.clear()
+                continue
+            sent = self.send(changes)
+            if sent:
+                delay = self.retry_s
+                continue
+            self._stop.wait(delay)
+            delay = min(self.max_retry_s, delay * 2)
+
+    def send(self, changes: list[dict[str, Any]]) -> bool:
+        """One push of ``changes``; whether the club answered it (acknowledged, or said what it holds)."""
+        self._set("sending")
+        body = json.dumps({"table": self.table, "changes": changes}, ensure_ascii=False).encode("utf-8")
+        request = urllib.request.Request(self.url, data=body, method="POST", headers={
+            "Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+                answer = json.loads(response.read() or b"{}")
+            self.outbox.ack(int(answer["applied_through"]))
+            return True
+        except urllib.error.HTTPError as exc:
+            try:
+                answer = json.loads(exc.read() or b"{}")
+            except ValueError:
+                answer = {}
+            line = str(answer.get("error") or f"HTTP {exc.code}")
+            if exc.code == 409 and isinstance(answer.get("applied_through"), int):
+                through = int(answer["applied_through"])
+                if through >= changes[0]["n"] - 1 and "differs" not in line:
+                    self.outbox.ack(through)  # the club holds these already: the rest follow
+                    return through >= changes[0]["n"]
+            self._set("offline" if exc.code >= 500 else "refused", line)
+            return False
+        except (urllib.error.URLError, OSError, ValueError, KeyError) as exc:
+            reason = getattr(exc, "reason", exc)
+            self._set("offline", f"the club cannot be reached ({reason}); the table keeps playing, "
+                      f"{self.outbox.last_n - self.outbox.acked} changes wait")
+            return False

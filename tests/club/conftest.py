@@ -1,0 +1,187 @@
+"""A real PostgreSQL server for the club's tests: ``initdb`` in a temporary folder, listening on a
+unix socket only, started once a test session and stopped at its end.
+
+Nothing is skipped: without Debian's ``postgresql`` (``scripts/setup.sh dev`` installs it) the
+tests fail, saying so. Run as root (a container), the server runs as the ``postgres`` user, as
+PostgreSQL refuses root. Each test gets a database of its own (``club_db``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def postgres_bin() -> Path:
+    """The folder of the newest PostgreSQL's programs (``initdb``, ``postgres``, ``pg_ctl``)."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    if found:
+        return found[-1].parent
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    raise RuntimeError("PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH): "
+                       "run `bash scripts/setup.sh dev` (Debian's postgresql package)")
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster on a unix socket in ``folder``; :meth:`stop` and
+    :meth:`start` stop and start it again on the same data (a restart mid-test)."""
+
+    def __init__(self, folder: Path, port: int = 5432) -> None:
+        self.bin = postgres_bin()
+        self.folder = folder
+        self.data = folder / "data"
+        self.socket_dir = folder / "socket"
+        self.port = port
+        self.user = "tuolaji"
+        self._as: dict[str, Any] = {}
+        if os.geteuid() == 0:
+            account = pwd.getpwnam("postgres")
+            self._as = {"user": account.pw_uid, "group": account.pw_gid}
+        self.socket_dir.mkdir(parents=True)
+        if self._as:
+            for path in (folder, self.socket_dir):
+                os.chown(path, self._as["user"], self._as["group"])
+        self._run([str(self.bin / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust",
+                   "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
+            conf.write(f"\nlisten_addresses = ''\nunix_socket_directories = '{self.socket_dir}'\nport = {port}\n"
+                       "fsync = off\nmax_connections = 300\nshared_buffers = 64MB\n")
+
+    def _run(self, command: list[str]) -> None:
+        result = subprocess.run(command, capture_output=True, text=True, **self._as)
+        if result.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} failed: {result.stderr.strip() or result.stdout.strip()}")
+
+    def start(self) -> None:
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"),
+                   "-w", "-t", "30", "start"])
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "30", "stop"])
+
+    def dsn(self, database: str = "postgres") -> str:
+        return f"postgresql://{self.user}@/{database}?host={self.socket_dir}&port={self.port}"
+
+    def create_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.dsn(), autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.dsn(name)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    folder = Path(tempfile.mkdtemp(prefix="tuolaji-pg-"))
+    server = PostgresServer(folder)
+    server.start()
+    try:
+        yield server
+    finally:
+        try:
+            server.stop("immediate")
+        except RuntimeError:
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture()
+def club_db(postgres: PostgresServer) -> str:
+    """The address of a new, empty database on the test server."""
+    return postgres.create_database(f"club_{os.getpid()}_{next(_numbers)}_{int(time.time() * 1000) % 100000}")
+
+
+def played_records(seed: int = 1, plays: int | None = None) -> list[dict[str, Any]]:
+    """The records of a table playing a random deal (:func:`scorer.random_record`) one play at a time
+    through a :class:`~session.live.LiveGame`: the set-up first, then one record a play."""
+    from tuolaji import scorer
+    from tuolaji.session.live import LiveGame
+
+    full = scorer.random_record("standard-2deck", seed, players=4, dealer=0, level="2", trump="H")
+    deal = full["deals"][0]
+    setup = {"format": full["format"], "rules": full["rules"], "players": ["东", "南", "西", "北"],
+             "start_levels": full["start_levels"],
+             "deals": [{k: v for k, v in deal.items() if k not in ("tricks", "complete")} | {"tricks": []}]}
+    game = LiveGame(setup)
+    records = [game.snapshot()]
+    for trick in deal["tricks"]:
+        for position, cards in enumerate(trick["plays"]):
+            if plays is not None and len(records) > plays:
+                return records
+            game.play((trick["leader"] + position) % 4, cards)
+            records.append(game.snapshot())
+    return records
+
+
+class ClubServer:
+    """The club's application served on 127.0.0.1 (waitress, :class:`web.server.TableServer`) in a
+    thread; :meth:`stop` and :meth:`start` take it away and bring it back on the same port."""
+
+    def __init__(self, dsn: str, port: int = 0) -> None:
+        from tuolaji.web.club.app import create_club_app
+
+        self.app = create_club_app(dsn, {"SSE_KEEPALIVE_S": 0.5})
+        self.port = port
+        self.server: Any = None
+        self.thread: Any = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ClubServer:
+        import socket
+        import threading
+
+        from tuolaji.web.server import TableServer
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        sock.listen(128)
+        self.port = sock.getsockname()[1]
+        self.server = TableServer(self.app, sock)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.shutdown(grace_s=1.0)
+            self.server.server_close()
+            self.thread.join(5.0)
+            self.server = None
+
+    def close(self) -> None:
+        self.stop()
+        self.app.extensions["tuolaji.club.listener"].stop()
+
+
+@pytest.fixture()
+def club(club_db: str) -> Iterator[ClubServer]:
+    server = ClubServer(club_db).start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def organiser(club: ClubServer) -> dict[str, str]:
+    """The organiser's Authorization header."""
+    token = club.app.extensions["tuolaji.club"].organiser_token()
+    return {"Authorization": f"Bearer {token}"}

@@ -1,0 +1,156 @@
+"""A table's machine pushing to the club over HTTP, for real: the table's own server (its SQLite
+sessions, its live game), the outbox on disk, the club on PostgreSQL. Cut off, the table plays on;
+back, it catches up, and the club's record is the table's."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from tuolaji.session.club_outbox import ClubPusher, Outbox
+from tuolaji.web import create_app, get_table
+from tuolaji.web.club.attach import attach_club
+
+from .conftest import ClubServer, PostgresServer, organiser, played_records
+
+
+def add_table(club: ClubServer, name: str) -> str:
+    client: FlaskClient = club.app.test_client()
+    answer = client.post("/club/api/tables", json={"name": name}, headers=organiser(club))
+    assert answer.status_code == 201, answer.get_json()
+    return str(answer.get_json()["token"])
+
+
+def table_machine(tmp_path: Path, club: ClubServer, name: str, token: str) -> tuple[object, ClubPusher]:
+    app = create_app({"DATA_DIR": str(tmp_path / name), "TESTING": True, "RESUME_LATEST": False})
+    table = get_table(app)
+    pusher = attach_club(table, tmp_path / name, club.url, name, token, retry_s=0.05, max_retry_s=0.2,
+                         timeout_s=3.0)
+    return table, pusher
+
+
+def play(table: object, record: dict, previous: dict) -> None:
+    """Make the table's game go from ``previous`` to ``record`` (one more play)."""
+    deal = record["deals"][0]
+    trick = deal["tricks"][-1]
+    seat = (trick["leader"] + len(trick["plays"]) - 1) % 4
+    with table.writing() as game:  # type: ignore[attr-defined]
+        game.play(seat, trick["plays"][-1])
+
+
+def stored_record(table: object) -> dict:
+    return table.store.get(table.session_id).record  # type: ignore[attr-defined]
+
+
+def wait_for(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def test_cut_off_table_keeps_playing_and_catches_up(tmp_path: Path, club: ClubServer) -> None:
+    token = add_table(club, "一号桌")
+    table, pusher = table_machine(tmp_path, club, "一号桌", token)
+    records = played_records(seed=11, plays=24)
+    try:
+        table.start(records[0], name="周五", source="page")  # type: ignore[attr-defined]
+        for previous, record in zip(records[:8], records[1:9], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        store = club.app.extensions["tuolaji.club"]
+        assert store.record("一号桌") == stored_record(table)
+
+        club.stop()  # the club goes away: the table plays on
+        for previous, record in zip(records[8:16], records[9:17], strict=True):
+            play(table, record, previous)
+        wait_for(lambda: pusher.state == "offline")
+        assert pusher.outbox.last_n - pusher.outbox.acked >= 8
+        assert store.record("一号桌") != stored_record(table)
+
+        club.start()  # back on the same address: the table catches up by itself
+        for previous, record in zip(records[16:24], records[17:25], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        assert store.record("一号桌") == stored_record(table)
+        numbers = store.change_numbers("一号桌")
+        assert numbers == list(range(1, pusher.outbox.last_n + 1))  # nothing lost, nothing doubled
+    finally:
+        pusher.stop()
+
+
+def test_restarted_table_queues_what_it_saved_but_never_sent(tmp_path: Path, club: ClubServer) -> None:
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    records = played_records(seed=12, plays=4)
+    table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
+    assert pusher.flush(20.0)
+    pusher.stop()
+    # saved at the table, but the machine stopped before the outbox had it
+    table.store._store.save(table.session_id, records[3])  # type: ignore[attr-defined]
+    app = create_app({"DATA_DIR": str(tmp_path / "T"), "TESTING": True, "RESUME_LATEST": False})
+    again = attach_club(get_table(app), tmp_path / "T", club.url, "T", token, retry_s=0.05)
+    try:
+        assert again.flush(20.0)
+        assert club.app.extensions["tuolaji.club"].record("T") == records[3]
+    finally:
+        again.stop()
+
+
+def test_wrong_token_is_one_line_and_nothing_is_lost(tmp_path: Path, club: ClubServer, caplog) -> None:  # type: ignore[no-untyped-def]
+    add_table(club, "T")
+    outbox = Outbox(tmp_path / "outbox.sqlite")
+    record = played_records(plays=0)[0]
+    outbox.enqueue(1, "s", record)
+    pusher = ClubPusher(outbox, club.url, "T", "not-the-token")
+    assert not pusher.send(outbox.pending())
+    assert pusher.state == "refused" and pusher.last_error == "table 'T': wrong token"
+    assert [c["n"] for c in outbox.pending()] == [1]  # kept for when the token is right
+    # pushing to another table's address: refused, one line
+    body = json.dumps({"table": "U", "changes": []}).encode()
+    request = urllib.request.Request(f"{club.url}/club/api/tables/T/changes", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=5)
+        raise AssertionError("accepted")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400
+        assert json.loads(exc.read())["error"] == "changes for table 'U' pushed to table 'T'"
+
+
+def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: PostgresServer) -> None:
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    records = played_records(seed=13, plays=16)
+    client = club.app.test_client()
+    try:
+        table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
+        for previous, record in zip(records[:6], records[1:7], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        postgres.stop()
+        try:
+            answer = client.get("/club/api/overview")
+            assert answer.status_code == 503
+            assert answer.get_json()["error"].startswith("club database unavailable")
+            assert client.get("/club/api/health").get_json() == {"database": "down"}
+            for previous, record in zip(records[6:12], records[7:13], strict=True):
+                play(table, record, previous)  # the table plays on
+            wait_for(lambda: pusher.state == "offline")
+        finally:
+            postgres.start()
+        for previous, record in zip(records[12:16], records[13:17], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(30.0)
+        store = club.app.extensions["tuolaji.club"]
+        assert store.record("T") == stored_record(table)
+        assert store.change_numbers("T") == list(range(1, pusher.outbox.last_n + 1))
+        assert client.get("/club/api/health").get_json() == {"database": "up"}
+    finally:
+        pusher.stop()

@@ -1,0 +1,87 @@
+"""``tuolaji serve --club URL --table NAME``: every save of the table's sessions also goes to the
+club (through :class:`session.club_outbox.Outbox`, then :class:`~session.club_outbox.ClubPusher`).
+
+:func:`attach_club` wraps the table's :class:`~web.store.SessionStore`: a session created or saved
+is queued as the table's next numbered change once the table has stored it (so the club never
+holds a change the table does not), and the pusher is woken. The sessions stored before (or
+saved just before a stop) are queued at start (:meth:`~session.club_outbox.Outbox.reconcile`).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Outbox
+
+from ..store import SessionStore
+from ..table import Table
+
+log = logging.getLogger("tuolaji.club")
+
+
+class PushingStore:
+    """A :class:`SessionStore` whose creates and saves also enter the club's outbox; everything else
+    is the store's own."""
+
+    def __init__(self, store: SessionStore, outbox: Outbox, pusher: ClubPusher | None = None) -> None:
+        self._store = store
+        self.outbox = outbox
+        self.pusher = pusher
+        self._names: dict[int, str] = {}
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def _name(self, session_id: int) -> str:
+        with self._lock:
+            if session_id not in self._names:
+                self._names.update({s.id: s.name for s in self._store.list()})
+            return self._names.get(session_id, "")
+
+    def _queued(self, session_id: int, record: dict[str, Any]) -> None:
+        try:
+            self.outbox.enqueue(session_id, self._name(session_id), record)
+        except (sqlite3.Error, OSError) as exc:
+            # the change is saved at the table: the session's next change carries its whole record,
+            # and a restart queues whatever the outbox lacks (Outbox.reconcile)
+            log.error("club outbox %s: change of session %d not queued (%s)", self.outbox.path, session_id, exc)
+        if self.pusher is not None:
+            self.pusher.wake()
+
+    def create(self, record: dict[str, Any], *, name: str, source: str) -> int:
+        session_id = self._store.create(record, name=name, source=source)
+        with self._lock:
+            self._names[session_id] = name
+        self._queued(session_id, record)
+        return session_id
+
+    def save(self, session_id: int, record: dict[str, Any], *, history_stored: int | None = None) -> float:
+        saved = self._store.save(session_id, record, history_stored=history_stored)
+        self._queued(session_id, record)
+        return saved
+
+    def rename(self, session_id: int, name: str) -> None:
+        self._store.rename(session_id, name)
+        with self._lock:
+            self._names[session_id] = name
+        self._queued(session_id, self._store.get(session_id).record)
+
+
+def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, token: str,
+                **pusher_options: Any) -> ClubPusher:
+    """Send every change of ``table``'s sessions to the club at ``club_url`` as table ``table_name``;
+    returns the pusher, started (stop it at the end)."""
+    outbox = Outbox(Path(data_dir) / OUTBOX_NAME)
+    store = table.store if isinstance(table.store, PushingStore) else PushingStore(table.store, outbox)
+    outbox.reconcile((s.id, s.name, store._store.get(s.id).record)
+                     for s in sorted(store._store.list(), key=lambda s: s.id))
+    pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
+    store.pusher = pusher
+    table.store = store  # type: ignore[assignment]
+    pusher.start()
+    return pusher

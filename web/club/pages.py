@@ -1,0 +1,397 @@
+"""The club's pages and JSON API (a Flask blueprint; :func:`web.club.create_club_app` registers it).
+
+Who may do what: anyone may read (the room, a table, the standings); a table's machine pushes
+its changes with its own token (``Authorization: Bearer <token>``); the organiser's token
+registers tables, pairs and rounds. Every refusal is one line of JSON ``{"error": …}``; the
+database away is 503 ``club database unavailable (…)``, and the tables keep their changes.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import queue
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from .notify import Listener
+from .results import RULES, standings_csv
+from .store import ClubDatabaseDown, ClubRefused, ClubStore
+
+club_bp = Blueprint("club", __name__)
+
+
+def store() -> ClubStore:
+    result: ClubStore = current_app.extensions["tuolaji.club"]
+    return result
+
+
+def listener() -> Listener:
+    result: Listener = current_app.extensions["tuolaji.club.listener"]
+    return result
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip()
+    return request.headers.get("X-Tuolaji-Token") or None
+
+
+def organiser_only() -> None:
+    if not store().is_organiser(bearer()):
+        raise ClubRefused("the organiser's token is needed", 403)
+
+
+@club_bp.errorhandler(ClubRefused)
+def _refused(error: ClubRefused) -> tuple[Response, int]:
+    return jsonify({"error": str(error), **error.extra}), error.status
+
+
+@club_bp.errorhandler(ClubDatabaseDown)
+def _down(error: ClubDatabaseDown) -> tuple[Response, int]:
+    return jsonify({"error": str(error)}), 503
+
+
+def _json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ClubRefused("the body must be a JSON object")
+    return body
+
+
+# --- the API --------------------------------------------------------------------------------------
+
+@club_bp.get("/club/api/health")
+def api_health() -> Response:
+    return jsonify({"database": "up" if store().ping() else "down"})
+
+
+@club_bp.get("/club/api/overview")
+def api_overview() -> Response:
+    return jsonify({"tables": store().overview()})
+
+
+@club_bp.post("/club/api/tables")
+def api_add_table() -> tuple[Response, int]:
+    organiser_only()
+    name = _json_body().get("name")
+    return jsonify({"table": name, "token": store().add_table(str(name or ""))}), 201
+
+
+@club_bp.get("/club/api/tables/<name>")
+def api_table(name: str) -> Response:
+    entry = store().table_overview(name)
+    session = request.args.get("session", type=int)
+    record = store().record(name, session) if entry["session"] is not None else None
+    return jsonify(entry | {"record": record, "sessions": store().sessions(name)})
+
+
+@club_bp.get("/club/api/tables/<name>/changes")
+def api_last_change(name: str) -> Response:
+    return jsonify({"table": name, "applied_through": store().last_n(name)})
+
+
+@club_bp.post("/club/api/tables/<name>/changes")
+def api_push(name: str) -> Response:
+    body = _json_body()
+    if body.get("table", name) != name:
+        raise ClubRefused(f"changes for table {body.get('table')!r} pushed to table {name!r}", 400)
+    changes = body.get("changes")
+    if not isinstance(changes, list):
+        raise ClubRefused("changes must be a list")
+    return jsonify(store().push(name, bearer(), changes))
+
+
+@club_bp.get("/club/api/referee")
+def api_referee() -> Response:
+    alerts = [{"table": entry["table"], **alert} for entry in store().overview()
+              for alert in (entry["summary"] or {}).get("alerts", [])]
+    return jsonify({"violations": alerts})
+
+
+@club_bp.post("/club/api/pairs")
+def api_add_pair() -> tuple[Response, int]:
+    organiser_only()
+    body = _json_body()
+    players = body.get("players")
+    if not (isinstance(players, list) and len(players) == 2):
+        raise ClubRefused("a pair is two players")
+    store().add_pair(str(body.get("name") or ""), str(players[0]), str(players[1]))
+    return jsonify({"pair": body.get("name"), "players": players}), 201
+
+
+@club_bp.get("/club/api/pairs")
+def api_pairs() -> Response:
+    return jsonify({"pairs": store().pairs()})
+
+
+@club_bp.post("/club/api/rounds")
+def api_start_round() -> tuple[Response, int]:
+    organiser_only()
+    body = _json_body()
+    result = store().start_round(seating=str(body.get("seating", "hand")), tables=body.get("tables"),
+                                 ends_by=str(body.get("ends_by", "deals")), deals=body.get("deals"),
+                                 minutes=body.get("minutes"), rule=str(body.get("rule", "levels")),
+                                 seed=body.get("seed"))
+    return jsonify(result), 201
+
+
+@club_bp.post("/club/api/rounds/end")
+def api_end_round() -> Response:
+    organiser_only()
+    return jsonify({"ended": store().end_round()})
+
+
+@club_bp.get("/club/api/rounds")
+def api_rounds() -> Response:
+    return jsonify({"rounds": store().rounds()})
+
+
+def _rule() -> str:
+    rule = request.args.get("rule", "levels")
+    if rule not in RULES:
+        raise ClubRefused(f"unknown standings rule {rule!r}: one of {', '.join(RULES)}")
+    return rule
+
+
+@club_bp.get("/club/api/standings")
+def api_standings() -> Response:
+    rule = _rule()
+    return jsonify({"rule": rule, "standings": store().standings(rule)})
+
+
+@club_bp.get("/club/standings.csv")
+def standings_csv_file() -> Response:
+    text = standings_csv(store().standings(_rule()))
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=standings.csv"})
+
+
+@club_bp.get("/club/standings.png")
+def standings_png() -> Response:
+    return Response(standings_picture(store().standings(_rule())), mimetype="image/png")
+
+
+@club_bp.get("/club/api/events")
+def api_events() -> Response:
+    """Server-sent events: every applied change (``{"table", "n"}``), round and database news."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    keepalive = float(app.config["SSE_KEEPALIVE_S"])
+    lifetime = app.config.get("SSE_LIFETIME_S")
+    subscription = listener().subscribe()
+
+    def stream() -> Iterator[str]:
+        started = time.monotonic()
+        try:
+            yield "retry: 2000\n\n"
+            yield f"data: {json.dumps({'database': 'up' if listener().up else 'down'})}\n\n"
+            while lifetime is None or time.monotonic() - started < float(lifetime):
+                try:
+                    event = subscription.get(timeout=keepalive)
+                except queue.Empty:
+                    yield ": keepalive\n\n"
+                    continue
+                yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+        finally:
+            listener().unsubscribe(subscription)
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- the pictures ----------------------------------------------------------------------------------
+
+FONT_PATHS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+              "/usr/share/fonts/truetype/arphic/uming.ttc")
+
+
+def standings_picture(rows: list[dict[str, Any]]) -> bytes:
+    """The standings as a PNG for the notice board (a CJK font where the system has one)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font: Any = None
+    for path in FONT_PATHS:
+        try:
+            font = ImageFont.truetype(path, 28)
+            break
+        except OSError:
+            continue
+    if font is None:
+        font = ImageFont.load_default()
+    header = ["名次", "对", "轮", "升级", "级差", "胜局", "得分"]
+    lines = [header] + [[str(r["rank"]), str(r["pair"]), str(r["rounds"]), str(r["levels_gained"]),
+                         str(r["level_diff"]), str(r["deals_won"]), str(r["points"])] for r in rows]
+    widths = [90, 320, 70, 100, 100, 100, 100]
+    image = Image.new("RGB", (sum(widths) + 40, 40 + 44 * len(lines)), "white")
+    draw = ImageDraw.Draw(image)
+    for row_index, line in enumerate(lines):
+        x = 20
+        y = 20 + 44 * row_index
+        if row_index == 0:
+            draw.rectangle((0, y - 4, image.width, y + 38), fill="#e8eef6")
+        for width, text in zip(widths, line, strict=True):
+            draw.text((x, y), text, fill="black", font=font)
+            x += width
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+# --- the pages ----------------------------------------------------------------------------------------
+
+STYLE = """
+body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:1rem;background:#f6f7f9}
+#banner{display:none;background:#b00020;color:white;padding:.5rem 1rem;margin-bottom:1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.8rem}
+.table{background:white;border:1px solid #ccd;border-radius:.5rem;padding:.6rem;cursor:pointer;color:inherit;
+text-decoration:none;display:block}
+.table h2{margin:.1rem 0 .4rem;font-size:1.2rem}.alert{color:#b00020}.muted{color:#667}
+table.st{border-collapse:collapse;background:white}table.st td,table.st th{border:1px solid #ccd;padding:.3rem .6rem}
+.screen .table{font-size:2.2rem}
+"""
+
+ROOM_SCRIPT = """
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
+function card(t) {
+  const s = t.summary;
+  if (!s) return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
+    <h2>${esc(t.table)}</h2><div class="muted">还没有牌局 / no game yet</div></a>`;
+  const turn = s.expected_seat == null ? '—' : esc(s.players[s.expected_seat]);
+  const alerts = s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '';
+  return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
+    <h2>${esc(t.table)}</h2>
+    <div>第 ${s.deal} 副 · 打 ${esc(s.level)} · 主 ${esc(s.trump)}</div>
+    <div>级别 / levels: ${s.levels.map(esc).join(' ')}</div>
+    <div>闲家得分 / points: <b class="points">${s.defender_points}</b> · 墩 ${s.tricks}</div>
+    <div>轮到 / to play: <span class="turn">${turn}</span></div>${alerts}
+    <div class="muted">#${t.last_n}</div></a>`;
+}
+let pending = null;
+async function refresh() {
+  pending = null;
+  try {
+    const r = await fetch('/club/api/overview');
+    if (!r.ok) throw new Error((await r.json()).error);
+    const data = await r.json();
+    window.clubTables = data.tables;
+    render(data.tables);
+    document.getElementById('banner').style.display = 'none';
+  } catch (e) { down(String(e.message || e)); }
+}
+function down(text) {
+  const b = document.getElementById('banner');
+  b.textContent = '俱乐部数据库暂时不可用，各桌继续打牌，稍后补传 / club database unavailable: tables keep playing ' + (text || '');
+  b.style.display = 'block';
+}
+function later() { if (!pending) pending = setTimeout(refresh, 150); }
+const events = new EventSource('/club/api/events');
+events.onmessage = m => { const e = JSON.parse(m.data); if (e.database === 'down') down(''); else later(); };
+refresh();
+"""
+
+
+def _page(title: str, body: str, script: str = "", *, css_class: str = "") -> Response:
+    page = (f"<!doctype html><html lang='zh'><meta charset='utf-8'><meta name='viewport' "
+            f"content='width=device-width'><title>{html.escape(title)}</title><style>{STYLE}</style>"
+            f"<body class='{css_class}'><div id='banner'></div>{body}<script>{script}</script></body></html>")
+    return Response(page, mimetype="text/html")
+
+
+@club_bp.get("/club")
+def room() -> Response:
+    body = ("<h1>俱乐部 / The club</h1><p><a href='/club/screen'>投影 / screen</a> · "
+            "<a href='/club/standings'>排名 / standings</a> · <a href='/club/referee'>裁判 / referee</a></p>"
+            "<div id='room' class='grid'></div>")
+    script = ROOM_SCRIPT + "function render(ts){document.getElementById('room').innerHTML = ts.map(card).join('');}"
+    return _page("俱乐部 / club", body, script)
+
+
+@club_bp.get("/club/screen")
+def screen() -> Response:
+    seconds = int(current_app.config["SCREEN_SECONDS"])
+    body = "<div id='room' class='grid'></div>"
+    script = ROOM_SCRIPT + f"""
+let shown = 0;
+function render(ts) {{
+  if (!ts.length) return;
+  const t = ts[shown % ts.length];
+  document.getElementById('room').innerHTML = card(t);
+}}
+setInterval(() => {{ shown += 1; if (window.clubTables) render(window.clubTables); }}, {seconds * 1000});
+"""
+    return _page("俱乐部 / screen", body, script, css_class="screen")
+
+
+@club_bp.get("/club/table/<name>")
+def table_page(name: str) -> Response:
+    store().table_overview(name)  # 404 for an unknown table
+    body = (f"<p><a href='/club'>← 俱乐部 / club</a></p><h1>{html.escape(name)}</h1>"
+            "<p class='muted'>只读 / read-only</p><div id='table'></div>")
+    script = f"""
+const name = {json.dumps(name)};
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}})[c]);
+async function refresh() {{
+  const r = await fetch('/club/api/tables/' + encodeURIComponent(name));
+  const t = await r.json();
+  if (!r.ok) {{ document.getElementById('banner').textContent = t.error; document.getElementById('banner').style.display='block'; return; }}
+  const s = t.summary || {{}};
+  const deal = t.record ? t.record.deals[t.record.deals.length - 1] : null;
+  const tricks = deal ? (deal.tricks || []).map((tr, i) => `<li>${{i + 1}}: ${{tr.plays.map(p => p.join(' ')).map(esc).join(' | ')}}</li>`).join('') : '';
+  const alerts = (s.alerts || []).map(a => `<li class="alert">第 ${{a.deal}} 副 第 ${{a.trick + 1}} 墩 ${{esc(t.record.players[a.seat])}}: ${{esc(a.rule)}} — ${{esc(a.detail)}}</li>`).join('');
+  document.getElementById('table').innerHTML = t.record ? `<p>第 ${{s.deal}} 副 · 打 ${{esc(s.level)}} · 主 ${{esc(s.trump)}} ·
+    闲家得分 <b class="points">${{s.defender_points}}</b> · 轮到 ${{s.expected_seat == null ? '—' : esc(s.players[s.expected_seat])}}</p>
+    <p>级别 / levels: ${{s.levels.map(esc).join(' ')}}</p><ol>${{tricks}}</ol><ul>${{alerts}}</ul>
+    <p class="muted">change #${{t.last_n}}</p>` : '<p class="muted">还没有牌局 / no game yet</p>';
+}}
+const events = new EventSource('/club/api/events');
+events.onmessage = m => {{ const e = JSON.parse(m.data); if (e.table === name || e.database) refresh(); }};
+refresh();
+"""
+    return _page(name, body, script)
+
+
+@club_bp.get("/club/referee")
+def referee_page() -> Response:
+    body = "<p><a href='/club'>← 俱乐部 / club</a></p><h1>裁判 / Referee</h1><ul id='violations'></ul>"
+    script = """
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
+async function refresh() {
+  const data = await (await fetch('/club/api/referee')).json();
+  document.getElementById('violations').innerHTML = data.violations.map(v =>
+    `<li><a href="/club/table/${encodeURIComponent(v.table)}">${esc(v.table)}</a> 第 ${v.deal} 副 第 ${v.trick + 1} 墩
+     座位 ${v.seat}: ${esc(v.rule)} — ${esc(v.detail)}</li>`).join('') || '<li class="muted">没有违规 / none</li>';
+}
+const events = new EventSource('/club/api/events');
+events.onmessage = () => refresh();
+refresh();
+"""
+    return _page("裁判 / referee", body, script)
+
+
+@club_bp.get("/club/standings")
+def standings_page() -> Response:
+    rule = _rule()
+    options = "".join(f"<a href='?rule={r}'>{r}</a> " for r in RULES)
+    body = (f"<p><a href='/club'>← 俱乐部 / club</a></p><h1>排名 / Standings</h1><p>{options}· "
+            f"<a href='/club/standings.csv?rule={rule}'>CSV</a> · <a href='/club/standings.png?rule={rule}'>PNG</a></p>"
+            "<table class='st'><thead><tr><th>名次</th><th>对 / pair</th><th>轮</th><th>升级</th><th>级差</th>"
+            "<th>胜局</th><th>得分</th></tr></thead><tbody id='standings'></tbody></table>")
+    script = f"""
+const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}})[c]);
+async function refresh() {{
+  const data = await (await fetch('/club/api/standings?rule={rule}')).json();
+  document.getElementById('standings').innerHTML = data.standings.map(r =>
+    `<tr><td>${{r.rank}}</td><td class="pair">${{esc(r.pair)}}</td><td>${{r.rounds}}</td><td>${{r.levels_gained}}</td>
+     <td>${{r.level_diff}}</td><td>${{r.deals_won}}</td><td>${{r.points}}</td></tr>`).join('');
+}}
+const events = new EventSource('/club/api/events');
+events.onmessage = () => refresh();
+refresh();
+"""
+    return _page("排名 / standings", body, script)
+

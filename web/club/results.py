@@ -1,0 +1,152 @@
+"""What the club shows of a table's record, and the standings of an evening: pure functions.
+
+:func:`table_summary` is one table's line on the room's page (the deal, the levels, the
+defenders' points, whose turn it is, the proven violations); :func:`pair_results` reads a
+seating's deals from its record for the two pairs (north-south: seats 0 and 2, east-west:
+seats 1 and 3); :func:`standings` ranks the pairs by the rule the organiser picked.
+
+>>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
+...           "start_levels": ["2", "2", "2", "2"],
+...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+>>> summary = table_summary(record)
+>>> summary["deal"], summary["levels"], summary["expected_seat"]
+(1, ['2', '2', '2', '2'], 0)
+>>> rows = [{"pair": "甲", "levels_gained": 3, "level_diff": 2, "deals_won": 2, "points": 120},
+...         {"pair": "乙", "levels_gained": 3, "level_diff": 4, "deals_won": 1, "points": 80}]
+>>> [row["pair"] for row in standings(rows, "levels")]
+['乙', '甲']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from tuolaji.scorer.cards import rank_index
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import LiveGame
+
+RULES: dict[str, tuple[str, ...]] = {
+    "levels": ("levels_gained", "level_diff", "deals_won", "points"),
+    "level_diff": ("level_diff", "levels_gained", "deals_won", "points"),
+    "deals": ("deals_won", "levels_gained", "level_diff", "points"),
+    "points": ("points", "levels_gained", "level_diff", "deals_won"),
+}
+"""The organiser's ranking rules: the keys compared, first to last (higher is better)."""
+
+COLUMNS = ("rank", "pair", "rounds", "levels_gained", "level_diff", "deals_won", "points")
+
+
+def _level(name: Any) -> int:
+    try:
+        return rank_index(str(name))
+    except InputError:
+        return 0
+
+
+def table_summary(record: dict[str, Any]) -> dict[str, Any]:
+    """One table's state for the room's page: its current deal (1-based), level, trump and dealer,
+    every seat's level, the defenders' points so far, the tricks played, whose turn it is and the
+    proven violations (with their evidence)."""
+    game = LiveGame(record)
+    audit = game.audit()
+    deals = record.get("deals", [])
+    levels = list(record.get("start_levels") or ["2"] * len(record.get("players", [])))
+    for deal_audit in audit["deals"]:
+        if deal_audit.get("levels_after"):
+            levels = list(deal_audit["levels_after"])
+    alerts = [{"deal": index + 1, "trick": v["trick"], "seat": v["seat"], "rule": v["rule"], "detail": v["detail"]}
+              for index, deal_audit in enumerate(audit["deals"]) for v in deal_audit["violations"] if v["proven"]]
+    current = deals[-1] if deals else {}
+    current_audit = audit["deals"][-1] if audit["deals"] else {}
+    return {
+        "players": list(record.get("players", [])),
+        "deal": len(deals),
+        "level": current.get("level"),
+        "trump": current.get("trump"),
+        "dealer": current.get("dealer"),
+        "levels": levels,
+        "defender_points": current_audit.get("defender_points", 0),
+        "tricks": len(current.get("tricks", [])),
+        "expected_seat": game.expected_seat(),
+        "deals_done": sum(1 for deal_audit in audit["deals"] if deal_audit.get("outcome") is not None),
+        "alerts": alerts,
+    }
+
+
+def pair_results(record: dict[str, Any], first_deal: int = 0, last_deal: int | None = None) -> dict[str, dict[str, int]]:
+    """The two pairs' results (``ns``: seats 0 and 2, ``ew``: seats 1 and 3) over the finished deals
+    ``first_deal`` to ``last_deal`` (exclusive; None: all) of a four-player record: levels gained,
+    the level difference (级差) at the end, deals won and the points taken while defending."""
+    game = LiveGame(record)
+    audit = game.audit()
+    deals = record.get("deals", [])
+    start = list(record.get("start_levels") or ["2"] * len(record.get("players", [])))
+    levels_before = start
+    for deal_audit in audit["deals"][:first_deal]:
+        if deal_audit.get("levels_after"):
+            levels_before = list(deal_audit["levels_after"])
+    levels_end = levels_before
+    won = {"ns": 0, "ew": 0}
+    points = {"ns": 0, "ew": 0}
+    stop = len(deals) if last_deal is None else min(last_deal, len(deals))
+    for index in range(first_deal, stop):
+        deal_audit = audit["deals"][index]
+        outcome = deal_audit.get("outcome")
+        if outcome is None:
+            continue
+        dealer_side = "ns" if int(deals[index].get("dealer", 0)) % 2 == 0 else "ew"
+        defender_side = "ew" if dealer_side == "ns" else "ns"
+        winner = defender_side if outcome.get("side") == "defenders" else dealer_side
+        won[winner] += 1
+        points[defender_side] += int(deal_audit.get("total_defender_points") or 0)
+        if deal_audit.get("levels_after"):
+            levels_end = list(deal_audit["levels_after"])
+    result = {}
+    for side, seat, other in (("ns", 0, 1), ("ew", 1, 0)):
+        result[side] = {
+            "levels_gained": _level(levels_end[seat]) - _level(levels_before[seat]),
+            "level_diff": _level(levels_end[seat]) - _level(levels_end[other]),
+            "deals_won": won[side],
+            "points": points[side],
+        }
+    return result
+
+
+def standings(results: Iterable[dict[str, Any]], rule: str = "levels") -> list[dict[str, Any]]:
+    """Every pair's totals over its results (one row a pair and round: ``pair`` and the four
+    figures), ranked by ``rule`` (a key of :data:`RULES`); pairs equal on every key share a rank."""
+    if rule not in RULES:
+        raise InputError(f"unknown standings rule {rule!r}: one of {', '.join(RULES)}")
+    totals: dict[str, dict[str, Any]] = {}
+    for row in results:
+        total = totals.setdefault(str(row["pair"]), {"pair": str(row["pair"]), "rounds": 0, "levels_gained": 0,
+                                                     "level_diff": 0, "deals_won": 0, "points": 0})
+        total["rounds"] += 1
+        for key in RULES["levels"]:
+            total[key] += int(row.get(key, 0))
+    keys = RULES[rule]
+    ranked = sorted(totals.values(), key=lambda t: (tuple(-t[k] for k in keys), t["pair"]))
+    previous: tuple[int, ...] | None = None
+    for position, total in enumerate(ranked, start=1):
+        figures = tuple(total[k] for k in keys)
+        total["rank"] = ranked[position - 2]["rank"] if figures == previous else position
+        previous = figures
+    return [{column: total[column] for column in COLUMNS} for total in ranked]
+
+
+def standings_csv(rows: list[dict[str, Any]]) -> str:
+    """The standings as CSV (a header line, then one line a pair).
+
+    >>> standings_csv([{"rank": 1, "pair": "甲", "rounds": 2, "levels_gained": 3, "level_diff": 1,
+    ...                 "deals_won": 2, "points": 100}]).splitlines()
+    ['rank,pair,rounds,levels_gained,level_diff,deals_won,points', '1,甲,2,3,1,2,100']
+    """
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({column: row[column] for column in COLUMNS})
+    return out.getvalue()

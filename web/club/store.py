@@ -1,0 +1,489 @@
+"""The club's PostgreSQL store: tables and their tokens, the sessions and records the tables
+push, players, pairs, rounds and their seatings.
+
+A table pushes **numbered changes** (:meth:`ClubStore.push`): change ``n`` of a table carries the
+local session it belongs to and that session's whole record after the change. Change ``n`` is
+applied once: the table's ``last_n`` moves on by one in the same transaction that stores the
+record; a change already applied is absorbed (when it is the same change: its digest is kept), a
+change past the next one is refused with the number expected, and nothing is lost either way (the
+table keeps it and sends it again). Each applied batch sends one ``NOTIFY`` (at commit, so in
+order per table) that every server process relays to its pages (:mod:`web.club.notify`).
+
+Each thread keeps its own connection; a connection lost (PostgreSQL restarted, the network)
+is dropped and the call raises :class:`ClubDatabaseDown`, one line; the next call connects again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from tuolaji.scorer import validate_record
+from tuolaji.scorer.errors import InputError
+
+from .migrations import migrate
+from .results import pair_results, table_summary
+
+CHANNEL = "tuolaji_club"
+"""The NOTIFY channel of applied changes (payload: ``{"table": name, "n": last_n}``)."""
+
+MAX_BATCH = 500
+"""The most changes one push may carry."""
+
+MAX_NAME = 100
+
+
+class ClubDatabaseDown(Exception):
+    """PostgreSQL cannot be reached (stopped, restarting, the network): one line, status 503."""
+
+
+class ClubRefused(InputError):
+    """A request the club refuses: ``status`` is its HTTP status, the message its one line."""
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+@dataclass(frozen=True)
+class Change:
+    """One numbered change of a table: its number, the table's local session, the session's name
+    and its record after the change."""
+
+    n: int
+    session: int
+    name: str
+    record: dict[str, Any]
+
+    @property
+    def digest(self) -> str:
+        text = json.dumps([self.session, self.name, self.record], ensure_ascii=False, sort_keys=True,
+                          separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def parse(cls, value: Any) -> Change:
+        if not isinstance(value, dict):
+            raise ClubRefused("a change must be an object with n, session, name and record")
+        n, session, name, record = value.get("n"), value.get("session"), value.get("name", ""), value.get("record")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ClubRefused(f"change number {n!r}: a whole number from 1")
+        if not isinstance(session, int) or isinstance(session, bool) or session < 1:
+            raise ClubRefused(f"change {n}: session {session!r} is not a session id")
+        if not isinstance(name, str) or not isinstance(record, dict):
+            raise ClubRefused(f"change {n}: name must be text and record an object")
+        try:
+            validate_record(record)
+        except InputError as exc:
+            raise ClubRefused(f"change {n}: not a valid record ({exc})") from None
+        return cls(n, session, name[:200], record)
+
+
+class ClubStore:
+    """The club's database at ``dsn`` (a ``postgresql://`` address); migrated when opened."""
+
+    def __init__(self, dsn: str, *, connect_timeout_s: int = 3) -> None:
+        self.dsn = dsn
+        self.connect_timeout_s = connect_timeout_s
+        self._local = threading.local()
+        with self._connection() as connection:
+            migrate(connection)
+            with connection.transaction():
+                connection.execute("INSERT INTO club_settings (key, value) VALUES ('organiser_token', %s) "
+                                   "ON CONFLICT (key) DO NOTHING", (secrets.token_urlsafe(18),))
+
+    # --- connections ------------------------------------------------------------------------
+
+    def connect(self, *, autocommit: bool = False) -> psycopg.Connection[Any]:
+        """A new connection (its caller closes it); :class:`ClubDatabaseDown` when there is none."""
+        try:
+            return psycopg.connect(self.dsn, autocommit=autocommit, connect_timeout=self.connect_timeout_s)
+        except psycopg.OperationalError as exc:
+            raise ClubDatabaseDown(f"club database unavailable ({_first_line(exc)})") from None
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        connection = getattr(self._local, "connection", None)
+        if connection is None or connection.closed:
+            connection = self._local.connection = self.connect()
+        try:
+            yield connection
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            self._local.connection = None
+            try:
+                connection.close()
+            except psycopg.Error:
+                pass
+            raise ClubDatabaseDown(f"club database unavailable ({_first_line(exc)})") from None
+        finally:
+            if getattr(self._local, "connection", None) is connection and connection.info.transaction_status != 0:
+                connection.rollback()  # a read leaves no transaction open behind it
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        connection = getattr(self._local, "connection", None)
+        self._local.connection = None
+        if connection is not None:
+            connection.close()
+
+    def ping(self) -> bool:
+        """Whether the database answers now."""
+        try:
+            with self._connection() as connection:
+                connection.execute("SELECT 1")
+            return True
+        except ClubDatabaseDown:
+            return False
+
+    # --- tables -----------------------------------------------------------------------------
+
+    def organiser_token(self) -> str:
+        with self._connection() as connection:
+            row = connection.execute("SELECT value FROM club_settings WHERE key = 'organiser_token'").fetchone()
+        return str(row[0])
+
+    def is_organiser(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(str(token), self.organiser_token())
+
+    def add_table(self, name: str) -> str:
+        """Register a table; returns its token (what its machine and its phones push with)."""
+        name = _name(name, "table")
+        token = secrets.token_urlsafe(18)
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("INSERT INTO club_tables (name, token) VALUES (%s, %s) "
+                                     "ON CONFLICT (name) DO NOTHING RETURNING id", (name, token)).fetchone()
+        if row is None:
+            raise ClubRefused(f"table {name!r} exists already", 409)
+        return token
+
+    def table_token_ok(self, name: str, token: str | None) -> bool:
+        with self._connection() as connection:
+            row = connection.execute("SELECT token FROM club_tables WHERE name = %s", (name,)).fetchone()
+        return row is not None and bool(token) and hmac.compare_digest(str(row[0]), str(token))
+
+    def table_names(self) -> list[str]:
+        with self._connection() as connection:
+            return [row[0] for row in connection.execute("SELECT name FROM club_tables ORDER BY id")]
+
+    def last_n(self, name: str) -> int:
+        with self._connection() as connection:
+            row = connection.execute("SELECT last_n FROM club_tables WHERE name = %s", (name,)).fetchone()
+        if row is None:
+            raise ClubRefused(f"no table {name!r} in this club", 404)
+        return int(row[0])
+
+    # --- the changes --------------------------------------------------------------------------
+
+    def push(self, name: str, token: str | None, changes: Iterable[Any]) -> dict[str, Any]:
+        """Apply a table's numbered changes, in order: returns ``applied_through`` (the table's last
+        change now), how many were ``applied`` and how many were ``duplicates`` (absorbed). Raises
+        :class:`ClubRefused`: a wrong token (403), an unknown table (404), a change out of order
+        (409, after applying those before it, with ``expected``), the same number with another
+        change (409)."""
+        parsed = [Change.parse(value) for value in changes]
+        if len(parsed) > MAX_BATCH:
+            raise ClubRefused(f"at most {MAX_BATCH} changes a push, got {len(parsed)}", 413)
+        latest: dict[int, Change] = {}
+        for change in parsed:
+            latest[change.session] = change
+        summaries = {session: json.dumps(table_summary(change.record), ensure_ascii=False)
+                     for session, change in latest.items()}
+        applied = duplicates = 0
+        refusal: ClubRefused | None = None
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("SELECT id, token, last_n FROM club_tables WHERE name = %s FOR UPDATE",
+                                     (name,)).fetchone()
+            if row is None:
+                raise ClubRefused(f"no table {name!r} in this club", 404)
+            table_id, table_token, last_n = int(row[0]), str(row[1]), int(row[2])
+            if not token or not hmac.compare_digest(table_token, str(token)):
+                raise ClubRefused(f"table {name!r}: wrong token", 403)
+            session_ids: dict[int, int] = {}
+            for change in parsed:
+                if change.n <= last_n:
+                    known = connection.execute("SELECT digest FROM club_changes WHERE table_id = %s AND n = %s",
+                                               (table_id, change.n)).fetchone()
+                    if known is not None and known[0] != change.digest:
+                        refusal = ClubRefused(f"table {name!r}: change {change.n} differs from the change {change.n} "
+                                              "received before (a table whose outbox was reset?)", 409,
+                                              expected=last_n + 1)
+                        break
+                    duplicates += 1
+                    continue
+                if change.n != last_n + 1:
+                    refusal = ClubRefused(f"table {name!r}: change {change.n} out of order, expected {last_n + 1}",
+                                          409, expected=last_n + 1)
+                    break
+                record_text = json.dumps(change.record, ensure_ascii=False, separators=(",", ":"))
+                summary = summaries[change.session] if latest[change.session] is change else "{}"
+                session_id = connection.execute(
+                    "INSERT INTO club_sessions (table_id, local_id, name, record, summary, n) "
+                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, local_id) DO UPDATE SET "
+                    "name = EXCLUDED.name, record = EXCLUDED.record, "
+                    "summary = CASE WHEN EXCLUDED.summary = '{}' THEN club_sessions.summary ELSE EXCLUDED.summary END, "
+                    "n = EXCLUDED.n, updated = now() RETURNING id",
+                    (table_id, change.session, change.name, record_text, summary, change.n)).fetchone()[0]
+                session_ids[change.session] = int(session_id)
+                connection.execute("INSERT INTO club_changes (table_id, n, session_id, digest) VALUES (%s, %s, %s, %s)",
+                                   (table_id, change.n, session_id, change.digest))
+                last_n = change.n
+                applied += 1
+            connection.execute("UPDATE club_tables SET last_n = %s, seen = now() WHERE id = %s", (last_n, table_id))
+            if applied:
+                connection.execute("SELECT pg_notify(%s, %s)",
+                                   (CHANNEL, json.dumps({"table": name, "n": last_n}, ensure_ascii=False)))
+        if refusal is not None:
+            refusal.extra |= {"applied_through": last_n, "applied": applied, "duplicates": duplicates}
+            raise refusal
+        return {"table": name, "applied_through": last_n, "applied": applied, "duplicates": duplicates}
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def overview(self) -> list[dict[str, Any]]:
+        """Every table with its latest session's summary (what the room's page shows)."""
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT t.name, t.last_n, t.seen, s.local_id, s.name, s.summary FROM club_tables t "
+                "LEFT JOIN LATERAL (SELECT local_id, name, summary FROM club_sessions WHERE table_id = t.id "
+                "ORDER BY n DESC LIMIT 1) s ON true ORDER BY t.id").fetchall()
+        return [{"table": row[0], "last_n": int(row[1]), "seen": row[2].isoformat() if row[2] else None,
+                 "session": row[3], "session_name": row[4], "summary": json.loads(row[5]) if row[5] else None}
+                for row in rows]
+
+    def table_overview(self, name: str) -> dict[str, Any]:
+        for entry in self.overview():
+            if entry["table"] == name:
+                return entry
+        raise ClubRefused(f"no table {name!r} in this club", 404)
+
+    def sessions(self, name: str) -> list[dict[str, Any]]:
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT s.local_id, s.name, s.n, s.updated FROM club_sessions s JOIN club_tables t ON t.id = s.table_id "
+                "WHERE t.name = %s ORDER BY s.n DESC", (name,)).fetchall()
+        return [{"session": row[0], "name": row[1], "n": row[2], "updated": row[3].isoformat()} for row in rows]
+
+    def record(self, name: str, session: int | None = None) -> dict[str, Any]:
+        """A table's session's record as last pushed (None: its latest session)."""
+        with self._connection() as connection:
+            if session is None:
+                row = connection.execute(
+                    "SELECT s.record FROM club_sessions s JOIN club_tables t ON t.id = s.table_id WHERE t.name = %s "
+                    "ORDER BY s.n DESC LIMIT 1", (name,)).fetchone()
+            else:
+                row = connection.execute(
+                    "SELECT s.record FROM club_sessions s JOIN club_tables t ON t.id = s.table_id "
+                    "WHERE t.name = %s AND s.local_id = %s", (name, session)).fetchone()
+        if row is None:
+            raise ClubRefused(f"table {name!r}: no such session", 404)
+        result: dict[str, Any] = json.loads(row[0])
+        return result
+
+    def change_numbers(self, name: str) -> list[int]:
+        """Every change number the club holds for a table, in order (one each: nothing doubled)."""
+        with self._connection() as connection:
+            return [int(row[0]) for row in connection.execute(
+                "SELECT c.n FROM club_changes c JOIN club_tables t ON t.id = c.table_id WHERE t.name = %s ORDER BY c.n",
+                (name,))]
+
+    # --- players, pairs, rounds -----------------------------------------------------------------
+
+    def add_player(self, name: str) -> int:
+        name = _name(name, "player")
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO UPDATE "
+                                     "SET name = EXCLUDED.name RETURNING id", (name,)).fetchone()
+        return int(row[0])
+
+    def add_pair(self, name: str, player_a: str, player_b: str) -> int:
+        """Register a pair of two players (registered with them if new)."""
+        name = _name(name, "pair")
+        a, b = self.add_player(player_a), self.add_player(player_b)
+        if a == b:
+            raise ClubRefused(f"pair {name!r}: two different players, please")
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("INSERT INTO club_pairs (name, player_a, player_b) VALUES (%s, %s, %s) "
+                                     "ON CONFLICT (name) DO NOTHING RETURNING id", (name, a, b)).fetchone()
+        if row is None:
+            raise ClubRefused(f"pair {name!r} exists already", 409)
+        return int(row[0])
+
+    def pairs(self) -> list[dict[str, Any]]:
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT p.name, a.name, b.name FROM club_pairs p JOIN club_players a ON a.id = p.player_a "
+                "JOIN club_players b ON b.id = p.player_b ORDER BY p.id").fetchall()
+        return [{"pair": row[0], "players": [row[1], row[2]]} for row in rows]
+
+    def start_round(self, *, seating: str = "hand", tables: list[dict[str, str]] | None = None,
+                    ends_by: str = "deals", deals: int | None = 2, minutes: int | None = None,
+                    rule: str = "levels", seed: int | None = None) -> dict[str, Any]:
+        """Start the next round. ``seating``: ``hand`` (``tables``: ``[{"table", "ns", "ew"}]``),
+        ``drawn`` (pairs drawn at random onto the tables) or ``swiss`` (by standing under ``rule``:
+        first against second, third against fourth…). A round ends by ``deals`` played at each table,
+        or by ``minutes``. Each seating starts at the table's current session, after its deals so far."""
+        if ends_by not in ("deals", "time"):
+            raise ClubRefused("a round ends by 'deals' or by 'time'")
+        if ends_by == "deals" and not (isinstance(deals, int) and deals >= 1):
+            raise ClubRefused("a round ending by deals needs deals ≥ 1")
+        if ends_by == "time" and not (isinstance(minutes, int) and minutes >= 1):
+            raise ClubRefused("a round ending by time needs minutes ≥ 1")
+        names = self.table_names()
+        pair_names = [p["pair"] for p in self.pairs()]
+        if seating == "hand":
+            plan = [(t["table"], t["ns"], t["ew"]) for t in tables or []]
+        elif seating in ("drawn", "swiss"):
+            if seating == "drawn":
+                order = list(pair_names)
+                random.Random(seed).shuffle(order)
+            else:
+                ranked = [row["pair"] for row in self.standings(rule)]
+                order = ranked + [p for p in pair_names if p not in ranked]
+            if len(order) // 2 > len(names):
+                raise ClubRefused(f"{len(order)} pairs need {len(order) // 2} tables, the club has {len(names)}")
+            plan = [(names[i], order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
+        else:
+            raise ClubRefused(f"unknown seating {seating!r}: hand, drawn or swiss")
+        if not plan:
+            raise ClubRefused("a round seats at least one table")
+        seated = [p for _, ns, ew in plan for p in (ns, ew)]
+        if len(set(seated)) != len(seated):
+            raise ClubRefused("a pair is seated twice in one round")
+        with self._connection() as connection, connection.transaction():
+            open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
+            if open_round is not None:
+                raise ClubRefused(f"round {open_round[0]} is still under way: end it first", 409)
+            number = int(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds").fetchone()[0])
+            round_id = connection.execute(
+                "INSERT INTO club_rounds (number, ends_by, deals, minutes) VALUES (%s, %s, %s, %s) RETURNING id",
+                (number, ends_by, deals if ends_by == "deals" else None, minutes if ends_by == "time" else None),
+            ).fetchone()[0]
+            for table, ns, ew in plan:
+                ids = connection.execute(
+                    "SELECT (SELECT id FROM club_tables WHERE name = %s), (SELECT id FROM club_pairs WHERE name = %s), "
+                    "(SELECT id FROM club_pairs WHERE name = %s)", (table, ns, ew)).fetchone()
+                if None in ids:
+                    raise ClubRefused(f"round {number}: unknown table or pair in {table!r}: {ns!r} – {ew!r}", 404)
+                session = connection.execute(
+                    "SELECT id, record FROM club_sessions WHERE table_id = %s ORDER BY n DESC LIMIT 1",
+                    (ids[0],)).fetchone()
+                first_deal = _finished_deals(json.loads(session[1])) if session is not None else 0
+                connection.execute(
+                    "INSERT INTO club_seatings (round_id, table_id, pair_ns, pair_ew, session_id, first_deal) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    (round_id, ids[0], ids[1], ids[2], session[0] if session is not None else None, first_deal))
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": number})))
+        return {"round": number, "seatings": [{"table": t, "ns": ns, "ew": ew} for t, ns, ew in plan]}
+
+    def end_round(self) -> int:
+        """End the round under way; returns its number."""
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("UPDATE club_rounds SET ended = now() WHERE ended IS NULL RETURNING number").fetchone()
+            if row is None:
+                raise ClubRefused("no round is under way", 409)
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": int(row[0]), "ended": True})))
+        return int(row[0])
+
+    def rounds(self) -> list[dict[str, Any]]:
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT r.number, r.ends_by, r.deals, r.minutes, r.started, r.ended, t.name, ns.name, ew.name "
+                "FROM club_rounds r JOIN club_seatings s ON s.round_id = r.id JOIN club_tables t ON t.id = s.table_id "
+                "JOIN club_pairs ns ON ns.id = s.pair_ns JOIN club_pairs ew ON ew.id = s.pair_ew "
+                "ORDER BY r.number, t.id").fetchall()
+        rounds: dict[int, dict[str, Any]] = {}
+        for number, ends_by, deals, minutes, started, ended, table, ns, ew in rows:
+            entry = rounds.setdefault(number, {"round": number, "ends_by": ends_by, "deals": deals, "minutes": minutes,
+                                               "started": started.isoformat(),
+                                               "ended": ended.isoformat() if ended else None, "seatings": []})
+            entry["seatings"].append({"table": table, "ns": ns, "ew": ew})
+        return list(rounds.values())
+
+    def results(self) -> list[dict[str, Any]]:
+        """One row a pair and round: the pair's results at its table, read from the table's record
+        (its deals from the round's start; a round by deals counts that many at most)."""
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT r.number, r.ends_by, r.deals, ns.name, ew.name, s.first_deal, "
+                "coalesce(ss.record, (SELECT record FROM club_sessions WHERE table_id = s.table_id "
+                "ORDER BY n DESC LIMIT 1)) "
+                "FROM club_seatings s JOIN club_rounds r ON r.id = s.round_id "
+                "JOIN club_pairs ns ON ns.id = s.pair_ns JOIN club_pairs ew ON ew.id = s.pair_ew "
+                "LEFT JOIN club_sessions ss ON ss.id = s.session_id ORDER BY r.number, s.table_id").fetchall()
+        out = []
+        for number, ends_by, deals, ns, ew, first_deal, record_text in rows:
+            if record_text is None:
+                figures = {"ns": {}, "ew": {}}
+            else:
+                record = json.loads(record_text)
+                last = first_deal + deals if ends_by == "deals" and deals else None
+                figures = pair_results(record, first_deal, last) if len(record.get("players", [])) == 4 else {
+                    "ns": {}, "ew": {}}
+            for side, pair in (("ns", ns), ("ew", ew)):
+                out.append({"round": number, "pair": pair, **{k: figures[side].get(k, 0) for k in (
+                    "levels_gained", "level_diff", "deals_won", "points")}})
+        return out
+
+    def standings(self, rule: str = "levels") -> list[dict[str, Any]]:
+        from .results import standings
+
+        return standings(self.results(), rule)
+
+    # --- moving a table's SQLite sessions in ----------------------------------------------------
+
+    def import_sqlite(self, name: str, sessions: Iterable[tuple[int, str, dict[str, Any]]]) -> int:
+        """Push a table's stored sessions (``(local id, name, record)``, e.g. read from its
+        ``tuolaji.sqlite``) as its next changes, one a session; returns how many were applied."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT token, last_n FROM club_tables WHERE name = %s", (name,)).fetchone()
+        if row is None:
+            raise ClubRefused(f"no table {name!r} in this club", 404)
+        token, n = str(row[0]), int(row[1])
+        changes = []
+        for local_id, session_name, record in sessions:
+            n += 1
+            changes.append({"n": n, "session": local_id, "name": session_name, "record": record})
+        applied = 0
+        for start in range(0, len(changes), MAX_BATCH):
+            applied += int(self.push(name, token, changes[start:start + MAX_BATCH])["applied"])
+        return applied
+
+
+def _finished_deals(record: dict[str, Any]) -> int:
+    """The deals of a record before its last one (the one under way, or the next one set up)."""
+    from tuolaji.scorer import audit_record
+
+    audit = audit_record(record)
+    return sum(1 for deal in audit["deals"] if deal.get("outcome") is not None)
+
+
+def _name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise ClubRefused(f"a {what} name is 1 to {MAX_NAME} characters")
+    return name.strip()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def read_sqlite_sessions(path: Path) -> list[tuple[int, str, dict[str, Any]]]:
+    """Every session of a table's SQLite store (``data/tuolaji.sqlite``), oldest first, with its
+    whole record: what :meth:`ClubStore.import_sqlite` moves into the club."""
+    from tuolaji.web.store import SessionStore
+
+    store = SessionStore(Path(path))
+    return [(s.id, s.name, store.get(s.id).record) for s in sorted(store.list(), key=lambda s: s.id)]
