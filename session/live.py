@@ -40,6 +40,7 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.messages import Message
 from tuolaji.scorer.seats import position_of, seat_of
 
 from .events import (
@@ -73,8 +74,8 @@ class NotSavedError(InputError):
         "failed": ("未保存：写入失败", "Not saved: the write failed"),
     }
 
-    def __init__(self, detail: str, kind: str = "failed") -> None:
-        super().__init__(detail)
+    def __init__(self, key: str, /, kind: str = "failed", **params: Any) -> None:
+        super().__init__(key, **params)
         self.kind = kind if kind in self.WORDS else "failed"
         zh, en = self.WORDS[self.kind]
         self.words = {"zh": zh, "en": en}
@@ -99,7 +100,7 @@ def not_saved(exc: BaseException, where: str, folder: Path | None = None) -> Not
         kind = "disk-full"
     else:
         kind = "failed"
-    return NotSavedError(f"{where}: not saved ({exc})", kind)
+    return NotSavedError("session.not_saved", kind, where=where, problem=str(exc))
 
 
 def _free(folder: Path) -> int:
@@ -166,39 +167,36 @@ def check_resumable(existing: dict[str, Any], incoming: dict[str, Any], where: s
     ...
     tuolaji.session.live.ResumeMismatchError: out.json: holds another game (deals[0] holds 0 tricks, the deal so far 1); nothing was changed: choose another file or session
     """
-    def refuse(why: str) -> ResumeMismatchError:
-        return ResumeMismatchError(f"{where}: holds another game ({why}); nothing was changed: "
-                                   "choose another file or session")
+    def refuse(key: str, **params: Any) -> ResumeMismatchError:
+        return ResumeMismatchError("session.another_game", where=where, why=Message(key, params))
 
     if existing.get("rules") != incoming.get("rules") or existing.get("players") != incoming.get("players"):
-        raise refuse("players or rules differ")
+        raise refuse("resume.players_or_rules")
     have, want = existing.get("deals", []), incoming.get("deals", [])
     if len(have) > max(len(want), 1):
-        raise refuse(f"{len(have)} deals, the input has {len(want)}")
+        raise refuse("resume.deals", have=len(have), want=len(want))
     for index, (old, new) in enumerate(zip(have, want, strict=False)):
         setup_old = tuple(old.get(key) for key in ("level", "trump", "dealer"))
         setup_new = tuple(new.get(key) for key in ("level", "trump", "dealer"))
         if setup_old != setup_new and old.get("tricks"):
-            raise refuse(f"deals[{index}]: level {setup_old[0]}, trump {setup_old[1]}, dealer {setup_old[2]}; "
-                         f"the input: level {setup_new[0]}, trump {setup_new[1]}, dealer {setup_new[2]}")
+            raise refuse("resume.setup", deal=index, have=setup_old, want=setup_new)
         players = len(existing.get("players") or []) or 4
         new_tricks = new.get("tricks") or []
         if not new_tricks:
             continue  # a set-up: its plays are checked as the input shows them again
         old_tricks = old.get("tricks") or []
         if setup and len(old_tricks) < len(new_tricks):
-            raise refuse(f"deals[{index}] holds {len(old_tricks)} tricks, the deal so far {len(new_tricks)}")
+            raise refuse("resume.tricks", deal=index, have=len(old_tricks), want=len(new_tricks))
         for t, trick in enumerate(old_tricks):
             if setup and t >= len(new_tricks):
                 break  # beyond the deal so far: the video shows them again
             if t >= len(new_tricks) or new_tricks[t].get("leader") != trick.get("leader"):
-                raise refuse(f"deals[{index}].tricks[{t}] is not in the input")
+                raise refuse("resume.trick_missing", deal=index, trick=t)
             for position, cards in enumerate(trick.get("plays", [])):
                 other = new_tricks[t].get("plays", [])
                 seat = seat_of(trick["leader"], position, players)
                 if position >= len(other) or not play_matches(trick, position, seat, other[position], players):
-                    raise refuse(f"deals[{index}].tricks[{t}]: seat {seat} is recorded playing {' '.join(cards)}, "
-                                 "the input shows otherwise")
+                    raise refuse("resume.play", deal=index, trick=t, seat=seat, cards=tuple(cards))
 
 
 def _new_file_mode() -> int:
@@ -447,7 +445,7 @@ class LiveGame:
         """
         with self._lock:
             if not self._record["deals"]:
-                raise InputError("record has no deal to play in")
+                raise InputError("session.no_deal_to_play")
             canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
             deal_index = len(self._record["deals"]) - 1
             candidate = self._with_deal_copied(deal_index)
@@ -457,9 +455,8 @@ class LiveGame:
             trick = tricks[-1]
             expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
             if trick["plays"] and seat != expected:
-                raise OutOfTurnError(
-                    f"deals[{deal_index}].tricks[{len(tricks) - 1}]: seat {seat} played but seat {expected} is to play"
-                )
+                raise OutOfTurnError("session.out_of_turn", deal=deal_index, trick=len(tricks) - 1, seat=seat,
+                                     want=expected)
             trick["plays"].append(canonical)
             if attempt:
                 trick["attempt"] = [scorer.format_card(scorer.parse_card(card)) for card in attempt]
@@ -495,10 +492,10 @@ class LiveGame:
                 candidate = self._with_deal_copied(deal)
                 trick_data = candidate["deals"][deal]["tricks"][trick]
             except (IndexError, KeyError) as exc:
-                raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: no such trick") from exc
+                raise NoSuchCardError("record.no_trick", deal=deal, trick=trick) from exc
             play = self._play_of(trick_data, seat)
             if play is None or not 0 <= index < len(play):
-                raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}")
+                raise NoSuchCardError("session.no_card", deal=deal, trick=trick, seat=seat, card=index)
             new = scorer.format_card(scorer.parse_card(card))
             old = play[index]
             play[index] = new

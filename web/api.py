@@ -84,14 +84,14 @@ def json_body(*, optional: bool = False) -> Any:
     if optional and not raw.strip():
         return {}
     if not request.is_json:
-        raise BadRequestError("request body: expected a JSON object (Content-Type: application/json)")
+        raise BadRequestError("page.json_content_type")
     return safejson.loads(raw, "request body")
 
 
 def _body(*, optional: bool = False) -> dict[str, Any]:
     data = json_body(optional=optional)
     if not isinstance(data, dict):
-        raise BadRequestError("request body: expected a JSON object")
+        raise BadRequestError("page.json_object")
     return data
 
 
@@ -100,25 +100,25 @@ def _name_field(data: dict[str, Any], name: str = "name") -> str:
     if value is None:
         return ""
     if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise BadRequestError(f"{name}: expected a name")
+        raise BadRequestError("page.name_type", where=name)
     text = str(value).strip()
     if len(text) > MAX_NAME_LENGTH:
-        raise BadRequestError(f"{name}: a name of {len(text)} characters (at most {MAX_NAME_LENGTH})")
+        raise BadRequestError("record.name_length", where=name, length=len(text), most=MAX_NAME_LENGTH)
     return text
 
 
 def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | None = None) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise BadRequestError(f"{name}: expected a whole number")
+        raise BadRequestError("page.whole_number", where=name)
     if isinstance(value, str) and len(value) > 20:
-        raise BadRequestError(f"{name}: expected a whole number, got a text of {len(value)} characters")
+        raise BadRequestError("page.whole_number_length", where=name, length=len(value))
     try:
         number = int(value)
     except ValueError as exc:
-        raise BadRequestError(f"{name}: expected a whole number, got {value!r}") from exc
+        raise BadRequestError("page.whole_number_value", where=name, value=value) from exc
     if number < low or (high is not None and number > high):
-        raise BadRequestError(f"{name}: {number} is out of range")
+        raise BadRequestError("page.out_of_range", where=name, number=number)
     return number
 
 
@@ -127,7 +127,7 @@ def _cards_field(data: dict[str, Any], name: str) -> list[str]:
     if isinstance(value, str):
         value = split_card_text(value[:2000])  # 黑桃A 红桃10 大王, AS AS, ♠A♠A: one parser, the scorer's
     if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-        raise BadRequestError(f"{name}: expected a list of cards")
+        raise BadRequestError("record.cards_list", where=name)
     cards = []
     for position, card in enumerate(value):
         try:
@@ -195,7 +195,7 @@ def rules() -> Response:
     """What a profile, with house rules (``options``, JSON), means for a number of players, in words."""
     profile = request.args.get("profile", "standard-2deck")
     if profile not in view.PROFILES:
-        raise BadRequestError(f"profile: unknown profile {profile[:40]!r}")
+        raise BadRequestError("page.profile", profile=profile[:40])
     players = _int_field({"players": request.args.get("players", "4")}, "players", low=4, high=7)
     raw = request.args.get("options")
     house = rules_words.house_rules(safejson.loads(raw, "options") if raw else None)
@@ -258,30 +258,30 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     """A new record from the set-up form: players, profile, starting levels, first deal."""
     profile = data.get("profile", "standard-2deck")
     if not isinstance(profile, str) or profile not in view.PROFILES:
-        raise BadRequestError(f"profile: unknown profile {profile!r}")
+        raise BadRequestError("page.profile", profile=profile)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) and name.strip() for name in players):
-        raise BadRequestError("players: expected a list of names")
+        raise BadRequestError("record.names")
     players = [name.strip() for name in players]
     if len(players) > 12 or any(len(name) > scorer.record.MAX_NAME_LENGTH for name in players):
-        raise BadRequestError(f"players: at most 12 names of at most {scorer.record.MAX_NAME_LENGTH} characters")
+        raise BadRequestError("page.players_names", most=12, length=scorer.record.MAX_NAME_LENGTH)
     if len(players) not in view.PROFILES[profile]["players"]:
-        raise BadRequestError(f"players: {profile} is played by {view.PROFILES[profile]['players']} players, "
-                              f"got {len(players)}")
+        raise BadRequestError("page.player_count", profile=profile, counts=tuple(view.PROFILES[profile]["players"]),
+                              players=len(players))
     levels = data.get("levels") or ["2"] * len(players)
     if not isinstance(levels, list) or len(levels) != len(players) or any(
             not isinstance(lv, str) or lv not in view.LEVELS for lv in levels):
-        raise BadRequestError("levels: expected one level (2 … A) per player")
+        raise BadRequestError("page.levels")
     fixed_sides = not scorer.resolve_rules(profile).friends  # 找朋友: nobody shares a level from the start
     if fixed_sides and len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
-        raise BadRequestError("levels: partners (seats 0/2 and 1/3) share one level")
+        raise BadRequestError("page.partner_levels")
     dealer = _int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
     trump = _trump_field(data)
     deal: dict[str, Any] = {"level": levels[dealer], "trump": trump, "dealer": dealer, "tricks": []}
     friends = data.get("friends")
     if friends:
         if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
-            raise BadRequestError("friends: expected a list of {card, nth}")
+            raise BadRequestError("page.friends")
         deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
                             "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
     house = rules_words.house_rules(data.get("options"))
@@ -295,7 +295,7 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
 def _trump_field(data: dict[str, Any], default: str = "NT") -> str:
     trump = data.get("trump", default)
     if not isinstance(trump, str) or trump not in TRUMPS:
-        raise BadRequestError(f"trump: expected one of {', '.join(TRUMPS)}")
+        raise BadRequestError("page.one_of", where="trump", choices=TRUMPS)
     return trump
 
 
@@ -339,7 +339,7 @@ def edit_deal() -> Response:
     with get_table().writing() as game:
         record = game.snapshot()
         if not record["deals"]:
-            raise BadRequestError("deal: the record has no deal")
+            raise BadRequestError("session.no_deal", what="deal")
         changes: dict[str, Any] = {}
         if "trump" in data:
             changes["trump"] = _trump_field(data)
@@ -347,7 +347,7 @@ def edit_deal() -> Response:
             changes["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
         if "level" in data:
             if not isinstance(data["level"], str) or data["level"] not in view.LEVELS:
-                raise BadRequestError("level: expected 2 … A")
+                raise BadRequestError("page.level")
             changes["level"] = data["level"]
         if "friends" in data:
             changes["friends"] = _friends_field(data)
@@ -359,7 +359,7 @@ def edit_deal() -> Response:
 def _friends_field(data: dict[str, Any]) -> list[dict[str, Any]]:
     friends = data.get("friends") or []
     if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
-        raise BadRequestError("friends: expected a list of {card, nth}")
+        raise BadRequestError("page.friends")
     return [{"card": _cards_field({"card": [f.get("card")]}, "card")[0], "nth": _int_field(f, "nth", low=1, high=4)}
             for f in friends]
 
@@ -388,9 +388,9 @@ def bid() -> Response:
         seat = _int_field(data, "seat", high=len(record["players"]) - 1)
         cards = _cards_field(data, "cards")
         if not cards:
-            raise BadRequestError("cards: a bid shows at least one card")
+            raise BadRequestError("page.bid_empty")
         if not record["deals"]:
-            raise BadRequestError("bid: the record has no deal")
+            raise BadRequestError("session.no_deal", what="bid")
         with game.logging("bid"):
             game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
     return state_response(get_table())
@@ -402,7 +402,7 @@ def withdraw_bid() -> Response:
     with get_table().writing() as game:
         record = game.snapshot()
         if not record["deals"]:
-            raise BadRequestError("bid: the record has no deal")
+            raise BadRequestError("session.no_deal", what="bid")
         with game.logging("withdraw"):
             game.replace_record(dealing.withdraw_bid(record), reason="bid")
     return state_response(get_table())
@@ -416,7 +416,7 @@ def play() -> tuple[Response, int]:
         seat = _int_field(data, "seat", high=game.players - 1)
         cards = _cards_field(data, "cards")
         if not cards:
-            raise BadRequestError("cards: a play has at least one card")
+            raise BadRequestError("page.play_empty")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
         with game.logging("play"):
@@ -437,7 +437,7 @@ def correct() -> Response:
         deal, trick, seat, index = _card_position(data, game)
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
-            raise BadRequestError("card: expected a card such as 10H")
+            raise BadRequestError("page.card")
         with game.logging("correction"):
             event = game.correct(deal, trick, seat, index, card, source="page")
     return state_response(get_table(), {"correction": event_to_json(event)})
@@ -464,7 +464,7 @@ def confirm() -> Response:
 def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
     """The deal a request names (``deal``), else the current one; a record with no deal is refused."""
     if not record["deals"]:
-        raise BadRequestError(f"{what}: the record has no deal")
+        raise BadRequestError("session.no_deal", what=what)
     return _int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
 
 
@@ -551,7 +551,7 @@ def resume(session_id: int) -> Response:
 def rename(session_id: int) -> Response:
     name = _name_field(_body())
     if not name:
-        raise BadRequestError("name: expected a non-empty name")
+        raise BadRequestError("page.name_empty")
     get_table().store.rename(session_id, name)
     return jsonify({"id": session_id, "name": name})
 
@@ -596,7 +596,7 @@ def read_uploaded_record() -> tuple[dict[str, Any], str]:
             name = _name_field(record) or name
             record = record["record"]
     if not isinstance(record, dict):
-        raise BadRequestError("import: expected a game record (a JSON object)")
+        raise BadRequestError("page.import_object")
     if isinstance(record.get("record"), dict) and "format" not in record:
         record = record["record"]  # a replay output that wraps the record with its own metadata
     scorer.validate_record(record)

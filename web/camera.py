@@ -122,11 +122,11 @@ class PipelineView(LatestFrame):
 
 def find_choice(app: Flask, choice_id: object) -> Choice:
     if not isinstance(choice_id, str):
-        raise BadRequestError("source: expected one of the sources offered")
+        raise BadRequestError("camera.source_type")
     for choice in choices(app):
         if choice.id == choice_id:
             return choice
-    raise NoSuchSourceError(f"source {choice_id[:60]!r}: not one of the sources offered")
+    raise NoSuchSourceError("camera.no_source", source=choice_id[:60])
 
 
 # --- the table's camera settings ---------------------------------------------------------------
@@ -237,10 +237,11 @@ def _calibration_for(settings: dict[str, Any]) -> tuple[list[list[float]] | None
 def _latest_image(desk: CameraDesk) -> tuple[Any, np.ndarray]:
     preview = desk.preview
     if preview is None:
-        raise NoPreviewError("camera: no source is open; choose a camera or a video first")
+        raise NoPreviewError("camera.not_open")
     frame = preview.latest()
     if frame is None:
-        raise NoPreviewError(f"{preview.name}: no picture yet" + (f" ({preview.error})" if preview.error else ""))
+        raise NoPreviewError("camera.no_picture_error" if preview.error else "camera.no_picture", source=preview.name,
+                             problem=preview.error)
     return frame, frame.image
 
 
@@ -365,11 +366,11 @@ def open_camera() -> Response:
     choice = find_choice(app, data.get("source"))
     size = data.get("size", "1920x1080")
     if not isinstance(size, str) or size not in CAMERA_SIZES:
-        raise BadRequestError(f"size: expected one of {', '.join(CAMERA_SIZES)}")
+        raise BadRequestError("page.one_of", where="size", choices=tuple(CAMERA_SIZES))
     try:
         get_desk(app).open(choice, size, pipeline_tap(app) if choice.kind == "pipeline" else None)
     except FileNotFoundError as exc:
-        raise SourceError(f"{choice.label}: no such file") from exc
+        raise SourceError("camera.no_file", source=choice.label) from exc
     settings = load_settings(data_dir())
     settings.update({"source": choice.id, "size": size})
     save_settings(data_dir(), settings)
@@ -393,7 +394,7 @@ def frame_jpeg() -> Response:
         image = cv2.resize(image, (PREVIEW_WIDTH, round(h * PREVIEW_WIDTH / w)), interpolation=cv2.INTER_AREA)
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
-        raise NoPreviewError("camera: the picture cannot be encoded")
+        raise NoPreviewError("camera.encode")
     return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -402,7 +403,7 @@ def _corners_field(data: dict[str, Any]) -> list[tuple[float, float]]:
     if (not isinstance(corners, list) or len(corners) != 4
             or not all(isinstance(c, list) and len(c) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
                                                                      for v in c) for c in corners)):
-        raise BadRequestError("corners: expected four [x, y] points")
+        raise BadRequestError("camera.corners")
     return [(float(x), float(y)) for x, y in corners]
 
 
@@ -414,7 +415,7 @@ def set_corners() -> Response:
     _, image = _latest_image(get_desk(app))
     size = (int(image.shape[1]), int(image.shape[0]))
     if not all(-0.05 * size[0] <= x <= 1.05 * size[0] and -0.05 * size[1] <= y <= 1.05 * size[1] for x, y in corners):
-        raise BadRequestError("corners: a corner lies outside the picture")
+        raise BadRequestError("camera.corner_outside")
     calibration = TableCalibration.from_corners(corners, size)
     settings = load_settings(data_dir())
     settings["calibration"] = calibration.to_json()

@@ -91,11 +91,11 @@ def start() -> Response:
     data = _body()
     name = data.get("name")
     if not isinstance(name, str):
-        raise BadRequestError("name: expected a deck name")
+        raise BadRequestError("decks.name")
     name = check_deck_name(name.strip())
     current = _enrolment(app)
     if current is not None and current.status == "learning":
-        raise EnrolmentStateError("enrolment: a deck is being learnt; wait until it is done")
+        raise EnrolmentStateError("decks.learning")
     folder = Path(app.config["DATA_DIR"]) / "enrol" / name
     if folder.exists():
         shutil.rmtree(folder)
@@ -110,14 +110,14 @@ def photo() -> Response:
     app = _app()
     enrolment = _enrolment(app)
     if enrolment is None or enrolment.status != "photos":
-        raise EnrolmentStateError("enrolment: start one first (a deck name)")
+        raise EnrolmentStateError("decks.not_started")
     if len(enrolment.photos) >= len(STEPS):
-        raise EnrolmentStateError("enrolment: every photo is taken; learn the deck")
+        raise EnrolmentStateError("decks.all_taken")
     frame, image = _latest_image(get_desk(app))
     key, cards = STEPS[len(enrolment.photos)]
     name = f"{len(enrolment.photos) + 1:02d}-{key}.jpg"
     if not cv2.imwrite(str(enrolment.folder / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
-        raise InputError(f"{enrolment.folder / name}: cannot be written")
+        raise InputError("decks.unwritable", path=str(enrolment.folder / name))
     enrolment.photos.append({"image": name, "cards": list(cards), "frame": frame.index})
     manifest = [{"image": p["image"], "cards": p["cards"]} for p in enrolment.photos]
     (enrolment.folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n",
@@ -131,7 +131,7 @@ def finish() -> tuple[Response, int]:
     app = _app()
     enrolment = _enrolment(app)
     if enrolment is None or enrolment.status != "photos" or len(enrolment.photos) < len(STEPS):
-        raise EnrolmentStateError(f"enrolment: {len(STEPS)} photos are needed first")
+        raise EnrolmentStateError("decks.photos_needed", photos=len(STEPS))
     enrolment.status = "learning"
     data = Path(app.config["DATA_DIR"])
 
@@ -159,6 +159,6 @@ def cancel() -> Response:
     app = _app()
     enrolment = _enrolment(app)
     if enrolment is not None and enrolment.status == "learning":
-        raise EnrolmentStateError("enrolment: a deck is being learnt; wait until it is done")
+        raise EnrolmentStateError("decks.learning")
     app.extensions.pop("tuolaji.enrolment", None)
     return jsonify(_payload(app))

@@ -104,7 +104,7 @@ def encode(image: np.ndarray, side: int, quality: int) -> bytes:
         image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
-        raise InputError("picture: cannot be encoded as JPEG")
+        raise InputError("picture.encode")
     return data.tobytes()
 
 
@@ -378,7 +378,7 @@ def import_archive(raw: bytes) -> dict[str, Any]:
     if "session.json" in entries:
         meta = safejson.loads(_read_entry(archive, entries["session.json"], MAX_META_BYTES), "session.json")
     if not isinstance(record, dict):
-        raise BadRequestError("import: record.json is not a game record")
+        raise BadRequestError("picture.not_a_record")
     scorer.validate_record(record)
     name = str(meta.get("name") or "import")[:MAX_NAME_LENGTH] if isinstance(meta, dict) else "import"
     listed = [(entry, entry.filename.removeprefix("pictures/")) for entry in entries.values()

@@ -44,7 +44,7 @@ def record_at(record: dict[str, Any], step: int) -> dict[str, Any]:
     """The record after its first ``step`` plays (the set-up of the deal in progress included)."""
     steps = timeline(record)
     if not 0 <= step <= len(steps):
-        raise NoSuchStepError(f"step {step}: the timeline has steps 0 to {len(steps)}")
+        raise NoSuchStepError("replay.no_step", step=step, last=len(steps))
     result = {key: copy.deepcopy(value) for key, value in record.items() if key != "deals"}
     deals = record.get("deals", [])
     if step == 0:

@@ -50,15 +50,15 @@ def house_rules(options: Any) -> dict[str, Any]:
     if options is None:
         return {}
     if not isinstance(options, dict) or len(options) > len(HOUSE_OPTIONS):
-        raise HouseRuleError("options: expected an object of house rules")
+        raise HouseRuleError("house.object")
     out: dict[str, Any] = {}
     for name, value in options.items():
         if name not in HOUSE_OPTIONS:
-            raise HouseRuleError(f"options: unknown house rule {str(name)[:40]!r}")
+            raise HouseRuleError("house.unknown", option=str(name)[:40])
         if isinstance(value, bool):
             value = "true" if value else "false"
         if value not in HOUSE_OPTIONS[name]:
-            raise HouseRuleError(f"options.{name}: not one of {', '.join(HOUSE_OPTIONS[name])}")
+            raise HouseRuleError("house.value", option=name, choices=tuple(HOUSE_OPTIONS[name]))
         out[name] = value == "true" if name == "dealer_stays" else value
     return out
 

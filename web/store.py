@@ -97,7 +97,7 @@ MAX_NAME_LENGTH = 200
 
 def _check_id(session_id: int) -> int:
     if not 0 < session_id <= MAX_SESSION_ID:
-        raise NoSuchSessionError(f"session {session_id}: no such session")
+        raise NoSuchSessionError("store.no_session", session=session_id)
     return session_id
 
 
@@ -161,14 +161,13 @@ class SessionStore:
         try:
             connection = sqlite3.connect(self.path, timeout=self.busy_timeout_s)
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open the sessions database ({exc})") from None
+            raise StoreError("store.open", path=str(self.path), problem=str(exc)) from None
         try:
             connection.execute("PRAGMA synchronous=FULL")  # a commit is on the disk before a write returns
             with connection:
                 yield connection
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: the sessions database cannot be read ({exc}); "
-                             "move it aside to start an empty one") from None
+            raise StoreError("store.unreadable", path=str(self.path), problem=str(exc)) from None
         finally:
             connection.close()
 
@@ -216,7 +215,7 @@ class SessionStore:
             cursor = connection.execute("UPDATE sessions SET record = ?, updated = ? WHERE id = ? AND deleted IS NULL",
                                         (text, saved, session_id))
             if cursor.rowcount == 0:
-                raise NoSuchSessionError(f"session {session_id}: no such session")
+                raise NoSuchSessionError("store.no_session", session=session_id)
             if first and connection.execute("SELECT count(*) FROM changes WHERE session = ? AND seq < ?",
                                             (session_id, first)).fetchone()[0] != first:
                 first = 0  # a session saved by an earlier version (its history inside the record): all of it
@@ -230,7 +229,7 @@ class SessionStore:
             cursor = connection.execute("UPDATE sessions SET name = ? WHERE id = ? AND deleted IS NULL",
                                         (name[:MAX_NAME_LENGTH], session_id))
             if cursor.rowcount == 0:
-                raise NoSuchSessionError(f"session {session_id}: no such session")
+                raise NoSuchSessionError("store.no_session", session=session_id)
 
     def get(self, session_id: int, *, binned: bool = False) -> Session:
         """A stored session with its whole record (its history included); ``binned``: one in the bin."""
@@ -243,7 +242,7 @@ class SessionStore:
             entries = connection.execute("SELECT seq, entry FROM changes WHERE session = ? ORDER BY seq",
                                          (session_id,)).fetchall() if row is not None else []
         if row is None:
-            raise NoSuchSessionError(f"session {session_id}: no such session")
+            raise NoSuchSessionError("store.no_session", session=session_id)
         session = _session(row)
         if entries and "x-unreadable" not in session.record:
             history = [_entry(session_id, seq, text) for seq, text in entries]
@@ -276,7 +275,7 @@ class SessionStore:
             cursor = connection.execute("UPDATE sessions SET deleted = ? WHERE id = ? AND deleted IS NULL",
                                         (time.time(), session_id))
             if cursor.rowcount == 0:
-                raise NoSuchSessionError(f"session {session_id}: no such session")
+                raise NoSuchSessionError("store.no_session", session=session_id)
 
     def restore(self, session_id: int) -> None:
         """Take a session out of the bin."""
@@ -285,7 +284,7 @@ class SessionStore:
             cursor = connection.execute("UPDATE sessions SET deleted = NULL WHERE id = ? AND deleted IS NOT NULL",
                                         (session_id,))
             if cursor.rowcount == 0:
-                raise NoSuchSessionError(f"session {session_id}: not in the bin")
+                raise NoSuchSessionError("store.not_binned", session=session_id)
 
     def purge(self, *, older_than_s: float = BIN_DAYS * 86400, now: float | None = None) -> list[int]:
         """Remove for good the sessions deleted more than ``older_than_s`` ago; returns their ids."""
@@ -315,7 +314,7 @@ def _dumps(value: Any, where: str, limit: int = STORED_MAX_BYTES) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     size = len(text.encode("utf-8"))
     if size > limit:
-        raise NotSavedError(f"{where}: not saved: {size:,} bytes, over the limit of {limit:,}", "too-large")
+        raise NotSavedError("session.too_large", "too-large", where=where, size=size, most=limit)
     return text
 
 

@@ -69,7 +69,7 @@ class Table:
         audit); changes go through :meth:`writing`."""
         game = self._game
         if game is None:
-            raise NoGameError("no table session is open: set up a table or resume a session")
+            raise NoGameError("table.no_game")
         return game
 
     @property
@@ -89,7 +89,7 @@ class Table:
         session whichever session the page shows meanwhile."""
         session_id = self.session_id if session_id is None else session_id
         if session_id is None:
-            raise NoGameError("no table session is open: set up a table or resume a session")
+            raise NoGameError("table.no_game")
         return SessionGame(self, session_id)
 
     def game_of(self, session_id: int) -> LiveGame:
@@ -388,9 +388,8 @@ class RecordFeed(Feed):
                     if trick_index < len(have_tricks) and position < len(have_tricks[trick_index]["plays"]):
                         seat = seat_of(trick["leader"], position, players)
                         if not play_matches(have_tricks[trick_index], position, seat, cards, players):
-                            raise ResumeMismatchError(
-                                f"deals[{deal_index}].tricks[{trick_index}]: the session holds another play of seat "
-                                f"{seat} than the record; nothing was added (the session holds another game)")
+                            raise ResumeMismatchError("table.feed_mismatch", deal=deal_index, trick=trick_index,
+                                                      seat=seat)
                         continue
                     if self._stop.wait(self.pace_s):
                         return
@@ -525,7 +524,7 @@ class PacedFrames:
 
     def __init__(self, source: Any, speed: float, stop: threading.Event | None = None) -> None:
         if speed <= 0:
-            raise InputError(f"speed: {speed} must be above 0")
+            raise InputError("table.speed", speed=speed)
         self.source = source
         self.speed = speed
         self.stop = stop if stop is not None else threading.Event()
