@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .formats import SINGLE, Lead, Unit, counts_of, embeddings, satisfies
@@ -142,23 +143,98 @@ def _requirement_words(req: Requirement, suit: int) -> str:
     return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _carve_note(req: Requirement, options: Options) -> str:
-    """What may stand in for the rung's tuples: wider tuples, unless protected."""
-    widths = sorted({w for w, _ in req if w > 1})
-    if not widths:
-        return ""
-    w = widths[0]
-    if options.protect_longer_tuples:
-        return " (not carved from a wider tuple)" if w < options.decks else ""
-    wider = [{3: "a triple", 4: "a quad"}[x] for x in range(w + 1, options.decks + 1) if x in (3, 4)]
-    if not wider:
-        return ""
-    return f" ({' or '.join(wider)} counts)"
+@dataclass(frozen=True)
+class Obligation:
+    """What a lead obliges every follower, without any hand, as facts (RULES §5); ``str()`` is
+    the English of :func:`describe_obligation`, the page words the same facts in its languages.
+
+    ``size``: the cards led; ``suit``: the suit led (None: a mixed lead, any ``size`` cards);
+    ``units``: the shapes of the lead's units (several for a throw); ``rungs``: the ladder of
+    requirements, the first one owed if held; ``wider``: the tuple widths that count for the first
+    rung's tuples (3: a triple, 4: a quad); ``protected``: they may not be carved from a wider tuple.
+
+    >>> Obligation(3).key, str(Obligation(3))
+    ('obligation.mixed', 'mixed lead: play any three cards')
+    """
+
+    size: int
+    suit: int | None = None
+    units: tuple[Shape, ...] = ()
+    throw: bool = False
+    rungs: tuple[Requirement, ...] = ()
+    wider: tuple[int, ...] = ()
+    protected: bool = False
+
+    @property
+    def key(self) -> str:
+        """``obligation.mixed``, ``obligation.single`` or ``obligation.ladder``."""
+        if self.suit is None:
+            return "obligation.mixed"
+        return "obligation.single" if self.size == 1 else "obligation.ladder"
+
+    @property
+    def label(self) -> str:
+        """The suit's label (``♥``, ``trump``); empty for a mixed lead."""
+        return "" if self.suit is None else SUIT_LABELS[self.suit]
+
+    @property
+    def hold_first(self) -> bool:
+        """Whether the first rung is owed only if held (it is not all singles)."""
+        return bool(self.rungs) and set(self.rungs[0]) != {SINGLE}
+
+    def __str__(self) -> str:
+        k = self.size
+        if self.suit is None:
+            return f"mixed lead: play any {_count_word(k)} card{'s' if k != 1 else ''}"
+        suit, label = self.suit, self.label
+        if k == 1:
+            return f"{label} single led: play one {label} if you hold one, else any card"
+        if self.throw:
+            names = [_shape_noun(shape) if shape != SINGLE else "single" for shape in self.units]
+            counted = [f"{_count_word(names.count(x))} {x}s" if names.count(x) > 1
+                       else f"{'an' if x[0] in 'aeiou' else 'a'} {x}" for x in dict.fromkeys(names)]
+            what = "throw of " + (" and ".join(counted) if len(counted) <= 2
+                                  else ", ".join(counted[:-1]) + " and " + counted[-1])
+        else:
+            what = _shape_noun(self.units[0])
+        parts = []
+        for i, req in enumerate(self.rungs):
+            words = _requirement_words(req, suit)
+            if i == 0 and self.hold_first:
+                words += f" if you hold {'one' if len(req) == 1 else 'them'}{self._carve_note()}"
+            parts.append(words)
+        return (f"{label} {what} led: play " + ", else ".join(parts)
+                + f", else all your {_suit_noun(suit, 2)} and any other cards")
+
+    def _carve_note(self) -> str:
+        if self.protected:
+            return " (not carved from a wider tuple)"
+        if not self.wider:
+            return ""
+        return f" ({' or '.join({3: 'a triple', 4: 'a quad'}[x] for x in self.wider)} counts)"
+
+
+def obligation_of(lead: Lead, options: Options) -> Obligation:
+    """The :class:`Obligation` of ``lead`` under ``options``."""
+    k = lead.size
+    if lead.mixed or not lead.units:
+        return Obligation(k)
+    rungs = tuple(lead.ladder)
+    wider: tuple[int, ...] = ()
+    protected = False
+    widths = sorted({w for w, _ in rungs[0] if w > 1}) if rungs else []
+    if widths and k > 1:  # what may stand in for the first rung's tuples: wider tuples, unless protected
+        w = widths[0]
+        if options.protect_longer_tuples:
+            protected = w < options.decks
+        else:
+            wider = tuple(x for x in range(w + 1, options.decks + 1) if x in (3, 4))
+    return Obligation(k, lead.suit, tuple(u.shape for u in lead.units), lead.is_throw, rungs, wider, protected)
 
 
 def describe_obligation(lead: Lead, options: Options) -> str:
     """What a lead obliges every follower, without knowing any hand (RULES §5): the
-    ladder in words, for a live table where nobody sees the hands.
+    ladder in words, for a live table where nobody sees the hands (:func:`obligation_of` as data).
 
     >>> from tuolaji.scorer.cards import parse_cards
     >>> from tuolaji.scorer.profiles import PROFILES
@@ -170,28 +246,4 @@ def describe_obligation(lead: Lead, options: Options) -> str:
     >>> describe_obligation(Lead.of(TrumpOrder.of("2", "S"), parse_cards(["9D"]), opts), opts)
     '♦ single led: play one ♦ if you hold one, else any card'
     """
-    k = lead.size
-    if lead.mixed or not lead.units:
-        return f"mixed lead: play any {_count_word(k)} card{'s' if k != 1 else ''}"
-    suit = lead.suit
-    label = SUIT_LABELS[suit]
-    if k == 1:
-        return f"{label} single led: play one {label} if you hold one, else any card"
-    if lead.is_throw:
-        names = [_shape_noun(u.shape) if u.shape != SINGLE else "single" for u in lead.units]
-        counted = [f"{_count_word(names.count(x))} {x}s" if names.count(x) > 1
-                   else f"{'an' if x[0] in 'aeiou' else 'a'} {x}" for x in dict.fromkeys(names)]
-        what = "throw of " + (" and ".join(counted) if len(counted) <= 2
-                              else ", ".join(counted[:-1]) + " and " + counted[-1])
-    else:
-        what = _shape_noun(lead.units[0].shape)
-    rungs = [r for r in lead.ladder]
-    parts = []
-    for i, req in enumerate(rungs):
-        words = _requirement_words(req, suit)
-        if i == 0 and set(req) != {SINGLE}:
-            one = len(req) == 1
-            words += f" if you hold {'one' if one else 'them'}{_carve_note(req, options)}"
-        parts.append(words)
-    return (f"{label} {what} led: play " + ", else ".join(parts)
-            + f", else all your {_suit_noun(suit, 2)} and any other cards")
+    return str(obligation_of(lead, options))

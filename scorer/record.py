@@ -15,13 +15,17 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
 from .errors import InputError
+from .messages import Message
 from .profiles import Options, RulesError, resolve_rules
 from .seats import seat_of
 from .state import DealState
+
+if TYPE_CHECKING:
+    from .follow import Obligation
 
 RECORD_FORMAT = "tuolaji-record/1"
 
@@ -442,7 +446,8 @@ def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None
     """What ``seat`` must play to the trick in progress, in words (None when it is not
     following now, or when the record does not know the seat's hand: without
     ``hands`` a hand during the deal is only what the seat plays later, which says
-    nothing about what it must play now). The page's "you must play …".
+    nothing about what it must play now). The page's "you must play …" is the same
+    fact, :func:`follow_hint_message`, in its languages.
 
     >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
     ...   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
@@ -450,9 +455,22 @@ def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None
     >>> follow_hint(rec, 1)
     'follow ♥ with 2 cards: [2] (a pair)'
     """
+    message = follow_hint_message(record, seat, deal)
+    return None if message is None else str(message)
+
+
+def follow_hint_message(record: dict[str, Any], seat: int, deal: int = -1) -> Message | None:
+    """:func:`follow_hint` as data: a ``hint.*`` key of :data:`scorer.messages.MESSAGES_EN` and
+    its facts (the suit's label, the cards led, the cards held, the requirement's shapes).
+
+    >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
+    ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> follow_hint_message(rec, 1)
+    Message(key='hint.follow_requirement', params={'suit': '♥', 'n': 2, 'requirement': ((2, 1),)})
+    """
     from .follow import required_rung, suit_holding
     from .order import SUIT_LABELS
-    from .profiles import requirement_name
 
     parsed = parse_record(record)
     i = _deal_index(parsed, deal)
@@ -467,20 +485,16 @@ def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None
     holding = suit_holding(state.order, state.hands[seat], lead.suit)
     held = sum(holding.values())
     if held == 0:
-        return f"no {label} left: play any {lead.size} card{'s' if lead.size > 1 else ''}"
+        return Message("hint.none_left", {"suit": label, "n": lead.size})
     if held <= lead.size:
         extra = lead.size - held
-        return f"play all {held} {label} card{'s' if held > 1 else ''}" + (f" and any {extra} more" if extra else "")
+        if extra:
+            return Message("hint.play_all_and_more", {"held": held, "suit": label, "extra": extra})
+        return Message("hint.play_all", {"held": held, "suit": label})
     req = lead.ladder[required_rung(state.order, lead, holding, parsed.options)] if lead.ladder else ()
-    words = {(2, 1): "a pair", (3, 1): "a triple", (4, 1): "a quad", (2, 2): "a pair-tractor",
-             (3, 2): "a 泰坦尼克", (1, 1): "a single"}
-    parts: list[str] = []
-    for shape in dict.fromkeys(s for s in req if s != (1, 1)):
-        count = req.count(shape)
-        name = words.get(shape, f"a {shape[0]}-wide tractor of {shape[1]}")
-        parts.append(name if count == 1 else f"{count}× {name[2:]}")
-    desc = f": {requirement_name(req)}" + (f" ({', '.join(parts)})" if parts else "") if req else ""
-    return f"follow {label} with {lead.size} card{'s' if lead.size > 1 else ''}{desc}"
+    if not req:
+        return Message("hint.follow", {"suit": label, "n": lead.size})
+    return Message("hint.follow_requirement", {"suit": label, "n": lead.size, "requirement": tuple(req)})
 
 
 def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
@@ -493,7 +507,20 @@ def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
     >>> lead_obligation(rec)
     '♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, else all your ♥ and any other cards'
     """
-    from .follow import describe_obligation
+    obligation = lead_obligation_fact(record, deal)
+    return None if obligation is None else str(obligation)
+
+
+def lead_obligation_fact(record: dict[str, Any], deal: int = -1) -> Obligation | None:
+    """:func:`lead_obligation` as data (:class:`scorer.follow.Obligation`: the suit, the lead's
+    units, the ladder of requirements), for the page to word in its languages.
+
+    >>> rec = {"rules": "titanic-3deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
+    >>> lead_obligation_fact(rec).key
+    'obligation.ladder'
+    """
+    from .follow import obligation_of
 
     parsed = parse_record(record)
     d = parsed.deals[_deal_index(parsed, deal)]
@@ -503,7 +530,7 @@ def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
     from .order import TrumpOrder
 
     order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
-    return describe_obligation(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
+    return obligation_of(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
 
 
 def seat_points(record: dict[str, Any], deal: int = -1) -> list[int]:
@@ -669,5 +696,6 @@ def sorted_names(state: DealState, cards: list[int]) -> list[str]:
 
 __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
-    "next_leader", "trick_winner", "legal_plays", "follow_hint", "lead_obligation", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
+    "next_leader", "trick_winner", "legal_plays", "follow_hint", "follow_hint_message", "lead_obligation",
+    "lead_obligation_fact", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
 ]
