@@ -29,6 +29,7 @@ from types import ModuleType
 
 COMMANDS: dict[str, str] = {
     "serve": "run the live table page (camera, video or the bundled demo)",
+    "club": "run the club server: many tables, one PostgreSQL database (needs the 'club' extra)",
     "audit": "audit a game record and report every violation",
     "rules": "list the rule profiles and their options",
     "zuihe": "score a 嘴和 hand",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import signal
 import socket
 import sys
@@ -81,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --video/--demo: read cards from a rendered video's .frames.json (testing)")
     parser.add_argument("--speed", type=finite_float(low=0, above=True, high=1000), default=1.0, metavar="X",
                         help="with --video/--demo: play the video X times faster than real time (default 1)")
+    parser.add_argument("--club", metavar="URL",
+                        help="also send every change to the club server at URL (`tuolaji club`), with --table")
+    parser.add_argument("--table", metavar="NAME", help="with --club: this table's name in the club")
+    parser.add_argument("--club-token", default=os.environ.get("TUOLAJI_CLUB_TOKEN"), metavar="TOKEN",
+                        help="with --club: the table's token from the organiser (default $TUOLAJI_CLUB_TOKEN)")
     parser.add_argument("--fast", action="store_true",
                         help="with --video/--demo: process frames as fast as they decode")
 
@@ -359,6 +365,15 @@ def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
     server.tuolaji_data_lock = data_lock  # type: ignore[attr-defined]
     server.tuolaji_token = app.config["WRITE_TOKEN"]  # type: ignore[attr-defined]
     server.tuolaji_public_url = public_url  # type: ignore[attr-defined]
+    server.tuolaji_club_pusher = None  # type: ignore[attr-defined]
+    if getattr(args, "club", None):
+        from tuolaji.web.club.attach import attach_club
+
+        if not args.table or not args.club_token:
+            sock.close()
+            data_lock.close()
+            raise ServeError("--club needs --table NAME and the table's token (--club-token or $TUOLAJI_CLUB_TOKEN)")
+        server.tuolaji_club_pusher = attach_club(table, Path(data), args.club, args.table, args.club_token)  # type: ignore[attr-defined]
     if feed is not None:
         table.feed = feed
         feed.start()
@@ -398,6 +413,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.stop_feed(timeout=60.0)  # the feed finishes its frame (a camera read is never cut mid-way)
         server.shutdown()  # the requests under way are answered first
+        if server.tuolaji_club_pusher is not None:  # type: ignore[attr-defined]
+            server.tuolaji_club_pusher.stop()  # type: ignore[attr-defined]  # what is unsent waits in the outbox
         server.server_close()
         server.tuolaji_data_lock.close()  # type: ignore[attr-defined]
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import queue
 import time
 from collections.abc import Iterator
@@ -183,13 +184,15 @@ def api_events() -> Response:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     keepalive = float(app.config["SSE_KEEPALIVE_S"])
     lifetime = app.config.get("SSE_LIFETIME_S")
-    subscription = listener().subscribe()
+    relay = listener()  # the stream runs past the request's context
+    subscription = relay.subscribe()
 
     def stream() -> Iterator[str]:
         started = time.monotonic()
         try:
             yield "retry: 2000\n\n"
-            yield f"data: {json.dumps({'database': 'up' if listener().up else 'down'})}\n\n"
+            hello = {"database": "up" if relay.up else "down", "worker": os.getpid()}
+            yield f"data: {json.dumps(hello)}\n\n"
             while lifetime is None or time.monotonic() - started < float(lifetime):
                 try:
                     event = subscription.get(timeout=keepalive)
@@ -198,7 +201,7 @@ def api_events() -> Response:
                     continue
                 yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
         finally:
-            listener().unsubscribe(subscription)
+            relay.unsubscribe(subscription)
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

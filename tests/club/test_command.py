@@ -1,0 +1,129 @@
+"""``tuolaji club`` as an organiser runs it: tables registered, a table's SQLite sessions moved in,
+and several gunicorn workers on one PostgreSQL whose pages all follow every change (LISTEN/NOTIFY)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tuolaji
+from tuolaji.web.club.store import ClubStore
+from tuolaji.web.store import SessionStore
+
+from .conftest import played_records
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tuolaji.main(["club", "--db", club_db, "--add-table", "一号桌"]) == 0
+    token = capsys.readouterr().out.strip()
+    assert ClubStore(club_db).table_token_ok("一号桌", token)
+    sessions = SessionStore(tmp_path / "tuolaji.sqlite")
+    records = played_records(seed=21, plays=9)
+    first = sessions.create(records[0], name="周一", source="page")
+    sessions.save(first, records[5])
+    second = sessions.create(records[9], name="周二", source="page")
+    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
+                         "--table", "一号桌"]) == 0
+    assert "2 sessions" in capsys.readouterr().out
+    store = ClubStore(club_db)
+    assert store.record("一号桌", first) == sessions.get(first).record
+    assert store.record("一号桌", second) == sessions.get(second).record
+    assert [s["name"] for s in store.sessions("一号桌")] == ["周二", "周一"]
+
+
+def test_bad_options_are_one_line(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tuolaji.main(["club", "--db", "sqlite:///x", "--add-table", "A"]) == 2
+    assert capsys.readouterr().err.strip() == "tuolaji club: --db must be a postgresql:// address, got 'sqlite:///x'"
+    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "none.sqlite"),
+                         "--table", "A"]) == 2
+    assert capsys.readouterr().err.strip().endswith("none.sqlite: no such file")
+    down = "postgresql://nobody@/x?host=/nonexistent&port=1"
+    assert tuolaji.main(["club", "--db", down, "--add-table", "A"]) == 2
+    assert capsys.readouterr().err.strip().startswith("tuolaji club: club database unavailable (")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EventStream:
+    """One page's event stream (``/club/api/events``), read line by line."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+        self.connection.request("GET", "/club/api/events")
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        self.hello = self.next()
+
+    def next(self) -> dict[str, Any]:
+        while True:
+            line = self.response.readline().decode("utf-8")
+            if not line:
+                raise EOFError("stream closed")
+            if line.startswith("data: "):
+                event: dict[str, Any] = json.loads(line[6:])
+                return event
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_workers_share_the_database_and_every_page_follows(club_db: str) -> None:
+    store = ClubStore(club_db)
+    tokens = {name: store.add_table(name) for name in ("A", "B")}
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "club", "--db", club_db, "--port", str(port),
+                                "--workers", "3", "--threads", "3"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    streams: list[EventStream] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/club/api/health", timeout=2) as answer:
+                    assert json.loads(answer.read()) == {"database": "up"}
+                break
+            except OSError:
+                assert process.poll() is None, process.stdout.read() if process.stdout else ""
+                assert time.monotonic() < deadline, "the club did not start"
+                time.sleep(0.2)
+        # pages on at least two workers (each stream says which worker serves it)
+        while len({s.hello["worker"] for s in streams}) < 2 or len(streams) < 4:
+            streams.append(EventStream(port))
+            assert len(streams) <= 6, "every stream on one worker"
+        records = played_records(seed=31, plays=12)
+        for n, record in enumerate(records[1:], start=1):
+            for name in ("A", "B"):  # each push through whichever worker takes the connection
+                body = json.dumps({"changes": [{"n": n, "session": 1, "name": "s", "record": record}]}).encode()
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/club/api/tables/{name}/changes", data=body,
+                                                 method="POST", headers={"Content-Type": "application/json",
+                                                                         "Authorization": f"Bearer {tokens[name]}"})
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    assert json.loads(answer.read())["applied_through"] == n
+        for stream in streams:
+            seen: dict[str, list[int]] = {"A": [], "B": []}
+            while len(seen["A"]) < 12 or len(seen["B"]) < 12:
+                event = stream.next()
+                if "table" in event:
+                    seen[event["table"]].append(event["n"])
+            assert seen == {"A": list(range(1, 13)), "B": list(range(1, 13))}  # all of them, in order per table
+    finally:
+        for stream in streams:
+            stream.close()
+        process.terminate()
+        process.wait(30)

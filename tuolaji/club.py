@@ -1,0 +1,133 @@
+"""``tuolaji club``: the club server, many tables on one PostgreSQL database.
+
+    tuolaji club --db postgresql://club@dbhost/club                 # serve the room on :8760
+    tuolaji club --db … --workers 4                                  # four processes (gunicorn)
+    tuolaji club --db … --add-table 一号桌                            # register a table, print its token
+    tuolaji club --db … --import-sqlite data/tuolaji.sqlite --table 一号桌   # move a table's sessions in
+    tuolaji club --db … --organiser-token                            # print the organiser's token
+
+The database is migrated at start (:mod:`web.club.migrations`). A table's machine then runs
+``tuolaji serve --club http://club:8760 --table 一号桌 --club-token TOKEN``. ``--db`` may also come
+from ``$TUOLAJI_CLUB_DB``. Needs the ``club`` extra (psycopg, gunicorn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from tuolaji.scorer.errors import InputError
+
+DEFAULT_PORT = 8760
+
+
+class ClubError(InputError):
+    """A ``tuolaji club`` option that cannot be honoured."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=os.environ.get("TUOLAJI_CLUB_DB"), metavar="URL",
+                        help="the club's PostgreSQL (postgresql://user@host/database; default $TUOLAJI_CLUB_DB)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the room's network)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="server processes (1: one process, waitress; more: gunicorn with N workers)")
+    parser.add_argument("--threads", type=int, default=64, metavar="N",
+                        help="threads of each gunicorn worker (each open page holds one; default 64)")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--add-table", metavar="NAME", help="register a table and print its token, then exit")
+    action.add_argument("--import-sqlite", type=Path, metavar="FILE",
+                        help="move a table's stored sessions (its tuolaji.sqlite) into the club (with --table)")
+    action.add_argument("--organiser-token", action="store_true", help="print the organiser's token, then exit")
+    parser.add_argument("--table", metavar="NAME", help="with --import-sqlite: the table the sessions belong to")
+
+
+def _dsn(args: argparse.Namespace) -> str:
+    if not args.db:
+        raise ClubError("--db postgresql://… (or $TUOLAJI_CLUB_DB) is needed")
+    if not str(args.db).startswith(("postgresql://", "postgres://")):
+        raise ClubError(f"--db must be a postgresql:// address, got {args.db!r}")
+    return str(args.db)
+
+
+def run(args: argparse.Namespace) -> int:
+    dsn = _dsn(args)
+    try:
+        from tuolaji.web.club.store import ClubDatabaseDown, ClubStore, read_sqlite_sessions
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.partition(".")[0] == "psycopg":
+            raise ClubError("needs the 'club' extra (psycopg): pip install -e '.[club]'") from None
+        raise
+
+    try:
+        store = ClubStore(dsn)
+    except ClubDatabaseDown as exc:
+        raise ClubError(str(exc)) from None
+    if args.add_table:
+        print(store.add_table(args.add_table))
+        return 0
+    if args.organiser_token:
+        print(store.organiser_token())
+        return 0
+    if args.import_sqlite is not None:
+        if not args.table:
+            raise ClubError("--import-sqlite needs --table NAME")
+        if not args.import_sqlite.is_file():
+            raise ClubError(f"{args.import_sqlite}: no such file")
+        applied = store.import_sqlite(args.table, read_sqlite_sessions(args.import_sqlite))
+        print(f"tuolaji club: {applied} sessions of {args.import_sqlite} moved into table {args.table}")
+        return 0
+    print(f"tuolaji club: organiser token {store.organiser_token()}", flush=True)
+    store.close()
+    if args.workers > 1:
+        return _gunicorn(args, dsn)
+    return _waitress(args, dsn)
+
+
+def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
+    command = [sys.executable, "-m", "gunicorn", "--workers", str(args.workers), "--worker-class", "gthread",
+               "--threads", str(args.threads),
+               # a worker whose threads are all taken (pages' event streams hold one each) takes no more
+               # connections: the next one goes to a worker that can answer it
+               "--worker-connections", str(args.threads), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
+               "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.web.club.app:app_from_env()"]
+    print(f"tuolaji club: open http://{args.host}:{args.port}/club  ({args.workers} workers; Ctrl-C stops)",
+          flush=True)
+    process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn})
+
+    def forward(signum: int, frame: object) -> None:
+        process.send_signal(signum)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, forward)
+        signal.signal(signal.SIGINT, forward)
+    return process.wait()
+
+
+def _waitress(args: argparse.Namespace, dsn: str) -> int:
+    from tuolaji.serve import listen_socket
+    from tuolaji.web.club.app import create_club_app
+    from tuolaji.web.server import TableServer
+
+    app = create_club_app(dsn)
+    sock = listen_socket(args.host, args.port)
+    server = TableServer(app, sock, threads=max(8, args.threads), max_streams=max(4, args.threads - 8))
+    print(f"tuolaji club: open http://{args.host}:{server.server_address[1]}/club  (Ctrl-C stops)", flush=True)
+    thread = threading.Thread(target=server.serve_forever, name="tuolaji-club-http", daemon=True)
+    thread.start()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: server.shutdown(1.0))
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+    except KeyboardInterrupt:
+        print("tuolaji club: stopping", file=sys.stderr, flush=True)
+        server.shutdown(1.0)
+    finally:
+        server.server_close()
+    return 0
