@@ -51,7 +51,7 @@ def main() -> None:
     latencies = []
     for _ in range(args.repeat):
         sent = time.perf_counter()
-        table.game.replace_record(table.game.snapshot(), reason="bench")
+        table.game.import_record(table.game.snapshot(), reason="bench")
         for chunk in stream:
             if b"state-changed" in chunk:
                 break

@@ -43,7 +43,10 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.messages import Message
 from tuolaji.scorer.seats import position_of, seat_of
 
+from . import changes
+from . import history as session_history
 from .events import (
+    Change,
     CorrectionApplied,
     DealComplete,
     EventBus,
@@ -303,15 +306,18 @@ class LiveGame:
     def __init__(self, record: dict[str, Any], *, path: Path | None = None, bus: EventBus | None = None,
                  saver: Saver | None = None) -> None:
         self._record = copy_record(record)
-        # the audit reads the record as scorer.validate_record does: a malformed one is refused here
-        self._audit_run: scorer.AuditRun | None = scorer.audit_again(self._record)  # to audit a change from its deal on
-        self._audit: dict[str, Any] | None = self._audit_run.output
+        # the audit reads the record as scorer.validate_record does: a malformed one is refused here;
+        # the run is kept, so that a change is audited again from its deal on (scorer.audit_again)
+        self._audit_run: scorer.AuditRun = scorer.audit_again(self._record)
+        self._audit_fresh = True  # the run is of the current record (a change makes it stale until read)
         self.path = Path(path) if path is not None else None
         self.saver = saver
         self.bus = bus if bus is not None else EventBus()
         self._lock = threading.RLock()
         self._version = 0
-        audit = self._audit
+        self._journal: list[Change] = []
+        self._journal_subscribers: list[Callable[[Change], None]] = []
+        audit = self._audit_run.output
         self._known_violations = {
             (deal_index, *_violation_key(v)): v["proven"]
             for deal_index, deal in enumerate(audit["deals"])
@@ -346,19 +352,27 @@ class LiveGame:
         """The scorer's audit of the current record (cached until the next change)."""
         return self._audited()[1]
 
-    def _audited(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The current record and its audit, of one version. The audit runs outside the lock:
-        readers (snapshots, the page's state) never wait for it. A record is never changed in
-        place once it is current (changes build a new one), so it can be read unlocked."""
+    def audited(self) -> tuple[dict[str, Any], scorer.AuditRun]:
+        """The current record and its one audit run, of one version, not copied: read them, never
+        change them. The run holds the audit's output, its typed findings (``findings``, parallel
+        to the output's violations and penalties) and :meth:`~scorer.AuditRun.dealer_sides`: what
+        the page's state is made of, once per change."""
         with self._lock:
-            record, audit, version, earlier = self._record, self._audit, self._version, self._audit_run
-        if audit is None:
-            run = scorer.audit_again(record, earlier)  # the deals before the first changed one are kept
-            audit = run.output
+            record, run, version, fresh = self._record, self._audit_run, self._version, self._audit_fresh
+        if not fresh:  # audited outside the lock: readers (snapshots, the page's state) never wait for it
+            run = scorer.audit_again(record, run)  # the deals before the first changed one keep their audit
             with self._lock:
-                if self._version == version:
-                    self._audit, self._audit_run = audit, run
-        return record, audit
+                if self._version == version and not self._audit_fresh:
+                    self._audit_run, self._audit_fresh = run, True
+                elif self._version == version:
+                    run = self._audit_run  # audited meanwhile by another reader: one run per version is kept
+        return record, run
+
+    def _audited(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The current record and its audit, of one version. A record is never changed in place
+        once it is current (changes build a new one), so it can be read unlocked."""
+        record, run = self.audited()
+        return record, run.output
 
     def pending(self) -> list[dict[str, Any]]:
         """Cards a person must still confirm, oldest first."""
@@ -376,20 +390,11 @@ class LiveGame:
 
     def findings(self) -> list[Any]:
         """:func:`scorer.audit_findings` of the current record (kept with its audit, not run again)."""
-        run, record = self._run()
-        return run.findings if run is not None else scorer.audit_findings(record)
+        return self.audited()[1].findings
 
     def dealer_sides(self) -> list[list[int]]:
         """:func:`scorer.dealer_sides` of the current record (from the audit's reading of it)."""
-        run, record = self._run()
-        return run.dealer_sides() if run is not None else scorer.dealer_sides(record)
-
-    def _run(self) -> tuple[scorer.AuditRun | None, dict[str, Any]]:
-        """The audit run of the current record (None if it changed meanwhile), and the record."""
-        self._audited()
-        with self._lock:
-            run = self._audit_run
-            return (run if run is not None and run.output is self._audit else None), self._record
+        return self.audited()[1].dealer_sides()
 
     def current(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The current record and its audit, of one version, not copied: read them, never change
@@ -435,6 +440,7 @@ class LiveGame:
         frame: int | None = None,
         time_s: float | None = None,
         picture: dict[str, Any] | None = None,
+        history: bool = False,
     ) -> PlaySettled:
         """Add a settled play by ``seat`` to the current trick of the current deal.
 
@@ -442,6 +448,7 @@ class LiveGame:
         audit's business); in the middle of a trick only the expected seat may play.
         ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
         added to the deal's ``pictures`` with the trick and seat (a key docs/RECORD.md readers ignore).
+        ``history``: a person made it (the page): kept in the record's history, so undo takes it back.
         """
         with self._lock:
             if not self._record["deals"]:
@@ -477,13 +484,25 @@ class LiveGame:
                 frame=frame,
                 time_s=time_s,
             )
-            self._commit(candidate)
+            params: dict[str, Any] = {"seat": seat, "cards": canonical, "unconfirmed": list(event.unconfirmed),
+                                      "attempt": list(event.attempt) if event.attempt else None}
+            self._commit(candidate, "play", params, deal_index, history="play" if history else None)
         self.bus.publish(event)
         self._publish_consequences(deal_index, len(tricks) - 1)
         return event
 
-    def correct(self, deal: int, trick: int, seat: int, index: int, card: str, *, source: str = "page") -> CorrectionApplied:
+    def correct(self, deal: int, trick: int, seat: int, index: int, card: str, *, source: str = "page",
+                history: bool = False) -> CorrectionApplied:
         """Set card ``index`` of ``seat``'s play in a trick to ``card`` (a fix, or a confirmation if unchanged)."""
+        return self._correct("correct", deal, trick, seat, index, card, source, history="correction" if history else None)
+
+    def confirm(self, deal: int, trick: int, seat: int, index: int, *, source: str = "page-confirm",
+                history: bool = False) -> CorrectionApplied:
+        """Confirm card ``index`` of ``seat``'s play in a trick as it was read (it leaves the pending list)."""
+        return self._correct("confirm", deal, trick, seat, index, None, source, history="confirm" if history else None)
+
+    def _correct(self, kind: str, deal: int, trick: int, seat: int, index: int, card: str | None, source: str, *,
+                 history: str | None) -> CorrectionApplied:
         with self._lock:
             try:
                 if deal < 0 or trick < 0:
@@ -496,8 +515,8 @@ class LiveGame:
             play = self._play_of(trick_data, seat)
             if play is None or not 0 <= index < len(play):
                 raise NoSuchCardError("session.no_card", deal=deal, trick=trick, seat=seat, card=index)
-            new = scorer.format_card(scorer.parse_card(card))
             old = play[index]
+            new = scorer.format_card(scorer.parse_card(card if card is not None else old))
             play[index] = new
             unconfirmed = [entry for entry in trick_data.get("unconfirmed", []) if entry != [seat, index]]
             if unconfirmed:
@@ -509,33 +528,246 @@ class LiveGame:
             )
             _validate_deal(candidate, deal)
             event = CorrectionApplied(deal=deal, trick=trick, seat=seat, index=index, old=old, new=new, source=source)
-            self._commit(candidate)
+            params = {"trick": trick, "seat": seat, "index": index, "card": new, "source": source}
+            self._commit(candidate, kind, params, deal, history=history)
         self.bus.publish(event)
         self._publish_consequences(deal, trick)
         return event
 
-    def new_deal(self, deal: dict[str, Any]) -> int:
+    def revise_play(self, position: int, seat: int, cards: list[str], unconfirmed: list[int], *,
+                    committed: list[str]) -> str:
+        """The camera saw the last play of the current trick (at ``position``, by ``seat``,
+        recorded as ``committed``) change before the next seat played: it becomes ``cards``
+        (``unconfirmed``: indices a person must confirm). Returns the reason: "play-withdrawn" (no
+        cards: taken back), "failed-throw" (a lead partly taken back: the record keeps the
+        ``attempt``), else "play-revised"."""
+        from collections import Counter
+
+        with self._lock:
+            deal_index = self._current_trick_deal()
+            candidate = self._with_deal_copied(deal_index)
+            deal = candidate["deals"][deal_index]
+            last = deal["tricks"][-1]
+            self._check_position(last, position, seat)
+            if not cards:
+                last["plays"].pop()
+                if not last["plays"]:
+                    deal["tricks"].pop()
+                reason = "play-withdrawn"
+            else:
+                was, now_lying = Counter(committed), Counter(cards)
+                reason = "play-revised"
+                if position == 0 and not (now_lying - was) and (was - now_lying):
+                    last.setdefault("attempt", list(committed))
+                    reason = "failed-throw"
+                last["plays"][position] = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+                changes.set_unconfirmed(last, seat, unconfirmed)
+            _validate_deal(candidate, deal_index)
+            params = {"position": position, "seat": seat, "cards": list(cards), "unconfirmed": list(unconfirmed),
+                      "committed": list(committed), "reason": reason}
+            self._commit(candidate, "revise-play", params, deal_index)
+        self._announce(reason, deal_index)
+        return reason
+
+    def replace_play(self, position: int, seat: int, cards: list[str], unconfirmed: list[int], *,
+                     attempt: list[str] | None = None, reason: str = "play-revised") -> Change:
+        """In the current trick, the play at ``position`` (by ``seat``) becomes ``cards``: a misread
+        the camera corrects, a lead filled to its follows' size (``attempt``: the failed throw it
+        replaces, kept once)."""
+        with self._lock:
+            deal_index = self._current_trick_deal()
+            candidate = self._with_deal_copied(deal_index)
+            last = candidate["deals"][deal_index]["tricks"][-1]
+            self._check_position(last, position, seat)
+            if attempt is not None:
+                last.setdefault("attempt", list(attempt))
+            last["plays"][position] = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+            changes.set_unconfirmed(last, seat, unconfirmed)
+            _validate_deal(candidate, deal_index)
+            params = {"position": position, "seat": seat, "cards": list(cards), "unconfirmed": list(unconfirmed),
+                      "attempt": list(attempt) if attempt is not None else None, "reason": reason}
+            change = self._commit(candidate, "replace-play", params, deal_index)
+        self._announce(reason, deal_index)
+        return change
+
+    def _current_trick_deal(self) -> int:
+        deals = self._record["deals"]
+        if not deals or not deals[-1].get("tricks"):
+            raise NoSuchCardError("session.no_trick_to_revise")
+        return len(deals) - 1
+
+    def _check_position(self, trick: dict[str, Any], position: int, seat: int) -> None:
+        if not 0 <= position < len(trick["plays"]) or seat_of(trick["leader"], position, self.players) != seat:
+            raise NoSuchCardError("session.no_play", position=position, seat=seat)
+
+    def bid(self, seat: int, cards: list[str], *, history: bool = False) -> Change:
+        """One more bid in the current deal, if it stands (else :class:`~session.changes.RefusedError`);
+        trump, dealer and level follow the standing bid."""
+        def edit(record: dict[str, Any], deal: int) -> None:
+            changes.apply_bid(record, deal, seat, list(cards), changes.levels_before(record, self.audit(), deal))
+
+        return self._edit("bid", {"seat": seat, "cards": list(cards)}, -1, edit, reason="bid",
+                          history="bid" if history else None)
+
+    def withdraw_bid(self, *, history: bool = False) -> Change:
+        """The current deal's last bid taken back; trump and dealer follow the bid that then stands."""
+        def edit(record: dict[str, Any], deal: int) -> None:
+            changes.withdraw_bid(record, deal, changes.levels_before(record, self.audit(), deal))
+
+        return self._edit("withdraw-bid", {}, -1, edit, reason="bid", history="withdraw" if history else None)
+
+    def edit_deal(self, settings: dict[str, Any], *, history: bool = False) -> Change:
+        """The current deal's trump, dealer, level or 找朋友 call (``settings``), before its first trick."""
+        def edit(record: dict[str, Any], deal: int) -> None:
+            changes.edit_deal(record, deal, settings, changes.levels_before(record, self.audit(), deal))
+
+        return self._edit("edit-deal", copy.deepcopy(settings), -1, edit, reason="setup",
+                          history="setting" if history else None)
+
+    def set_kitty(self, deal: int, cards: list[str] | None, *, history: bool = False) -> Change:
+        """A deal's kitty, once it is turned up (None: marked unknown, 底牌未知)."""
+        canonical = None if cards is None else [scorer.format_card(scorer.parse_card(card)) for card in cards]
+
+        def edit(record: dict[str, Any], index: int) -> None:
+            changes.set_kitty(record, index, canonical)
+
+        return self._edit("set-kitty", {"cards": canonical}, deal, edit, reason="kitty",
+                          history="kitty" if history else None)
+
+    def mark_complete(self, deal: int) -> Change:
+        """A deal marked complete (``complete: true``: a replayed record's deal that ended)."""
+        def edit(record: dict[str, Any], index: int) -> None:
+            record["deals"][index]["complete"] = True
+
+        return self._edit("mark-complete", {}, deal, edit, reason="deal-end", history=None)
+
+    def rule(self, deal: int, violation: int, *, points: int | None = None, levels: int | None = None,
+             history: bool = False) -> Change:
+        """A penalty for violation ``violation`` of a deal (the index into its audit's violations):
+        the profile's when neither ``points`` nor ``levels`` is given, else the organiser's own."""
+        def edit(record: dict[str, Any], index: int) -> None:
+            changes.add_ruling(record, index, self.audit(), violation, points=points, levels=levels)
+
+        return self._edit("rule", {"violation": violation, "points": points, "levels": levels}, deal, edit,
+                          reason="ruling", history="ruling" if history else None)
+
+    def remove_ruling(self, deal: int, ruling: int, *, history: bool = False) -> Change:
+        """A penalty the table applied taken back (``ruling``: the index into the deal's rulings)."""
+        def edit(record: dict[str, Any], index: int) -> None:
+            changes.remove_ruling(record, index, ruling)
+
+        return self._edit("remove-ruling", {"ruling": ruling}, deal, edit, reason="ruling",
+                          history="ruling" if history else None)
+
+    def new_deal(self, deal: dict[str, Any], *, history: bool = False) -> int:
         """Start a new deal (level, trump, dealer, …, no tricks yet); returns its index."""
         with self._lock:
             candidate = dict(self._record)
             candidate["deals"] = [*self._record["deals"], copy.deepcopy(deal)]
-            scorer.validate_record(candidate)
-            self._commit(candidate)
-            index = len(self._record["deals"]) - 1
+            index = len(candidate["deals"]) - 1
+            _validate_deal(candidate, index)
+            self._commit(candidate, "new-deal", {"deal": copy.deepcopy(deal)}, index,
+                         history="next-deal" if history else None)
         self.bus.publish(StateChanged(reason="new-deal"))
         return index
 
-    def replace_record(self, record: dict[str, Any], *, reason: str = "import") -> None:
-        """Replace the whole record (set-up edited on the page, an imported record)."""
+    def next_deal(self, trump: str, *, history: bool = False) -> int:
+        """Start the next deal once the current one is complete and its kitty known: the audit's next
+        dealer at his new level (找朋友: the last call carries over); returns its index."""
+        with self._lock:
+            record, audit = self._audited()
+            deal = changes.next_deal_setup(record, audit, trump)
+            candidate = dict(record)
+            candidate["deals"] = [*record["deals"], deal]
+            index = len(candidate["deals"]) - 1
+            _validate_deal(candidate, index)
+            self._commit(candidate, "next-deal", {"trump": trump}, index, history="next-deal" if history else None)
+        self.bus.publish(StateChanged(reason="new-deal"))
+        return index
+
+    def undo(self) -> Change:
+        """The last change a person made (kept in the history) taken back; the history says so."""
+        return self._step("undo", session_history.undo)
+
+    def redo(self) -> Change:
+        """The last change undone put back (until a new change is made); the history says so."""
+        return self._step("redo", session_history.redo)
+
+    def _step(self, kind: str, apply: Callable[[dict[str, Any]], dict[str, Any]]) -> Change:
+        with self._lock:
+            candidate = apply(self._record)
+            entry = candidate["history"][candidate["history"][-1]["of"]]
+            deal = entry.get("deal") if isinstance(entry, dict) else None
+            change = self._commit(candidate, kind, {"of": candidate["history"][-1]["of"]}, deal)
+        self.bus.publish(StateChanged(reason=kind))
+        with self._lock:
+            deals = list(enumerate(self._record["deals"]))
+        for index, played in deals:  # an undone deal's end, a violation again: what the change made
+            if (deal is None or index == deal) and played.get("tricks"):
+                self._publish_consequences(index, len(played["tricks"]) - 1, announce_trick=False)
+        return change
+
+    def import_record(self, record: dict[str, Any], *, reason: str = "import") -> Change:
+        """Replace the whole record (a set-up made on the page, an imported record)."""
         scorer.validate_record(record)
         with self._lock:
-            self._commit(copy_record(record))
+            change = self._commit(copy_record(record), "import", {"reason": reason}, None)
         self.bus.publish(StateChanged(reason=reason))
         for deal_index, deal in enumerate(self._record["deals"]):
             if deal.get("tricks"):
                 self._publish_consequences(deal_index, len(deal["tricks"]) - 1, announce_trick=False)
+        return change
+
+    # --- the journal ---------------------------------------------------------------
+
+    def subscribe_journal(self, callback: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``callback`` with every later change of the record (:class:`~session.events.Change`:
+        numbered, with its kind and params), in order, once it is saved. It is called under the
+        game's lock, before the change's events: keep it short (queue the change). Returns a
+        function that unsubscribes."""
+        with self._lock:
+            self._journal_subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._journal_subscribers:
+                    self._journal_subscribers.remove(callback)
+
+        return unsubscribe
+
+    def journal(self, since: int = 0) -> list[Change]:
+        """The changes made since the game was opened, those numbered above ``since``."""
+        with self._lock:
+            return [change for change in self._journal if change.number > since]
 
     # --- internals -----------------------------------------------------------------
+
+    def _edit(self, kind: str, params: dict[str, Any], deal_index: int, edit: Callable[[dict[str, Any], int], None],
+              *, reason: str, history: str | None) -> Change:
+        """One change of one deal: ``edit`` changes a copy of it (the other deals shared), the deal
+        is validated, saved, journalled; the page is told ``reason``."""
+        with self._lock:
+            deals = self._record["deals"]
+            if not deals:
+                raise InputError("session.no_deal", what=kind)
+            if not -len(deals) <= deal_index < len(deals):
+                raise NoSuchCardError("record.no_deal", deal=deal_index)
+            deal_index %= len(deals)
+            candidate = self._with_deal_copied(deal_index)
+            edit(candidate, deal_index)
+            _validate_deal(candidate, deal_index)
+            change = self._commit(candidate, kind, params, deal_index, history=history)
+        self._announce(reason, deal_index)
+        return change
+
+    def _announce(self, reason: str, deal_index: int) -> None:
+        """A change of one deal other than a new play: the page reloads; the deal's end or a violation is told."""
+        self.bus.publish(StateChanged(reason=reason))
+        with self._lock:
+            deals = self._record["deals"]
+            tricks = deals[deal_index].get("tricks") if deal_index < len(deals) else None
+        if tricks:
+            self._publish_consequences(deal_index, len(tricks) - 1, announce_trick=False)
 
     def _play_of(self, trick: dict[str, Any], seat: int) -> list[str] | None:
         position = position_of(trick["leader"], seat, self.players)
@@ -549,19 +781,23 @@ class LiveGame:
         candidate["deals"][deal_index] = clone(self._record["deals"][deal_index])
         return candidate
 
-    def _prepared(self, candidate: dict[str, Any]) -> dict[str, Any]:
-        """The record a change makes, as it is saved (a subclass adds to it: the history)."""
-        return candidate
-
-    def _commit(self, candidate: dict[str, Any]) -> None:
-        """Make ``candidate`` the current record once it is saved (under the lock). A save that
-        fails raises :class:`NotSavedError` and the game stays as it was: what is current is
-        always what is stored."""
-        candidate = self._prepared(candidate)
+    def _commit(self, candidate: dict[str, Any], kind: str, params: dict[str, Any], deal: int | None, *,
+                history: str | None = None) -> Change:
+        """Make ``candidate`` the current record once it is saved (under the lock); ``history``: the
+        kind of change kept in the record's history (a person's change, undone by :meth:`undo`). A
+        save that fails raises :class:`NotSavedError` and the game stays as it was: what is current
+        is always what is stored. The change is journalled (numbered, its kind and params)."""
+        if history is not None:
+            candidate = session_history.logged(self._record, candidate, history)
         self._save(self._record, candidate)
         self._record = candidate
-        self._audit = None
+        self._audit_fresh = False
         self._version += 1
+        change = Change(number=self._version, kind=kind, params=params, deal=deal)
+        self._journal.append(change)
+        for callback in list(self._journal_subscribers):
+            callback(change)
+        return change
 
     def _save(self, before: dict[str, Any], after: dict[str, Any]) -> None:
         try:

@@ -28,8 +28,8 @@ content, and the rules decide what it means:
   left behind).
 
 Every settled play goes to :meth:`LiveGame.play` at once (saved atomically, audited,
-published on ``game.bus``); revisions go through :meth:`LiveGame.replace_record`
-(a ``StateChanged`` event whose reason says why). Cards read with low confidence are
+published on ``game.bus``); revisions are the game's commands :meth:`LiveGame.revise_play` and
+:meth:`LiveGame.replace_play` (a ``StateChanged`` event whose reason says why). Cards read with low confidence are
 marked unconfirmed.
 
 The steps live beside it: :mod:`vision.zone_reading` (the table found, each read placed in
@@ -67,9 +67,7 @@ from tuolaji.vision.plays import (
     fit_to_size,
     lead_zone,
     plays_in_deal,
-    replace_play,
     resume_mismatch,
-    revise_last_play,
     sweep_done,
     trick_of,
     without_current_tricks,
@@ -415,9 +413,8 @@ class TablePipeline:
 
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
                       attempt: list[str] | None) -> None:
-        record = self.game.snapshot()
-        replace_play(record, position, seat, content, attempt)
-        self.game.replace_record(record, reason=reason)
+        self.game.replace_play(position, seat, list(content.cards), list(content.unconfirmed), attempt=attempt,
+                               reason=reason)
         self.stats.revisions += 1
         complete_at = self._trick.complete_at
         self._trick.plays[position] = list(content.cards)
@@ -515,11 +512,10 @@ class TablePipeline:
             return
         if position > 0 and len(zone.content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
-        record = self.game.snapshot()
-        reason = revise_last_play(record, position, seat, zone.content, trick.plays[position])
         zone.used_version = zone.version
         zone.moved_since_commit = False
-        self.game.replace_record(record, reason=reason)
+        self.game.revise_play(position, seat, list(zone.content.cards), list(zone.content.unconfirmed),
+                              committed=list(trick.plays[position]))
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)
 

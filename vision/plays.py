@@ -1,8 +1,9 @@
 """Play assembly, the parts that need no frames: the pipeline's view of the current trick
 (:class:`TrickView`), which settled zone leads (:func:`lead_zone`), when a swept trick is over
-(:func:`sweep_done`), a short follow filled for a person to confirm (:func:`fit_to_size`), the
-record edits of a revised, withdrawn or corrected play, and the check of a resumed replay
-(:func:`resume_mismatch`).
+(:func:`sweep_done`), a short follow filled for a person to confirm (:func:`fit_to_size`) and the
+check of a resumed replay (:func:`resume_mismatch`). A revised, withdrawn or corrected play is a
+command of the live game (:meth:`session.live.LiveGame.revise_play`, ``replace_play``): the
+pipeline never changes a record itself.
 
 >>> from tuolaji.vision.tracking import ZoneContent
 >>> fit_to_size(ZoneContent(("AS",), (0.9,)), 2)
@@ -69,49 +70,6 @@ def corrected_seats(record: dict[str, Any]) -> set[int]:
     """The seats whose play in the current trick a person corrected on the page."""
     tricks = record["deals"][-1].get("tricks", []) if record["deals"] else []
     return {c["seat"] for c in tricks[-1].get("corrections", [])} if tricks else set()
-
-
-def set_unconfirmed(trick: dict[str, Any], seat: int, content: ZoneContent) -> None:
-    """``seat``'s unconfirmed cards in a recorded ``trick`` become those of ``content``."""
-    unconfirmed = [entry for entry in trick.get("unconfirmed", []) if entry[0] != seat]
-    unconfirmed += [[seat, index] for index in content.unconfirmed]
-    if unconfirmed:
-        trick["unconfirmed"] = unconfirmed
-    else:
-        trick.pop("unconfirmed", None)
-
-
-def replace_play(record: dict[str, Any], position: int, seat: int, content: ZoneContent,
-                 attempt: list[str] | None) -> None:
-    """In ``record``'s last trick, the play at ``position`` (by ``seat``) becomes ``content``
-    (``attempt``: the failed throw it replaces, kept once)."""
-    last = record["deals"][-1]["tricks"][-1]
-    if attempt is not None:
-        last.setdefault("attempt", list(attempt))
-    last["plays"][position] = list(content.cards)
-    set_unconfirmed(last, seat, content)
-
-
-def revise_last_play(record: dict[str, Any], position: int, seat: int, content: ZoneContent,
-                     committed: list[str]) -> str:
-    """Change the last play of ``record`` (at ``position``, by ``seat``, recorded as ``committed``)
-    to what now lies in its zone; the reason: "play-withdrawn" (the cards were taken back),
-    "failed-throw" (a lead partly taken back: the record keeps the ``attempt``), "play-revised"."""
-    deal = record["deals"][-1]
-    last = deal["tricks"][-1]
-    if not len(content):
-        last["plays"].pop()
-        if not last["plays"]:
-            deal["tricks"].pop()
-        return "play-withdrawn"
-    was, now_lying = Counter(committed), content.counts()
-    reason = "play-revised"
-    if position == 0 and not (now_lying - was) and (was - now_lying):
-        last.setdefault("attempt", list(committed))
-        reason = "failed-throw"
-    last["plays"][position] = list(content.cards)
-    set_unconfirmed(last, seat, content)
-    return reason
 
 
 def fit_to_size(content: ZoneContent, size: int, filler: str | None = None) -> ZoneContent:

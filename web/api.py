@@ -23,7 +23,6 @@ from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
-from tuolaji.scorer.seats import position_of
 from tuolaji.session.events import event_to_json
 from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 
@@ -169,7 +168,10 @@ def _game_payload(table: Table, *, text: bool = False) -> Any:
 
 
 def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]:
-    full, audit = game.current()  # read, not copied: the payload is made once and never changed
+    # the record and its one audit run (output, typed findings, dealer sides), of one version: read, not
+    # copied (the payload is made once and never changed); nothing is audited again or matched here
+    full, run = game.audited()
+    audit = run.output
     state = {"record": full, "audit": audit, "pending": game.pending(), "expected_seat": game.expected_seat()}
     # the history of changes (web/history.py) stays in the stored record and its export; the page
     # is sent what its undo and redo buttons say (view.history), not every entry at every change,
@@ -178,7 +180,7 @@ def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]
     return {
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
-        "view": view.table_view(record, state["audit"], game.findings(), game.dealer_sides()) | {
+        "view": view.table_view(record, audit, run.findings, run.dealer_sides()) | {
             "bidding": dealing.bidding_view(record),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
             "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
@@ -323,7 +325,7 @@ def setup() -> tuple[Response, int]:
         "demo", "record")
     with table.writing_or_none() as game:
         if game is not None and not _holds_anything(game.snapshot()) and not data.get("new") and not replaying:
-            game.replace_record(record, reason="setup")  # saved first: a rename that fails then loses nothing
+            game.import_record(record, reason="setup")  # saved first: a rename that fails then loses nothing
             table.store.rename(table.session_id, name)
             table.open(table.session_id)
             return jsonify(state_payload(table)), 200
@@ -337,7 +339,7 @@ def edit_deal() -> Response:
     is the dealer's own (one that is not is refused), the standing bid decides trump and dealer."""
     data = _body()
     with get_table().writing() as game:
-        record = game.snapshot()
+        record, _ = game.current()
         if not record["deals"]:
             raise BadRequestError("session.no_deal", what="deal")
         changes: dict[str, Any] = {}
@@ -351,8 +353,7 @@ def edit_deal() -> Response:
             changes["level"] = data["level"]
         if "friends" in data:
             changes["friends"] = _friends_field(data)
-        with game.logging("setting"):
-            game.replace_record(dealing.edit_deal(record, changes), reason="setup")
+        game.edit_deal(changes, history=True)
     return state_response(get_table())
 
 
@@ -370,11 +371,7 @@ def next_deal() -> tuple[Response, int]:
     data = _body(optional=True)
     trump = _trump_field(data)
     with get_table().writing() as game:
-        record = game.snapshot()
-        deal = dealing.next_deal_setup(record, game.audit(), trump)
-        with game.logging("next-deal"):
-            game.replace_record(record | {"deals": record["deals"] + [deal]}, reason="new-deal")
-        index = len(record["deals"])
+        index = game.next_deal(trump, history=True)
     return state_response(get_table(), {"deal": index}), 201
 
 
@@ -384,15 +381,14 @@ def bid() -> Response:
     trump, dealer and level follow the standing bid (the rules core's bidding state)."""
     data = _body()
     with get_table().writing() as game:
-        record = game.snapshot()
+        record, _ = game.current()
         seat = _int_field(data, "seat", high=len(record["players"]) - 1)
         cards = _cards_field(data, "cards")
         if not cards:
             raise BadRequestError("page.bid_empty")
         if not record["deals"]:
             raise BadRequestError("session.no_deal", what="bid")
-        with game.logging("bid"):
-            game.replace_record(dealing.apply_bid(record, seat, cards), reason="bid")
+        game.bid(seat, cards, history=True)
     return state_response(get_table())
 
 
@@ -400,11 +396,9 @@ def bid() -> Response:
 def withdraw_bid() -> Response:
     """Take back the current deal's last bid."""
     with get_table().writing() as game:
-        record = game.snapshot()
-        if not record["deals"]:
+        if not game.current()[0]["deals"]:
             raise BadRequestError("session.no_deal", what="bid")
-        with game.logging("withdraw"):
-            game.replace_record(dealing.withdraw_bid(record), reason="bid")
+        game.withdraw_bid(history=True)
     return state_response(get_table())
 
 
@@ -419,8 +413,7 @@ def play() -> tuple[Response, int]:
             raise BadRequestError("page.play_empty")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
-        with game.logging("play"):
-            event = game.play(seat, cards, attempt=attempt)
+        event = game.play(seat, cards, attempt=attempt, history=True)
     return state_response(get_table(), {"deal": event.deal, "trick": event.trick}), 201
 
 
@@ -438,8 +431,7 @@ def correct() -> Response:
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
             raise BadRequestError("page.card")
-        with game.logging("correction"):
-            event = game.correct(deal, trick, seat, index, card, source="page")
+        event = game.correct(deal, trick, seat, index, card, source="page", history=True)
     return state_response(get_table(), {"correction": event_to_json(event)})
 
 
@@ -449,15 +441,7 @@ def confirm() -> Response:
     data = _body()
     with get_table().writing() as game:
         deal, trick, seat, index = _card_position(data, game)
-        record = game.snapshot()
-        try:
-            trick_data = record["deals"][deal]["tricks"][trick]
-            play_cards = trick_data["plays"][position_of(trick_data["leader"], seat, game.players)]
-            card = play_cards[index]
-        except (IndexError, KeyError) as exc:
-            raise NoSuchCardError(f"deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}") from exc
-        with game.logging("confirm"):
-            event = game.correct(deal, trick, seat, index, card, source="page-confirm")
+        event = game.confirm(deal, trick, seat, index, source="page-confirm", history=True)
     return state_response(get_table(), {"correction": event_to_json(event)})
 
 
@@ -473,11 +457,9 @@ def kitty() -> Response:
     """Record the kitty (the buried cards) once it is turned up, or ``{"unknown": true}``: 底牌未知."""
     data = _body()
     with get_table().writing() as game:
-        record = game.snapshot()
-        deal_index = _deal_index(data, record, "kitty")
+        deal_index = _deal_index(data, game.current()[0], "kitty")
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
-        with game.logging("kitty"):
-            game.replace_record(dealing.set_kitty(record, deal_index, cards), reason="kitty")
+        game.set_kitty(deal_index, cards, history=True)
     return state_response(get_table())
 
 
@@ -486,7 +468,7 @@ def undo() -> Response:
     """Take back the last change made on the page (a play, bid, kitty, setting, penalty, correction or
     next deal); the record's history keeps both the change and its undo."""
     with get_table().writing() as game:
-        game.replace_record(history.undo(game.snapshot()), reason="undo")
+        game.undo()
     return state_response(get_table())
 
 
@@ -494,7 +476,7 @@ def undo() -> Response:
 def redo() -> Response:
     """Put back the last change undone (until a new change is made)."""
     with get_table().writing() as game:
-        game.replace_record(history.redo(game.snapshot()), reason="redo")
+        game.redo()
     return state_response(get_table())
 
 
@@ -504,14 +486,11 @@ def ruling() -> Response:
     given) or the organiser's own; the audit counts it in the deal's points and levels."""
     data = _body()
     with get_table().writing() as game:
-        record = game.snapshot()
-        deal_index = _deal_index(data, record, "ruling")
+        deal_index = _deal_index(data, game.current()[0], "ruling")
         violation = _int_field(data, "violation", high=1000)
         points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
         levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
-        changed = dealing.apply_ruling(record, deal_index, violation, points=points, levels=levels)
-        with game.logging("ruling"):
-            game.replace_record(changed, reason="ruling")
+        game.rule(deal_index, violation, points=points, levels=levels, history=True)
     return state_response(get_table())
 
 
@@ -520,11 +499,8 @@ def remove_ruling() -> Response:
     """Take back one penalty the table applied."""
     data = _body()
     with get_table().writing() as game:
-        record = game.snapshot()
-        deal_index = _deal_index(data, record, "ruling")
-        changed = dealing.remove_ruling(record, deal_index, _int_field(data, "ruling", high=1000))
-        with game.logging("ruling"):
-            game.replace_record(changed, reason="ruling")
+        deal_index = _deal_index(data, game.current()[0], "ruling")
+        game.remove_ruling(deal_index, _int_field(data, "ruling", high=1000), history=True)
     return state_response(get_table())
 
 
@@ -624,13 +600,14 @@ def replay_at(session_id: int, step: int) -> Response:
     """The game as it stood after ``step`` plays: record, audit and the derived figures."""
     session = get_table().store.get(session_id)
     record = record_at(session.record, step)
-    audit = scorer.audit_record(record)
+    run = scorer.audit_again(record)  # one audit: its output, findings and dealer sides
+    audit = run.output
     steps = timeline(session.record)
     return jsonify({
         "step": step,
         "total": len(steps),
         "state": {"record": record, "audit": audit, "pending": [], "expected_seat": None},
-        "view": view.table_view(record, audit) | {
+        "view": view.table_view(record, audit, run.findings, run.dealer_sides()) | {
             "results": results.deal_results(record, audit),
             "trumped": [results.trumped_tricks(record, audit, d) for d in range(len(record["deals"]))]},
         "session": session.summary(),

@@ -38,7 +38,6 @@ from tuolaji.scorer.seats import seat_of
 from tuolaji.session.events import Event, EventBus, StateChanged
 from tuolaji.session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
 
-from . import history
 from .store import Session, SessionStore
 
 
@@ -107,7 +106,7 @@ class Table:
     def _load(self, session_id: int) -> LiveGame:
         session = self.store.get(session_id)
         bus = EventBus()
-        game = TableGame(session.record, bus=bus,
+        game = LiveGame(session.record, bus=bus,
                          saver=lambda before, after, sid=session_id: self._save(sid, before, after))
         bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
         self._games[session_id] = game
@@ -205,35 +204,16 @@ class Table:
             self.bus.publish(event)
 
 
-class TableGame(LiveGame):
-    """A session's live game; a change the page makes inside :meth:`logging` is kept in the
-    record's history (web/history.py) as part of that same change: saved and announced once."""
-
-    _logging: tuple[dict[str, Any], str] | None = None
-
-    @contextlib.contextmanager
-    def logging(self, change: str) -> Iterator[TableGame]:
-        self._logging = (self._record, change)  # a current record is never changed in place
-        try:
-            yield self
-        finally:
-            self._logging = None
-
-    def _prepared(self, candidate: dict[str, Any]) -> dict[str, Any]:
-        if self._logging is not None:
-            before, change = self._logging
-            self._logging = None  # one change per call
-            return history.logged(before, candidate, change)
-        return candidate
-
-
 class CurrentGame:
     """Forwards every attribute to the table's current game at the moment of use."""
 
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    _WRITES = frozenset({"play", "correct", "new_deal", "replace_record"})
+    _WRITES = frozenset({"play", "correct", "confirm", "revise_play", "replace_play", "bid", "withdraw_bid",
+                         "edit_deal", "set_kitty", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal",
+                         "undo", "redo", "import_record"})
+    """The live game's commands: made under the table's lock."""
 
     def __getattr__(self, name: str) -> Any:
         if name in CurrentGame._WRITES:
@@ -403,19 +383,16 @@ class RecordFeed(Feed):
             self._finish_deal(deal_index, deal, source_audit["deals"][deal_index])
 
     def _finish_deal(self, deal_index: int, deal: dict[str, Any], deal_audit: dict[str, Any]) -> None:
-        record = self.game.snapshot()
-        target = record["deals"][deal_index]
-        changed = False
-        if "kitty" in deal and target.get("kitty") != deal["kitty"]:
-            target["kitty"] = copy.deepcopy(deal["kitty"])
-            changed = True
-        if deal_audit.get("outcome") is not None and not target.get("complete"):
-            target["complete"] = True
-            changed = True
-        if changed:
+        target = self.game.snapshot()["deals"][deal_index]
+        kitty = "kitty" in deal and target.get("kitty") != deal["kitty"]
+        complete = deal_audit.get("outcome") is not None and not target.get("complete")
+        if kitty or complete:
             if self._stop.wait(self.pace_s):
                 return
-            self.game.replace_record(record, reason="deal-end")
+            if kitty:
+                self.game.set_kitty(deal_index, list(deal["kitty"]))
+            if complete:
+                self.game.mark_complete(deal_index)
 
 
 class PipelineFeed(Feed):
@@ -477,46 +454,34 @@ class DemoFeed(PipelineFeed):
         super().run()
         if self._stop.is_set() or self._stop.wait(self.pauses[0]):
             return
-        if not self._change("kitty", "kitty", self._kitty) or self._stop.wait(self.pauses[1]):
+        if not self._change(self._kitty) or self._stop.wait(self.pauses[1]):
             return
-        self._change("next-deal", "new-deal", self._next_deal)
+        self._change(lambda game: game.next_deal(self.finale["next_deal"].get("trump", "NT"), history=True))
 
-    def _change(self, change: str, reason: str, make: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]
-                ) -> bool:
-        """One change of the demo's session, made and kept in its history as the page makes it."""
+    def _change(self, make: Callable[[LiveGame], None]) -> bool:
+        """One change of the demo's session, a command of its game kept in its history as the page makes it."""
         from . import dealing
 
         with self.table._lock:
             game = self.table.game_of(self.session_id) if self.session_id is not None else None
             if game is None:
                 return False
-            record = game.snapshot()
             try:
-                changed = make(record, game.audit())
+                make(game)
             except dealing.RefusedError:
                 return False
-            if changed is None:
-                return True  # done already (a resumed demo session)
-            logging = game.logging(change) if isinstance(game, TableGame) else contextlib.nullcontext()
-            with logging:
-                game.replace_record(changed, reason=reason)
         return True
 
-    def _kitty(self, record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any] | None:
+    def _kitty(self, game: LiveGame) -> None:
         from . import dealing
 
+        record, audit = game.current()
         deal_index = len(record["deals"]) - 1
         if len(audit["deals"]) > 1 or audit["deals"][deal_index].get("outcome") is None:
             raise dealing.RefusedError("demo: the deal did not end", "这一局还没打完", "the deal did not end")
         if dealing.settle_ready(record, deal_index):
-            return None
-        return dealing.set_kitty(record, deal_index, list(self.finale["kitty"]))
-
-    def _next_deal(self, record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
-        from . import dealing
-
-        deal = dealing.next_deal_setup(record, audit, self.finale["next_deal"].get("trump", "NT"))
-        return record | {"deals": record["deals"] + [deal]}
+            return  # done already (a resumed demo session)
+        game.set_kitty(deal_index, list(self.finale["kitty"]), history=True)
 
 
 class PacedFrames:

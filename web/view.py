@@ -274,15 +274,20 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
 
 
 def audit_texts(record: dict[str, Any], deal_audit: dict[str, Any],
-                findings: DealFindings | None = None) -> dict[str, list[dict[str, Any]]]:
+                findings: DealFindings | None = None, *, same_run: bool = False) -> dict[str, list[dict[str, Any]]]:
     """Each violation's and penalty's words in Chinese and English (lists parallel to the audit's),
-    from the scorer's data of them (``findings``, :func:`scorer.audit_findings`); a finding without
-    its data, or whose data is not this audit's, keeps the scorer's English made readable."""
+    from the scorer's data of them (``findings``, :func:`scorer.audit_findings`). ``same_run``: the
+    findings are of the run that made ``deal_audit`` (the live game's one audit): read as they are.
+    Else a finding without its data, or whose data is not this audit's, keeps the scorer's English
+    made readable."""
     players = record.get("players") or []
     violations = deal_audit.get("violations") or []
     penalties = deal_audit.get("penalties") or []
     facts_v = list(findings.violations) if findings is not None else []
     facts_p = list(findings.penalties) if findings is not None else []
+    if same_run and findings is not None:
+        return {"violations": [describe_violation(fact, players) for fact in facts_v],
+                "penalties": [describe_penalty(fact, players) for fact in facts_p]}
     if len(facts_v) != len(violations) or any(
             v.get("rule") != f.rule or v.get("detail") != violation_text.detail(f.fact)
             for v, f in zip(violations, facts_v, strict=False)):
@@ -311,24 +316,54 @@ def _findings(record_json: str) -> list[DealFindings]:
     return scorer.audit_findings(json.loads(record_json))
 
 
+def kitty_total(deal_audit: dict[str, Any]) -> int | None:
+    """The kitty's points the defenders win (kitty points × the multiplier) once the deal is over;
+    0 when the dealer's side keeps the kitty; None while the deal goes on.
+
+    >>> kitty_total({"kitty_points": 15, "kitty_multiplier": 4, "kitty_won_by": "defenders"})
+    60
+    """
+    if deal_audit.get("kitty_points") is None:
+        return None
+    if deal_audit.get("kitty_won_by") != "defenders":
+        return 0
+    return int(deal_audit["kitty_points"]) * int(deal_audit.get("kitty_multiplier") or 0)
+
+
+def side_levels(record: dict[str, Any], before: list[str], after: list[str]) -> list[dict[str, Any]]:
+    """Each side's level before a deal and after it (the same while it goes on), named by its players."""
+    return [{"seats": side["seats"], "name": side["name"], "before": before[side["seats"][0]],
+             "after": after[side["seats"][0]]} for side in sides(record)]
+
+
 def table_view(record: dict[str, Any], audit: dict[str, Any],
                found: list[DealFindings] | None = None,
                dealer_sides: list[list[int]] | None = None) -> dict[str, Any]:
     """The derived figures the page draws next to the record and audit (``found``, ``dealer_sides``:
-    the audit's findings and :func:`scorer.dealer_sides` when the caller has them)."""
+    the findings and :func:`scorer.dealer_sides` of the run that made ``audit``, when the caller
+    has them: the live game's one audit run, whose findings are read as they are). Every number the
+    page shows is here or in the audit: per deal ``levels_before``, ``levels_after``, ``side_levels``
+    and ``kitty_total``."""
     history = level_history(record, audit)
     deals = []
+    same_run = found is not None
     dealer_sides = scorer.dealer_sides(record) if dealer_sides is None else dealer_sides
     found = findings(record, audit) if found is None else found
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
         dealer_seats = _dealer_first(deal, dealer_sides[deal_index])
+        before = history[min(deal_index, len(history) - 1)]
+        after = [str(level) for level in deal_audit["levels_after"]] if deal_audit.get("levels_after") else before
         deals.append({
-            "levels_before": history[min(deal_index, len(history) - 1)],
+            "levels_before": before,
+            "levels_after": after,
+            "side_levels": side_levels(record, before, after),
+            "kitty_total": kitty_total(deal_audit),
             "dealer_side": dealer_seats,
             "friends": revealed_friends(record, deal),
             "defender_points": defender_points_so_far(record, deal_index, deal_audit, dealer_seats),
-            **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None),
+            **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None,
+                          same_run=same_run),
         })
     return {
         "profile": profile_name(record),

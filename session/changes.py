@@ -1,0 +1,241 @@
+"""The changes a person makes to a deal (bids, its settings, the kitty, penalty rulings, the next
+deal), as the live game's commands make them (:class:`session.live.LiveGame`: ``bid``,
+``withdraw_bid``, ``edit_deal``, ``set_kitty``, ``rule``, ``remove_ruling``, ``next_deal``).
+
+Each function changes one deal of a record in place: the live game hands it a record whose deal
+is a copy of its own (the other deals are shared, never changed), then validates that deal, saves
+and audits the change once. Every rule comes from the rules core: the live bidding state
+(:func:`scorer.bidding_state`) says which bids stand and decides trump, dealer and the deal's
+level; the audit says each seat's level before the deal. A change the game contradicts is refused
+(:class:`RefusedError`) with a reason in both languages, never applied silently.
+
+>>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"),
+...           "start_levels": ["2", "5", "2", "5"], "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
+>>> apply_bid(record, 0, 1, ["2H"], levels_before(record, {"deals": []}, 0))
+>>> deal = record["deals"][0]
+>>> deal["trump"], deal["dealer"], deal["level"]
+('H', 0, '2')
+>>> settle_ready(record, 0), settle_ready({"deals": [{"kitty_unknown": True}]}, 0)
+(False, True)
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tuolaji import scorer
+from tuolaji.scorer.cards import RANKS, parse_cards
+from tuolaji.scorer.violation_text import detail
+from tuolaji.scorer.violations import Violation
+
+
+class RefusedError(Exception):
+    """A change the game contradicts; ``words`` say why in Chinese and English (the page shows them).
+
+    ``violation``: the rules core's finding that refuses it (a bid that does not stand), when
+    there is one: the page words it (its ``words`` then start the sentence) for ``players``."""
+
+    def __init__(self, detail: str, zh: str, en: str, *, violation: Violation | None = None,
+                 players: list[str] | None = None) -> None:
+        super().__init__(detail)
+        self.words = {"zh": zh, "en": en}
+        self.violation = violation
+        self.players = list(players or [])
+
+
+def _start_levels(record: dict[str, Any]) -> list[str]:
+    if record.get("start_levels"):
+        return [str(level) for level in record["start_levels"]]
+    return ["2"] * len(record.get("players", []))
+
+
+def levels_before(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> list[str]:
+    """Each seat's level when deal ``deal_index`` starts: the start levels, then the levels after
+    each complete deal before it, from ``audit`` (the record's audit: a deal's audit depends on the
+    deals before it alone, so any audit holding those deals will do)."""
+    levels = _start_levels(record)
+    for deal_audit in (audit.get("deals") or [])[:deal_index]:
+        if deal_audit.get("levels_after"):
+            levels = [str(level) for level in deal_audit["levels_after"]]
+    return levels
+
+
+# --- bids ---------------------------------------------------------------------------------------
+
+
+def _follow_bids(record: dict[str, Any], deal_index: int, levels: list[str]) -> None:
+    """Trump, dealer and level of the deal as its standing bid decides (unchanged without one)."""
+    state = scorer.bidding_state(record, deal_index)
+    deal = record["deals"][deal_index]
+    if state.standing is None:
+        return
+    if state.trump in ("S", "H", "C", "D", "NT"):
+        deal["trump"] = state.trump
+    if state.dealer is not None:
+        deal["dealer"] = state.dealer
+        deal["level"] = RANKS[state.deal_level] if state.levels is not None else levels[state.dealer]
+
+
+def apply_bid(record: dict[str, Any], deal_index: int, seat: int, cards: list[str], levels: list[str]) -> None:
+    """One more bid in the deal, if it stands; trump, dealer and level follow the standing bid
+    (``levels``: each seat's level before the deal, :func:`levels_before`)."""
+    deal = record["deals"][deal_index]
+    if deal.get("tricks"):
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能再亮主",
+                           "the deal has started: no more bids")
+    state = scorer.bidding_state(record, deal_index)
+    refusal = state.refusal(seat, parse_cards(cards))
+    if refusal is not None:
+        raise RefusedError(f"bid: {detail(refusal)}", "这个亮主不成立：", "this bid does not stand: ",
+                           violation=Violation("bad-bid", None, seat, True, refusal), players=record["players"])
+    deal.setdefault("bids", []).append({"seat": seat, "cards": list(cards)})
+    _follow_bids(record, deal_index, levels)
+
+
+def withdraw_bid(record: dict[str, Any], deal_index: int, levels: list[str]) -> None:
+    """The deal without its last bid (taken back); trump and dealer follow the bid that then stands."""
+    deal = record["deals"][deal_index]
+    if deal.get("tricks"):
+        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能撤回亮主",
+                           "the deal has started: bids cannot be withdrawn")
+    if not deal.get("bids"):
+        raise RefusedError("bid: no bid to withdraw", "没有可撤回的亮主", "there is no bid to withdraw")
+    deal["bids"].pop()
+    if not deal["bids"]:
+        del deal["bids"]
+    _follow_bids(record, deal_index, levels)
+
+
+# --- the deal's settings -----------------------------------------------------------------------
+
+
+def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], levels: list[str]) -> None:
+    """The deal with ``changes`` (trump, dealer, level, friends) applied, before its first trick.
+
+    The level is the dealer's own level (it is set with him); a level that is not his, or a
+    trump or dealer the standing bid contradicts, is refused."""
+    deal = record["deals"][deal_index]
+    if deal.get("tricks"):
+        raise RefusedError("deal: the deal has started; correct single cards instead",
+                           "这一局已经开始出牌，不能再改设置（请更正单张牌）",
+                           "the deal has started: correct single cards instead")
+    names = record["players"]
+    state = scorer.bidding_state(record, deal_index)
+    if state.standing is not None:
+        if "trump" in changes and changes["trump"] != deal["trump"]:
+            raise RefusedError("trump: the standing bid decides the trump", "主由亮主决定：要改主，先撤回亮主",
+                               "the standing bid decides the trump: withdraw the bid to change it")
+        if "dealer" in changes and changes["dealer"] != deal["dealer"]:
+            raise RefusedError("dealer: the standing bid decides the dealer", "庄家由亮主决定：要换庄，先撤回亮主",
+                               "the standing bid decides the dealer: withdraw the bid to change him")
+    if "trump" in changes:
+        deal["trump"] = changes["trump"]
+    if "dealer" in changes:
+        deal["dealer"] = changes["dealer"]
+    own = levels[deal["dealer"]]
+    if "level" in changes and changes["level"] != own:
+        name = names[deal["dealer"]]
+        raise RefusedError(f"level: {changes['level']} is not the dealer's level {own}",
+                           f"打 {changes['level']} 不对：庄家 {name} 在打 {own}",
+                           f"level {changes['level']} is wrong: the dealer {name} is at {own}")
+    deal["level"] = own
+    if "friends" in changes:
+        if changes["friends"]:
+            deal["friends"] = copy.deepcopy(changes["friends"])
+        else:
+            deal.pop("friends", None)
+
+
+# --- the kitty, the settlement and the next deal ----------------------------------------------------
+
+
+def settle_ready(record: dict[str, Any], deal_index: int) -> bool:
+    """Whether the deal's settlement may be drawn: its kitty recorded, or marked unknown."""
+    deal = record["deals"][deal_index]
+    return bool(deal.get("kitty")) or bool(deal.get("kitty_unknown"))
+
+
+def set_kitty(record: dict[str, Any], deal_index: int, cards: list[str] | None) -> None:
+    """The deal's kitty (None: marked unknown, 底牌未知)."""
+    deal = record["deals"][deal_index]
+    if cards is None:
+        deal.pop("kitty", None)
+        deal["kitty_unknown"] = True
+    else:
+        deal["kitty"] = list(cards)
+        deal.pop("kitty_unknown", None)
+
+
+def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -> dict[str, Any]:
+    """The next deal: the audit's next dealer at his new level; in 找朋友 the last dealer's call
+    carries over (the new dealer edits it like any setting before the first trick)."""
+    last = audit["deals"][-1] if audit["deals"] else None
+    if last is None or last.get("outcome") is None:
+        raise RefusedError("next deal: the current deal is not complete", "这一局还没打完",
+                           "the current deal is not complete")
+    if last.get("game_winner"):
+        raise RefusedError("next deal: the game is over", "牌局已经结束，不能再开下一局", "the game is over")
+    if not settle_ready(record, len(record["deals"]) - 1):
+        raise RefusedError("next deal: the kitty is not recorded", "请先记录底牌（或选择“底牌未知”）",
+                           "record the kitty first (or mark it unknown)")
+    dealer = int(last["next_dealer"])
+    deal: dict[str, Any] = {"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []}
+    previous = record["deals"][-1]
+    if previous.get("friends"):
+        deal["friends"] = copy.deepcopy(previous["friends"])
+    return deal
+
+
+# --- penalties the table rules (a violation's consequence) ----------------------------------------
+
+
+def add_ruling(record: dict[str, Any], deal_index: int, audit: dict[str, Any], violation: int, *,
+               points: int | None = None, levels: int | None = None) -> None:
+    """A penalty for one of the deal's violations (of ``audit``, the record's) in its ``rulings``:
+    the profile's (:func:`scorer.ruling_offers`) when neither ``points`` nor ``levels`` is given,
+    else the organiser's own. The audit then counts it in the deal's points and levels."""
+    violations = audit["deals"][deal_index]["violations"]
+    if not 0 <= violation < len(violations):
+        raise RefusedError(f"ruling: deal {deal_index} has no violation {violation}", "没有这条违规",
+                           "there is no such violation")
+    found = violations[violation]
+    if points is None and levels is None:
+        offer = scorer.ruling_offers(record, deal_index, audit=audit)[violation]
+        if offer is None:
+            raise RefusedError("ruling: the rules give this violation no penalty", "规则对这条违规没有规定罚分（可自定罚分）",
+                               "the rules give this violation no penalty (set one of your own)")
+        ruling = offer
+    else:
+        ruling = {"seat": found["seat"], "trick": found["trick"], "rule": found["rule"]}
+        if levels:
+            ruling["levels"] = levels
+        elif points:
+            ruling["points"] = points
+        else:
+            raise RefusedError("ruling: a penalty of 0", "罚分要大于 0", "a penalty must be above 0")
+    ruling["by"] = "table"
+    record["deals"][deal_index].setdefault("rulings", []).append(ruling)
+
+
+def remove_ruling(record: dict[str, Any], deal_index: int, ruling: int) -> None:
+    """The deal without one of its rulings (the penalty taken back)."""
+    rulings = record["deals"][deal_index].get("rulings") or []
+    if not 0 <= ruling < len(rulings):
+        raise RefusedError(f"ruling: deal {deal_index} has no ruling {ruling}", "没有这条罚分", "there is no such penalty")
+    rulings.pop(ruling)
+    if not rulings:
+        record["deals"][deal_index].pop("rulings", None)
+
+
+# --- the camera's revisions of the last trick ------------------------------------------------------
+
+
+def set_unconfirmed(trick: dict[str, Any], seat: int, unconfirmed: list[int]) -> None:
+    """``seat``'s unconfirmed cards in a recorded ``trick`` become ``unconfirmed`` (indices into its play)."""
+    kept = [entry for entry in trick.get("unconfirmed", []) if entry[0] != seat]
+    kept += [[seat, int(index)] for index in unconfirmed]
+    if kept:
+        trick["unconfirmed"] = kept
+    else:
+        trick.pop("unconfirmed", None)
