@@ -185,3 +185,28 @@ def organiser(club: ClubServer) -> dict[str, str]:
     """The organiser's Authorization header."""
     token = club.app.extensions["tuolaji.club"].organiser_token()
     return {"Authorization": f"Bearer {token}"}
+
+
+def evening_record(seeds: tuple[int, ...], players: tuple[str, ...] = ("东", "南", "西", "北")) -> dict[str, Any]:
+    """A four-player record of complete random deals (one a seed), each dealt by the winner the rules
+    name, at the levels the deals before made, then the next deal set up (no tricks yet)."""
+    from tuolaji import scorer
+
+    record: dict[str, Any] | None = None
+    dealer, level = 0, "2"
+    for seed in seeds:
+        deal = scorer.random_record("standard-2deck", seed, players=4, dealer=dealer, level=level,
+                                    trump="H")["deals"][0]
+        deal.pop("complete", None)
+        if record is None:
+            record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list(players),
+                      "start_levels": ["2", "2", "2", "2"], "deals": [deal]}
+        else:
+            record["deals"].append(deal)
+        audit = scorer.audit_record(record)["deals"][-1]
+        dealer = int(audit["next_dealer"])
+        level = audit["levels_after"][dealer]
+    assert record is not None
+    record["deals"].append({"level": level, "trump": "NT", "dealer": dealer, "tricks": []})
+    scorer.validate_record(record)
+    return record

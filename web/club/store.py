@@ -15,17 +15,18 @@ is dropped and the call raises :class:`ClubDatabaseDown`, one line; the next cal
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import random
 import secrets
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -34,6 +35,8 @@ from tuolaji.scorer.errors import InputError
 
 from .migrations import migrate
 from .results import pair_results, table_summary
+
+T = TypeVar("T")
 
 CHANNEL = "tuolaji_club"
 """The NOTIFY channel of applied changes (payload: ``{"table": name, "n": last_n}``)."""
@@ -91,6 +94,23 @@ class Change:
         return cls(n, session, name[:200], record)
 
 
+def _stale_retried(method: Callable[..., T]) -> Callable[..., T]:
+    """Run ``method`` once more on a new connection when this thread's connection was found dead
+    (PostgreSQL restarted since its last use): nothing of a failed transaction was kept, and a push
+    is idempotent, so running it again is safe."""
+
+    @functools.wraps(method)
+    def retried(self: ClubStore, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except ClubDatabaseDown:
+            if not getattr(self._local, "reused", False):
+                raise
+            return method(self, *args, **kwargs)
+
+    return retried
+
+
 class ClubStore:
     """The club's database at ``dsn`` (a ``postgresql://`` address); migrated when opened."""
 
@@ -116,8 +136,10 @@ class ClubStore:
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         connection = getattr(self._local, "connection", None)
-        if connection is None or connection.closed:
+        self._local.reused = connection is not None and not connection.closed
+        if not self._local.reused:
             connection = self._local.connection = self.connect()
+        assert connection is not None
         try:
             yield connection
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
@@ -140,23 +162,29 @@ class ClubStore:
 
     def ping(self) -> bool:
         """Whether the database answers now."""
-        try:
-            with self._connection() as connection:
-                connection.execute("SELECT 1")
-            return True
-        except ClubDatabaseDown:
-            return False
+        for _ in range(2):  # a connection found dead (a restart since its last use): once more, anew
+            try:
+                with self._connection() as connection:
+                    connection.execute("SELECT 1")
+                return True
+            except ClubDatabaseDown:
+                if not self._local.reused:
+                    return False
+        return False
 
     # --- tables -----------------------------------------------------------------------------
 
+    @_stale_retried
     def organiser_token(self) -> str:
         with self._connection() as connection:
             row = connection.execute("SELECT value FROM club_settings WHERE key = 'organiser_token'").fetchone()
         return str(row[0])
 
+    @_stale_retried
     def is_organiser(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(str(token), self.organiser_token())
 
+    @_stale_retried
     def add_table(self, name: str) -> str:
         """Register a table; returns its token (what its machine and its phones push with)."""
         name = _name(name, "table")
@@ -168,15 +196,18 @@ class ClubStore:
             raise ClubRefused(f"table {name!r} exists already", 409)
         return token
 
+    @_stale_retried
     def table_token_ok(self, name: str, token: str | None) -> bool:
         with self._connection() as connection:
             row = connection.execute("SELECT token FROM club_tables WHERE name = %s", (name,)).fetchone()
         return row is not None and bool(token) and hmac.compare_digest(str(row[0]), str(token))
 
+    @_stale_retried
     def table_names(self) -> list[str]:
         with self._connection() as connection:
             return [row[0] for row in connection.execute("SELECT name FROM club_tables ORDER BY id")]
 
+    @_stale_retried
     def last_n(self, name: str) -> int:
         with self._connection() as connection:
             row = connection.execute("SELECT last_n FROM club_tables WHERE name = %s", (name,)).fetchone()
@@ -186,6 +217,7 @@ class ClubStore:
 
     # --- the changes --------------------------------------------------------------------------
 
+    @_stale_retried
     def push(self, name: str, token: str | None, changes: Iterable[Any]) -> dict[str, Any]:
         """Apply a table's numbered changes, in order: returns ``applied_through`` (the table's last
         change now), how many were ``applied`` and how many were ``duplicates`` (absorbed). Raises
@@ -251,6 +283,7 @@ class ClubStore:
 
     # --- reading ----------------------------------------------------------------------------
 
+    @_stale_retried
     def overview(self) -> list[dict[str, Any]]:
         """Every table with its latest session's summary (what the room's page shows)."""
         with self._connection() as connection:
@@ -268,6 +301,7 @@ class ClubStore:
                 return entry
         raise ClubRefused(f"no table {name!r} in this club", 404)
 
+    @_stale_retried
     def sessions(self, name: str) -> list[dict[str, Any]]:
         with self._connection() as connection:
             rows = connection.execute(
@@ -275,6 +309,7 @@ class ClubStore:
                 "WHERE t.name = %s ORDER BY s.n DESC", (name,)).fetchall()
         return [{"session": row[0], "name": row[1], "n": row[2], "updated": row[3].isoformat()} for row in rows]
 
+    @_stale_retried
     def record(self, name: str, session: int | None = None) -> dict[str, Any]:
         """A table's session's record as last pushed (None: its latest session)."""
         with self._connection() as connection:
@@ -291,6 +326,7 @@ class ClubStore:
         result: dict[str, Any] = json.loads(row[0])
         return result
 
+    @_stale_retried
     def change_numbers(self, name: str) -> list[int]:
         """Every change number the club holds for a table, in order (one each: nothing doubled)."""
         with self._connection() as connection:
@@ -300,6 +336,7 @@ class ClubStore:
 
     # --- players, pairs, rounds -----------------------------------------------------------------
 
+    @_stale_retried
     def add_player(self, name: str) -> int:
         name = _name(name, "player")
         with self._connection() as connection, connection.transaction():
@@ -307,6 +344,7 @@ class ClubStore:
                                      "SET name = EXCLUDED.name RETURNING id", (name,)).fetchone()
         return int(row[0])
 
+    @_stale_retried
     def add_pair(self, name: str, player_a: str, player_b: str) -> int:
         """Register a pair of two players (registered with them if new)."""
         name = _name(name, "pair")
@@ -320,6 +358,7 @@ class ClubStore:
             raise ClubRefused(f"pair {name!r} exists already", 409)
         return int(row[0])
 
+    @_stale_retried
     def pairs(self) -> list[dict[str, Any]]:
         with self._connection() as connection:
             rows = connection.execute(
@@ -327,6 +366,7 @@ class ClubStore:
                 "JOIN club_players b ON b.id = p.player_b ORDER BY p.id").fetchall()
         return [{"pair": row[0], "players": [row[1], row[2]]} for row in rows]
 
+    @_stale_retried
     def start_round(self, *, seating: str = "hand", tables: list[dict[str, str]] | None = None,
                     ends_by: str = "deals", deals: int | None = 2, minutes: int | None = None,
                     rule: str = "levels", seed: int | None = None) -> dict[str, Any]:
@@ -334,6 +374,10 @@ class ClubStore:
         ``drawn`` (pairs drawn at random onto the tables) or ``swiss`` (by standing under ``rule``:
         first against second, third against fourth…). A round ends by ``deals`` played at each table,
         or by ``minutes``. Each seating starts at the table's current session, after its deals so far."""
+        with self._connection() as connection:
+            open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
+        if open_round is not None:
+            raise ClubRefused(f"round {open_round[0]} is still under way: end it first", 409)
         if ends_by not in ("deals", "time"):
             raise ClubRefused("a round ends by 'deals' or by 'time'")
         if ends_by == "deals" and not (isinstance(deals, int) and deals >= 1):
@@ -387,6 +431,7 @@ class ClubStore:
             connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": number})))
         return {"round": number, "seatings": [{"table": t, "ns": ns, "ew": ew} for t, ns, ew in plan]}
 
+    @_stale_retried
     def end_round(self) -> int:
         """End the round under way; returns its number."""
         with self._connection() as connection, connection.transaction():
@@ -396,6 +441,7 @@ class ClubStore:
             connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": int(row[0]), "ended": True})))
         return int(row[0])
 
+    @_stale_retried
     def rounds(self) -> list[dict[str, Any]]:
         with self._connection() as connection:
             rows = connection.execute(
@@ -411,6 +457,7 @@ class ClubStore:
             entry["seatings"].append({"table": table, "ns": ns, "ew": ew})
         return list(rounds.values())
 
+    @_stale_retried
     def results(self) -> list[dict[str, Any]]:
         """One row a pair and round: the pair's results at its table, read from the table's record
         (its deals from the round's start; a round by deals counts that many at most)."""

@@ -1,0 +1,113 @@
+"""A two-round club evening in Chromium: the room's page follows both tables live (pushed changes
+arrive over LISTEN/NOTIFY and the event stream), says when the database is away and recovers, a
+click opens a table's read-only page, the projector screen cycles, and the standings page shows
+the final ranking with its CSV and PNG."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import ClubServer, PostgresServer
+from .test_rounds import evening, setup_of
+
+CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def page() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is not installed (scripts/setup.sh dev installs Debian's chromium)")
+    from playwright import sync_api
+
+    user_data = tempfile.mkdtemp(prefix="tuolaji-club-chromium-")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            user_data, executable_path=CHROMIUM, headless=True, args=["--headless", "--no-sandbox", "--disable-gpu"],
+            viewport={"width": 1280, "height": 900}, locale="zh-CN")
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        context.close()
+    shutil.rmtree(user_data, ignore_errors=True)
+    assert errors == [], errors
+
+
+def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres: PostgresServer) -> None:
+    club.app.config["SCREEN_SECONDS"] = 1
+    client, records, tables = evening(club)
+    headers = client.application.extensions["tuolaji.club"].organiser_token()
+    organiser = {"Authorization": f"Bearer {headers}"}
+    for name in ("A", "B"):
+        tables.push(name, setup_of(records[name]))
+    page.goto(f"{club.url}/club")
+    card = page.locator(".table[data-table='A']")
+    card.get_by_text("第 1 副").wait_for()
+    assert page.locator(".table").count() == 2
+
+    client.post("/club/api/rounds", headers=organiser, json={
+        "seating": "hand", "ends_by": "deals", "deals": 1,
+        "tables": [{"table": "A", "ns": "P1", "ew": "P2"}, {"table": "B", "ns": "P3", "ew": "P4"}]})
+    # the first tricks of table A arrive live: the page follows without a reload
+    first = records["A"]["deals"][0]
+    partial = setup_of(records["A"]) | {"deals": [first | {"tricks": first["tricks"][:3]}]}
+    tables.push("A", partial)
+    card.locator(".muted", has_text="#2").wait_for()
+    assert "墩 3" in card.inner_text()
+
+    # the database goes away mid-round: the page says so; back, it reads the room again
+    postgres.stop()
+    try:
+        page.locator("#banner", has_text="数据库暂时不可用").wait_for()
+    finally:
+        postgres.start()
+    page.locator("#banner").wait_for(state="hidden", timeout=30_000)
+
+    one_deal = {name: record | {"deals": record["deals"][:1] + [record["deals"][1] | {"tricks": []}]}
+                for name, record in records.items()}
+    for name in ("A", "B"):
+        tables.push(name, one_deal[name])
+    card.get_by_text("第 2 副").wait_for()
+    client.post("/club/api/rounds/end", headers=organiser)
+    client.post("/club/api/rounds", headers=organiser, json={"seating": "swiss", "ends_by": "deals", "deals": 1})
+    for name in ("A", "B"):
+        tables.push(name, records[name])
+    page.locator(".table[data-table='B']").get_by_text("第 3 副").wait_for()
+    client.post("/club/api/rounds/end", headers=organiser)
+
+    # a click opens the table's page, read-only
+    card.click()
+    page.wait_for_url(f"{club.url}/club/table/A")
+    page.get_by_text("只读 / read-only").wait_for()
+    page.locator(".points").wait_for()
+    assert page.locator("button, input, form").count() == 0
+
+    # the projector's screen shows one table, then the other
+    page.goto(f"{club.url}/club/screen")
+    shown = {page.locator(".table").get_attribute("data-table")}
+    for _ in range(60):
+        page.wait_for_timeout(250)
+        shown.add(page.locator(".table").get_attribute("data-table"))
+        if len(shown) == 2:
+            break
+    assert shown == {"A", "B"}
+
+    # the standings, as the API ranks them, with the CSV and the notice board's PNG
+    page.goto(f"{club.url}/club/standings?rule=level_diff")
+    expected = client.get("/club/api/standings?rule=level_diff").get_json()["standings"]
+    page.locator("td.pair").first.wait_for()
+    assert page.locator("td.pair").all_inner_texts() == [row["pair"] for row in expected]
+    href = page.get_by_role("link", name="PNG").get_attribute("href")
+    with urllib.request.urlopen(f"{club.url}{href}", timeout=10) as answer:
+        assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
