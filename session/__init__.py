@@ -7,5 +7,9 @@ nothing but the standard library and :mod:`scorer`, so it loads without OpenCV, 
 onnxruntime.
 
 * :mod:`session.live`: :class:`~session.live.LiveGame`, the record on disk, resume checks.
-* :mod:`session.events`: the typed events and the :class:`~session.events.EventBus`.
+* :mod:`session.events`: the typed events, the journal's :class:`~session.events.Change` and the
+  :class:`~session.events.EventBus`.
+* :mod:`session.changes`: the rules of the changes a person makes to a deal (bids, settings, the
+  kitty, rulings, the next deal), refused with :class:`~session.changes.RefusedError`.
+* :mod:`session.history`: the record's history of those changes, undone and redone.
 """

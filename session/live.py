@@ -1,10 +1,17 @@
 """The live game: one record, kept on disk atomically, audited after every change.
 
-:class:`LiveGame` is where the table pipeline and the page meet. The pipeline calls
-:meth:`LiveGame.play` when a play settles; the page calls :meth:`LiveGame.correct`
-when a person fixes or confirms a card. After every change the record is written
-atomically (a crash loses nothing: :meth:`LiveGame.resume` continues from the file),
-re-audited by the scorer, and the differences are published as events.
+:class:`LiveGame` is where the table pipeline and the page meet, and the only writer of the
+record: both send it intents, its typed commands, never records. The pipeline calls
+:meth:`LiveGame.play` when a play settles and :meth:`LiveGame.revise_play` or
+:meth:`LiveGame.replace_play` when it sees one change; the page calls :meth:`LiveGame.correct`,
+:meth:`LiveGame.confirm`, :meth:`LiveGame.bid`, :meth:`LiveGame.set_kitty`, :meth:`LiveGame.rule`,
+:meth:`LiveGame.undo`, … (``history=True``: a person's change, kept in the record's history,
+:mod:`session.history`; the rules of each change: :mod:`session.changes`). A command copies the
+deal it changes (the others are shared), validates that deal, and the record is written atomically
+(a crash loses nothing: :meth:`LiveGame.resume` continues from the file); it is audited once, from
+the changed deal on (:func:`scorer.audit_again`: one run, its output and typed findings, read by
+:meth:`LiveGame.audited`), the differences are published as events, and each change is journalled
+(:class:`~session.events.Change`: numbered, its kind and params; :meth:`LiveGame.subscribe_journal`).
 
 Two record keys beyond docs/RECORD.md are used (unknown keys survive round trips):
 ``tricks[i].unconfirmed`` — ``[[seat, index], ...]`` cards a person must confirm —
