@@ -1,6 +1,6 @@
 """The cost at the limits (issue 33, item 8): a 1,000-deal 4-deck audit, and a correction answered
 while 20 pages watch the table (each subscribed to ``/api/events`` and reloading ``/api/state``
-after the events of a change, as web/static/table.js does), at a short and a long history.
+after the events of a change, as web/static/live.js does), at a short and a long history.
 
     .venv/bin/python bench/limits_bench.py [--deals 1000] [--viewers 20] [--corrections 30]
                                            [--history 0 200 2000]

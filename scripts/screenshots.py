@@ -39,7 +39,7 @@ from tests.browser.records import point_correction, revoke_record  # noqa: E402
 VIEWPORT = {"width": 1280, "height": 900}
 
 SELECTORS: dict[str, str] = {
-    # the live page (web/templates/live.html, web/static/table.js)
+    # the live page (web/templates/live.html, web/static/live.js and the modules it imports)
     "controls": "section.controls",  # 牌桌设置 and 本局设置, below the history
     "table_area": "section.table-area",  # the felt, the undo bar and the entry beside it
     "felt_controls": "#felt-controls",  # 亮主 / 反主 and 手动记录出牌, under the felt

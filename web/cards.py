@@ -64,12 +64,25 @@ def split_card(name: str) -> tuple[str, str]:
     return name[:-1], name[-1]
 
 
-def card_label(name: str) -> str:
-    """The short human label of a card: ``♠Q``, ``♥10``, ``小王``, ``大王``."""
+JOKER_WORDS = {"SJ": {"zh": "小王", "en": "small joker"}, "BJ": {"zh": "大王", "en": "big joker"}}
+"""The jokers' display words in each language (the suited cards show their suit's symbol and rank)."""
+
+
+def card_label(name: str, lang: str = "zh") -> str:
+    """The short human label of a card: ``♠Q``, ``♥10``, ``小王``, ``大王`` (``small joker``, ``big joker``).
+
+    >>> card_label("10H"), card_label("BJ"), card_label("SJ", "en")
+    ('♥10', '大王', 'small joker')
+    """
     rank, suit = split_card(name)
     if not suit:
-        return "小王" if rank == "SJ" else "大王"
+        return JOKER_WORDS[rank][lang]
     return SUIT_SYMBOLS[suit] + rank
+
+
+def card_labels() -> dict[str, dict[str, str]]:
+    """Every card's display words, by language then card name: the page's one card vocabulary."""
+    return {lang: {name: card_label(name, lang) for name in CARD_NAMES} for lang in ("zh", "en")}
 
 
 def card_color(name: str) -> str:

@@ -36,14 +36,28 @@ def _sprite() -> str:
 
 @functools.cache
 def _profiles() -> dict:
-    return rules_words.profiles_words(view.PROFILES)
+    """The set-up form's profiles: decks, player counts, and per player count what the rules mean
+    (``about``) and the set-up's rules (``setup``: the sides, whose players share a level, and the
+    friends the dealer calls), so the page's script derives none of them."""
+    profiles = rules_words.profiles_words(view.PROFILES)
+    for name, info in profiles.items():
+        options = scorer.PROFILES[name]
+        info["setup"] = {str(n): {"sides": scorer.partnerships(options.friends, n), "friends": options.friends_count(n)}
+                         for n in info["players"]}
+    return profiles
 
 
+@functools.cache
 def _vocabulary() -> dict:
-    """The card vocabulary the page's scripts use (the scorer's one declaration of it)."""
+    """The card vocabulary the page's scripts use (the scorer's one declaration of it): the names,
+    ranks, suits and symbols, each card's display words by language (``labels``) and the cards a
+    找朋友 call may name (``callable``: no joker)."""
     from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS
 
-    return {"ranks": list(RANKS), "suits": list(SUITS), "symbols": dict(SUIT_SYMBOLS), "cards": list(CARD_NAMES)}
+    from .cards import card_labels
+
+    return {"ranks": list(RANKS), "suits": list(SUITS), "symbols": dict(SUIT_SYMBOLS), "cards": list(CARD_NAMES),
+            "labels": card_labels(), "callable": [name for name in CARD_NAMES if name not in ("SJ", "BJ")]}
 
 
 def render_page(template: str, **context: object) -> Response:

@@ -180,10 +180,12 @@ def standings_png() -> Response:
 
 @club_bp.get("/club/api/events")
 def api_events() -> Response:
-    """Server-sent events: every applied change (``{"table", "n"}``), round and database news."""
+    """Server-sent events: every applied change (``{"table", "n"}``), round and database news;
+    ``?table=NAME``: that table's changes alone (and the news)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     keepalive = float(app.config["SSE_KEEPALIVE_S"])
     lifetime = app.config.get("SSE_LIFETIME_S")
+    only = request.args.get("table")
     relay = listener()  # the stream runs past the request's context
     subscription = relay.subscribe()
 
@@ -198,6 +200,8 @@ def api_events() -> Response:
                     event = subscription.get(timeout=keepalive)
                 except queue.Empty:
                     yield ": keepalive\n\n"
+                    continue
+                if only is not None and "table" in event and event["table"] != only:
                     continue
                 yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
         finally:
@@ -351,7 +355,7 @@ async function refresh() {{
     <p>级别 / levels: ${{s.levels.map(esc).join(' ')}}</p><ol>${{tricks}}</ol><ul>${{alerts}}</ul>
     <p class="muted">change #${{t.last_n}}</p>` : '<p class="muted">还没有牌局 / no game yet</p>';
 }}
-const events = new EventSource('/club/api/events');
+const events = new EventSource('/club/api/events?table=' + encodeURIComponent(name));
 events.onmessage = m => {{ const e = JSON.parse(m.data); if (e.table === name || e.database) refresh(); }};
 refresh();
 """
