@@ -20,6 +20,7 @@ from tuolaji.scorer.cards import SUIT_SYMBOLS
 
 from . import view
 from .api import get_table
+from .cards import card_label
 from .i18n import normalise_language
 
 if TYPE_CHECKING:  # Pillow is loaded when a picture is drawn, not with the page (the demo never draws one)
@@ -87,12 +88,6 @@ def _trump_text(trump: str, lang: str) -> str:
     return SUITS.get(trump, ("无主" if lang == "zh" else "no trump") if trump == "NT" else trump)
 
 
-def _card_text(card: str) -> str:
-    if card in ("BJ", "SJ"):
-        return {"BJ": "大王", "SJ": "小王"}[card]
-    return SUITS[card[-1]] + card[:-1]
-
-
 class Card:
     """A portrait canvas drawn top to bottom."""
 
@@ -119,8 +114,9 @@ class Card:
 
 def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> Image.Image:
     """The settlement of one deal, as a phone-sized picture."""
-    audit = scorer.audit_record(record)
-    table = view.table_view(record, audit)
+    run = scorer.audit_again(record)  # one audit: its output, typed findings and dealer sides
+    audit = run.output
+    table = view.table_view(record, audit, run.findings, run.dealer_sides())
     deal = record["deals"][deal_index]
     deal_audit = audit["deals"][deal_index]
     sides = table["sides"]
@@ -139,7 +135,7 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
         who = word("kitty.defenders" if deal_audit.get("kitty_won_by") == "defenders" else "kitty.dealer", lang)
         card.line(word("kitty", lang, points=deal_audit["kitty_points"], multiplier=deal_audit.get("kitty_multiplier", 1),
                        who=who), 36)
-        card.line(" ".join(_card_text(c) for c in deal["kitty"]), 36, MUTED, 32)
+        card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
     if deal_audit.get("penalty_points"):
         card.line(word("penalty", lang, points=deal_audit["penalty_points"]), 36, RED)
     outcome = deal_audit.get("outcome")
@@ -170,8 +166,9 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
 
 def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
     """The game's level chart: each side's level after every deal."""
-    audit = scorer.audit_record(record)
-    table = view.table_view(record, audit)
+    run = scorer.audit_again(record)  # one audit: its output, typed findings and dealer sides
+    audit = run.output
+    table = view.table_view(record, audit, run.findings, run.dealer_sides())
     history = table["level_history"]
     sides = table["sides"]
     card = Card(1800)
