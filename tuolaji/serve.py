@@ -414,7 +414,8 @@ def run(args: argparse.Namespace) -> int:
         table.stop_feed(timeout=60.0)  # the feed finishes its frame (a camera read is never cut mid-way)
         server.shutdown()  # the requests under way are answered first
         if server.tuolaji_club_pusher is not None:  # type: ignore[attr-defined]
-            server.tuolaji_club_pusher.stop()  # type: ignore[attr-defined]  # what is unsent waits in the outbox
+            server.tuolaji_club_pusher.flush(3.0)  # type: ignore[attr-defined]  # what is unsent waits in the outbox
+            server.tuolaji_club_pusher.stop()  # type: ignore[attr-defined]
         server.server_close()
         server.tuolaji_data_lock.close()  # type: ignore[attr-defined]
     return 0
