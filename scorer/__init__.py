@@ -24,7 +24,7 @@ from .audit import (
 )
 from .bidding import Bid, BiddingState, BidError
 from .cards import CARD_NAMES, Card, CardError, format_card, format_cards, parse_card, parse_cards
-from .follow import describe_obligation
+from .follow import Obligation, describe_obligation
 from .formats import Lead, Unit, read_format, throw_ladder, unit_ladder
 from .order import TRUMP, TrumpOrder
 from .profiles import PROFILES, FirstDealer, ForcedUnit, Options, Penalty, RulesError, resolve_rules
@@ -35,7 +35,9 @@ from .record import (
     dealer_sides,
     dumps_record,
     follow_hint,
+    follow_hint_message,
     lead_obligation,
+    lead_obligation_fact,
     legal_plays,
     loads_record,
     next_leader,
@@ -51,6 +53,7 @@ from .state import DealState
 
 __all__ = [
     "Bid",
+    "Obligation",
     "BidError",
     "BiddingState",
     "CARD_NAMES",
@@ -80,11 +83,13 @@ __all__ = [
     "describe_obligation",
     "dumps_record",
     "follow_hint",
+    "follow_hint_message",
     "loads_record",
     "normalize_record",
     "format_card",
     "format_cards",
     "lead_obligation",
+    "lead_obligation_fact",
     "legal_plays",
     "next_dealers",
     "next_leader",

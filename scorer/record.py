@@ -163,8 +163,7 @@ def parse_record(record: Any) -> ParsedRecord:
         else:
             n = options.players[0]
     if n not in options.players:
-        allowed = ", ".join(str(p) for p in options.players)
-        raise RecordError("record.player_count", allowed=allowed, players=n)
+        raise RecordError("record.player_count", allowed=tuple(options.players), players=n)
     if n % 2 and not options.friends:
         raise RecordError("record.odd_players", players=n)
     start = record.get("start_levels")

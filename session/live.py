@@ -470,7 +470,7 @@ class LiveGame:
             expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
             if trick["plays"] and seat != expected:
                 raise OutOfTurnError("session.out_of_turn", deal=deal_index, trick=len(tricks) - 1, seat=seat,
-                                     want=expected)
+                                     turn=expected)
             trick["plays"].append(canonical)
             if attempt:
                 trick["attempt"] = [scorer.format_card(scorer.parse_card(card)) for card in attempt]
@@ -521,7 +521,7 @@ class LiveGame:
                 raise NoSuchCardError("record.no_trick", deal=deal, trick=trick) from exc
             play = self._play_of(trick_data, seat)
             if play is None or not 0 <= index < len(play):
-                raise NoSuchCardError("session.no_card", deal=deal, trick=trick, seat=seat, card=index)
+                raise NoSuchCardError("session.no_card", deal=deal, trick=trick, seat=seat, index=index)
             old = play[index]
             new = scorer.format_card(scorer.parse_card(card if card is not None else old))
             play[index] = new

@@ -72,7 +72,7 @@ def _input_error(error: InputError) -> tuple[Response, int]:
         status = 409
     table = get_table()
     players = table.game.snapshot()["players"] if table.has_game else []
-    message = describe_error(str(error), players)
+    message = describe_error(error, players)
     return jsonify({"error": str(error), "message": {"zh": message["zh"], "en": message["en"]}}), status
 
 

@@ -4,11 +4,12 @@ the lead's obligation and errors.
 The audit records each violation and penalty as data (:mod:`scorer.violations`: the cards,
 units, seats, tricks and evidence); this module writes that data in Chinese and in the page's
 English, with player names and tricks and deals counted from 1 (the scorer's own English,
-docs/RECORD.md's ``detail``, is :mod:`scorer.violation_text`). A finding it has no words for (a
-kind the scorer gains later) falls back to the scorer's English with seats and tricks made
-readable: the page never loses a detail and never crashes on one. The scorer's other texts
-(:func:`scorer.follow_hint`, :func:`scorer.describe_obligation`, error messages) are still
-read back from their English templates.
+docs/RECORD.md's ``detail``, is :mod:`scorer.violation_text`). The scorer's other texts are data
+too: an error or the follow hint is a key and its parameters (:mod:`scorer.messages`), worded
+here from :data:`web.i18n.MESSAGES_ZH`; a lead's obligation is :class:`scorer.follow.Obligation`.
+Nothing the scorer writes in English is read back. What this module has no words for (a kind of
+finding the scorer gains later, a command's free text) keeps the scorer's English
+(``"parsed": False``): the page never loses a detail and never crashes on one.
 
 >>> from tuolaji.scorer.cards import parse_cards
 >>> from tuolaji.scorer.violations import Evidence, Revoke, Violation
@@ -21,18 +22,21 @@ read back from their English templates.
 >>> text["en"]
 '南 did not follow ♠: played ♦7 while holding ♠9 (played in trick 11)'
 >>> describe_violation({"rule": "x", "detail": "seat 2 did something new in trick 3"}, names)
-{'zh': '西 did something new in trick 4', 'en': '西 did something new in trick 4', 'parsed': False}
+{'zh': 'seat 2 did something new in trick 3', 'en': 'seat 2 did something new in trick 3', 'parsed': False}
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tuolaji.scorer.cards import RANKS, SUIT_SYMBOLS, pretty_card
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.follow import Obligation
+from tuolaji.scorer.formats import SINGLE
+from tuolaji.scorer.messages import FREE_TEXT, MESSAGES_EN, Message, place_parts, render
 from tuolaji.scorer.order import SUIT_LABELS
-from tuolaji.scorer.profiles import RulesError, parse_requirement
+from tuolaji.scorer.record import RecordError
 from tuolaji.scorer.violation_text import cards_text, detail, penalty_detail, unit_text
 from tuolaji.scorer.violations import (
     AttemptCardNotHeld,
@@ -77,12 +81,10 @@ from tuolaji.scorer.violations import (
     WrongFriendsDealer,
     WrongTrump,
 )
-from tuolaji.web.i18n import STRINGS
+from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, STRINGS
+from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
-
-SUIT = r"(?:[♠♥♣♦]|trump)"
-REQUIREMENT = r"(?:\[\d+(?:,\d+)*\](?:×\d+)?)+"
 
 BID_ORDERS_ZH = {"two-deck": "两副牌", "titanic": "三副牌（泰坦尼克）", "count": "比张数", "chaodipi": "炒地皮"}
 FIRST_DEALER = {"first-bidder": ("先亮主的人", "the first bidder"),
@@ -159,21 +161,6 @@ class _Words:
 SHAPE_WORDS_ZH = {(1, 1): "单张", (2, 1): "对子", (3, 1): "三张", (4, 1): "四张", (2, 2): "拖拉机", (3, 2): "泰坦尼克"}
 SHAPE_WORDS_EN = {(1, 1): "single", (2, 1): "pair", (3, 1): "triple", (4, 1): "quad", (2, 2): "tractor",
                   (3, 2): "泰坦尼克 (two running triples)"}
-
-
-def requirement_words(text: str) -> Text:
-    """A follow requirement in the scorer's bracket notation, in words.
-
-    >>> requirement_words("[2][1]×4")
-    {'zh': '对子 + 4 张单牌', 'en': 'a pair + 4 singles'}
-    >>> requirement_words("[2,2,2]")
-    {'zh': '3 连对拖拉机', 'en': 'a tractor of 3 pairs'}
-    """
-    try:
-        shapes = parse_requirement(text)
-    except RulesError as exc:
-        raise UnknownTemplateError(text) from exc
-    return shapes_words(shapes)
 
 
 def shapes_words(requirement: Sequence[tuple[int, int]]) -> Text:
@@ -545,325 +532,268 @@ def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ())
     return {"zh": f"{zh}：违规方降一级", "en": f"{en}: the offender's side loses one level"}
 
 
-# --- the scorer's other texts (the follow hint, the lead's obligation, errors) ------------------------
-
-Render = Callable[[_Words, dict[str, str]], Text]
-_TEMPLATES: list[tuple[str, str, re.Pattern[str], Render]] = []
-
-
-def _template(rule: str, pattern: str) -> Callable[[Render], Render]:
-    """Register a renderer for one scorer text that is not a finding (a hint, an obligation, an error)."""
-
-    def register(render: Render) -> Render:
-        _TEMPLATES.append((rule, render.__name__, re.compile(pattern), render))
-        return render
-
-    return register
-
-
-@_template("hint", rf"no (?P<suit>{SUIT}) left: play any (?P<n>\d+) cards?")
-def hint_none_left(w: _Words, g: dict[str, str]) -> Text:
-    suit, n = w.suit(g["suit"]), int(g["n"])
-    return {"zh": f"没有{suit['zh']}了：任出 {n} 张", "en": f"no {suit['en']} left: play any {_plural(n, 'card')}"}
-
-
-@_template("hint", rf"play all (?P<held>\d+) (?P<suit>{SUIT}) cards?(?: and any (?P<extra>\d+) more)?")
-def hint_play_all(w: _Words, g: dict[str, str]) -> Text:
-    suit, held = w.suit(g["suit"]), int(g["held"])
-    extra = int(g["extra"]) if g["extra"] else 0
-    return {"zh": f"须出全部 {held} 张{suit['zh']}" + (f"，再任垫 {extra} 张" if extra else ""),
-            "en": f"play all {held} {suit['en']} card{'s' if held != 1 else ''}" + (f" and any {extra} more" if extra else "")}
-
-
-@_template("hint", rf"follow (?P<suit>{SUIT}) with (?P<n>\d+) cards?(?:: (?P<req>{REQUIREMENT})(?: \(.+\))?)?")
-def hint_follow(w: _Words, g: dict[str, str]) -> Text:
-    suit, n = w.suit(g["suit"]), int(g["n"])
-    text = {"zh": f"跟 {n} 张{suit['zh']}", "en": f"follow {suit['en']} with {_plural(n, 'card')}"}
-    if g["req"] and not re.fullmatch(r"(?:\[1\])+(?:×\d+)?", g["req"]):  # "any n of the suit" needs no words
-        req = requirement_words(g["req"])
-        text = {"zh": text["zh"] + f"，须出{req['zh']}", "en": text["en"] + f": {req['en']}"}
-    return text
-
-
-# --- the obligation of a lead, without hands (scorer.describe_obligation) ----------------------
-
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10}
-_LABEL = r"(?:[♠♥♣♦]|trumps?)"
-_NOUN = r"(?:pairs?|triples?|quads?|泰坦尼克s?|tractors? of \d+ (?:pairs|triples|quads))"
-_ITEM = rf"(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?P<other>other )?(?P<label>{_LABEL})(?: (?P<noun>{_NOUN}))?"
-
-
-def _label(text: str) -> Text:
-    return {"zh": "主牌", "en": "trump"} if text.startswith("trump") else {"zh": text, "en": text}
-
-
-def _noun_zh(noun: str) -> str:
-    base = noun.rstrip("s") if not noun.startswith("tractor") else noun
-    m = re.fullmatch(r"tractors? of (\d+) (pair|triple|quad)s", base)
-    if m:
-        return "拖拉机" if m.group(1) == "2" and m.group(2) == "pair" else (
-            f"{m.group(1)} 连对拖拉机" if m.group(2) == "pair" else f"{m.group(1)} 连{'三' if m.group(2) == 'triple' else '四'}张")
-    return {"pair": "对子", "triple": "三张", "quad": "四张", "泰坦尼克": "泰坦尼克"}[base]
-
-
-def _rung_zh(text: str) -> str:
-    parts = []
-    for item in re.split(r", | and ", text):
-        m = re.fullmatch(_ITEM, item)
-        if not m:
-            raise UnknownTemplateError(item)
-        n = _NUMBERS.get(m["n"]) or int(m["n"])
-        label = _label(m["label"])["zh"]
-        if m["noun"]:
-            parts.append(f"{'' if n == 1 else f'{n} 个'}{label}{_noun_zh(m['noun'])}")
-        else:
-            parts.append(f"{'另 ' if m['other'] else ''}{n} 张{label}")
-    return " + ".join(parts)
-
-
-@_template("obligation", r"mixed lead: play any (?P<n>\d+|[a-z]+) cards?")
-def obligation_mixed(w: _Words, g: dict[str, str]) -> Text:
-    n = _NUMBERS.get(g["n"]) or int(g["n"])
-    return {"zh": f"首家混出：任出 {n} 张", "en": f"mixed lead: play any {g['n']} card{'s' if n != 1 else ''}"}
-
-
-@_template("obligation", rf"(?P<label>{_LABEL}) single led: play one (?P=label) if you hold one, else any card")
-def obligation_single(w: _Words, g: dict[str, str]) -> Text:
-    label = _label(g["label"])
-    return {"zh": f"首家出{label['zh']}单张：有{label['zh']}须跟一张，没有可任出一张",
-            "en": f"{label['en']} single led: play one {label['en']} if you hold one, else any card"}
-
-
-@_template("obligation", rf"(?P<label>{_LABEL}) (?P<what>.+?) led: play (?P<first>.+?)(?: if you hold (?P<hold>one|them)"
-                         r"(?: \((?P<note>[a-z ]+)\))?)?(?P<rest>(?:, else .+?)*), else all your (?P<labels>\S+) and any other cards")
-def obligation_ladder(w: _Words, g: dict[str, str]) -> Text:
-    label = _label(g["label"])
-    rungs = [g["first"]] + [r for r in g["rest"].split(", else ") if r]
-    zh_rungs = [_rung_zh(r) for r in rungs]
-    notes = {"": "", "a triple counts": "（三张可拆）", "a quad counts": "（四张可拆）",
-             "a triple or a quad counts": "（三张、四张可拆）", "not carved from a wider tuple": "（不能从更多张里拆）"}
-    if g["note"] not in notes:
-        raise UnknownTemplateError(g["note"])
-    what = "甩牌" if g["what"].startswith("throw") else _noun_zh(g["what"])
-    first = f"有{zh_rungs[0]}须跟{notes[g['note']]}" if g["hold"] else f"须出{zh_rungs[0]}"
-    zh = (f"首家出{label['zh']}{what}：{first}"
-          + "".join(f"，否则 {r}" for r in zh_rungs[1:]) + f"，再否则出全部{label['zh']}并任垫")
-    note = f" ({g['note']})" if g["note"] else ""
-    hold = f" if you hold {g['hold']}{note}" if g["hold"] else ""
-    en = f"{label['en']} {g['what']} led: play {g['first']}{hold}{g['rest']}, else all your {g['labels']} and any other cards"
-    return {"zh": zh, "en": en}
-
-
-def describe_obligation(text: str, players: Sequence[str] = ()) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for a :func:`scorer.describe_obligation` text; never raises.
-
-    >>> describe_obligation("♥ pair led: play a ♥ pair if you hold one (a triple counts), else two ♥, "
-    ...                     "else all your ♥ and any other cards")["zh"]
-    '首家出♥对子：有♥对子须跟（三张可拆），否则 2 张♥，再否则出全部♥并任垫'
-    """
-    return _describe("obligation", text, players)
-
-
-# --- the page's own error messages (API answers a person can cause from the page) -----------------
-
-
-@_template("error", r"deals\[\d+\]\.tricks\[(?P<t>\d+)\]: seat (?P<seat>\d+) played but seat (?P<want>\d+) is to play")
-def error_out_of_turn(w: _Words, g: dict[str, str]) -> Text:
-    t, seat, want = int(g["t"]) + 1, w.seat(g["seat"]), w.seat(g["want"])
-    return {"zh": f"第 {t} 墩：该 {want} 出牌，不是 {seat}", "en": f"trick {t}: {want} is to play, not {seat}"}
-
-
-@_template("error", r"deals\[\d+\]\.tricks\[(?P<t>\d+)\]: seat (?P<seat>\d+) has no card (?P<i>\d+)")
-def error_no_such_card(w: _Words, g: dict[str, str]) -> Text:
-    t, seat, i = int(g["t"]) + 1, w.seat(g["seat"]), int(g["i"]) + 1
-    return {"zh": f"第 {t} 墩：{seat} 没有第 {i} 张牌", "en": f"trick {t}: {seat} has no card {i}"}
-
-
-@_template("error", r"[a-z_]+(?:\[\d+\])?: unknown card (?P<card>.*)")
-def error_unknown_card(w: _Words, g: dict[str, str]) -> Text:
-    card = g["card"]
-    return {"zh": f"不认识的牌 {card}（可写 10H、♠A、BJ）", "en": f"unknown card {card} (write 10H, ♠A, BJ)"}
-
-
-_FIXED_ERRORS: dict[str, Text] = {
-    "no table session is open: set up a table or resume a session":
-        {"zh": "还没有牌局：请先设置牌桌，或继续一局", "en": "no table session is open: set up a table or resume a session"},
-    "next deal: the current deal is not complete": {"zh": "这一副还没打完", "en": "the current deal is not complete"},
-    "next deal: the game is over": {"zh": "整局已经结束", "en": "the game is over"},
-    "bid: the deal has started": {"zh": "这一副已经开始出牌，不能再亮主", "en": "the deal has started: no more bids"},
-    "deal: the deal has started; correct single cards instead":
-        {"zh": "这一副已经开始出牌：请逐张更正", "en": "the deal has started; correct single cards instead"},
-    "cards: a play has at least one card": {"zh": "请至少输入一张牌", "en": "a play has at least one card"},
-    "cards: a bid shows at least one card": {"zh": "亮主至少亮一张牌", "en": "a bid shows at least one card"},
-    "levels: partners (seats 0/2 and 1/3) share one level":
-        {"zh": "对家（座位 0/2、1/3）级数必须相同", "en": "partners (seats 0/2 and 1/3) share one level"},
-    "name: expected a non-empty name": {"zh": "请填写名称", "en": "the name is empty"},
-    "players: expected a list of names": {"zh": "请填写每位玩家的名字", "en": "every player needs a name"},
-    "import: expected a game record (a JSON object)":
-        {"zh": "导入的不是牌局记录（应是一个 JSON 对象）", "en": "not a game record (a JSON object)"},
-}
-
-
-@_template("error", "(?P<text>" + "|".join(re.escape(text) for text in _FIXED_ERRORS) + ")")
-def error_fixed(w: _Words, g: dict[str, str]) -> Text:
-    return dict(_FIXED_ERRORS[g["text"]])
-
-
-@_template("error", r"players: (?P<profile>[a-z0-9-]+) is played by \[(?P<counts>[\d, ]+)\] players, got (?P<n>\d+)")
-def error_player_count(w: _Words, g: dict[str, str]) -> Text:
-    from .i18n import STRINGS
-
-    counts = g["counts"].split(", ")
-    name = STRINGS.get("profile." + g["profile"], {"zh": g["profile"], "en": g["profile"]})
-    return {"zh": f"{name['zh']} 要 {'、'.join(counts)} 人玩，现在是 {g['n']} 人",
-            "en": f"{name['en']} is played by {' or '.join(counts)} players, not {g['n']}"}
-
+# --- what the scorer says besides findings: errors, the follow hint, the lead's obligation --------------
 
 _PLACE_PARTS = {"deals": ("第 {n} 副", "deal {n}"), "tricks": ("第 {n} 墩", "trick {n}"), "plays": ("第 {n} 手", "play {n}"),
                 "hands": ("第 {n} 家的手牌", "hand {n}"), "bids": ("第 {n} 次亮主", "bid {n}"),
-                "friends": ("第 {n} 张朋友牌", "friend card {n}"), "start_levels": ("第 {n} 家的起始级数", "starting level {n}")}
+                "friends": ("第 {n} 张朋友牌", "friend card {n}"), "start_levels": ("第 {n} 家的起始级数", "starting level {n}"),
+                "players": ("第 {n} 位玩家", "player {n}"), "rulings": ("第 {n} 条裁定", "ruling {n}"),
+                "cards": ("第 {n} 张", "card {n}")}
 _PLACE_FIELDS = {"level": ("级数", "level"), "trump": ("主", "trump"), "dealer": ("庄家", "dealer"), "kitty": ("底牌", "kitty"),
                  "leader": ("首家", "leader"), "attempt": ("甩牌", "attempt"), "cards": ("牌", "cards"),
                  "seat": ("座位", "seat"), "rules": ("规则", "rules"), "players": ("玩家", "players"),
                  "start_levels": ("起始级数", "starting levels"), "tricks": ("出牌", "tricks"), "plays": ("出牌", "plays"),
                  "hands": ("手牌", "hands"), "complete": ("是否打完", "complete"), "card": ("牌", "card"),
-                 "nth": ("第几张", "copy"), "bids": ("亮主", "bids"), "friends": ("朋友牌", "friends")}
+                 "nth": ("第几张", "copy"), "bids": ("亮主", "bids"), "friends": ("朋友牌", "friends"),
+                 "rulings": ("裁定", "rulings"), "rule": ("规则代码", "rule"), "trick": ("墩", "trick"),
+                 "profile": ("规则", "profile"), "ladders": ("跟牌阶梯", "ladders"), "mid_game": ("中途开始", "mid-game"),
+                 "name": ("名称", "name"), "levels": ("级数", "levels"), "size": ("大小", "size"),
+                 "options": ("自定规则", "house rules"), "deals": ("牌局", "deals"), "points": ("分数", "points"),
+                 "request body": ("请求内容", "the request body"), "file name": ("文件名", "the file name")}
 
 
-def _place(text: str) -> Text:
-    """A record place (``deals[0].tricks[4].plays[2]``) in words, counting from 1."""
+def place_words(where: str) -> Text:
+    """A place of the record's path notation (:func:`scorer.messages.place_parts`) in words,
+    counting from 1; a place of other words (a file's name) as it is.
+
+    >>> place_words("deals[0].tricks[4].plays[2]")
+    {'zh': '第 1 副第 5 墩第 3 手', 'en': 'deal 1, trick 5, play 3'}
+    >>> place_words("request body")["zh"], place_words("out.json")["zh"]
+    ('请求内容', 'out.json')
+    """
     zh, en = [], []
-    for name, index in re.findall(r"([a-z_]+)(?:\[(\d+)\])?", text):
-        if index and name in _PLACE_PARTS:
-            zh.append(_PLACE_PARTS[name][0].format(n=int(index) + 1))
-            en.append(_PLACE_PARTS[name][1].format(n=int(index) + 1))
-        elif not index and name in _PLACE_FIELDS:
+    try:
+        parts = place_parts(where)
+    except ValueError:
+        return {"zh": where, "en": where}
+    for name, index in parts:
+        if index is not None and name in _PLACE_PARTS:
+            zh.append(_PLACE_PARTS[name][0].format(n=index + 1))
+            en.append(_PLACE_PARTS[name][1].format(n=index + 1))
+        elif index is None and name in _PLACE_FIELDS:
             zh.append(_PLACE_FIELDS[name][0])
             en.append(_PLACE_FIELDS[name][1])
         else:
-            raise UnknownTemplateError(text)
+            return {"zh": where, "en": where}
     return {"zh": "".join(zh), "en": ", ".join(en)}
 
 
-_RECORD_PROBLEMS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r'unknown card (?P<x>".*")'), "不认识的牌 {x}", "unknown card {x}"),
-    (re.compile(r'unknown profile (?P<x>".*")'), "没有 {x} 这套规则", "unknown rules {x}"),
-    (re.compile(r"missing"), "缺少", "missing"),
-    (re.compile(r"expected a list of cards"), "应是一串牌", "expected a list of cards"),
-    (re.compile(r"(?P<n>\d+) or more copies of (?P<card>\".*\"), but no decks hold more than (?P<d>\d+)"),
-     "{card} 有 {n} 张以上，任何几副牌都不超过 {d} 张", "{n} or more copies of {card}, more than any decks hold ({d})"),
-    (re.compile(r"only the last trick may be incomplete \((?P<a>\d+) of (?P<n>\d+) plays\)"),
-     "只有最后一墩可以没出完（这墩只有 {a}/{n} 手）", "only the last trick may be incomplete ({a} of {n} plays)"),
-]
+_COUNTED = ("deal", "trick", "index", "position")
+"""Parameters that count from 0 in the scorer and from 1 on the page."""
+_SEATS = ("seat", "turn")
+"""Parameters that are seats: the page shows the player's name."""
+_JOINED = {"counts": ("、", " or "), "choices": ("、", ", "), "allowed": ("、", ", ")}
+"""List parameters and how each language joins them."""
 
 
-@_template("error", r"(?P<place>(?:deals|rules|players|start_levels)[a-z_.\[\]\d]*): (?P<problem>.+)")
-def error_in_record(w: _Words, g: dict[str, str]) -> Text:
-    place = _place(g["place"])
-    for pattern, zh, en in _RECORD_PROBLEMS:
-        m = pattern.fullmatch(g["problem"])
-        if m:
-            return {"zh": f"记录有误：{place['zh']}{zh.format(**m.groupdict())}",
-                    "en": f"record error in {place['en']}: {en.format(**m.groupdict())}"}
-    raise UnknownTemplateError(g["problem"])
+def _profile_name(name: object) -> Text:
+    known = STRINGS.get(f"profile.{name}")
+    return dict(known) if known else {"zh": str(name), "en": str(name)}
 
 
-@_template("error", r"(?P<file>.+): not valid JSON(?: \(line (?P<line>\d+), column (?P<column>\d+)\)"
-                    r"|: .* at line (?P<line2>\d+) column (?P<column2>\d+))")
-def error_not_json(w: _Words, g: dict[str, str]) -> Text:
-    line, column = g["line"] or g["line2"], g["column"] or g["column2"]
-    name = "请求内容" if g["file"] == "request body" else g["file"]
-    return {"zh": f"{name} 不是有效的 JSON（第 {line} 行第 {column} 列）",
-            "en": f"{g['file']} is not valid JSON (line {line}, column {column})"}
+def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bool) -> dict[str, Any]:
+    """The parameters of a message made readable in ``lang`` (see :data:`web.i18n.MESSAGES_ZH`)."""
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        if name == "where" and isinstance(value, str):
+            place = place_words(value)[lang]
+            out["where"] = place
+            out["at"] = place if in_record else place + ("：" if lang == "zh" else ": ")
+        elif name in _SEATS and isinstance(value, int):
+            out[name] = words.seat(value)
+        elif name in _COUNTED and isinstance(value, int) and not isinstance(value, bool):
+            out[name] = value + 1
+        elif isinstance(value, InputError):
+            out[name] = describe_error(value, words.players)[lang]
+        elif isinstance(value, Message):
+            out[name] = _message_words(value, words, in_record=False)[lang]
+        elif name == "suit" and isinstance(value, str):
+            out[name] = words.suit(value)[lang]
+        elif name == "cards" and isinstance(value, (list, tuple)):
+            text = " ".join(str(card) for card in value)
+            out[name] = words.cards_zh(text) if lang == "zh" else text
+        elif name == "profile":
+            out[name] = _profile_name(value)[lang]
+        elif name in _JOINED and isinstance(value, (list, tuple)):
+            out[name] = _JOINED[name][0 if lang == "zh" else 1].join(str(v) for v in value)
+        elif name == "requirement" and isinstance(value, (list, tuple)):
+            out[name] = shapes_words([tuple(shape) for shape in value])[lang]
+        else:
+            out[name] = value
+    return out
 
 
-_INPUT_PROBLEMS: list[tuple[re.Pattern[str], str, str]] = [
-    (re.compile(r"(?P<n>[\d,]+) bytes, over the limit of (?P<limit>[\d,]+)"), "太大（{n} 字节，上限 {limit}）",
-     "too large ({n} bytes, the limit is {limit})"),
-    (re.compile(r"not UTF-8 text.*"), "不是 UTF-8 文本", "not UTF-8 text"),
-    (re.compile(r"JSON nested deeper than (?P<d>\d+) levels"), "JSON 嵌套超过 {d} 层", "JSON nested deeper than {d} levels"),
-    (re.compile(r"an integer of (?P<n>\d+) digits.*"), "数字太长（{n} 位）", "a number of {n} digits"),
-    (re.compile(r"(?P<x>-?\d+) is out of range"), "{x} 超出范围", "{x} is out of range"),
-    (re.compile(r".*(?: is not a number JSON allows| is out of range)|a number of \d+ characters"),
-     "不是有效的数字", "not a valid number"),
-    (re.compile(r"(?:.*: )?a lone surrogate.*"), "含有无效字符", "holds an invalid character (a lone surrogate)"),
-    (re.compile(r"not valid JSON: .*"), "不是有效的 JSON", "not valid JSON"),
-    (re.compile(r"expected a JSON object.*"), "应是一个 JSON 对象", "expected a JSON object"),
-    (re.compile(r"expected a whole number.*"), "应是整数", "expected a whole number"),
-    (re.compile(r"expected one of (?P<x>.+)"), "应是 {x} 之一", "expected one of {x}"),
-    (re.compile(r"(?:unknown profile .*|expected a list of \{card, nth\})"), "不对", "not valid"),
-    (re.compile(r"a name of (?P<n>\d+) characters.*"), "名字太长（{n} 个字）", "a name of {n} characters is too long"),
-    (re.compile(r"(?P<n>\d+) or more copies of (?P<card>\".*\"), but no decks hold more than (?P<d>\d+)"),
-     "{card} 有 {n} 张以上，任何几副牌都不超过 {d} 张", "{n} or more copies of {card}, more than any decks hold ({d})"),
-]
-
-_INPUT_PLACES = {"request body": ("请求内容", "the request body"), "file name": ("文件名", "the file name")}
+def _message_words(message: Message, words: _Words, *, in_record: bool) -> Text:
+    """A message of :data:`scorer.messages.MESSAGES_EN` in Chinese and the page's English (the
+    scorer's own line where the page has no English of its own)."""
+    params = dict(message.params)
+    zh = render(MESSAGES_ZH[message.key], _page_params(params, words, "zh", in_record))
+    if message.key in MESSAGES_PAGE_EN:
+        en = render(MESSAGES_PAGE_EN[message.key], _page_params(params, words, "en", in_record))
+    else:
+        en = str(message)
+    return {"zh": zh, "en": en}
 
 
-@_template("error", r"(?P<where>[^:]{1,300}): (?P<problem>.+)")
-def error_input(w: _Words, g: dict[str, str]) -> Text:
-    """Input refused where it is read (a request body, an upload, a field): the place and the problem."""
-    where = g["where"]
-    zh_where, en_where = _INPUT_PLACES.get(where) or _PLACE_FIELDS.get(where) or (where, where)
-    for pattern, zh, en in _INPUT_PROBLEMS:
-        m = pattern.fullmatch(g["problem"])
-        if m:
-            return {"zh": f"{zh_where}：{zh.format(**m.groupdict())}", "en": f"{en_where}: {en.format(**m.groupdict())}"}
-    raise UnknownTemplateError(g["problem"])
+def describe_message(message: Message, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for a message of the scorer (its key and parameters); never raises
+    (a key the page has no words for keeps the scorer's English, ``"parsed": False``).
 
-
-TEMPLATE_NAMES: tuple[str, ...] = tuple(name for _, name, _, _ in _TEMPLATES)
-"""Every template this module reads, by name (tests check that each one is met)."""
-
-
-def match_template(rule: str, text: str, players: Sequence[str]) -> tuple[str, Text]:
-    """The name of the template ``text`` fills and its Chinese and English; raises
-    :class:`UnknownTemplateError` if none fits (``rule`` "penalty" and "hint" for those texts)."""
-    words = _Words(players)
-    for template_rule, name, pattern, render in _TEMPLATES:
-        if template_rule != rule:
-            continue
-        m = pattern.fullmatch(text)
-        if m:
-            try:
-                return name, render(words, {key: value or "" for key, value in m.groupdict().items()})
-            except UnknownTemplateError:
-                if rule != "error":
-                    raise
-    raise UnknownTemplateError(f"{rule}: {text}")
-
-
-def readable_english(text: str, players: Sequence[str]) -> str:
-    """The scorer's English with seats as player names and tricks counted from 1 (the fallback).
-
-    >>> readable_english("seat 1's ♠A (played in tricks 3, 4)", ["a", "b"])
-    "b's ♠A (played in tricks 4, 5)"
+    >>> describe_message(Message("hint.follow_requirement", {"suit": "♥", "n": 2, "requirement": ((2, 1),)}))
+    {'zh': '跟 2 张♥，须出对子', 'en': 'follow ♥ with 2 cards: a pair', 'parsed': True}
     """
-    words = _Words(players)
-    text = re.sub(r"\bseat (\d+)\b", lambda m: words.seat(m.group(1)), text)
-    return re.sub(r"\b(tricks? )(\d+(?:(?: \(this trick\))?, \d+)*)",
-                  lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + 1), m.group(2)), text)
-
-
-def _describe(rule: str, text: str, players: Sequence[str]) -> dict[str, Any]:
+    if message.key == FREE_TEXT or message.key not in MESSAGES_ZH:
+        return _as_written(str(message))
     try:
-        return {**match_template(rule, text, players)[1], "parsed": True}
+        return {**_message_words(message, _Words(players), in_record=False), "parsed": True}
+    except (KeyError, ValueError, IndexError, TypeError):
+        return _as_written(str(message))
+
+
+def describe_error(error: InputError, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for an error the page shows, from its key and parameters; never
+    raises. An error of another table (嘴和's, ``web.zuihe``) or a command's free text keeps its English.
+
+    >>> from tuolaji.session.live import OutOfTurnError
+    >>> describe_error(OutOfTurnError("session.out_of_turn", deal=0, trick=2, seat=1, turn=3), ["东", "南", "西", "北"])
+    {'zh': '第 3 墩：该 北 出牌，不是 南', 'en': 'trick 3: 北 is to play, not 南', 'parsed': True}
+    """
+    if error.messages is not MESSAGES_EN or error.key == FREE_TEXT or error.key not in MESSAGES_ZH:
+        return _as_written(str(error))
+    in_record = isinstance(error, RecordError) and "where" in error.params  # 「记录有误：」 and the place
+    try:
+        words = _message_words(error.message, _Words(players), in_record=in_record)
+    except (KeyError, ValueError, IndexError, TypeError):
+        return _as_written(str(error))
+    if in_record:
+        words = {"zh": "记录有误：" + words["zh"], "en": words["en"]}
+    return {**words, "parsed": True}
+
+
+def error_arguments(error: InputError) -> dict[str, str]:
+    """An error's words for an address (``/sessions?error=…&error_zh=…``), each cut to the length an
+    address carries; an error with Chinese of its own (``zh``: a zip refused on import) keeps it.
+
+    >>> error_arguments(InputError("page.name_empty"))
+    {'error': 'the name is empty', 'error_zh': '请填写名称'}
+    """
+    words = describe_error(error)
+    own = getattr(error, "zh", None)
+    zh = own if isinstance(own, str) else words["zh"]
+    return {"error": shown_error(words["en"]), "error_zh": shown_error(zh)}
+
+
+def shown_words(arguments: Mapping[str, str]) -> Text | None:
+    """The words of :func:`error_arguments` read from an address's arguments, shown as they are
+    (None without an error).
+
+    >>> shown_words({"error": "the name is empty", "error_zh": "请填写名称"})
+    {'zh': '请填写名称', 'en': 'the name is empty'}
+    """
+    english = arguments.get("error")
+    if not english:
+        return None
+    return {"zh": arguments.get("error_zh") or english, "en": english}
+
+
+def describe_hint(hint: Message, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for the follow hint (:func:`scorer.follow_hint_message`); a
+    requirement of singles alone needs no words beyond the suit and the count.
+
+    >>> describe_hint(Message("hint.follow_requirement", {"suit": "♥", "n": 2, "requirement": ((2, 1),)}))["zh"]
+    '跟 2 张♥，须出对子'
+    >>> describe_hint(Message("hint.none_left", {"suit": "trump", "n": 3}))["zh"]
+    '没有主牌了：任出 3 张'
+    """
+    requirement = hint.params.get("requirement")
+    if hint.key == "hint.follow_requirement" and requirement is not None and all(
+            tuple(shape) == SINGLE for shape in requirement):
+        return describe_message(Message("hint.follow", {k: v for k, v in hint.params.items() if k != "requirement"}),
+                                players)
+    return describe_message(hint, players)
+
+
+# --- the obligation of a lead, without hands (scorer.follow.Obligation) -------------------------------
+
+_TUPLE_ZH = {2: "对子", 3: "三张", 4: "四张"}
+_WIDER_ZH = {(3,): "（三张可拆）", (4,): "（四张可拆）", (3, 4): "（三张、四张可拆）"}
+
+
+def _shape_zh(shape: tuple[int, int]) -> str:
+    width, length = shape
+    if length == 1:
+        return _TUPLE_ZH.get(width, f"{width} 张相同")
+    if shape == (3, 2):
+        return "泰坦尼克"
+    if shape == (2, 2):
+        return "拖拉机"
+    if width == 2:
+        return f"{length} 连对拖拉机"
+    return f"{length} 连{'三' if width == 3 else '四'}张"
+
+
+def _rung_zh(requirement: Sequence[tuple[int, int]], label: str) -> str:
+    """One rung of the ladder: ``♥对子 + 另 2 张♥``, ``2 张♥``."""
+    parts = []
+    for shape in dict.fromkeys(s for s in requirement if s != SINGLE):
+        count = list(requirement).count(shape)
+        parts.append(f"{'' if count == 1 else f'{count} 个'}{label}{_shape_zh(shape)}")
+    singles = list(requirement).count(SINGLE)
+    if singles:
+        parts.append(f"{'另 ' if parts else ''}{singles} 张{label}")
+    return " + ".join(parts)
+
+
+def explain_obligation(obligation: Obligation) -> Text:
+    """A lead's obligation in Chinese and English (strict: :class:`UnknownTemplateError` for a
+    note of the first rung this module has no words for).
+
+    >>> from tuolaji.scorer.follow import Obligation
+    >>> explain_obligation(Obligation(2, 1, ((2, 1),), False, (((2, 1),), ((1, 1), (1, 1))), (3,)))["zh"]
+    '首家出♥对子：有♥对子须跟（三张可拆），否则 2 张♥，再否则出全部♥并任垫'
+    """
+    if obligation.suit is None:
+        return {"zh": f"首家混出：任出 {obligation.size} 张", "en": str(obligation)}
+    label = _Words.suit(obligation.label)["zh"]
+    if obligation.size == 1:
+        return {"zh": f"首家出{label}单张：有{label}须跟一张，没有可任出一张", "en": str(obligation)}
+    if obligation.wider and obligation.wider not in _WIDER_ZH:
+        raise UnknownTemplateError(str(obligation.wider))
+    note = "（不能从更多张里拆）" if obligation.protected else _WIDER_ZH.get(obligation.wider, "")
+    what = "甩牌" if obligation.throw else _shape_zh(obligation.units[0])
+    rungs = [_rung_zh(rung, label) for rung in obligation.rungs]
+    first = f"有{rungs[0]}须跟{note}" if obligation.hold_first else f"须出{rungs[0]}"
+    zh = (f"首家出{label}{what}：{first}" + "".join(f"，否则 {rung}" for rung in rungs[1:])
+          + f"，再否则出全部{label}并任垫")
+    return {"zh": zh, "en": str(obligation)}
+
+
+def describe_obligation(obligation: Obligation, players: Sequence[str] = ()) -> dict[str, Any]:
+    """``{"zh", "en", "parsed"}`` for a lead's obligation (:func:`scorer.lead_obligation_fact`); never raises.
+
+    >>> from tuolaji.scorer.follow import Obligation
+    >>> describe_obligation(Obligation(3))
+    {'zh': '首家混出：任出 3 张', 'en': 'mixed lead: play any three cards', 'parsed': True}
+    """
+    try:
+        return {**explain_obligation(obligation), "parsed": True}
     except (UnknownTemplateError, KeyError, ValueError, IndexError):
-        english = readable_english(text, players)
-        return {"zh": english, "en": english, "parsed": False}
+        return _as_written(str(obligation))
 
 
-def _readable(text: str, players: Sequence[str]) -> dict[str, Any]:
-    english = readable_english(text, players)
+OBLIGATION_KEYS: frozenset[str] = frozenset({"obligation.mixed", "obligation.single", "obligation.ladder"})
+"""The kinds of obligation (:attr:`scorer.follow.Obligation.key`) this module words."""
+
+
+def _as_written(english: str) -> dict[str, Any]:
     return {"zh": english, "en": english, "parsed": False}
 
 
 def describe_violation(violation: Violation | dict[str, Any], players: Sequence[str]) -> dict[str, Any]:
     """``{"zh", "en", "parsed"}`` for one violation of the audit, from its data
     (:class:`scorer.violations.Violation`); never raises. A violation without its data (an
-    audit's dict) or of a kind this module has no words for keeps the scorer's English, seats
-    and tricks made readable (``"parsed": False``).
+    audit's dict) or of a kind this module has no words for keeps the scorer's English
+    (``"parsed": False``).
 
     A text that does not name the violation's seat (a card with too many copies, a bid, the
     kitty) starts with the player's name.
@@ -873,11 +803,11 @@ def describe_violation(violation: Violation | dict[str, Any], players: Sequence[
     '西：底牌有 6 张；本规则扣 8 张'
     """
     if not isinstance(violation, Violation):
-        return _readable(str(violation.get("detail", "")), players)
+        return _as_written(str(violation.get("detail", "")))
     try:
         described: dict[str, Any] = {**explain_fact(violation.fact, players), "parsed": True}
     except (UnknownTemplateError, KeyError, ValueError, IndexError):
-        return _readable(detail(violation.fact), players)
+        return _as_written(detail(violation.fact))
     seat = violation.seat
     if 0 <= seat < len(players):
         name = str(players[seat])
@@ -890,31 +820,13 @@ def describe_penalty(penalty: Penalty | dict[str, Any], players: Sequence[str]) 
     """``{"zh", "en", "parsed"}`` for one penalty of the audit, from its data
     (:class:`scorer.violations.Penalty`); never raises (an audit's dict keeps the scorer's English)."""
     if not isinstance(penalty, Penalty):
-        return _readable(str(penalty.get("detail", "")), players)
+        return _as_written(str(penalty.get("detail", "")))
     try:
         return {**explain_penalty(penalty.fact, players), "parsed": True}
     except (UnknownTemplateError, KeyError, ValueError, IndexError):
-        return _readable(penalty_detail(penalty.fact), players)
+        return _as_written(penalty_detail(penalty.fact))
 
 
-def describe_hint(hint: str, players: Sequence[str]) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for a :func:`scorer.follow_hint` text; never raises.
-
-    >>> describe_hint("follow ♥ with 2 cards: [2] (a pair)", [])["zh"]
-    '跟 2 张♥，须出对子'
-    """
-    return _describe("hint", hint, players)
-
-
-def describe_error(message: str, players: Sequence[str] = ()) -> dict[str, Any]:
-    """``{"zh", "en", "parsed"}`` for an error the API answers; never raises.
-
-    >>> describe_error("deals[0].tricks[2]: seat 1 played but seat 3 is to play", ["东", "南", "西", "北"])["zh"]
-    '第 3 墩：该 北 出牌，不是 南'
-    """
-    return _describe("error", message, players)
-
-
-__all__ = ["FACT_SENTENCES", "TEMPLATE_NAMES", "UnknownTemplateError", "describe_error", "describe_hint",
-           "describe_obligation", "describe_penalty", "describe_violation", "explain_fact", "explain_penalty",
-           "match_template", "readable_english", "requirement_words", "shapes_words"]
+__all__ = ["FACT_SENTENCES", "OBLIGATION_KEYS", "UnknownTemplateError", "describe_error", "describe_hint",
+           "describe_message", "describe_obligation", "describe_penalty", "describe_violation", "error_arguments",
+           "explain_fact", "explain_obligation", "explain_penalty", "place_words", "shapes_words", "shown_words"]

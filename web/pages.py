@@ -16,9 +16,8 @@ from tuolaji.scorer.errors import InputError
 from . import results, rules_words, view
 from .api import get_table, read_uploaded_record
 from .cards import CARD_NAMES, card_sprite, card_svg
-from .explain import describe_error
+from .explain import error_arguments, shown_words
 from .i18n import STRINGS, normalise_language
-from .security import shown_error
 from .store import Session
 
 pages_bp = Blueprint("pages", __name__)
@@ -84,7 +83,7 @@ def sessions() -> Response:
                        sessions=[s.summary() for s in stored], current=table.session_id,
                        binned=[s.summary() for s in table.store.binned()],
                        games={s.id: _stored_game_summary(table.store.path, s) for s in stored},
-                       error=describe_error(request.args["error"]) if request.args.get("error") else None)
+                       error=shown_words(request.args))
 
 
 _summaries: dict[tuple[str, int, float], dict | None] = {}
@@ -133,7 +132,7 @@ def import_session() -> BaseResponse:
     try:
         record, name = read_uploaded_record()
     except InputError as exc:
-        return redirect(url_for("pages.sessions", error=shown_error(str(exc))))
+        return redirect(url_for("pages.sessions", **error_arguments(exc)))
     session_id = get_table().store.create(record, name=name, source="import")
     if request.form.get("replay"):
         return redirect(url_for("pages.replay", session_id=session_id))

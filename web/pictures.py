@@ -53,8 +53,8 @@ from tuolaji.scorer.tracker import track
 from tuolaji.vision.sources import Frame
 
 from .api import BadRequestError, get_table
+from .explain import error_arguments
 from .replay import timeline
-from .security import shown_error
 from .store import MAX_NAME_LENGTH
 from .table import Table
 
@@ -421,5 +421,5 @@ def import_zip_form() -> BaseResponse:
     try:
         imported = import_archive(_uploaded())
     except InputError as exc:
-        return redirect(url_for("pages.sessions", error=shown_error(str(exc))))
+        return redirect(url_for("pages.sessions", **error_arguments(exc)))
     return redirect(url_for("pages.replay", session_id=imported["id"]))

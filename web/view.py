@@ -255,10 +255,10 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
         if not plays:
             return None
         leading = not tricks or len(tricks[-1]["plays"]) in (0, len(players))
-        rule_text = None if leading else scorer.follow_hint(record, seat)
+        rule_hint = None if leading else scorer.follow_hint_message(record, seat)
     except Exception:  # noqa: BLE001 - a hint the scorer cannot give must never break the page
         return None
-    rule = describe_hint(rule_text, players) if rule_text else None
+    rule = describe_hint(rule_hint, players) if rule_hint else None
     choices = plays if len(plays) <= HINT_CHOICES else None
     name = str(players[seat]) if seat < len(players) else f"#{seat}"
     line = {}

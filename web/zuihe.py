@@ -150,7 +150,7 @@ def error_message(error: InputError) -> dict[str, str]:
     body's JSON) by the app's error wording."""
     if isinstance(error, ZuiheInputError) and error.key in MESSAGES_ZH:
         return {"zh": error_zh(error), "en": str(error)}
-    return {"zh": describe_error(str(error))["zh"], "en": str(error)}
+    return {"zh": describe_error(error)["zh"], "en": str(error)}
 
 
 def card_table() -> list[dict[str, Any]]:

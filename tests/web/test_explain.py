@@ -4,8 +4,8 @@ The main test audits hundreds of random deals with injected faults of every rule
 (swapped cards, wrong leaders, short plays, foreign cards, mixed leads, failed throws,
 bad forced units, bad bids, a short kitty, throw penalties) and checks that every detail
 and penalty the audit writes is read by one of the known templates and comes out fully
-in Chinese, and that every template was met. The follow hint gets the same over random
-half-played deals.
+in Chinese, and that every template was met. The follow hint and the lead's obligation (facts, not
+English read back) get the same over random half-played deals.
 """
 
 from __future__ import annotations
@@ -38,21 +38,19 @@ from tuolaji.scorer.violations import (
 )
 from tuolaji.web.explain import (
     FACT_SENTENCES,
+    OBLIGATION_KEYS,
     describe_error,
     describe_hint,
+    describe_obligation,
     describe_penalty,
     describe_violation,
     explain_fact,
-    match_template,
 )
 
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
               "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty", "wrong-dealer",
               "bad-friend-call"}
-HINT_TEMPLATES = {"hint_none_left", "hint_play_all", "hint_follow"}
-OBLIGATION_TEMPLATES = {"obligation_mixed", "obligation_single", "obligation_ladder"}
-ERROR_TEMPLATES = {"error_out_of_turn", "error_no_such_card", "error_unknown_card", "error_fixed", "error_player_count",
-                   "error_in_record", "error_not_json", "error_input"}
+HINT_KEYS = {"hint.none_left", "hint.play_all", "hint.play_all_and_more", "hint.follow_requirement"}
 
 # (rules, players): profiles whose options reach every template (penalties, bid orders, forced units, 找朋友)
 CONFIGS: list[tuple[Any, int | None]] = [
@@ -236,7 +234,8 @@ def second_deal(rec: dict[str, Any], rng: random.Random) -> None:
     side = set(scorer.dealer_side_seats(rec, 0))
     winners = sorted(side if out["outcome"]["side"] == "dealer" else set(range(n)) - side)
     levels = out["levels_after"]
-    dealer = out["next_dealer"] if rng.random() < 0.5 else rng.randrange(n)
+    nxt = out["next_dealer"] if out["next_dealer"] is not None else scorer.next_dealers(rec)[0]  # 找朋友: a winner
+    dealer = nxt if rng.random() < 0.5 else rng.randrange(n)
     level = levels[dealer] if rng.random() < 0.6 else rng.choice(["2", "3", "J", "A"])
     bids_made = []
     if "friends" in first:
@@ -368,8 +367,6 @@ PENALTY_SENTENCES = {"penalty_points", "penalty_level", "penalty_throw_level_poi
 
 
 def test_obligations_of_random_leads_are_translated():
-    from tuolaji.web.explain import describe_obligation
-
     met: set[str] = set()
     rng = random.Random(3)
     for _ in range(300):
@@ -382,13 +379,13 @@ def test_obligations_of_random_leads_are_translated():
         deal["tricks"] = deal["tricks"][:t] + [{"leader": trick["leader"], "plays": trick["plays"][:1]}]
         deal.pop("complete", None)
         text = scorer.lead_obligation(rec)
-        assert text is not None
-        name, words = match_template("obligation", text, rec["players"])
-        met.add(name)
-        assert words["en"] == text
+        obligation = scorer.lead_obligation_fact(rec)
+        assert text is not None and obligation is not None and str(obligation) == text
+        words = describe_obligation(obligation, rec["players"])
+        met.add(obligation.key)
+        assert words["parsed"] and words["en"] == text
         assert_fully_chinese(words["zh"].replace("泰坦尼克", ""), text)
-        assert describe_obligation(text, rec["players"])["parsed"]
-    assert met == OBLIGATION_TEMPLATES
+    assert met == OBLIGATION_KEYS
 
 
 def test_follow_hints_of_random_half_played_deals_are_translated():
@@ -405,13 +402,16 @@ def test_follow_hints_of_random_half_played_deals_are_translated():
         deal.pop("complete", None)
         seat = (deal["tricks"][t]["leader"] + keep) % n
         hint = scorer.follow_hint(rec, seat)
+        message = scorer.follow_hint_message(rec, seat)
         if hint is None:  # a mixed lead: nothing to follow
+            assert message is None
             continue
-        name, text = match_template("hint", hint, rec["players"])
-        met.add(name)
+        assert message is not None and str(message) == hint
+        met.add(message.key)
+        text = describe_hint(message, rec["players"])
+        assert text["parsed"]
         assert_fully_chinese(text["zh"], hint)
-        assert describe_hint(hint, rec["players"])["parsed"]
-    assert met == HINT_TEMPLATES
+    assert met == HINT_KEYS
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -463,12 +463,15 @@ class BrandNewFact(Fact):
     {"rule": "must-follow-suit", "detail": 17},
     {"rule": None},
 ])
-def test_a_finding_without_words_falls_back_to_readable_english(violation, monkeypatch):
+def test_a_finding_without_words_falls_back_to_the_scorers_english(violation, monkeypatch):
     from tuolaji.scorer import violation_text as violation_text
     monkeypatch.setitem(violation_text._SENTENCES, BrandNewFact, lambda f: f"seat {f.seat} did it in trick 2")
     described = describe_violation(violation, ["东", "南"])
     assert described["parsed"] is False and described["zh"] == described["en"]
-    assert "seat 0" not in described["en"] and "seat 1" not in described["en"]
+    if isinstance(violation, Violation):
+        assert described["en"] == detail(violation.fact)  # nothing is read back out of the English
+    else:
+        assert described["en"] == str(violation.get("detail", ""))
 
 
 def test_seat_numbers_beyond_the_players_never_crash():
@@ -491,5 +494,6 @@ def test_the_injected_records_are_varied():
 def test_record_errors_name_the_place_in_chinese(record, zh):
     with pytest.raises(scorer.RecordError) as caught:
         scorer.validate_record(record)
-    described = describe_error(str(caught.value))
+    described = describe_error(caught.value)
     assert described["parsed"] and described["zh"] == zh
+    assert described["en"] == str(caught.value)
