@@ -26,7 +26,7 @@ from .formats import Lead, Unit, beating_unit, counts_of, embeddings, read_forma
 from .order import SUIT_LABELS, TRUMP, TrumpOrder
 from .profiles import PENALTY_OPTIONS, Options
 from .record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, _dealer_side, parse_record
-from .scoring import advance_level, dealer_side, kitty_multiplier, level_outcome, next_dealer
+from .scoring import advance_level, dealer_side, is_unit_size, kitty_multiplier, level_outcome, next_dealer
 from .seats import seat_of
 from .state import forced_key, forced_unit, trick_resolution
 from .violation_text import detail, penalty_detail
@@ -49,6 +49,7 @@ from .violations import (
     Fact,
     FriendCallCopy,
     FriendCallTrump,
+    KittyPointsMismatch,
     KittySize,
     LeaderNotDealer,
     LeaderNotWinner,
@@ -57,9 +58,13 @@ from .violations import (
     Offence,
     Penalty,
     PenaltyFact,
+    PointsNotFive,
+    PointsTooMany,
     Revoke,
     RulingFact,
     ThrowStood,
+    UnitImpossible,
+    UnitMissing,
     Violation,
     WrongForcedUnit,
     WrongFormat,
@@ -120,6 +125,7 @@ class _DealAudit:
         self.points = [0] * self.n
         self.prev_winner: int | None = None
         self.last_winner_play: tuple[Lead, list[int]] | None = None
+        self.last_points_trick: ParsedTrick | None = None  # the last trick, when recorded by points
         self.dealer_side: set[int] = set()
 
     # ---------------------------------------------------------------- helpers
@@ -204,6 +210,10 @@ class _DealAudit:
                         at[c].append(t)
                     else:
                         at[c] = [t]
+        if d.points_only:  # 只记分: the cards do not make the hands, the record says when it is over
+            self.complete = d.complete_flag if d.complete_flag is not None else d.defender_points is not None
+            self.exact = False
+            return played_total
         last_full = bool(tricks) and len(tricks[-1].plays) == n
         full = self.opts.hand_size_for(n)
         self.complete = bool(
@@ -240,6 +250,8 @@ class _DealAudit:
     def _trick(self, t: int, known: list[list[int]]) -> dict[str, Any]:
         """One trick's audit output, its plays judged in order."""
         tr = self.d.tricks[t]
+        if tr.winner is not None and tr.points is not None:
+            return self._points_trick(t, tr.winner, tr.points)
         plays_out = [{"seat": seat_of(tr.leader, j, self.n), "cards": [CARD_NAMES[c] for c in p], "legal": True,
                       "violations": []} for j, p in enumerate(tr.plays)]
         points = 0
@@ -356,6 +368,78 @@ class _DealAudit:
         self.points[winner] += trick_out["points"]
         self.prev_winner = winner
         self.last_winner_play = (lead, tr.plays[w])
+        self.last_points_trick = None
+
+    def _points_trick(self, t: int, winner: int, points: int) -> dict[str, Any]:
+        """A trick recorded by its winner and points alone (只记分): its leader if the record
+        names one, and the points a trick can hold; the winner takes them and leads next."""
+        tr = self.d.tricks[t]
+        leader = tr.leader if tr.leader >= 0 else None
+        expected = self.d.dealer if t == 0 else self.prev_winner
+        if leader is not None and expected is not None and leader != expected:
+            self.add(t, leader, "wrong-leader", True,
+                     LeaderNotDealer(leader) if t == 0 else LeaderNotWinner(leader, expected, t - 1))
+        self._check_points(t, winner, "trick", points)
+        self.points[winner] += points
+        self.prev_winner = winner
+        self.last_winner_play = None
+        self.last_points_trick = tr
+        return {"leader": leader, "winner": winner, "points": points, "plays": [], "points_only": True}
+
+    def _check_points(self, t: int | None, seat: int, what: Literal["trick", "defenders", "kitty"],
+                      points: int) -> None:
+        """Points a record states (not counted from cards): fives, and what the decks hold."""
+        if points % 5:
+            self.add(t, seat, "bad-points", True, PointsNotFive(what, points))
+        if what == "trick" and points > 100 * self.opts.decks:
+            self.add(t, seat, "bad-points", True, PointsTooMany("trick", points, self.opts.decks))
+
+    def _last_unit(self) -> tuple[int, int | None, bool] | None:
+        """The last trick's winner, the cards of its winning play's largest unit (None when a
+        points-only record does not say) and whether that play was trumps; None before any."""
+        d = self.d
+        if d.last_trick is not None:
+            return d.last_trick.winner, d.last_trick.unit, d.last_trick.trump
+        if self.prev_winner is None:
+            return None
+        if self.last_points_trick is not None:
+            return self.prev_winner, self.last_points_trick.unit, self.last_points_trick.trump
+        if self.last_winner_play is None:
+            return None
+        lead, play = self.last_winner_play
+        return self.prev_winner, lead.largest if not lead.mixed else 1, all(self.order.suit[c] == TRUMP for c in play)
+
+    def _kitty_points(self) -> int:
+        """The kitty's points: its cards', else the record's ``kitty_points`` (0 when neither);
+        both, and they differ: ``bad-points`` (the cards count)."""
+        d = self.d
+        if d.kitty is not None:
+            points = sum(CARD_POINTS[c] for c in d.kitty)
+            if d.kitty_points is not None and d.kitty_points != points:
+                self.add(None, d.dealer, "bad-points", True, KittyPointsMismatch(d.kitty_points, points))
+            return points
+        if d.kitty_points is not None:
+            self._check_points(None, d.dealer, "kitty", d.kitty_points)
+            return d.kitty_points
+        return 0
+
+    def _deal_points_checks(self, kitty_points: int) -> None:
+        """只记分: the deal's stated points — the defenders' (fives), and with the tricks' and
+        the kitty's no more than the decks hold; the last trick's unit one the decks can make."""
+        d, decks = self.d, self.opts.decks
+        if d.defender_points is not None:
+            self._check_points(None, d.dealer, "defenders", d.defender_points)
+        total = kitty_points + (d.defender_points or 0)
+        for t in d.tricks:
+            if t.points is not None:
+                total += t.points
+            else:
+                total += sum(CARD_POINTS[c] for p in t.plays for c in p)
+        if total > 100 * decks:
+            self.add(None, d.dealer, "bad-points", True, PointsTooMany("deal", total, decks))
+        last = self._last_unit()
+        if last is not None and last[1] is not None and not is_unit_size(last[1], decks):
+            self.add(len(d.tricks) - 1 if d.tricks else None, last[0], "bad-points", True, UnitImpossible(last[1], decks))
 
     def _result(self, out_tricks: list[dict[str, Any]]) -> dict[str, Any]:
         """The deal's figures: the sides, the penalties signed, and (complete deals) the outcome."""
@@ -366,10 +450,15 @@ class _DealAudit:
             self._pending_penalties.append((ruling["trick"], ruling["seat"], ruling["points"],
                                             RulingFact(k, ruling.get("rule"), ruling["points"], ruling["levels"])))
         dealer_seats = dealer_side(opts.friends, n, d.dealer, d.friends,
-                                   [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)])
+                                   [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)],
+                                   d.friend_seats)
         self.dealer_side = dealer_seats
         defenders = [s for s in range(n) if s not in dealer_seats]
-        defender_points = sum(self.points[s] for s in defenders)
+        # 只记分 by the deal: the defenders' points as the table counted them
+        defender_points = d.defender_points if d.defender_points is not None else sum(self.points[s] for s in defenders)
+        kitty_points = self._kitty_points()
+        if d.points_only or d.kitty_points is not None:
+            self._deal_points_checks(kitty_points)
         penalty_points = 0
         for trick, seat, points, fact in self._pending_penalties:
             signed = (1 if seat in dealer_seats else -1) * points
@@ -394,8 +483,9 @@ class _DealAudit:
             "levels_after": None,
             "game_winner": None,
         }
-        if self.complete and self.last_winner_play is not None and self.prev_winner is not None:
-            self._outcome(result, self.last_winner_play, self.prev_winner, defender_points, penalty_points, defenders)
+        last = self._last_unit()
+        if self.complete and last is not None:
+            self._outcome(result, last, kitty_points, defender_points, penalty_points, defenders)
         return result
 
     def _deal_checks(self, played_total: list[int]) -> None:
@@ -451,7 +541,7 @@ class _DealAudit:
             source: Literal["hand", "plays"]
             if d.hands is not None:
                 have, source = hand_counts(d.hands[seat]), "hand"
-            elif self.complete:
+            elif self.exact:
                 have = [0] * 54
                 for c, ts in self.played_at[seat].items():
                     have[c] = len(ts)
@@ -494,7 +584,7 @@ class _DealAudit:
         the leader's plays from t on alone (his whole hand once the deal is complete, to
         check his attempt at t against). Once the deal is complete the plays are the whole
         hands, and a card only ever attempted was never held (``card-not-available``)."""
-        shown = not self.complete
+        shown = not self.exact  # the plays are not the whole hands: attempts show held cards
         tricks, n = self.d.tricks, self.n
         after = [[0] * 54 for _ in range(n)]
         self.bounds: list[list[list[int]]] = [[] for _ in tricks]
@@ -671,14 +761,14 @@ class _DealAudit:
                                      tuple(tr.plays[0])), play_out)
 
     # ---------------------------------------------------------------- outcome
-    def _outcome(self, result: dict[str, Any], last: tuple[Lead, list[int]], last_winner: int,
+    def _outcome(self, result: dict[str, Any], last: tuple[int, int | None, bool], kitty_points: int,
                  defender_points: int, penalty_points: int, defenders: list[int]) -> None:
         opts, n, d = self.opts, self.n, self.d
-        lead, play = last
-        kitty_points = sum(CARD_POINTS[c] for c in (d.kitty or []))
-        m = lead.largest if not lead.mixed else 1
-        mult = kitty_multiplier(opts, m, all(self.order.suit[c] == TRUMP for c in play))
+        last_winner, unit, by_trump = last
+        mult = kitty_multiplier(opts, unit or 1, by_trump)
         won_by = "dealer" if last_winner in self.dealer_side else "defenders"
+        if unit is None and won_by == "defenders" and kitty_points:  # a points-only last trick naming no unit
+            self.add(len(d.tricks) - 1 if d.tricks else None, last_winner, "bad-points", True, UnitMissing(mult))
         total = defender_points + (kitty_points * mult if won_by == "defenders" else 0) + penalty_points
         side, levels = level_outcome(opts, n, total)
         winners = sorted(self.dealer_side) if side == "dealer" else defenders

@@ -37,9 +37,27 @@ class RecordError(InputError):
 
 @dataclass
 class ParsedTrick:
-    leader: int
+    leader: int  # -1: a points-only trick that does not say who led
     plays: list[list[int]]
     attempt: list[int] | None
+    winner: int | None = None  # a points-only trick (只记分): who won it ...
+    points: int | None = None  # ... and the points in it (no plays)
+    unit: int | None = None  # the winning play's largest unit, in cards (the last trick's kitty multiplier)
+    trump: bool = True  # the winning play was trumps (``kitty_needs_trump``)
+
+    @property
+    def points_only(self) -> bool:
+        """Whether the trick is recorded by its winner and points alone (docs/RECORD.md 只记分)."""
+        return self.points is not None
+
+
+@dataclass
+class LastTrick:
+    """A deal recorded by its defenders' points: who won the last trick, with which unit."""
+
+    winner: int
+    unit: int | None
+    trump: bool = True
 
 
 @dataclass
@@ -54,6 +72,16 @@ class ParsedDeal:
     tricks: list[ParsedTrick]
     complete_flag: bool | None
     rulings: list[dict[str, Any]] = field(default_factory=list)  # the table's penalties: seat, trick, points/levels
+    defender_points: int | None = None  # 只记分 by the deal: the defenders' points from the tricks (no tricks)
+    last_trick: LastTrick | None = None  # with ``defender_points``: the last trick's winner and unit
+    kitty_points: int | None = None  # the kitty's points when its cards are not recorded
+    friend_seats: list[int | None] = field(default_factory=list)  # 找朋友: who played each called card, if the record says
+
+    @property
+    def points_only(self) -> bool:
+        """Whether some of the deal is recorded by points alone (points-only tricks, or the
+        defenders' points): its cards do not make the hands."""
+        return self.defender_points is not None or any(t.points is not None for t in self.tricks)
 
 
 @dataclass
@@ -213,6 +241,7 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
             bids.append({"seat": _int(b.get("seat"), f"{bw}.seat", 0, n), "cards": cards,
                          "after_kitty": bool(b.get("after_kitty", False))})
     friends: list[tuple[int, int]] = []
+    friend_seats: list[int | None] = []
     if d.get("friends") is not None:
         if not isinstance(d["friends"], list):
             raise RecordError("record.list", where=f"{where}.friends")
@@ -229,6 +258,8 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
             if not isinstance(nth, int) or isinstance(nth, bool) or nth < 1:
                 raise RecordError("record.nth", where=f"{fw}.nth")
             friends.append((card, nth))
+            # who played the called copy, for a deal whose cards do not show it (只记分)
+            friend_seats.append(_int(f["seat"], f"{fw}.seat", 0, n) if f.get("seat") is not None else None)
     tricks_raw = d.get("tricks", [])
     if not isinstance(tricks_raw, list):
         raise RecordError("record.list", where=f"{where}.tricks")
@@ -239,6 +270,9 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
         tw = f"{where}.tricks[{i}]"
         if not isinstance(t, dict):
             raise RecordError("record.object_at", where=tw)
+        if t.get("points") is not None:
+            tricks.append(_points_trick(t, tw, n, decks))
+            continue
         leader = _int(t.get("leader"), f"{tw}.leader", 0, n)
         plays_raw = t.get("plays")
         if not isinstance(plays_raw, list):
@@ -255,7 +289,106 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
     if complete is not None and not isinstance(complete, bool):
         raise RecordError("record.bool", where=f"{where}.complete")
     rulings = _parse_rulings(d.get("rulings"), f"{where}.rulings", n, len(tricks))
-    return ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete, rulings)
+    deal = ParsedDeal(level, trump, dealer, hands, kitty, bids, friends, tricks, complete, rulings,
+                      friend_seats=friend_seats)
+    _parse_points(d, deal, where, n, decks)
+    return deal
+
+
+MAX_POINTS = 10_000
+"""The most points any count of a record may say (four decks hold 400)."""
+
+
+def _points(value: Any, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_POINTS:
+        raise RecordError("record.points", where=where, most=MAX_POINTS, value=value)
+    return value
+
+
+def _unit(t: dict[str, Any], where: str, decks: int) -> tuple[int | None, bool]:
+    """The ``unit`` (cards of the winning play's largest unit) and ``trump`` of a last trick."""
+    unit = t.get("unit")
+    if unit is not None and (not isinstance(unit, int) or isinstance(unit, bool) or not 1 <= unit <= 54 * decks):
+        raise RecordError("record.unit", where=f"{where}.unit", most=54 * decks, value=unit)
+    by_trump = t.get("trump", True)
+    if not isinstance(by_trump, bool):
+        raise RecordError("record.bool", where=f"{where}.trump")
+    return unit, by_trump
+
+
+def _points_trick(t: dict[str, Any], where: str, n: int, decks: int) -> ParsedTrick:
+    """A points-only trick (docs/RECORD.md 只记分): ``winner`` and ``points``, ``leader`` if known,
+    ``unit`` and ``trump`` for the last one; no cards."""
+    for key in ("plays", "attempt"):
+        if t.get(key):
+            raise RecordError("record.points_and_cards", where=where, key=key)
+    points = _points(t["points"], f"{where}.points")
+    winner = _int(t.get("winner"), f"{where}.winner", 0, n)
+    leader = _int(t["leader"], f"{where}.leader", 0, n) if t.get("leader") is not None else -1
+    unit, by_trump = _unit(t, where, decks)
+    return ParsedTrick(leader, [], None, winner, points, unit, by_trump)
+
+
+def points_trick(winner: int, points: int, *, leader: int | None = None, unit: int | None = None,
+                 trump: bool = True) -> dict[str, Any]:
+    """A trick for a record that keeps points only (docs/RECORD.md 只记分): who won it and the
+    points in it, no cards; ``leader`` when the table noted it (the audit checks it); for the
+    last trick ``unit``, the cards of the winning play's largest unit (1 a single, 2 a pair,
+    3 a triple, 4 a pair-tractor …), which makes the kitty's multiplier, and ``trump=False``
+    when that play was no trump (``kitty_needs_trump``). Append it to a deal's ``tricks``; the
+    record is checked as a whole (:func:`validate_record`) and audited like any other.
+
+    >>> points_trick(2, 25), points_trick(1, 10, leader=2, unit=2)
+    ({'winner': 2, 'points': 25}, {'leader': 2, 'winner': 1, 'points': 10, 'unit': 2})
+    """
+    trick: dict[str, Any] = {} if leader is None else {"leader": leader}
+    trick.update({"winner": winner, "points": points})
+    if unit is not None:
+        trick["unit"] = unit
+    if not trump:
+        trick["trump"] = False
+    return trick
+
+
+def points_deal(defender_points: int, last_winner: int, unit: int, *, trump: bool = True,
+                kitty_points: int | None = None) -> dict[str, Any]:
+    """The keys that record a whole deal by points (docs/RECORD.md 只记分): the defenders' points
+    from the tricks, who won the last trick and with which unit (the kitty's multiplier), and
+    the kitty's points when its cards are not recorded. Merge them into a deal with no
+    ``tricks``; such a deal is complete (the audit settles it like a full one).
+
+    >>> points_deal(85, 1, 2, kitty_points=10)
+    {'defender_points': 85, 'last_trick': {'winner': 1, 'unit': 2}, 'kitty_points': 10}
+    """
+    last: dict[str, Any] = {"winner": last_winner, "unit": unit}
+    if not trump:
+        last["trump"] = False
+    deal: dict[str, Any] = {"defender_points": defender_points, "last_trick": last}
+    if kitty_points is not None:
+        deal["kitty_points"] = kitty_points
+    return deal
+
+
+def _parse_points(d: dict[str, Any], deal: ParsedDeal, where: str, n: int, decks: int) -> None:
+    """A deal's 只记分 keys: ``defender_points`` with ``last_trick`` (then no tricks), and
+    ``kitty_points``; a deal partly recorded by points has no ``hands``."""
+    if d.get("kitty_points") is not None:
+        deal.kitty_points = _points(d["kitty_points"], f"{where}.kitty_points")
+    if d.get("defender_points") is not None:
+        if deal.tricks:
+            raise RecordError("record.points_and_tricks", where=where)
+        deal.defender_points = _points(d["defender_points"], f"{where}.defender_points")
+        last = d.get("last_trick")
+        if last is None:
+            raise RecordError("record.missing", where=f"{where}.last_trick")
+        if not isinstance(last, dict):
+            raise RecordError("record.object_at", where=f"{where}.last_trick")
+        unit, by_trump = _unit(last, f"{where}.last_trick", decks)
+        deal.last_trick = LastTrick(_int(last.get("winner"), f"{where}.last_trick.winner", 0, n), unit, by_trump)
+    elif d.get("last_trick") is not None:
+        raise RecordError("record.last_trick", where=f"{where}.last_trick")
+    if deal.hands is not None and deal.points_only:
+        raise RecordError("record.points_hands", where=f"{where}.hands")
 
 
 MAX_RULING_POINTS = 10_000
@@ -358,7 +491,8 @@ def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
         for f in d.get("friends") or []:
             f["card"] = format_card(parse_card(f["card"]))
         for t in d.get("tricks", []):
-            t["plays"] = [canon(p) for p in t["plays"]]
+            if t.get("plays") is not None:  # a points-only trick has none
+                t["plays"] = [canon(p) for p in t["plays"]]
             if t.get("attempt") is not None:
                 t["attempt"] = canon(t["attempt"])
     return out
@@ -384,6 +518,8 @@ def next_leader(record: dict[str, Any], deal: int = -1) -> int:
     if not d.tricks:
         return d.dealer
     last = d.tricks[-1]
+    if last.winner is not None:  # a points-only trick: its winner leads next
+        return last.winner
     if len(last.plays) < parsed.players:
         return last.leader
     w = trick_winner(record, i, len(d.tricks) - 1, _parsed=parsed)
@@ -408,6 +544,8 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
     if not -len(d.tricks) <= trick < len(d.tricks):
         raise RecordError("record.no_trick", deal=i, trick=trick)
     t = d.tricks[trick]
+    if t.winner is not None:  # a points-only trick says who won it
+        return t.winner
     if len(t.plays) < parsed.players:
         return None
     if not t.plays[0]:
@@ -569,7 +707,7 @@ def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
 
     n = parsed.players
     plays = [(seat_of(t.leader, j, n), p) for t in d.tricks for j, p in enumerate(t.plays)]
-    return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays))
+    return sorted(dealer_side(parsed.options.friends, n, d.dealer, d.friends, plays, d.friend_seats))
 
 
 def build_state(parsed: ParsedRecord, deal: int) -> DealState:
@@ -585,6 +723,9 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
                 hands[seat_of(t.leader, j, n)].extend(p)
     state = DealState(parsed.options, d.level, d.trump, d.dealer, hands, n)
     for t in d.tricks:
+        if t.winner is not None and t.points is not None:  # points only
+            state.push_points(t.winner, t.points, t.leader if t.leader >= 0 else None)
+            continue
         for j, p in enumerate(t.plays):
             state.push(list(p), leader=t.leader if j == 0 else None)
     return state
@@ -697,4 +838,5 @@ __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
     "next_leader", "trick_winner", "legal_plays", "follow_hint", "follow_hint_message", "lead_obligation",
     "lead_obligation_fact", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
+    "LastTrick", "points_deal", "points_trick",
 ]

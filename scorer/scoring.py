@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .cards import RANKS
 from .profiles import Options
@@ -37,6 +38,21 @@ def kitty_multiplier(options: Options, largest_unit: int, trump_win: bool) -> in
         return int(2**largest_unit)
     k = int(mode.split(":", 1)[1])
     return k * largest_unit if mode.startswith("per-card:") else k
+
+
+def is_unit_size(cards: int, decks: int) -> bool:
+    """Whether a unit of ``decks`` decks can have ``cards`` cards: a single or a tuple of at most
+    ``decks`` copies, or a tractor of two or more tuples of 2..``decks`` copies (what a last
+    trick recorded by points may name as its winning unit, RULES §7).
+
+    >>> [c for c in range(1, 10) if is_unit_size(c, 2)], [c for c in range(1, 10) if is_unit_size(c, 3)]
+    ([1, 2, 4, 6, 8], [1, 2, 3, 4, 6, 8, 9])
+    >>> is_unit_size(2, 1)
+    False
+    """
+    if 1 <= cards <= decks:
+        return True
+    return any(cards % width == 0 and cards // width >= 2 for width in range(2, decks + 1))
 
 
 def level_outcome(options: Options, players: int, points: int) -> tuple[str, int]:
@@ -120,11 +136,13 @@ def partnerships(friends_mode: bool, players: int) -> list[list[int]]:
 
 
 def dealer_side(friends_mode: bool, players: int, dealer: int, calls: list[tuple[int, int]],
-                plays: list[tuple[int, list[int]]]) -> set[int]:
+                plays: list[tuple[int, list[int]]], named: Sequence[int | None] = ()) -> set[int]:
     """Seats on the dealer's side after ``plays`` (``(seat, cards)`` in playing order).
 
     Fixed partnerships: the seats of the dealer's parity. 找朋友: the dealer plus whoever
-    played the called nth copy of a card (the dealer playing it himself uses it up).
+    played the called nth copy of a card (the dealer playing it himself uses it up); a call
+    the plays do not settle goes to the seat ``named`` for it, if any (the record's
+    ``friends[i].seat``, for cards not recorded: 只记分).
 
     >>> sorted(dealer_side(False, 4, 1, [], []))
     [1, 3]
@@ -144,4 +162,7 @@ def dealer_side(friends_mode: bool, players: int, dealer: int, calls: list[tuple
             if seen[i] >= nth:
                 done[i] = True
                 side.add(seat)
+    for i, named_seat in enumerate(named):
+        if i < len(calls) and not done[i] and named_seat is not None:
+            side.add(named_seat)
     return side

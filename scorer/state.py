@@ -35,7 +35,7 @@ from .formats import (
 )
 from .order import TrumpOrder
 from .profiles import Options
-from .seats import seat_of
+from .seats import position_of, seat_of
 
 __all__ = ["DealState", "Trick", "forced_unit", "legal_follows", "random_follow", "single_unit_leads", "trick_resolution"]
 
@@ -43,7 +43,7 @@ __all__ = ["DealState", "Trick", "forced_unit", "legal_follows", "random_follow"
 class Trick:
     """One trick: leader, plays so far, the lead and the running winner."""
 
-    __slots__ = ("leader", "plays", "lead", "winners", "strengths")
+    __slots__ = ("leader", "plays", "lead", "winners", "strengths", "points")
 
     def __init__(self, leader: int):
         self.leader = leader
@@ -51,6 +51,7 @@ class Trick:
         self.lead: Lead | None = None
         self.winners: list[int] = []  # winning play index after each play
         self.strengths: list[Strength | None] = []
+        self.points: int | None = None  # a points-only trick (只记分): its points, and no cards
 
     def winner_index(self) -> int | None:
         return self.winners[-1] if self.winners else None
@@ -172,9 +173,37 @@ class DealState:
             winner = seat_of(trick.leader, trick.winners[-1], self.players)
             self.points[winner] += sum(CARD_POINTS[c] for p in trick.plays for c in p)
 
+    def push_points(self, winner: int, points: int, leader: int | None = None) -> None:
+        """Record a whole trick by its winner and points alone (只记分, docs/RECORD.md: a table
+        without a camera), between two tricks; ``leader`` when known (else the seat due to lead).
+        The winner takes the points and leads next; no hand changes.
+
+        >>> from tuolaji.scorer.profiles import PROFILES
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "H", dealer=0, hands=[[], [], [], []])
+        >>> deal.push_points(3, 25)
+        >>> deal.turn, deal.points, deal.trick_winners()
+        (3, [0, 0, 0, 25], [3])
+        >>> deal.pop(), deal.turn, deal.points
+        ([], 0, [0, 0, 0, 0])
+        """
+        if self.current is not None:
+            raise ValueError("a points-only trick is recorded between tricks, not during one")
+        if not 0 <= winner < self.players or points < 0:
+            raise ValueError(f"a points-only trick: no seat {winner}, or {points} points")
+        trick = Trick(self.next_leader() if leader is None else leader)
+        trick.plays = [[] for _ in range(self.players)]
+        trick.winners = [position_of(trick.leader, winner, self.players)]
+        trick.points = points
+        self.tricks.append(trick)
+        self.points[winner] += points
+
     def pop(self) -> list[int]:
-        """Take back the last play; returns its cards."""
+        """Take back the last play (a points-only trick: the whole trick); returns its cards."""
         trick = self.tricks[-1]
+        if trick.points is not None:
+            self.tricks.pop()
+            self.points[seat_of(trick.leader, trick.winners[-1], self.players)] -= trick.points
+            return []
         if len(trick.plays) == self.players:
             winner = seat_of(trick.leader, trick.winners[-1], self.players)
             self.points[winner] -= sum(CARD_POINTS[c] for p in trick.plays for c in p)

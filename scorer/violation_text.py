@@ -45,6 +45,7 @@ from .violations import (
     Fact,
     FriendCallCopy,
     FriendCallTrump,
+    KittyPointsMismatch,
     KittySize,
     LeaderNotDealer,
     LeaderNotWinner,
@@ -52,9 +53,13 @@ from .violations import (
     MixedLead,
     NoBid,
     PenaltyFact,
+    PointsNotFive,
+    PointsTooMany,
     Revoke,
     RulingFact,
     ThrowStood,
+    UnitImpossible,
+    UnitMissing,
     WrongFirstDealer,
     WrongForcedUnit,
     WrongFormat,
@@ -215,6 +220,35 @@ def _friend_call_copy(f: FriendCallCopy) -> str:
 @_sentence(KittySize)
 def _kitty_size(f: KittySize) -> str:
     return f"the kitty holds {f.size} cards; these rules bury {f.buried}"
+
+
+_POINTS_OF = {"trick": "the trick's", "defenders": "the defenders'", "kitty": "the kitty's"}
+
+
+@_sentence(PointsNotFive)
+def _points_not_five(f: PointsNotFive) -> str:
+    return f"{_POINTS_OF[f.what]} {f.points} points: cards count in fives (5, 10 and K)"
+
+
+@_sentence(PointsTooMany)
+def _points_too_many(f: PointsTooMany) -> str:
+    where = "one trick" if f.what == "trick" else "the tricks and the kitty"
+    return f"{f.points} points in {where}: {_decks(f.decks)} hold{'s' if f.decks == 1 else ''} {100 * f.decks}"
+
+
+@_sentence(UnitImpossible)
+def _unit_impossible(f: UnitImpossible) -> str:
+    return f"the last trick won with a unit of {f.unit} cards: no unit of {_decks(f.decks)} has {f.unit}"
+
+
+@_sentence(UnitMissing)
+def _unit_missing(f: UnitMissing) -> str:
+    return f"the last trick names no winning unit: the kitty counts as won by a single (×{f.multiplier})"
+
+
+@_sentence(KittyPointsMismatch)
+def _kitty_points_mismatch(f: KittyPointsMismatch) -> str:
+    return f"kitty_points {f.points}, but the kitty's cards hold {f.cards}"
 
 
 # --- leads and plays ------------------------------------------------------------------------------

@@ -228,6 +228,58 @@ class KittySize(Fact):
     buried: int
 
 
+# --- points only (只记分, bad-points) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PointsNotFive(Fact):
+    """Points that are no multiple of 5 (``what``: ``trick``, ``defenders`` (the deal's
+    ``defender_points``) or ``kitty`` (its ``kitty_points``))."""
+
+    sentence: ClassVar[str] = "points_not_five"
+    what: Literal["trick", "defenders", "kitty"]
+    points: int
+
+
+@dataclass(frozen=True)
+class PointsTooMany(Fact):
+    """More points than the decks hold (100 a deck): in one trick (``what``: ``trick``), or in
+    the deal's tricks and kitty together (``deal``)."""
+
+    sentence: ClassVar[str] = "points_too_many"
+    what: Literal["trick", "deal"]
+    points: int
+    decks: int
+
+
+@dataclass(frozen=True)
+class UnitImpossible(Fact):
+    """A last trick won by a unit of ``unit`` cards, which no unit of these decks has (a tuple
+    holds at most ``decks`` copies, a tractor at least two tuples of two or more)."""
+
+    sentence: ClassVar[str] = "unit_impossible"
+    unit: int
+    decks: int
+
+
+@dataclass(frozen=True)
+class UnitMissing(Fact):
+    """The last trick, recorded by points, names no winning unit: the kitty the defenders won
+    is scored as won by a single."""
+
+    sentence: ClassVar[str] = "unit_missing"
+    multiplier: int
+
+
+@dataclass(frozen=True)
+class KittyPointsMismatch(Fact):
+    """The deal's ``kitty_points`` against the points of its recorded ``kitty`` cards."""
+
+    sentence: ClassVar[str] = "kitty_points_mismatch"
+    points: int
+    cards: int
+
+
 # --- leads and plays ----------------------------------------------------------------------------
 
 
@@ -447,7 +499,7 @@ __all__ = [
     "AttemptCardNotHeld", "AttemptNotAThrow", "AttemptSingle", "AttemptStands", "AttemptUnproven", "Beaten", "BidAfterKitty", "BidLosingSide", "BidNoWinnerLevel",
     "BidNotABid", "BidNotHeld", "BidSelfOvercall", "BidTooLow", "BidTooManyCopies", "CardNotInHand", "CardTooMany",
     "Cards", "CountFollow", "DealFindings", "DealerNotWinner", "DealerRotation", "DealerWrongLevel", "EmptyLead",
-    "Evidence", "Fact", "FriendCallCopy", "FriendCallTrump", "KittySize", "LeaderNotDealer", "LeaderNotWinner",
-    "MixedAttempt", "MixedLead", "NoBid", "Offence", "Penalty", "PenaltyFact", "Revoke", "RulingFact", "Shapes", "ThrowStood",
-    "Violation", "WrongFirstDealer", "WrongForcedUnit", "WrongFormat", "WrongFriendsDealer", "WrongTrump",
+    "Evidence", "Fact", "FriendCallCopy", "FriendCallTrump", "KittyPointsMismatch", "KittySize", "LeaderNotDealer",
+    "LeaderNotWinner", "MixedAttempt", "MixedLead", "NoBid", "Offence", "Penalty", "PenaltyFact", "PointsNotFive",
+    "PointsTooMany", "Revoke", "RulingFact", "Shapes", "ThrowStood", "UnitImpossible", "UnitMissing", "Violation", "WrongFirstDealer", "WrongForcedUnit", "WrongFormat", "WrongFriendsDealer", "WrongTrump",
 ]

@@ -25,7 +25,7 @@ from tuolaji.scorer.violation_text import detail, penalty_detail
 PROFILE_NAMES = list(PROFILES)
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
               "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty", "bad-friend-call",
-              "wrong-dealer"}
+              "wrong-dealer", "bad-points"}
 DEAL_KEYS = {"tricks", "violations", "penalties", "defender_points", "kitty_points", "kitty_multiplier",
              "kitty_won_by", "penalty_points", "total_defender_points", "outcome", "next_dealer", "levels_after",
              "game_winner"}
