@@ -63,6 +63,7 @@ from tuolaji.scorer.violations import (
     Fact,
     FriendCallCopy,
     FriendCallTrump,
+    KittyPointsMismatch,
     KittySize,
     LeaderNotDealer,
     LeaderNotWinner,
@@ -71,9 +72,13 @@ from tuolaji.scorer.violations import (
     NoBid,
     Penalty,
     PenaltyFact,
+    PointsNotFive,
+    PointsTooMany,
     Revoke,
     RulingFact,
     ThrowStood,
+    UnitImpossible,
+    UnitMissing,
     Violation,
     WrongFirstDealer,
     WrongForcedUnit,
@@ -356,6 +361,44 @@ def friend_call_copy(w: _Words, f: FriendCallCopy) -> Text:
 def kitty_size(w: _Words, f: KittySize) -> Text:
     return {"zh": f"底牌有 {f.size} 张；本规则扣 {f.buried} 张",
             "en": f"the kitty holds {f.size} cards; these rules bury {f.buried}"}
+
+
+_POINTS_OF = {"trick": ("这一墩记了", "the trick's"), "defenders": ("闲家得分记了", "the defenders'"),
+              "kitty": ("底分记了", "the kitty's")}
+
+
+@_fact(PointsNotFive)
+def points_not_five(w: _Words, f: PointsNotFive) -> Text:
+    zh, en = _POINTS_OF[f.what]
+    return {"zh": f"{zh} {f.points} 分：分牌只有 5、10、K，分数应是 5 的倍数",
+            "en": f"{en} {f.points} points: cards count in fives (5, 10 and K)"}
+
+
+@_fact(PointsTooMany)
+def points_too_many(w: _Words, f: PointsTooMany) -> Text:
+    where_zh, where_en = ("一墩记了", "one trick") if f.what == "trick" else ("各墩和底牌一共", "the tricks and the kitty")
+    return {"zh": f"{where_zh} {f.points} 分：{f.decks} 副牌一共只有 {100 * f.decks} 分",
+            "en": f"{f.points} points in {where_en}: {f.decks} deck{'s' if f.decks != 1 else ''} "
+                  f"hold{'s' if f.decks == 1 else ''} {100 * f.decks}"}
+
+
+@_fact(UnitImpossible)
+def unit_impossible(w: _Words, f: UnitImpossible) -> Text:
+    return {"zh": f"最后一墩记的赢牌牌型是 {f.unit} 张：{f.decks} 副牌没有 {f.unit} 张的牌型",
+            "en": f"the last trick won with a unit of {f.unit} cards: no unit of {f.decks} deck"
+                  f"{'s' if f.decks != 1 else ''} has {f.unit}"}
+
+
+@_fact(UnitMissing)
+def unit_missing(w: _Words, f: UnitMissing) -> Text:
+    return {"zh": f"最后一墩没有记赢牌的牌型：抠底按单张算（×{f.multiplier}）",
+            "en": f"the last trick names no winning unit: the kitty counts as won by a single (×{f.multiplier})"}
+
+
+@_fact(KittyPointsMismatch)
+def kitty_points_mismatch(w: _Words, f: KittyPointsMismatch) -> Text:
+    return {"zh": f"记的底分是 {f.points}，底牌的牌却是 {f.cards} 分",
+            "en": f"the kitty's points say {f.points}, but its cards hold {f.cards}"}
 
 
 @_fact(LeaderNotDealer)

@@ -4,6 +4,9 @@ per deal the defenders' points — audited and settled like full deals (docs/REC
 from __future__ import annotations
 
 import copy
+import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,7 @@ from tuolaji.scorer import (
     PROFILES,
     DealState,
     RecordError,
+    audit_findings,
     audit_record,
     dealer_side_seats,
     next_dealers,
@@ -258,3 +262,38 @@ def test_deal_state_pushes_points_tricks_between_card_tricks() -> None:
     assert deal.trick_winners() == [2, 0] and deal.turn == 0 and deal.points == [10, 0, 20, 0]
     deal.push_points(1, 5, leader=0)
     assert deal.turn == 1 and deal.pop() == [] and deal.turn == 0 and deal.points == [10, 0, 20, 0]
+
+
+# ---------------------------------------------------------------- a record of every points fault, and its audit
+FAULTS = Path(__file__).resolve().parents[2] / "tests" / "data" / "scorer"
+REGEN = os.environ.get("REGEN_SCORER_FIXTURES") == "1"
+
+
+def build_points_faults() -> dict[str, Any]:
+    """Every kind of ``bad-points``: deal 0 by tricks (12 points, a trick of 205, a unit of 3
+    cards with 2 decks, more than 200 points in all, kitty points against its cards), deal 1 by the
+    defenders' points (97, a kitty of 12, a last trick naming no unit)."""
+    rec = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"], "deals": [
+        {"level": "2", "trump": "H", "dealer": 0, "kitty": ["5C", "KD", "3S", "4S", "7D", "8D", "9C", "JC"],
+         "kitty_points": 20, "complete": True,
+         "tricks": [points_trick(1, 12), points_trick(2, 205), points_trick(3, 10, unit=3)]}]}
+    first = audit_record(rec)["deals"][0]
+    dealer = first["next_dealer"]
+    rec["deals"].append({"level": first["levels_after"][dealer], "trump": "S", "dealer": dealer,
+                         "defender_points": 97, "kitty_points": 12, "last_trick": {"winner": (dealer + 1) % 4}})
+    return rec
+
+
+def test_the_points_faults_record_and_its_golden_audit() -> None:
+    rec_path, audit_path = FAULTS / "records" / "points-only-faults.json", FAULTS / "audits" / "points-only-faults.audit.json"
+    built = build_points_faults()
+    if REGEN:
+        rec_path.write_text(json.dumps(built, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        audit_path.write_text(json.dumps(audit_record(built), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    stored = json.loads(rec_path.read_text(encoding="utf-8"))
+    assert stored == built
+    out = audit_record(stored)
+    assert out == json.loads(audit_path.read_text(encoding="utf-8"))
+    sentences = {type(v.fact).__name__ for deal in audit_findings(stored) for v in deal.violations}
+    assert sentences == {"PointsNotFive", "PointsTooMany", "UnitImpossible", "UnitMissing", "KittyPointsMismatch"}
+    assert {v["rule"] for deal in out["deals"] for v in deal["violations"]} == {"bad-points"}

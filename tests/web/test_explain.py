@@ -49,7 +49,7 @@ from tuolaji.web.explain import (
 
 RULE_CODES = {"wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
               "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty", "wrong-dealer",
-              "bad-friend-call"}
+              "bad-friend-call", "bad-points"}
 HINT_KEYS = {"hint.none_left", "hint.play_all", "hint.play_all_and_more", "hint.follow_requirement"}
 
 # (rules, players): profiles whose options reach every template (penalties, bid orders, forced units, 找朋友)
