@@ -77,7 +77,8 @@ class Outbox:
         with self._connect() as connection:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.executescript(_SCHEMA)
-            connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('acked', 0), ('last_n', 0)")
+            connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('acked', 0), ('last_n', 0), "
+                               "('command', 0)")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -151,13 +152,29 @@ class Outbox:
             connection.execute("DELETE FROM changes WHERE n <= ?", (through,))
 
 
+    @property
+    def command(self) -> int:
+        """The last command from the club this table applied (or refused)."""
+        with self._connect() as connection:
+            return int(connection.execute("SELECT value FROM meta WHERE key = 'command'").fetchone()[0])
+
+    def command_done(self, command_id: int) -> None:
+        with self._lock, self._connect() as connection:
+            connection.execute("UPDATE meta SET value = max(value, ?) WHERE key = 'command'", (command_id,))
+
+
+Command = dict[str, Any]
+"""A command from the club: ``{"id", "kind": "play" | "ruling", "body"}``."""
+
+
 class ClubPusher:
     """Sends an :class:`Outbox` to the club in a background thread: at once after each change
     (:meth:`wake`), again and again while the club is away (``retry_s`` up to ``max_retry_s``)."""
 
     def __init__(self, outbox: Outbox, club_url: str, table: str, token: str, *, timeout_s: float = 10.0,
                  retry_s: float = 0.2, max_retry_s: float = 5.0, batch: int = 100,
-                 on_state: Callable[[str], None] | None = None) -> None:
+                 on_state: Callable[[str], None] | None = None,
+                 on_command: Callable[[Command], str] | None = None, command_poll_s: float = 1.0) -> None:
         self.outbox = outbox
         self.url = f"{club_url.rstrip('/')}/club/api/tables/{quote(table, safe='')}/changes"
         self.table = table
@@ -167,6 +184,10 @@ class ClubPusher:
         self.max_retry_s = max_retry_s
         self.batch = batch
         self.on_state = on_state
+        self.on_command = on_command
+        self.command_poll_s = command_poll_s
+        self._commands_url = self.url.rsplit("/changes", 1)[0] + "/commands"
+        self._next_poll = 0.0
         self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error
         self.last_error: str | None = None
         self._wake = threading.Event()
@@ -206,10 +227,13 @@ class ClubPusher:
     def _run(self) -> None:
         delay = self.retry_s
         while not self._stop.is_set():
+            if self.on_command is not None and time.monotonic() >= self._next_poll:
+                self._next_poll = time.monotonic() + self.command_poll_s
+                self.take_commands()
             changes = self.outbox.pending(self.batch)
             if not changes:
                 self._set("up")
-                self._wake.wait(1.0)
+                self._wake.wait(min(1.0, self.command_poll_s))
                 self._wake.clear()
                 continue
             sent = self.send(changes)
@@ -218,6 +242,38 @@ class ClubPusher:
                 continue
             self._stop.wait(delay)
             delay = min(self.max_retry_s, delay * 2)
+
+    def _call(self, url: str, body: dict[str, Any] | None = None) -> Any:
+        request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode("utf-8"),
+                                         method="GET" if body is None else "POST", headers={
+                                             "Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})
+        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+            return json.loads(response.read() or b"{}")
+
+    def take_commands(self) -> int:
+        """Apply the club's commands for this table (plays entered at the club, rulings) through
+        ``on_command``, in order, each once; returns how many were taken. The club away: none."""
+        assert self.on_command is not None
+        taken = 0
+        try:
+            commands = self._call(f"{self._commands_url}?after={self.outbox.command}")["commands"]
+            for command in commands:
+                result = self.on_command(command)
+                self.outbox.command_done(int(command["id"]))
+                self._call(f"{self._commands_url}/{int(command['id'])}/done", {"result": result})
+                taken += 1
+        except urllib.error.HTTPError as exc:
+            try:
+                line = str(json.loads(exc.read() or b"{}").get("error") or f"HTTP {exc.code}")
+            except ValueError:
+                line = f"HTTP {exc.code}"
+            if exc.code < 500:
+                self._set("refused", line)
+        except (urllib.error.URLError, OSError, ValueError, KeyError):
+            pass  # the club away: the commands wait there, and the changes say why (send)
+        if taken:
+            self.wake()  # the changes the commands made
+        return taken
 
     def send(self, changes: list[dict[str, Any]]) -> bool:
         """One push of ``changes``; whether the club answered it (acknowledged, or said what it holds)."""

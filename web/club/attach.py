@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Outbox
+from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Command, Outbox
 
 from ..store import SessionStore
 from ..table import Table
@@ -72,14 +72,36 @@ class PushingStore:
         self._queued(session_id, self._store.get(session_id).record)
 
 
+def apply_command(table: Table, command: Command) -> str:
+    """Apply a command from the club to the table's current session: a ``play`` entered on a phone
+    at the club, or a referee's ``ruling`` (:meth:`~session.live.LiveGame.rule`: a penalty in the
+    deal's ``rulings``, which the audit counts and the table's page shows; undoable there). Returns
+    the result's one line: ``applied``, or ``refused: …`` with the table's reason."""
+    kind, body = command.get("kind"), command.get("body") or {}
+    try:
+        with table.writing() as game:
+            if kind == "play":
+                game.play(int(body["seat"]), [str(card) for card in body["cards"]])
+                return "applied"
+            if kind == "ruling":
+                game.rule(int(body["deal"]), int(body["violation"]), points=body.get("points"),
+                          levels=body.get("levels"), history=True)
+                return "applied"
+            return f"refused: unknown command {kind!r}"
+    except Exception as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
+        return f"refused: {exc}"
+
+
 def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, token: str,
                 **pusher_options: Any) -> ClubPusher:
-    """Send every change of ``table``'s sessions to the club at ``club_url`` as table ``table_name``;
-    returns the pusher, started (stop it at the end)."""
+    """Send every change of ``table``'s sessions to the club at ``club_url`` as table ``table_name``,
+    and apply the club's commands for it (:func:`apply_command`); returns the pusher, started (stop
+    it at the end)."""
     outbox = Outbox(Path(data_dir) / OUTBOX_NAME)
     store = table.store if isinstance(table.store, PushingStore) else PushingStore(table.store, outbox)
     outbox.reconcile((s.id, s.name, store._store.get(s.id).record)
                      for s in sorted(store._store.list(), key=lambda s: s.id))
+    pusher_options.setdefault("on_command", lambda command: apply_command(table, command))
     pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
     store.pusher = pusher
     table.store = store  # type: ignore[assignment]

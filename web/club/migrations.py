@@ -77,6 +77,18 @@ CREATE TABLE club_seatings (
     PRIMARY KEY (round_id, table_id)
 );
 """),
+    (3, "commands for a table: plays entered at the club, the referee's rulings", """
+CREATE TABLE club_commands (
+    id BIGSERIAL PRIMARY KEY,
+    table_id BIGINT NOT NULL REFERENCES club_tables(id),
+    kind TEXT NOT NULL CHECK (kind IN ('play', 'ruling')),
+    body TEXT NOT NULL,
+    created TIMESTAMPTZ NOT NULL DEFAULT now(),
+    done TIMESTAMPTZ,
+    result TEXT
+);
+CREATE INDEX club_commands_by_table ON club_commands (table_id, id);
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

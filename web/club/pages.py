@@ -108,11 +108,51 @@ def api_push(name: str) -> Response:
     return jsonify(store().push(name, bearer(), changes))
 
 
+@club_bp.post("/club/api/tables/<name>/plays")
+def api_enter_play(name: str) -> tuple[Response, int]:
+    """A play entered on a phone at the club (the table's token): queued for the table's machine,
+    which plays it into its record; the answer names the command, whose result follows."""
+    if not store().table_token_ok(name, bearer()):
+        raise ClubRefused(f"table {name!r}: wrong token", 403)
+    body = _json_body()
+    return jsonify({"command": store().add_command(name, "play", body)}), 202
+
+
+@club_bp.post("/club/api/rulings")
+def api_ruling() -> tuple[Response, int]:
+    """The referee's ruling on a table (the organiser's token): recorded in the table's record by
+    the table's machine, shown at the table and in the room."""
+    organiser_only()
+    body = _json_body()
+    name = str(body.pop("table", ""))
+    return jsonify({"command": store().add_command(name, "ruling", body)}), 202
+
+
+@club_bp.get("/club/api/tables/<name>/commands")
+def api_commands(name: str) -> Response:
+    return jsonify({"commands": store().commands(name, bearer(), request.args.get("after", 0, type=int))})
+
+
+@club_bp.get("/club/api/tables/<name>/commands/<int:command_id>")
+def api_command(name: str, command_id: int) -> Response:
+    return jsonify(store().command(name, command_id))
+
+
+@club_bp.post("/club/api/tables/<name>/commands/<int:command_id>/done")
+def api_command_done(name: str, command_id: int) -> Response:
+    result = _json_body().get("result")
+    store().command_done(name, bearer(), command_id, str(result or "done"))
+    return jsonify({"command": command_id, "result": result})
+
+
 @club_bp.get("/club/api/referee")
 def api_referee() -> Response:
-    alerts = [{"table": entry["table"], **alert} for entry in store().overview()
+    overview = store().overview()
+    alerts = [{"table": entry["table"], **alert} for entry in overview
               for alert in (entry["summary"] or {}).get("alerts", [])]
-    return jsonify({"violations": alerts})
+    rulings = [{"table": entry["table"], **ruling} for entry in overview
+               for ruling in (entry["summary"] or {}).get("rulings", [])]
+    return jsonify({"violations": alerts, "rulings": rulings})
 
 
 @club_bp.post("/club/api/pairs")
@@ -257,7 +297,7 @@ body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:1rem;backgrou
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.8rem}
 .table{background:white;border:1px solid #ccd;border-radius:.5rem;padding:.6rem;cursor:pointer;color:inherit;
 text-decoration:none;display:block}
-.table h2{margin:.1rem 0 .4rem;font-size:1.2rem}.alert{color:#b00020}.muted{color:#667}
+.table h2{margin:.1rem 0 .4rem;font-size:1.2rem}.alert{color:#b00020}.ruling{color:#0b5394}.muted{color:#667}
 table.st{border-collapse:collapse;background:white}table.st td,table.st th{border:1px solid #ccd;padding:.3rem .6rem}
 .screen .table{font-size:2.2rem}
 """
@@ -269,7 +309,8 @@ function card(t) {
   if (!s) return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
     <h2>${esc(t.table)}</h2><div class="muted">还没有牌局 / no game yet</div></a>`;
   const turn = s.expected_seat == null ? '—' : esc(s.players[s.expected_seat]);
-  const alerts = s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '';
+  const alerts = (s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '')
+    + ((s.rulings || []).length ? `<div class="ruling">⚖ ${s.rulings.length} 裁决 / rulings</div>` : '');
   return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
     <h2>${esc(t.table)}</h2>
     <div>第 ${s.deal} 副 · 打 ${esc(s.level)} · 主 ${esc(s.trump)}</div>
@@ -349,7 +390,9 @@ async function refresh() {{
   const s = t.summary || {{}};
   const deal = t.record ? t.record.deals[t.record.deals.length - 1] : null;
   const tricks = deal ? (deal.tricks || []).map((tr, i) => `<li>${{i + 1}}: ${{tr.plays.map(p => p.join(' ')).map(esc).join(' | ')}}</li>`).join('') : '';
-  const alerts = (s.alerts || []).map(a => `<li class="alert">第 ${{a.deal}} 副 第 ${{a.trick + 1}} 墩 ${{esc(t.record.players[a.seat])}}: ${{esc(a.rule)}} — ${{esc(a.detail)}}</li>`).join('');
+  const alerts = (s.alerts || []).map(a => `<li class="alert">第 ${{a.deal}} 副 第 ${{a.trick + 1}} 墩 ${{esc(t.record.players[a.seat])}}: ${{esc(a.rule)}} — ${{esc(a.detail)}}</li>`).join('')
+    + (s.rulings || []).map(r => `<li class="ruling">⚖ 裁决 / ruling, 第 ${{r.deal}} 副 座位 ${{r.seat}}: ${{esc(r.rule)}}
+      ${{r.levels ? '罚 ' + r.levels + ' 级' : '罚 ' + (r.points || 0) + ' 分'}}</li>`).join('');
   document.getElementById('table').innerHTML = t.record ? `<p>第 ${{s.deal}} 副 · 打 ${{esc(s.level)}} · 主 ${{esc(s.trump)}} ·
     闲家得分 <b class="points">${{s.defender_points}}</b> · 轮到 ${{s.expected_seat == null ? '—' : esc(s.players[s.expected_seat])}}</p>
     <p>级别 / levels: ${{s.levels.map(esc).join(' ')}}</p><ol>${{tricks}}</ol><ul>${{alerts}}</ul>
@@ -364,14 +407,37 @@ refresh();
 
 @club_bp.get("/club/referee")
 def referee_page() -> Response:
-    body = "<p><a href='/club'>← 俱乐部 / club</a></p><h1>裁判 / Referee</h1><ul id='violations'></ul>"
+    """The referee's console: every proven violation with its evidence; with the organiser's token
+    (``?token=…``) a penalty is ruled against one (the points typed, or the rules' own) and goes
+    into that table's record."""
+    body = ("<p><a href='/club'>← 俱乐部 / club</a></p><h1>裁判 / Referee</h1><ul id='violations'></ul>"
+            "<h2>裁决 / Rulings</h2><ul id='rulings'></ul>")
     script = """
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
+const token = new URLSearchParams(location.search).get('token');
+async function rule(v, text) {
+  const points = parseInt(text, 10);
+  const r = await fetch('/club/api/rulings', {method: 'POST', headers: {'Content-Type': 'application/json',
+    'Authorization': 'Bearer ' + token}, body: JSON.stringify({table: v.table, deal: v.deal - 1,
+    violation: v.violation, points: Number.isNaN(points) ? null : points})});
+  const answer = await r.json();
+  if (!r.ok) { const b = document.getElementById('banner'); b.textContent = answer.error; b.style.display = 'block'; }
+}
 async function refresh() {
   const data = await (await fetch('/club/api/referee')).json();
-  document.getElementById('violations').innerHTML = data.violations.map(v =>
+  const list = document.getElementById('violations');
+  list.innerHTML = data.violations.map((v, i) =>
     `<li><a href="/club/table/${encodeURIComponent(v.table)}">${esc(v.table)}</a> 第 ${v.deal} 副 第 ${v.trick + 1} 墩
-     座位 ${v.seat}: ${esc(v.rule)} — ${esc(v.detail)}</li>`).join('') || '<li class="muted">没有违规 / none</li>';
+     座位 ${v.seat}: ${esc(v.rule)} — ${esc(v.detail)}
+     ${token ? `<input class="ruling-points" data-i="${i}" inputmode="numeric" placeholder="罚分 / points (空: 规则)">
+       <button data-i="${i}">裁决 / rule</button>` : ''}</li>`
+  ).join('') || '<li class="muted">没有违规 / none</li>';
+  list.querySelectorAll('button').forEach(b => b.onclick = () => {
+    rule(data.violations[b.dataset.i], list.querySelector(`input[data-i="${b.dataset.i}"]`).value.trim());
+  });
+  document.getElementById('rulings').innerHTML = data.rulings.map(r =>
+    `<li class="ruling">${esc(r.table)} 第 ${r.deal} 副 座位 ${r.seat}: ${esc(r.rule)}
+     ${r.levels ? '罚 ' + r.levels + ' 级' : '罚 ' + (r.points || 0) + ' 分'}</li>`).join('') || '<li class="muted">—</li>';
 }
 const events = new EventSource('/club/api/events');
 events.onmessage = () => refresh();

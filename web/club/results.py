@@ -48,8 +48,9 @@ def _level(name: Any) -> int:
 
 def table_summary(record: dict[str, Any]) -> dict[str, Any]:
     """One table's state for the room's page: its current deal (1-based), level, trump and dealer,
-    every seat's level, the defenders' points so far, the tricks played, whose turn it is and the
-    proven violations (with their evidence)."""
+    every seat's level, the defenders' points so far, the tricks played, whose turn it is, the
+    proven violations (with their evidence and their index among the deal's violations, which a
+    ruling names) and the penalties ruled (each deal's ``rulings``)."""
     game = LiveGame(record)
     audit = game.audit()
     deals = record.get("deals", [])
@@ -57,8 +58,12 @@ def table_summary(record: dict[str, Any]) -> dict[str, Any]:
     for deal_audit in audit["deals"]:
         if deal_audit.get("levels_after"):
             levels = list(deal_audit["levels_after"])
-    alerts = [{"deal": index + 1, "trick": v["trick"], "seat": v["seat"], "rule": v["rule"], "detail": v["detail"]}
-              for index, deal_audit in enumerate(audit["deals"]) for v in deal_audit["violations"] if v["proven"]]
+    alerts = [{"deal": index + 1, "violation": number, "trick": v["trick"], "seat": v["seat"], "rule": v["rule"],
+               "detail": v["detail"]}
+              for index, deal_audit in enumerate(audit["deals"])
+              for number, v in enumerate(deal_audit["violations"]) if v["proven"]]
+    rulings = [{"deal": index + 1, **{k: ruling.get(k) for k in ("trick", "seat", "rule", "points", "levels", "by")}}
+               for index, deal in enumerate(deals) for ruling in deal.get("rulings") or [] if isinstance(ruling, dict)]
     current = deals[-1] if deals else {}
     current_audit = audit["deals"][-1] if audit["deals"] else {}
     return {
@@ -73,6 +78,7 @@ def table_summary(record: dict[str, Any]) -> dict[str, Any]:
         "expected_seat": game.expected_seat(),
         "deals_done": sum(1 for deal_audit in audit["deals"] if deal_audit.get("outcome") is not None),
         "alerts": alerts,
+        "rulings": rulings,
     }
 
 

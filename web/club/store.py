@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from tuolaji.scorer import validate_record
+from tuolaji.scorer import format_card, parse_card, validate_record
 from tuolaji.scorer.errors import InputError
 
 from .migrations import migrate
@@ -334,6 +334,65 @@ class ClubStore:
                 "SELECT c.n FROM club_changes c JOIN club_tables t ON t.id = c.table_id WHERE t.name = %s ORDER BY c.n",
                 (name,))]
 
+    # --- commands: plays entered at the club, rulings -------------------------------------------------
+
+    @_stale_retried
+    def add_command(self, name: str, kind: str, body: dict[str, Any]) -> int:
+        """Queue a command for a table's machine, the one writer of its record: a ``play``
+        (``{"seat", "cards"}``, entered on a phone at the club) or a ``ruling`` (``{"deal", "violation",
+        "points", "levels", "note"}``, from the referee's console: a penalty for one of the deal's
+        violations, the rules' own when neither points nor levels is given). The table applies it to its
+        current session and its record comes back as its next change. Returns the command's id."""
+        body = _command_body(kind, body)
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("SELECT id FROM club_tables WHERE name = %s", (name,)).fetchone()
+            if row is None:
+                raise ClubRefused(f"no table {name!r} in this club", 404)
+            command_id = int(connection.execute(
+                "INSERT INTO club_commands (table_id, kind, body) VALUES (%s, %s, %s) RETURNING id",
+                (row[0], kind, json.dumps(body, ensure_ascii=False))).fetchone()[0])
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
+                {"table": name, "command": command_id}, ensure_ascii=False)))
+        return command_id
+
+    def _authorised(self, connection: psycopg.Connection[Any], name: str, token: str | None) -> int:
+        row = connection.execute("SELECT id, token FROM club_tables WHERE name = %s", (name,)).fetchone()
+        if row is None:
+            raise ClubRefused(f"no table {name!r} in this club", 404)
+        if not token or not hmac.compare_digest(str(row[1]), str(token)):
+            raise ClubRefused(f"table {name!r}: wrong token", 403)
+        return int(row[0])
+
+    @_stale_retried
+    def commands(self, name: str, token: str | None, after: int = 0) -> list[dict[str, Any]]:
+        """The table's commands not yet done, after id ``after``, oldest first (its token needed)."""
+        with self._connection() as connection:
+            table_id = self._authorised(connection, name, token)
+            rows = connection.execute("SELECT id, kind, body FROM club_commands WHERE table_id = %s AND id > %s "
+                                      "AND done IS NULL ORDER BY id LIMIT 100", (table_id, after)).fetchall()
+        return [{"id": int(row[0]), "kind": row[1], "body": json.loads(row[2])} for row in rows]
+
+    @_stale_retried
+    def command_done(self, name: str, token: str | None, command_id: int, result: str) -> None:
+        """The table applied (or refused) a command: ``result`` is its one line."""
+        with self._connection() as connection, connection.transaction():
+            table_id = self._authorised(connection, name, token)
+            connection.execute("UPDATE club_commands SET done = coalesce(done, now()), result = coalesce(result, %s) "
+                               "WHERE id = %s AND table_id = %s", (result[:500], command_id, table_id))
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
+                {"table": name, "command": command_id, "result": result[:500]}, ensure_ascii=False)))
+
+    @_stale_retried
+    def command(self, name: str, command_id: int) -> dict[str, Any]:
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT c.id, c.kind, c.body, c.done, c.result FROM club_commands c JOIN club_tables t "
+                "ON t.id = c.table_id WHERE t.name = %s AND c.id = %s", (name, command_id)).fetchone()
+        if row is None:
+            raise ClubRefused(f"table {name!r}: no command {command_id}", 404)
+        return {"id": int(row[0]), "kind": row[1], "body": json.loads(row[2]),
+                "done": row[3].isoformat() if row[3] else None, "result": row[4]}
+
     # --- players, pairs, rounds -----------------------------------------------------------------
 
     @_stale_retried
@@ -506,6 +565,38 @@ class ClubStore:
         for start in range(0, len(changes), MAX_BATCH):
             applied += int(self.push(name, token, changes[start:start + MAX_BATCH])["applied"])
         return applied
+
+
+def _command_body(kind: str, body: Any) -> dict[str, Any]:
+    """A command's body, checked: one line for what is wrong."""
+    if not isinstance(body, dict):
+        raise ClubRefused("a command's body must be an object")
+
+    def whole(key: str, *, optional: bool = False) -> int | None:
+        value = body.get(key)
+        if value is None and optional:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ClubRefused(f"{kind}: {key} must be a whole number, got {value!r}")
+        return value
+
+    if kind == "play":
+        cards = body.get("cards")
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+            raise ClubRefused("play: cards must be a list of card names")
+        try:
+            canonical = [format_card(parse_card(card)) for card in cards]
+        except InputError as exc:
+            raise ClubRefused(f"play: {exc}") from None
+        return {"seat": whole("seat"), "cards": canonical}
+    if kind == "ruling":
+        points, levels = whole("points", optional=True), whole("levels", optional=True)
+        note = body.get("note")
+        if note is not None and (not isinstance(note, str) or len(note) > 500):
+            raise ClubRefused("ruling: the note is at most 500 characters of text")
+        return {"deal": whole("deal"), "violation": whole("violation"), "points": points or None,
+                "levels": levels or None, "note": note}
+    raise ClubRefused(f"unknown command {kind!r}: play or ruling")
 
 
 def _finished_deals(record: dict[str, Any]) -> int:
