@@ -179,7 +179,9 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
     if not settle_ready(record, len(record["deals"]) - 1):
         raise RefusedError("next deal: the kitty is not recorded", "请先记录底牌（或选择“底牌未知”）",
                            "record the kitty first (or mark it unknown)")
-    dealer = int(last["next_dealer"])
+    # 找朋友 names no next dealer (the winners' bids make him, RULES §10): the deal starts with the
+    # first winner after the last dealer until a bid stands
+    dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(record)[0]
     deal: dict[str, Any] = {"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []}
     previous = record["deals"][-1]
     if previous.get("friends"):

@@ -107,3 +107,14 @@ def test_friends_next_dealer_is_the_winning_bid_of_the_winners(bidder: int, deal
     if bidder in (0, 3):
         assert state.dealer == bidder and state.deal_level == 3  # level 5 (index 3)
     assert state.is_overcall(0, parse_cards(["5S", "5S"])) and not state.is_overcall(1, parse_cards(["2S", "2S"]))
+
+
+def test_the_next_friends_deal_starts_with_a_winner_until_a_bid_stands() -> None:
+    from tuolaji.session.changes import next_deal_setup
+
+    rec = _friends_game()
+    rec["start_levels"] = ["2"] * 5
+    deal = next_deal_setup(rec, audit_record(rec), "NT")
+    assert (deal["dealer"], deal["level"], deal["friends"]) == (3, "5", [{"card": "AS", "nth": 1}])
+    rec["deals"].append(deal | {"bids": [{"seat": 0, "cards": ["5H"]}], "dealer": 0, "trump": "H"})
+    assert _found(rec, 1) == []  # seat 0's own level card: he deals instead
