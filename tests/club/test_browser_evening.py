@@ -111,3 +111,31 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
     href = page.get_by_role("link", name="PNG").get_attribute("href")
     with urllib.request.urlopen(f"{club.url}{href}", timeout=10) as answer:
         assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_referee_rules_from_the_console(page: Any, club: ClubServer, tmp_path: Path) -> None:
+    from tuolaji.datasets.demo import demo_game
+
+    from .test_table_push import add_table, stored_record, table_machine
+
+    token = add_table(club, "五号桌")
+    table, pusher = table_machine(tmp_path, club, "五号桌", token)
+    organiser_token = club.app.extensions["tuolaji.club"].organiser_token()
+    try:
+        table.start(demo_game(), name="demo", source="page")  # type: ignore[attr-defined]
+        assert pusher.flush(20.0)
+        page.goto(f"{club.url}/club/referee")  # without the organiser's token: the violations, no ruling
+        page.get_by_text("must-follow-suit").wait_for()
+        assert page.locator("button").count() == 0
+        page.goto(f"{club.url}/club/referee?token={organiser_token}")
+        page.locator("input.ruling-points").fill("20")
+        page.get_by_role("button", name="裁决 / rule").click()
+        page.locator("#rulings .ruling", has_text="罚 20 分").wait_for()
+        deal = stored_record(table)["deals"][0]
+        assert [(r["rule"], r["points"]) for r in deal["rulings"]] == [("must-follow-suit", 20)]
+        page.goto(f"{club.url}/club/table/五号桌")  # shown on the table's page at the club
+        page.locator(".ruling", has_text="罚 20 分").wait_for()
+        page.goto(f"{club.url}/club")
+        page.locator(".table[data-table='五号桌'] .ruling", has_text="1 裁决").wait_for()
+    finally:
+        pusher.stop()

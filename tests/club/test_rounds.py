@@ -67,6 +67,9 @@ def test_two_round_evening(club: ClubServer) -> None:
                 for name, record in records.items()}
     for name in ("A", "B"):
         tables.push(name, one_deal[name])
+    assert client.get("/club/api/overview").get_json()["round"] | {"started": None} == {
+        "round": 1, "ends_by": "deals", "deals": 1, "minutes": None, "started": None, "ends_at": None,
+        "deals_played": {"A": 1, "B": 1}, "done": True}
     # a second round cannot start before the first ends
     assert client.post("/club/api/rounds", headers=headers, json={"seating": "swiss"}).status_code == 409
     assert client.post("/club/api/rounds/end", headers=headers).get_json() == {"ended": 1}
@@ -111,3 +114,23 @@ def test_organiser_only_and_drawn_rounds(club: ClubServer) -> None:
     assert client.get("/club/api/rounds").get_json()["rounds"][0]["minutes"] == 40
     refused = client.post("/club/api/pairs", headers=organiser(club), json={"name": "P1", "players": ["x", "y"]})
     assert refused.status_code == 409 and refused.get_json() == {"error": "pair 'P1' exists already"}
+
+
+def test_a_round_by_time_counts_the_deals_finished_when_it_ends(club: ClubServer) -> None:
+    client, records, tables = evening(club)
+    headers = organiser(club)
+    tables.push("A", setup_of(records["A"]))
+    answer = client.post("/club/api/rounds", headers=headers, json={
+        "seating": "hand", "ends_by": "time", "minutes": 30, "tables": [{"table": "A", "ns": "P1", "ew": "P2"}]})
+    assert answer.status_code == 201
+    one_deal = records["A"] | {"deals": records["A"]["deals"][:1] + [records["A"]["deals"][1] | {"tricks": []}]}
+    tables.push("A", one_deal)
+    live = client.get("/club/api/overview").get_json()["round"]
+    assert live["ends_by"] == "time" and live["ends_at"] and live["done"] is False
+    assert live["deals_played"] == {"A": 1}
+    client.post("/club/api/rounds/end", headers=headers)
+    at_end = client.get("/club/api/standings").get_json()["standings"]
+    tables.push("A", records["A"])  # a deal finished after the round ended: not the round's
+    assert client.get("/club/api/standings").get_json()["standings"] == at_end
+    assert sum(row["deals_won"] for row in at_end) == 1
+    assert client.get("/club/api/overview").get_json()["round"] is None

@@ -89,6 +89,10 @@ CREATE TABLE club_commands (
 );
 CREATE INDEX club_commands_by_table ON club_commands (table_id, id);
 """),
+    (4, "where each seating ended: its session then, and the deals finished by then", """
+ALTER TABLE club_seatings ADD COLUMN end_session_id BIGINT REFERENCES club_sessions(id);
+ALTER TABLE club_seatings ADD COLUMN last_deal INTEGER;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

@@ -74,7 +74,7 @@ def api_health() -> Response:
 
 @club_bp.get("/club/api/overview")
 def api_overview() -> Response:
-    return jsonify({"tables": store().overview()})
+    return jsonify({"round": store().current_round(), "tables": store().overview()})
 
 
 @club_bp.post("/club/api/tables")
@@ -328,6 +328,10 @@ async function refresh() {
     const data = await r.json();
     window.clubTables = data.tables;
     render(data.tables);
+    const round = document.getElementById('round');
+    if (round) round.textContent = !data.round ? '' : `第 ${data.round.round} 轮 / round ${data.round.round} · ` + (
+      data.round.ends_by === 'deals' ? `打 ${data.round.deals} 副` : `到 ${new Date(data.round.ends_at).toLocaleTimeString()} 为止`)
+      + (data.round.done ? ' · 本轮结束 / round over' : '');
     document.getElementById('banner').style.display = 'none';
   } catch (e) { down(String(e.message || e)); }
 }
@@ -352,7 +356,7 @@ def _page(title: str, body: str, script: str = "", *, css_class: str = "") -> Re
 
 @club_bp.get("/club")
 def room() -> Response:
-    body = ("<h1>俱乐部 / The club</h1><p><a href='/club/screen'>投影 / screen</a> · "
+    body = ("<h1>俱乐部 / The club</h1><p id='round'></p><p><a href='/club/screen'>投影 / screen</a> · "
             "<a href='/club/standings'>排名 / standings</a> · <a href='/club/referee'>裁判 / referee</a></p>"
             "<div id='room' class='grid'></div>")
     script = ROOM_SCRIPT + "function render(ts){document.getElementById('room').innerHTML = ts.map(card).join('');}"
@@ -362,7 +366,7 @@ def room() -> Response:
 @club_bp.get("/club/screen")
 def screen() -> Response:
     seconds = int(current_app.config["SCREEN_SECONDS"])
-    body = "<div id='room' class='grid'></div>"
+    body = "<p id='round'></p><div id='room' class='grid'></div>"
     script = ROOM_SCRIPT + f"""
 let shown = 0;
 function render(ts) {{

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -492,13 +493,50 @@ class ClubStore:
 
     @_stale_retried
     def end_round(self) -> int:
-        """End the round under way; returns its number."""
+        """End the round under way; returns its number. Each seating keeps the session its table
+        was on and the deals finished by now (what a round by time counts)."""
         with self._connection() as connection, connection.transaction():
-            row = connection.execute("UPDATE club_rounds SET ended = now() WHERE ended IS NULL RETURNING number").fetchone()
+            row = connection.execute("UPDATE club_rounds SET ended = now() WHERE ended IS NULL RETURNING id, number"
+                                     ).fetchone()
             if row is None:
                 raise ClubRefused("no round is under way", 409)
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": int(row[0]), "ended": True})))
-        return int(row[0])
+            seatings = connection.execute(
+                "SELECT s.table_id, l.id, l.record FROM club_seatings s LEFT JOIN LATERAL (SELECT id, record FROM "
+                "club_sessions WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s",
+                (row[0],)).fetchall()
+            for table_id, session_id, record_text in seatings:
+                finished = _finished_deals(json.loads(record_text)) if record_text is not None else 0
+                connection.execute("UPDATE club_seatings SET end_session_id = %s, last_deal = %s "
+                                   "WHERE round_id = %s AND table_id = %s", (session_id, finished, row[0], table_id))
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": int(row[1]), "ended": True})))
+        return int(row[1])
+
+    @_stale_retried
+    def current_round(self) -> dict[str, Any] | None:
+        """The round under way: its number, how it ends (``ends_at`` for a round by time) and, per
+        seated table, the deals it has finished of the round's (``done`` when a round by deals has
+        them all at every table)."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT id, number, ends_by, deals, minutes, started FROM club_rounds "
+                                     "WHERE ended IS NULL").fetchone()
+            if row is None:
+                return None
+            round_id, number, ends_by, deals, minutes, started = row
+            seatings = connection.execute(
+                "SELECT t.name, s.session_id, s.first_deal, l.id, l.summary FROM club_seatings s "
+                "JOIN club_tables t ON t.id = s.table_id LEFT JOIN LATERAL (SELECT id, summary FROM club_sessions "
+                "WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s ORDER BY t.id",
+                (round_id,)).fetchall()
+        tables = {}
+        for name, start_session, first_deal, session_id, summary_text in seatings:
+            done = json.loads(summary_text).get("deals_done", 0) if summary_text else 0
+            tables[name] = max(0, done - (first_deal if session_id == start_session else 0))
+        ends_at = started + timedelta(minutes=minutes) if ends_by == "time" and minutes else None
+        return {"round": number, "ends_by": ends_by, "deals": deals, "minutes": minutes,
+                "started": started.isoformat(), "ends_at": ends_at.isoformat() if ends_at else None,
+                "deals_played": tables,
+                "done": (ends_by == "deals" and all(played >= (deals or 0) for played in tables.values())) or (
+                    ends_at is not None and datetime.now(ends_at.tzinfo) >= ends_at)}
 
     @_stale_retried
     def rounds(self) -> list[dict[str, Any]]:
@@ -518,25 +556,29 @@ class ClubStore:
 
     @_stale_retried
     def results(self) -> list[dict[str, Any]]:
-        """One row a pair and round: the pair's results at its table, read from the table's record
-        (its deals from the round's start; a round by deals counts that many at most)."""
+        """One row a pair and round: the pair's results at its table, read from the table's record:
+        the session it was on when the round ended (under way: its latest), its deals from the
+        round's start (all of them in a session begun during the round), a round by deals counting
+        that many at most, an ended one those finished when it ended."""
         with self._connection() as connection:
             rows = connection.execute(
-                "SELECT r.number, r.ends_by, r.deals, ns.name, ew.name, s.first_deal, "
-                "coalesce(ss.record, (SELECT record FROM club_sessions WHERE table_id = s.table_id "
-                "ORDER BY n DESC LIMIT 1)) "
-                "FROM club_seatings s JOIN club_rounds r ON r.id = s.round_id "
+                "SELECT r.number, r.ends_by, r.deals, ns.name, ew.name, s.session_id, s.first_deal, s.last_deal, "
+                "l.id, l.record FROM club_seatings s JOIN club_rounds r ON r.id = s.round_id "
                 "JOIN club_pairs ns ON ns.id = s.pair_ns JOIN club_pairs ew ON ew.id = s.pair_ew "
-                "LEFT JOIN club_sessions ss ON ss.id = s.session_id ORDER BY r.number, s.table_id").fetchall()
+                "LEFT JOIN LATERAL (SELECT id, record FROM club_sessions WHERE id = s.end_session_id OR "
+                "(s.end_session_id IS NULL AND table_id = s.table_id) ORDER BY n DESC LIMIT 1) l ON true "
+                "ORDER BY r.number, s.table_id").fetchall()
         out = []
-        for number, ends_by, deals, ns, ew, first_deal, record_text in rows:
-            if record_text is None:
-                figures = {"ns": {}, "ew": {}}
-            else:
+        for number, ends_by, deals, ns, ew, start_session, first_deal, last_deal, session_id, record_text in rows:
+            figures: dict[str, dict[str, int]] = {"ns": {}, "ew": {}}
+            if record_text is not None:
                 record = json.loads(record_text)
-                last = first_deal + deals if ends_by == "deals" and deals else None
-                figures = pair_results(record, first_deal, last) if len(record.get("players", [])) == 4 else {
-                    "ns": {}, "ew": {}}
+                first = first_deal if session_id == start_session else 0
+                last = first + deals if ends_by == "deals" and deals else None
+                if last_deal is not None:
+                    last = last_deal if last is None else min(last, last_deal)
+                if len(record.get("players", [])) == 4:
+                    figures = pair_results(record, first, last)
             for side, pair in (("ns", ns), ("ew", ew)):
                 out.append({"round": number, "pair": pair, **{k: figures[side].get(k, 0) for k in (
                     "levels_gained", "level_diff", "deals_won", "points")}})
