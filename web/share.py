@@ -20,6 +20,7 @@ from tuolaji.scorer.cards import SUIT_SYMBOLS
 
 from . import view
 from .api import get_table
+from .cards import card_label
 from .i18n import normalise_language
 
 if TYPE_CHECKING:  # Pillow is loaded when a picture is drawn, not with the page (the demo never draws one)
@@ -87,12 +88,6 @@ def _trump_text(trump: str, lang: str) -> str:
     return SUITS.get(trump, ("无主" if lang == "zh" else "no trump") if trump == "NT" else trump)
 
 
-def _card_text(card: str) -> str:
-    if card in ("BJ", "SJ"):
-        return {"BJ": "大王", "SJ": "小王"}[card]
-    return SUITS[card[-1]] + card[:-1]
-
-
 class Card:
     """A portrait canvas drawn top to bottom."""
 
@@ -140,7 +135,7 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
         who = word("kitty.defenders" if deal_audit.get("kitty_won_by") == "defenders" else "kitty.dealer", lang)
         card.line(word("kitty", lang, points=deal_audit["kitty_points"], multiplier=deal_audit.get("kitty_multiplier", 1),
                        who=who), 36)
-        card.line(" ".join(_card_text(c) for c in deal["kitty"]), 36, MUTED, 32)
+        card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
     if deal_audit.get("penalty_points"):
         card.line(word("penalty", lang, points=deal_audit["penalty_points"]), 36, RED)
     outcome = deal_audit.get("outcome")
