@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -127,3 +128,22 @@ def test_workers_share_the_database_and_every_page_follows(club_db: str) -> None
             stream.close()
         process.terminate()
         process.wait(30)
+
+
+def test_one_process_club_serves_the_room_and_stops_on_sigterm(club_db: str) -> None:
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "tuolaji", "club", "--db", club_db, "--port", str(port)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("tuolaji club: organiser token ")
+        assert process.stdout.readline().strip() == (f"tuolaji club: open http://127.0.0.1:{port}/club  "
+                                                     "(Ctrl-C stops)")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/club", timeout=10) as answer:
+            assert "俱乐部 / The club" in answer.read().decode("utf-8")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/club/api/overview", timeout=10) as answer:
+            assert json.loads(answer.read()) == {"round": None, "tables": []}
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
