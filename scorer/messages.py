@@ -9,7 +9,8 @@ the English back.
 
 Templates are :meth:`str.format` strings with a few format specs of their own:
 
-- a list parameter takes ``{name:SEP|EMPTY}``: joined by ``SEP``, ``EMPTY`` when it is empty;
+- a list parameter takes ``{name:SEP|EMPTY}``: joined by ``SEP``, ``EMPTY`` when it is empty (without a
+  spec it is shown as Python shows it);
 - ``{name:json}`` is the value as JSON (``json.dumps(value, ensure_ascii=False)``);
 - ``{name:plural}`` is ``s`` unless the number is 1;
 - ``{name:requirement}`` is a follow requirement (a tuple of shapes) in the bracket notation and
@@ -185,6 +186,56 @@ MESSAGES_EN: dict[str, str] = {
     "decks.all_taken": "enrolment: every photo is taken; learn the deck",
     "decks.unwritable": "{path}: cannot be written",
     "decks.photos_needed": "enrolment: {photos} photos are needed first",
+    # the card reader and the table pipeline (vision)
+    "calibration.points": "table corners: need 4 points, got {points}",
+    "calibration.too_small_corners": "table corners {corners}: the table would cover almost none of the picture",
+    "calibration.json": "calibration: expected {{'corners': [[x, y] x4], 'image_size': [w, h]}} ({problem})",
+    "calibration.colour": "table calibration: need a colour picture",
+    "calibration.no_table": "table calibration: no evenly coloured table in the middle of the picture",
+    "calibration.region_small": "table calibration: the table region is too small; give the corners instead",
+    "calibration.players": "players: {players} seats is not a table this pipeline knows (2–8)",
+    "reader.cards_json": '{path}: expected an object with a "reader" object',
+    "reader.classes": "{where}: classifier_classes ({shown}) is not the reader's vocabulary ({classes} classes: the 54 "
+                      "cards of scorer.cards.CARD_NAMES, then 'reject'); re-export the models with `tuolaji export`",
+    "reader.deck_features": "deck {deck!r}: this classifier has no features output (re-export it with `tuolaji export`)",
+    "reader.onnx": "{path}: not a usable ONNX model ({problem})",
+    "reader.features": "this classifier has no features output (re-export it with `tuolaji export`)",
+    "reader.no_face": "no face reader loaded (models/face.onnx and face_threshold > 0)",
+    "deck.other_reader": "deck {deck!r} was enrolled with another card reader than {classifier} (the reader has been "
+                         "updated since): enrol it again with `tuolaji enrol {deck} MANIFEST`",
+    "deck.name": "deck name {deck!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)",
+    "deck.no_data": "{path}: no such data folder",
+    "deck.not_enrolled": "deck {deck!r}: not enrolled in {path} (enrolled: {known}; see `tuolaji enrol`)",
+    "deck.head": "{path}: not a deck head ({problem})",
+    "deck.head_shape": "{path}: not a deck head (weight {weight}, bias {bias})",
+    "enrol.manifest_list": '{path}: a manifest is a non-empty JSON list of {{"image": ..., "cards": [...]}}',
+    "enrol.entry": '{where}: expected {{"image": "photo.jpg", "cards": ["AS", ...]}}',
+    "enrol.no_cards": "{where}: no cards listed for {image}",
+    "enrol.card": "{where}: unknown card {card!r} (names as in the record format: AS, 10H, SJ, BJ)",
+    "enrol.photo": "{where}: photo {image} not found (looked for {path})",
+    "enrol.no_manifest": "{path}: manifest not found",
+    "enrol.manifest_json": "{path}: not a JSON manifest ({problem})",
+    "enrol.no_head": "{path}: missing (the classifier's head; re-export the models with `tuolaji export`)",
+    "enrol.not_found": "{path}: {image}: {missing} listed card(s) not found ({cards:, }; {seen} card(s) seen)",
+    "image.too_many_pixels": "{where}: an image of {pixels}, over the limit of {most:g} megapixels",
+    "image.too_large": "{where}: an image of {pixels:,} pixels ({width}×{height}), over the limit of {most:g} megapixels",
+    "image.bytes": "{path}: over the limit of {most} MB for an image",
+    "image.folder": "{path}: a folder, not an image",
+    "image.decode": "{path}: cannot decode image",
+    "pipeline.another_game": "{path}: holds another game than this input (deals[{deal}].tricks[{trick}]: seat {turn} is "
+                             "recorded playing {recorded: |}, the input shows seat {seat} playing {cards: |}); nothing "
+                             "was changed: choose another --out or session",
+    "source.folder": "{path}: is a folder, not a video",
+    "source.video_open": "{path}: not a readable video (cannot open it)",
+    "source.video_first": "{path}: not a readable video (cannot decode frame 0)",
+    "source.frame": "{path}: cannot decode frame {frame} of {frames}",
+    "source.size": "--camera-size: expected WxH like 1920x1080, got {value!r}",
+    "source.size_range": "--camera-size: {width}x{height} is outside 160x120 .. 8192x8192",
+    "source.no_camera": "camera {camera}: no such camera (or it is busy)",
+    "source.no_picture": "camera {camera}: opened but gives no picture",
+    "source.stopped": "{source}: stopped giving pictures",
+    "source.no_images": "{path}: folder holds no images ({suffixes:, })",
+    "source.image": "{path}: cannot decode image (frame {frame})",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",
@@ -242,7 +293,7 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         if format_spec in SPECS:
             return SPECS[format_spec](value)
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple)) and format_spec:
             sep, _, empty = format_spec.partition("|")
             return sep.join(str(v) for v in value) if value else empty
         return super().format_field(value, format_spec)

@@ -46,7 +46,7 @@ def order_corners(points: Iterable[Sequence[float]]) -> np.ndarray:
     """
     pts = np.asarray(list(points), dtype=np.float64).reshape(-1, 2)
     if pts.shape != (4, 2):
-        raise CalibrationError(f"table corners: need 4 points, got {len(pts)}")
+        raise CalibrationError("calibration.points", points=len(pts))
     centre = pts.mean(axis=0)
     angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
     pts = pts[np.argsort(angles)]  # clockwise on screen starting from the left-ish corner
@@ -69,7 +69,7 @@ class TableCalibration:
         ordered = order_corners(corners)
         area = cv2.contourArea(ordered.astype(np.float32))
         if area < 0.02 * image_size[0] * image_size[1]:
-            raise CalibrationError(f"table corners {ordered.tolist()}: the table would cover almost none of the picture")
+            raise CalibrationError("calibration.too_small_corners", corners=ordered.tolist())
         unit = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.float64)
         forward = cv2.getPerspectiveTransform(ordered.astype(np.float32), unit.astype(np.float32))
         backward = np.linalg.inv(forward)
@@ -111,7 +111,7 @@ class TableCalibration:
         try:
             return cls.from_corners(data["corners"], tuple(data["image_size"]))  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError) as exc:
-            raise CalibrationError(f"calibration: expected {{'corners': [[x, y] x4], 'image_size': [w, h]}} ({exc})") from exc
+            raise CalibrationError("calibration.json", problem=str(exc)) from exc
 
 
 def find_table_corners(image: np.ndarray) -> np.ndarray:
@@ -122,7 +122,7 @@ def find_table_corners(image: np.ndarray) -> np.ndarray:
     the convex hull closes them.
     """
     if image is None or image.ndim != 3 or image.shape[0] < 16 or image.shape[1] < 16:
-        raise CalibrationError("table calibration: need a colour picture")
+        raise CalibrationError("calibration.colour")
     h, w = image.shape[:2]
     scale = 320.0 / max(w, h)
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -140,12 +140,12 @@ def find_table_corners(image: np.ndarray) -> np.ndarray:
     distance = np.linalg.norm(lab - table_colour, axis=2)
     spread = np.percentile(np.linalg.norm(middle[keys == mode] - table_colour, axis=1), 90)
     if spread > 30.0:
-        raise CalibrationError("table calibration: no evenly coloured table in the middle of the picture")
+        raise CalibrationError("calibration.no_table")
     mask = (distance < max(22.0, 3.0 * spread)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     if count <= 1:
-        raise CalibrationError("table calibration: no evenly coloured table in the middle of the picture")
+        raise CalibrationError("calibration.no_table")
     # The biggest component that reaches into the middle of the picture.
     best, best_area = 0, 0
     for label in range(1, count):
@@ -153,7 +153,7 @@ def find_table_corners(image: np.ndarray) -> np.ndarray:
         if x < sw * 0.6 and x + cw > sw * 0.4 and y < sh * 0.6 and y + ch > sh * 0.4 and area > best_area:
             best, best_area = label, area
     if best == 0 or best_area < 0.08 * sw * sh:
-        raise CalibrationError("table calibration: the table region is too small; give the corners instead")
+        raise CalibrationError("calibration.region_small")
     component = (labels == best).astype(np.uint8)
     contours, _ = cv2.findContours(component, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
@@ -196,7 +196,7 @@ class SeatZones:
     def __init__(self, players: int, *, aspect: float = 4.0 / 3.0, centre_radius: float = 0.22,
                  anchor_radius: float = 0.6, margin: float = 0.04) -> None:
         if not 2 <= players <= 8:
-            raise InputError(f"players: {players} seats is not a table this pipeline knows (2–8)")
+            raise InputError("calibration.players", players=players)
         self.players = players
         self.aspect = aspect
         self.centre_radius = centre_radius

@@ -31,5 +31,5 @@ def read_cards_json(path: Path) -> dict:
 
     meta = safejson.loads(path.read_bytes(), str(path))
     if not isinstance(meta, dict) or not isinstance(meta.get("reader", {}), dict):
-        raise InputError(f"{path}: expected an object with a \"reader\" object")
+        raise InputError("reader.cards_json", path=str(path))
     return meta

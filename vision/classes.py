@@ -37,6 +37,4 @@ def check_classes(meta: Mapping[str, Any], where: str) -> None:
     if classes is None or (isinstance(classes, list | tuple) and tuple(classes) == CLASSIFIER_CLASSES):
         return
     shown = f"{len(classes)} classes, starting {list(classes[:3])}" if isinstance(classes, list | tuple) else repr(classes)
-    raise InputError(f"{where}: classifier_classes ({shown}) is not the reader's vocabulary "
-                     f"({len(CLASSIFIER_CLASSES)} classes: the 54 cards of scorer.cards.CARD_NAMES, then 'reject'); "
-                     "re-export the models with `tuolaji export`")
+    raise InputError("reader.classes", where=where, shown=shown, classes=len(CLASSIFIER_CLASSES))

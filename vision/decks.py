@@ -46,8 +46,7 @@ def classifier_fingerprint(classifier: Path) -> str:
 def check_deck_fits(head: DeckHead, classifier: Path) -> None:
     """InputError unless ``head`` was enrolled with the classifier file ``classifier``."""
     if head.classifier != classifier_fingerprint(classifier):
-        raise InputError(f"deck {head.name!r} was enrolled with another card reader than {classifier} "
-                         f"(the reader has been updated since): enrol it again with `tuolaji enrol {head.name} MANIFEST`")
+        raise InputError("deck.other_reader", deck=head.name, classifier=str(classifier))
 
 
 def data_folder(explicit: Path | None = None) -> Path:
@@ -66,7 +65,7 @@ def check_deck_name(name: str) -> str:
     tuolaji.scorer.errors.InputError: deck name '../x': use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)
     """
     if not DECK_NAME.fullmatch(name):
-        raise InputError(f"deck name {name!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)")
+        raise InputError("deck.name", deck=name)
     return name
 
 
@@ -94,7 +93,7 @@ def chosen_deck(name: str | None, data: Path | None) -> DeckHead | None:
     """The deck of ``--deck NAME`` (under ``--data``/``$TUOLAJI_DATA``/``./data``), or None without one."""
     if name is None:
         if data is not None and not Path(data).is_dir():
-            raise InputError(f"{data}: no such data folder")
+            raise InputError("deck.no_data", path=str(data))
         return None
     return load_deck(data_folder(data), name)
 
@@ -115,15 +114,15 @@ def load_deck(data: Path, name: str) -> DeckHead:
     path = folder / HEAD_FILE
     if not path.is_file():
         known = ", ".join(list_decks(data)) or "none"
-        raise InputError(f"deck {name!r}: not enrolled in {data / 'decks'} (enrolled: {known}; see `tuolaji enrol`)")
+        raise InputError("deck.not_enrolled", deck=name, path=str(data / "decks"), known=known)
     try:
         with np.load(path) as saved:
             weight, bias = saved["weight"].astype(np.float32), saved["bias"].astype(np.float32)
             classifier = str(saved["classifier"]) if "classifier" in saved else ""
     except (OSError, ValueError, KeyError) as error:
-        raise InputError(f"{path}: not a deck head ({error})") from None
+        raise InputError("deck.head", path=str(path), problem=str(error)) from None
     if weight.ndim != 2 or bias.shape != (weight.shape[0],):
-        raise InputError(f"{path}: not a deck head (weight {weight.shape}, bias {bias.shape})")
+        raise InputError("deck.head_shape", path=str(path), weight=weight.shape, bias=bias.shape)
     return DeckHead(name, weight, bias, classifier)
 
 

@@ -68,31 +68,31 @@ def parse_manifest(data: object, path: Path, check_files: bool = True) -> list[M
     """The photos of a manifest's JSON ``data`` (read from ``path``); InputError naming the
     entry for anything else than a non-empty list of ``{"image": str, "cards": [names]}``."""
     if not isinstance(data, list) or not data:
-        raise InputError(f"{path}: a manifest is a non-empty JSON list of {{\"image\": ..., \"cards\": [...]}}")
+        raise InputError("enrol.manifest_list", path=str(path))
     photos = []
     for number, entry in enumerate(data, 1):
         where = f"{path}: entry {number}"
         if not isinstance(entry, dict) or not isinstance(entry.get("image"), str) or not isinstance(entry.get("cards"), list):
-            raise InputError(f"{where}: expected {{\"image\": \"photo.jpg\", \"cards\": [\"AS\", ...]}}")
+            raise InputError("enrol.entry", where=where)
         if not entry["cards"]:
-            raise InputError(f"{where}: no cards listed for {entry['image']}")
+            raise InputError("enrol.no_cards", where=where, image=entry["image"])
         for card in entry["cards"]:
             if card not in CARD_NAMES:
-                raise InputError(f"{where}: unknown card {card!r} (names as in the record format: AS, 10H, SJ, BJ)")
+                raise InputError("enrol.card", where=where, card=card)
         image = path.parent / entry["image"]
         if check_files and not image.is_file():
-            raise InputError(f"{where}: photo {entry['image']} not found (looked for {image})")
+            raise InputError("enrol.photo", where=where, image=entry["image"], path=str(image))
         photos.append(ManifestPhoto(image, tuple(entry["cards"])))
     return photos
 
 
 def load_manifest(path: Path) -> list[ManifestPhoto]:
     if not path.is_file():
-        raise InputError(f"{path}: manifest not found")
+        raise InputError("enrol.no_manifest", path=str(path))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise InputError(f"{path}: not a JSON manifest ({error})") from None
+        raise InputError("enrol.manifest_json", path=str(path), problem=str(error)) from None
     return parse_manifest(data, path)
 
 
@@ -151,7 +151,7 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
     models_dir = Path(models) if models is not None else MODELS_DIR
     head_path = models_dir / CLASSIFIER_HEAD_FILE
     if not head_path.is_file():
-        raise InputError(f"{head_path}: missing (the classifier's head; re-export the models with `tuolaji export`)")
+        raise InputError("enrol.no_head", path=str(head_path))
     reader = CardReader.load(models_dir, threads=threads, classify_turns=4)
     crops, labels = [], []
     listed = matched = 0
@@ -164,8 +164,8 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
         listed += len(photo.cards)
         if len(pairs) < len(photo.cards):
             missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
-            raise InputError(f"{manifest}: {photo.image.name}: {len(photo.cards) - len(pairs)} listed card(s) not found "
-                             f"({', '.join(missing)}; {len(found)} card(s) seen)")
+            raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
+                             missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
         matched += len(pairs)
         taken = set()
         for card, label in pairs:

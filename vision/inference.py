@@ -107,7 +107,7 @@ class CardReader:
         self.settings = settings
         self._cls_outputs = [o.name for o in classifier.get_outputs()]
         if deck is not None and "features" not in self._cls_outputs:
-            raise InputError(f"deck {deck.name!r}: this classifier has no features output (re-export it with `tuolaji export`)")
+            raise InputError("reader.deck_features", deck=deck.name)
         self.deck = deck
         self._det_input = detector.get_inputs()[0].name
         # a detector exported with a fixed input reads at that size (width, height), whatever the
@@ -153,7 +153,7 @@ class CardReader:
                 sessions.append(ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"]))
             except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail…) have no common base
                 first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-                raise InputError(f"{path}: not a usable ONNX model ({first})") from None
+                raise InputError("reader.onnx", path=str(path), problem=first) from None
         if deck is not None:
             check_deck_fits(deck, folder / "classifier.onnx")
         # the classifiers read as their reference reads on this CPU, or through the reference path
@@ -312,7 +312,7 @@ class CardReader:
     def crop_features(self, crops: np.ndarray) -> np.ndarray:
         """The features the class head reads (N×F) of BGR uint8 crops (what enrolment adapts on)."""
         if "features" not in self._cls_outputs:
-            raise InputError("this classifier has no features output (re-export it with `tuolaji export`)")
+            raise InputError("reader.features")
         return self._run_classifier(crops)["features"]
 
     def read_indices(self, frame_bgr: np.ndarray) -> list[IndexReading]:
@@ -360,7 +360,7 @@ class CardReader:
         corners, outlines holding two or more different cards (a fan, a table: :meth:`merge_faces`
         leaves those to the corners) are not read."""
         if self._face is None:
-            raise InputError("no face reader loaded (models/face.onnx and face_threshold > 0)")
+            raise InputError("reader.no_face")
         h, w = frame_bgr.shape[:2]
         outlines = [(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), True)]
         outlines += [(quad, False) for quad in card_quads(frame_bgr)]

@@ -40,8 +40,8 @@ def image_size(data: bytes | np.ndarray, where: str) -> tuple[int, int] | None:
 
         found = re.search(r"\((\d+) pixels\)", str(exc))
         pixels = f"{int(found.group(1)):,} pixels" if found else "too many pixels"
-        raise ImageTooLargeError(f"{where}: an image of {pixels}, over the limit of "
-                                 f"{MAX_IMAGE_PIXELS / 1e6:g} megapixels") from None
+        raise ImageTooLargeError("image.too_many_pixels", where=where, pixels=pixels,
+                                 most=MAX_IMAGE_PIXELS / 1e6) from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, struct.error, ImportError):
         # not a header PIL reads: OpenCV decides (and refuses what it cannot decode). ImportError: a
         # library that patches Image.open (ultralytics, when training is loaded) and lacks its plug-in
@@ -52,8 +52,8 @@ def check_image_header(data: bytes | np.ndarray, where: str, *, max_pixels: int 
     """Refuse an image whose header claims more than ``max_pixels`` pixels, before it is decoded."""
     size = image_size(data, where)
     if size is not None and size[0] * size[1] > max_pixels:
-        raise ImageTooLargeError(f"{where}: an image of {size[0] * size[1]:,} pixels ({size[0]}×{size[1]}), "
-                                 f"over the limit of {max_pixels / 1e6:g} megapixels")
+        raise ImageTooLargeError("image.too_large", where=where, pixels=size[0] * size[1], width=size[0],
+                                 height=size[1], most=max_pixels / 1e6)
 
 
 def read_image_bytes(path: Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> np.ndarray:
@@ -61,7 +61,7 @@ def read_image_bytes(path: Path, *, max_bytes: int = MAX_IMAGE_BYTES) -> np.ndar
     with open(path, "rb") as handle:
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise InputError(f"{path}: over the limit of {max_bytes // 1024 // 1024} MB for an image")
+        raise InputError("image.bytes", path=str(path), most=max_bytes // 1024 // 1024)
     check_image_header(data, str(path))
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -83,10 +83,10 @@ def read_image_file(path: str | Path) -> np.ndarray:
     if not p.exists():
         raise OSError(2, "No such file or directory", str(p))
     if p.is_dir():
-        raise InputError(f"{p}: a folder, not an image")
+        raise InputError("image.folder", path=str(p))
     data = read_image_bytes(p)  # the header's size is checked before anything is decoded
     _quiet_opencv()  # a broken file is our one line, not OpenCV's warnings besides it
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise InputError(f"{p}: cannot decode image")
+        raise InputError("image.decode", path=str(p))
     return image

@@ -484,7 +484,7 @@ class TablePipeline:
         message = resume_mismatch(self.game.snapshot(), self._target_game.snapshot(), self.players,
                                   getattr(self._target_game, "path", None))
         if message is not None:
-            raise ResumeMismatchError(message)
+            raise ResumeMismatchError(message.key, **message.params)
 
     def _after_commit(self) -> None:
         """A replay resumed from a partial record: once it has seen the recorded plays, record for real."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tuolaji.scorer.messages import Message
 from tuolaji.scorer.seats import position_of, seat_of
 from tuolaji.session.live import play_matches
 from tuolaji.vision.settling import ZoneState
@@ -137,10 +138,10 @@ def sweep_done(zones: list[ZoneState], trick: TrickView, next_leader: int | None
     return True
 
 
-def resume_mismatch(seen: dict[str, Any], recorded: dict[str, Any], players: int, path: Any) -> str | None:
+def resume_mismatch(seen: dict[str, Any], recorded: dict[str, Any], players: int, path: Any) -> Message | None:
     """A resumed replay sees again the plays its record holds: each must be that play (the same
     seat, the same cards but for those a person corrected or had to confirm), else the record is
-    of another game: the message saying so (None while they match). A play is compared once the
+    of another game: the message saying so, a key and its facts (None while they match). A play is compared once the
     next one is laid (until then it may still be revised: a failed throw taken back, a card added)."""
     deal_index = len(recorded["deals"]) - 1
 
@@ -158,8 +159,8 @@ def resume_mismatch(seen: dict[str, Any], recorded: dict[str, Any], players: int
     cards = shown_trick["plays"][shown_position]
     if play_matches(trick, position, seat, cards, players):
         return None
-    where = f"deals[{deal_index}].tricks[{held[number][0]}]"
     want_seat = seat_of(trick["leader"], position, players)
-    return (f"{path or 'the session'}: holds another game than this input ({where}: seat {want_seat} is recorded "
-            f"playing {' '.join(trick['plays'][position])}, the input shows seat {seat} playing {' '.join(cards)}); "
-            "nothing was changed: choose another --out or session")
+    return Message("pipeline.another_game", {"path": str(path or "the session"), "deal": deal_index,
+                                             "trick": held[number][0], "turn": want_seat,
+                                             "recorded": tuple(trick["plays"][position]), "seat": seat,
+                                             "cards": tuple(cards)})

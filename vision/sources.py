@@ -74,17 +74,17 @@ class VideoFileSource(FrameSource):
         if not self.path.exists():
             raise FileNotFoundError(2, "no such file", str(self.path))
         if self.path.is_dir():
-            raise SourceError(f"{self.path}: is a folder, not a video")
+            raise SourceError("source.folder", path=str(self.path))
         # FFmpeg would print its own complaints on stderr; the SourceError says it in one line.
         os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         self._capture = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
             self._capture.release()
-            raise SourceError(f"{self.path}: not a readable video (cannot open it)")
+            raise SourceError("source.video_open", path=str(self.path))
         ok, first = self._capture.read()
         if not ok or first is None:
             self._capture.release()
-            raise SourceError(f"{self.path}: not a readable video (cannot decode frame 0)")
+            raise SourceError("source.video_first", path=str(self.path))
         self._first: np.ndarray | None = first
         reported_fps = self._capture.get(cv2.CAP_PROP_FPS)
         self.fps = float(fps or (reported_fps if reported_fps and 1.0 <= reported_fps <= 240.0 else 30.0))
@@ -103,7 +103,7 @@ class VideoFileSource(FrameSource):
                 if self.frame_count is not None and index < self.frame_count - 1:
                     # The container promises more frames than the decoder gives: a cut or
                     # corrupt file. One or two missing at the very end is normal for mp4v.
-                    raise SourceError(f"{self.path}: cannot decode frame {index} of {self.frame_count}")
+                    raise SourceError("source.frame", path=str(self.path), frame=index, frames=self.frame_count)
                 return
             yield Frame(index, index / self.fps, image)
             index += 1
@@ -130,9 +130,9 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise SourceError(f"--camera-size: expected WxH like 1920x1080, got {text!r}") from None
+        raise SourceError("source.size", value=text) from None
     if not (160 <= width <= 8192 and 120 <= height <= 8192):
-        raise SourceError(f"--camera-size: {width}x{height} is outside 160x120 .. 8192x8192")
+        raise SourceError("source.size_range", width=width, height=height)
     return width, height
 
 
@@ -146,13 +146,13 @@ class CameraSource(FrameSource):
         self._capture = cv2.VideoCapture(index)
         if not self._capture.isOpened():
             self._capture.release()
-            raise SourceError(f"camera {index}: no such camera (or it is busy)")
+            raise SourceError("source.no_camera", camera=index)
         self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         ok, first = self._capture.read()
         if not ok or first is None:
             self._capture.release()
-            raise SourceError(f"camera {index}: opened but gives no picture")
+            raise SourceError("source.no_picture", camera=index)
         self._first: np.ndarray | None = first
         self.size = (int(first.shape[1]), int(first.shape[0]))  # what the camera gives, which may differ from what was asked
         reported = self._capture.get(cv2.CAP_PROP_FPS)
@@ -171,7 +171,7 @@ class CameraSource(FrameSource):
             if not ok or image is None:
                 failures += 1
                 if failures > 30:
-                    raise SourceError(f"{self.name}: stopped giving pictures")
+                    raise SourceError("source.stopped", source=self.name)
                 time.sleep(0.01)
                 continue
             failures = 0
@@ -191,7 +191,7 @@ class FolderSource(FrameSource):
         self.fps = float(fps or 30.0)
         self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self._files:
-            raise SourceError(f"{self.path}: folder holds no images ({', '.join(IMAGE_SUFFIXES)})")
+            raise SourceError("source.no_images", path=str(self.path), suffixes=tuple(IMAGE_SUFFIXES))
         self.frame_count = len(self._files)
 
     def __iter__(self) -> Iterator[Frame]:
@@ -200,7 +200,7 @@ class FolderSource(FrameSource):
         for index, path in enumerate(self._files):
             image = cv2.imdecode(read_image_bytes(path), cv2.IMREAD_COLOR)
             if image is None:
-                raise SourceError(f"{path}: cannot decode image (frame {index})")
+                raise SourceError("source.image", path=str(path), frame=index)
             yield Frame(index, index / self.fps, image)
 
 

@@ -625,7 +625,7 @@ _COUNTED = ("deal", "trick", "index", "position")
 """Parameters that count from 0 in the scorer and from 1 on the page."""
 _SEATS = ("seat", "turn")
 """Parameters that are seats: the page shows the player's name."""
-_JOINED = {"counts": ("、", " or "), "choices": ("、", ", "), "allowed": ("、", ", ")}
+_JOINED = {"counts": ("、", " or "), "choices": ("、", ", "), "allowed": ("、", ", "), "suffixes": ("、", ", ")}
 """List parameters and how each language joins them."""
 
 
@@ -652,7 +652,7 @@ def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bo
             out[name] = _message_words(value, words, in_record=False)[lang]
         elif name == "suit" and isinstance(value, str):
             out[name] = words.suit(value)[lang]
-        elif name == "cards" and isinstance(value, (list, tuple)):
+        elif name in ("cards", "recorded") and isinstance(value, (list, tuple)):
             text = " ".join(str(card) for card in value)
             out[name] = words.cards_zh(text) if lang == "zh" else text
         elif name == "profile":

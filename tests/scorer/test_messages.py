@@ -18,8 +18,8 @@ from tuolaji.web.explain import OBLIGATION_KEYS, describe_error, describe_hint, 
 from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYED_PACKAGES = ("scorer", "session", "web")
-"""Where every error is raised by key (the commands' and the reader's own lines may be free text)."""
+KEYED_PACKAGES = ("scorer", "session", "web", "vision")
+"""Where every error is raised by key (the commands' own lines, which no page shows, may be free text)."""
 OWN_WORDS = {"ZipImportError"}
 """Errors that carry their own line in each language (a zip refused on import: its English and Chinese)."""
 
@@ -35,9 +35,9 @@ def sources() -> list[Path]:
 
 
 def input_error_classes() -> set[str]:
-    """The names of InputError and its subclasses defined in the keyed packages (and the reader's)."""
+    """The names of InputError and its subclasses defined in the keyed packages."""
     bases: dict[str, set[str]] = {}
-    for package in (*KEYED_PACKAGES, "vision"):
+    for package in KEYED_PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if "zuihe" in path.parts:
                 continue
