@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import pickle
+import string
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,13 @@ from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.follow import Obligation
 from tuolaji.scorer.messages import FREE_TEXT, MESSAGES_EN, Message, render, template_fields
-from tuolaji.web.explain import OBLIGATION_KEYS, describe_error, describe_hint, describe_obligation
+from tuolaji.web.explain import (
+    OBLIGATION_KEYS,
+    describe_error,
+    describe_hint,
+    describe_message,
+    describe_obligation,
+)
 from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,3 +182,41 @@ def test_the_page_reads_no_english_back() -> None:
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert "re" not in imported and "regex" not in imported
     assert not [node for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id == "re"]
+
+
+def sample_params(key: str) -> dict[str, object]:
+    """Made-up facts of the kinds a key's English template asks for (by its format specs and names)."""
+    named: dict[str, object] = {"where": "deals[0].tricks[1]", "seat": 1, "turn": 2, "deal": 0, "trick": 1, "index": 0,
+                                "position": 0, "error": InputError("card.unknown", text="1H"),
+                                "why": Message("resume.players_or_rules"), "suit": "trump", "profile": "standard-2deck"}
+    params: dict[str, object] = {}
+    for _, field, spec, _ in string.Formatter().parse(MESSAGES_EN[key]):
+        if not field:
+            continue
+        name = field.split("[")[0]
+        if "[" in field:
+            params[name] = ("2", "S", 0)
+        elif name in named:
+            params[name] = named[name]
+        elif spec in (",", "plural") or spec.endswith("x"):
+            params[name] = 3
+        elif spec == "g":
+            params[name] = 1.5
+        elif spec.startswith("requirement"):
+            params[name] = ((2, 1), (1, 1))
+        elif spec and spec != "json":
+            params[name] = ("AS", "BJ")
+        else:
+            params.setdefault(name, 7)
+    return params
+
+
+@pytest.mark.parametrize("key", sorted(set(MESSAGES_EN) - {FREE_TEXT}))
+def test_every_key_is_worded_from_its_facts(key: str) -> None:
+    """Each key renders in English and in the page's two languages from facts of the kinds it names
+    (a template that cannot be filled would leave the page with the English alone)."""
+    message = Message(key, sample_params(key))
+    english = str(message)
+    words = describe_message(message, ["东", "南", "西", "北"])
+    assert words["parsed"], key
+    assert "{" not in words["zh"].replace("{{", "") or "{" in english, (key, words["zh"])
