@@ -151,9 +151,10 @@ def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], 
 
 
 def settle_ready(record: dict[str, Any], deal_index: int) -> bool:
-    """Whether the deal's settlement may be drawn: its kitty recorded, or marked unknown."""
+    """Whether the deal's settlement may be drawn: its kitty recorded (its cards, or only its points:
+    ``kitty_points``, docs/RECORD.md 只记分), or marked unknown."""
     deal = record["deals"][deal_index]
-    return bool(deal.get("kitty")) or bool(deal.get("kitty_unknown"))
+    return bool(deal.get("kitty")) or deal.get("kitty_points") is not None or bool(deal.get("kitty_unknown"))
 
 
 def set_kitty(record: dict[str, Any], deal_index: int, cards: list[str] | None) -> None:

@@ -63,7 +63,8 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
         deal_audit = audit["deals"][index] if index < len(audit.get("deals", [])) else {}
         before = history[min(complete_index, len(history) - 1)]
         complete = deal_audit.get("outcome") is not None
-        settled = complete and (bool(deal.get("kitty")) or bool(deal.get("kitty_unknown")))
+        settled = complete and (bool(deal.get("kitty")) or deal.get("kitty_points") is not None
+                                or bool(deal.get("kitty_unknown")))
         after = deal_audit.get("levels_after") if complete else None
         if complete:
             complete_index += 1

@@ -298,3 +298,19 @@ def test_the_points_faults_record_and_its_golden_audit() -> None:
     sentences = {type(v.fact).__name__ for deal in audit_findings(stored) for v in deal.violations}
     assert sentences == {"PointsNotFive", "PointsTooMany", "UnitImpossible", "UnitMissing", "KittyPointsMismatch"}
     assert {v["rule"] for deal in out["deals"] for v in deal["violations"]} == {"bad-points"}
+
+
+def test_the_page_settles_a_game_kept_by_points() -> None:
+    """The session and the results line read a points-only game like one of cards (the kitty by
+    its points counts as recorded)."""
+    from tuolaji.session.changes import next_deal_setup, settle_ready
+    from tuolaji.web.results import deal_results
+
+    rec = json.loads((Path(__file__).resolve().parents[2] / "examples" / "points-only-2deck.json").read_text("utf-8"))
+    audit = audit_record(rec)
+    assert [settle_ready(rec, i) for i in range(3)] == [True, True, True]
+    rows = deal_results(rec, audit)
+    assert [(row["complete"], row["settled"], row["defender_points"]) for row in rows] == [
+        (True, True, d["defender_points"]) for d in audit["deals"]]
+    nxt = next_deal_setup(rec, audit, "NT")
+    assert (nxt["dealer"], nxt["level"]) == (audit["deals"][2]["next_dealer"], audit["deals"][2]["levels_after"][nxt["dealer"]])
