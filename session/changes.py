@@ -1,6 +1,7 @@
 """The changes a person makes to a deal (bids, its settings, the kitty, penalty rulings, the next
 deal), as the live game's commands make them (:class:`session.live.LiveGame`: ``bid``,
-``withdraw_bid``, ``edit_deal``, ``set_kitty``, ``rule``, ``remove_ruling``, ``next_deal``).
+``withdraw_bid``, ``edit_deal``, ``set_kitty``, ``set_kitty_points``, ``play_points``,
+``settle_points``, ``rule``, ``remove_ruling``, ``next_deal``).
 
 Each function changes one deal of a record in place: the live game hands it a record whose deal
 is a copy of its own (the other deals are shared, never changed), then validates that deal, saves
@@ -26,6 +27,7 @@ from typing import Any
 
 from tuolaji import scorer
 from tuolaji.scorer.cards import RANKS, parse_cards
+from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.violation_text import detail
 from tuolaji.scorer.violations import Violation
 
@@ -158,7 +160,7 @@ def settle_ready(record: dict[str, Any], deal_index: int) -> bool:
 
 
 def set_kitty(record: dict[str, Any], deal_index: int, cards: list[str] | None) -> None:
-    """The deal's kitty (None: marked unknown, 底牌未知)."""
+    """The deal's kitty (None: marked unknown, 底牌未知); its cards replace its points."""
     deal = record["deals"][deal_index]
     if cards is None:
         deal.pop("kitty", None)
@@ -166,6 +168,77 @@ def set_kitty(record: dict[str, Any], deal_index: int, cards: list[str] | None) 
     else:
         deal["kitty"] = list(cards)
         deal.pop("kitty_unknown", None)
+    deal.pop("kitty_points", None)
+
+
+def set_kitty_points(record: dict[str, Any], deal_index: int, points: int) -> None:
+    """The deal's kitty by its points alone (只记分: ``kitty_points``, its cards not recorded)."""
+    deal = record["deals"][deal_index]
+    deal["kitty_points"] = points
+    deal.pop("kitty", None)
+    deal.pop("kitty_unknown", None)
+
+
+# --- 只记分: tricks and deals recorded by their points (docs/RECORD.md) -----------------------------
+
+
+def _points_room(record: dict[str, Any], deal_index: int) -> list[dict[str, Any]]:
+    """The deal's tricks, when points-only tricks may follow them: the deal neither kept by its
+    defenders' points nor over, and no trick of cards half played."""
+    deal = record["deals"][deal_index]
+    if deal.get("defender_points") is not None:
+        raise InputError("points.deal_by_total", deal=deal_index)
+    if deal.get("complete"):
+        raise InputError("points.deal_done", deal=deal_index)
+    tricks: list[dict[str, Any]] = deal.setdefault("tricks", [])
+    players = len(record["players"])
+    if tricks and tricks[-1].get("points") is None and len(tricks[-1].get("plays", [])) < players:
+        raise InputError("points.trick_open", deal=deal_index, trick=len(tricks) - 1)
+    return tricks
+
+
+def add_points_trick(record: dict[str, Any], deal_index: int, winner: int, points: int, *,
+                     unit: int | None = None, trump: bool = True, last: bool = False) -> None:
+    """One more trick recorded by its winner and points (:func:`scorer.points_trick`); ``last``:
+    the deal's last trick, won with a unit of ``unit`` cards (the kitty's multiplier), which ends
+    the deal (``complete``). Whether the points can be is the audit's (``bad-points``)."""
+    tricks = _points_room(record, deal_index)
+    tricks.append(scorer.points_trick(winner, points, unit=unit if last else None, trump=trump or not last))
+    if last:
+        record["deals"][deal_index]["complete"] = True
+
+
+def settle_by_points(record: dict[str, Any], deal_index: int, defender_points: int, last_winner: int, unit: int, *,
+                     counted: int, defenders: list[int], trump: bool = True, agreed: bool = False) -> None:
+    """The deal ended by the defenders' points in its tricks (not the kitty's, nor penalties).
+
+    A deal with no trick yet keeps them as such (:func:`scorer.points_deal`). A deal with tricks
+    (``counted``: the defenders' points in them) ends with points-only tricks holding the rest:
+    one won by ``last_winner`` with ``unit``, and before it, when he is of the dealer's side, one won
+    by the first of ``defenders`` with the rest. ``agreed``: 认输 / 直接结算, the table settled the
+    deal before its end with the points agreed: the deal (and such tricks) say ``"agreed": true``."""
+    deal = record["deals"][deal_index]
+    tricks = _points_room(record, deal_index)
+    if not tricks:
+        deal.pop("tricks", None)
+        deal.pop("complete", None)
+        deal.update(scorer.points_deal(defender_points, last_winner, unit, trump=trump))
+    else:
+        rest = defender_points - counted
+        if rest < 0:
+            raise InputError("points.below_counted", deal=deal_index, points=defender_points, counted=counted)
+        added: list[dict[str, Any]] = []
+        if last_winner not in defenders and rest > 0:
+            added.append(scorer.points_trick(defenders[0], rest))
+            rest = 0
+        added.append(scorer.points_trick(last_winner, rest, unit=unit, trump=trump))
+        for trick in added:
+            if agreed:
+                trick["agreed"] = True
+            tricks.append(trick)
+        deal["complete"] = True
+    if agreed:
+        deal["agreed"] = True
 
 
 def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -> dict[str, Any]:

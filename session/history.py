@@ -43,10 +43,11 @@ from typing import Any
 
 from .changes import RefusedError
 
-CHANGES = ("play", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm", "next-deal")
-_NAMES = {"play": ("出牌", "play"), "bid": ("亮主", "bid"), "withdraw": ("撤回亮主", "withdrawn bid"),
+CHANGES = ("enter-play", "play", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm", "next-deal", "settle")
+_NAMES = {"enter-play": ("补记出牌", "entered play"), "play": ("出牌", "play"), "bid": ("亮主", "bid"), "withdraw": ("撤回亮主", "withdrawn bid"),
           "kitty": ("底牌", "kitty"), "setting": ("本局设置", "deal setting"), "ruling": ("罚分", "penalty"),
-          "correction": ("更正", "correction"), "confirm": ("确认", "confirmation"), "next-deal": ("开始下一局", "next deal")}
+          "correction": ("更正", "correction"), "confirm": ("确认", "confirmation"), "next-deal": ("开始下一局", "next deal"),
+          "settle": ("结算", "settlement")}
 
 
 def change_words(change: str) -> dict[str, str]:

@@ -5,6 +5,7 @@ record: both send it intents, its typed commands, never records. The pipeline ca
 :meth:`LiveGame.play` when a play settles and :meth:`LiveGame.revise_play` or
 :meth:`LiveGame.replace_play` when it sees one change; the page calls :meth:`LiveGame.correct`,
 :meth:`LiveGame.confirm`, :meth:`LiveGame.bid`, :meth:`LiveGame.set_kitty`, :meth:`LiveGame.rule`,
+:meth:`LiveGame.play_points`, :meth:`LiveGame.settle_points` (只记分),
 :meth:`LiveGame.undo`, … (``history=True``: a person's change, kept in the record's history,
 :mod:`session.history`; the rules of each change: :mod:`session.changes`). A command copies the
 deal it changes (the others are shared), validates that deal, and the record is written atomically
@@ -12,6 +13,9 @@ deal it changes (the others are shared), validates that deal, and the record is 
 the changed deal on (:func:`scorer.audit_again`: one run, its output and typed findings, read by
 :meth:`LiveGame.audited`), the differences are published as events, and each change is journalled
 (:class:`~session.events.Change`: numbered, its kind and params; :meth:`LiveGame.subscribe_journal`).
+
+A play the camera did not see is recorded as missing (:meth:`LiveGame.miss_play`: docs/RECORD.md's
+``tricks[i].missing``) and entered later by a person (:meth:`LiveGame.enter_play`).
 
 Two record keys beyond docs/RECORD.md are used (unknown keys survive round trips):
 ``tricks[i].unconfirmed`` — ``[[seat, index], ...]`` cards a person must confirm —
@@ -46,6 +50,7 @@ from typing import Any
 
 from tuolaji import scorer
 from tuolaji.scorer import safejson
+from tuolaji.scorer.cards import pretty_card
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.messages import Message
 from tuolaji.scorer.seats import position_of, seat_of
@@ -382,7 +387,10 @@ class LiveGame:
         return record, run.output
 
     def pending(self) -> list[dict[str, Any]]:
-        """Cards a person must still confirm, oldest first."""
+        """Cards a person must still confirm, oldest first; and plays the camera did not see, to
+        enter (:meth:`enter_play`): ``{"deal", "trick", "seat", "missing": True, "size"}`` (``size``:
+        the cards each known play of the trick holds, None when none is known; ``index`` and
+        ``card`` None)."""
         with self._lock:
             result = []
             for deal_index, deal in enumerate(self._record["deals"]):
@@ -393,6 +401,10 @@ class LiveGame:
                             {"deal": deal_index, "trick": trick_index, "seat": seat, "index": index,
                              "card": play[index] if play is not None and index < len(play) else None}
                         )
+                    if trick.get("missing"):
+                        size = next((len(play) for play in trick.get("plays") or [] if play), None)
+                        result.extend({"deal": deal_index, "trick": trick_index, "seat": seat, "index": None,
+                                       "card": None, "missing": True, "size": size} for seat in trick["missing"])
             return result
 
     def findings(self) -> list[Any]:
@@ -428,7 +440,7 @@ class LiveGame:
             if not deals:
                 return None
             tricks = deals[-1].get("tricks", [])
-            if tricks and len(tricks[-1]["plays"]) < self.players:
+            if tricks and tricks[-1].get("points") is None and len(tricks[-1]["plays"]) < self.players:
                 trick = tricks[-1]
                 return seat_of(trick["leader"], len(trick["plays"]), self.players)
             # the leader follows from the deal alone: the other deals are not parsed again
@@ -448,6 +460,7 @@ class LiveGame:
         time_s: float | None = None,
         picture: dict[str, Any] | None = None,
         history: bool = False,
+        seen: tuple[int, int] | None = None,
     ) -> PlaySettled:
         """Add a settled play by ``seat`` to the current trick of the current deal.
 
@@ -456,16 +469,22 @@ class LiveGame:
         ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
         added to the deal's ``pictures`` with the trick and seat (a key docs/RECORD.md readers ignore).
         ``history``: a person made it (the page): kept in the record's history, so undo takes it back.
+        ``seen``: the (deal, trick) its sender saw the play going into (the page): a play another
+        device recorded meanwhile, or a table that moved on, refuses it rather than giving the cards
+        to the next seat. A play after the deal's last trick is refused (the kitty comes next).
         """
         with self._lock:
             if not self._record["deals"]:
                 raise InputError("session.no_deal_to_play")
             canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
             deal_index = len(self._record["deals"]) - 1
+            self._check_not_over(deal_index)
+            if seen is not None:
+                self._check_seen(seen, seat)
             candidate = self._with_deal_copied(deal_index)
             tricks = candidate["deals"][deal_index].setdefault("tricks", [])
-            if not tricks or len(tricks[-1]["plays"]) >= self.players:
-                tricks.append({"leader": seat, "plays": []})
+            if not tricks or tricks[-1].get("points") is not None or len(tricks[-1]["plays"]) >= self.players:
+                tricks.append({"leader": seat, "plays": []})  # a points-only trick (只记分) is a whole one
             trick = tricks[-1]
             expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
             if trick["plays"] and seat != expected:
@@ -597,6 +616,103 @@ class LiveGame:
         self._announce(reason, deal_index)
         return change
 
+    def _check_not_over(self, deal_index: int) -> None:
+        """Refuses a play into a deal whose last trick is played (the audit found its outcome)."""
+        deal = self._record["deals"][deal_index]
+        tricks = deal.get("tricks", [])
+        if deal.get("defender_points") is not None or (deal.get("complete") and any(
+                trick.get("points") is not None for trick in tricks)):
+            raise InputError("points.deal_done", deal=deal_index)  # 只记分: ended by its points
+        if not tricks or tricks[-1].get("points") is not None or len(tricks[-1]["plays"]) < self.players:
+            return
+        audit = self._audited()[1]["deals"]
+        if deal_index < len(audit) and audit[deal_index].get("outcome") is not None:
+            first = tricks[0]
+            played = sum(len(self._play_of(trick, first["leader"]) or []) for trick in tricks)
+            raise OutOfTurnError("session.deal_over", deal=deal_index, trick=len(tricks) - 1, cards=played)
+
+    def _check_seen(self, seen: tuple[int, int], seat: int) -> None:
+        """Refuses a play whose sender saw another moment of the table: ``seat`` already played in the
+        trick seen (another device recorded it), or the play would go into another trick."""
+        deal_index, trick_index = seen
+        deals = self._record["deals"]
+        tricks = deals[deal_index].get("tricks", []) if 0 <= deal_index < len(deals) else []
+        if 0 <= trick_index < len(tricks):
+            recorded = self._play_of(tricks[trick_index], seat)
+            if recorded is not None:
+                raise OutOfTurnError("session.already_played", deal=deal_index, trick=trick_index, seat=seat,
+                                     cards=[pretty_card(scorer.parse_card(c)) for c in recorded])
+        current = deals[-1].get("tricks", [])
+        landing = len(current) - 1 if current and current[-1].get("points") is None and len(
+            current[-1]["plays"]) < self.players else len(current)
+        if deal_index != len(deals) - 1 or trick_index != landing:
+            raise OutOfTurnError("session.trick_moved", deal=deal_index, trick=trick_index)
+
+    def miss_play(self, seat: int, *, frame: int | None = None, time_s: float | None = None) -> Change:
+        """The camera saw ``seat``'s zone busy but read nothing before the sweep: its play in the
+        current trick is recorded as missing (docs/RECORD.md ``missing``: the play ``[]``, the seat
+        in the trick's ``missing``), in its turn like :meth:`play` (a trick may start with it), so
+        that the trick is complete and the next one can be led. The audit judges the trick for
+        what is known; a person enters the cards with :meth:`enter_play`.
+
+        >>> game = LiveGame({"rules": "standard-2deck", "players": list("abcd"),
+        ...                  "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]})
+        >>> for seat, cards in ((0, ["AH"]), (1, ["3H"])): _ = game.play(seat, cards)
+        >>> game.miss_play(2).kind, game.expected_seat(), game.pending()[0]["missing"]
+        ('miss-play', 3, True)
+        """
+        with self._lock:
+            if not self._record["deals"]:
+                raise InputError("session.no_deal_to_play")
+            deal_index = len(self._record["deals"]) - 1
+            candidate = self._with_deal_copied(deal_index)
+            tricks = candidate["deals"][deal_index].setdefault("tricks", [])
+            if not tricks or tricks[-1].get("points") is not None or len(tricks[-1]["plays"]) >= self.players:
+                tricks.append({"leader": seat, "plays": []})
+            trick = tricks[-1]
+            expected = seat_of(trick["leader"], len(trick["plays"]), self.players)
+            if trick["plays"] and seat != expected:
+                raise OutOfTurnError("session.out_of_turn", deal=deal_index, trick=len(tricks) - 1, seat=seat,
+                                     turn=expected)
+            trick["plays"].append([])
+            trick.setdefault("missing", []).append(seat)
+            _validate_deal(candidate, deal_index)
+            params = {"seat": seat, "trick": len(tricks) - 1, "frame": frame, "time_s": time_s}
+            change = self._commit(candidate, "miss-play", params, deal_index)
+        self.bus.publish(StateChanged(reason="play-missing"))
+        self._publish_consequences(deal_index, len(tricks) - 1)
+        return change
+
+    def enter_play(self, deal: int, trick: int, seat: int, cards: list[str], *, history: bool = True) -> Change:
+        """A person enters the cards of ``seat``'s play the camera did not see (:meth:`miss_play`):
+        the play becomes ``cards`` and the seat leaves the trick's ``missing``; the audit then
+        judges it like any play. ``history``: kept in the record's history (undo takes it back)."""
+        canonical = [scorer.format_card(scorer.parse_card(card)) for card in cards]
+        with self._lock:
+            try:
+                if deal < 0 or trick < 0:
+                    raise IndexError(deal)
+                missing = self._record["deals"][deal]["tricks"][trick].get("missing") or []
+            except (IndexError, KeyError, TypeError) as exc:
+                raise NoSuchCardError("record.no_trick", deal=deal, trick=trick) from exc
+            if seat not in missing:
+                raise NoSuchCardError("session.not_missing", deal=deal, trick=trick, seat=seat)
+            if not canonical:
+                raise InputError("session.enter_empty", deal=deal, trick=trick, seat=seat)
+            candidate = self._with_deal_copied(deal)
+            trick_data = candidate["deals"][deal]["tricks"][trick]
+            trick_data["plays"][position_of(trick_data["leader"], seat, self.players)] = canonical
+            left = [s for s in trick_data["missing"] if s != seat]
+            if left:
+                trick_data["missing"] = left
+            else:
+                del trick_data["missing"]
+            _validate_deal(candidate, deal)
+            params = {"trick": trick, "seat": seat, "cards": canonical}
+            change = self._commit(candidate, "enter-play", params, deal, history="enter-play" if history else None)
+        self._announce("play-entered", deal)
+        return change
+
     def _current_trick_deal(self) -> int:
         deals = self._record["deals"]
         if not deals or not deals[-1].get("tricks"):
@@ -640,6 +756,52 @@ class LiveGame:
 
         return self._edit("set-kitty", {"cards": canonical}, deal, edit, reason="kitty",
                           history="kitty" if history else None)
+
+    def set_kitty_points(self, deal: int, points: int, *, history: bool = False) -> Change:
+        """A deal's kitty by its points alone (只记分, docs/RECORD.md: ``kitty_points``)."""
+        def edit(record: dict[str, Any], index: int) -> None:
+            changes.set_kitty_points(record, index, points)
+
+        return self._edit("set-kitty-points", {"points": points}, deal, edit, reason="kitty",
+                          history="kitty" if history else None)
+
+    def play_points(self, winner: int, points: int, *, unit: int | None = None, trump: bool = True, last: bool = False,
+                    history: bool = False) -> Change:
+        """A trick of the current deal recorded by its winner and points alone (只记分); ``last``: the
+        deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not a trump), which ends it."""
+        def edit(record: dict[str, Any], deal: int) -> None:
+            changes.add_points_trick(record, deal, winner, points, unit=unit, trump=trump, last=last)
+
+        params = {"winner": winner, "points": points, "unit": unit, "trump": trump, "last": last}
+        change = self._edit("play-points", params, -1, edit, reason="play", history="play" if history else None)
+        with self._lock:
+            deal = len(self._record["deals"]) - 1
+            trick = len(self._record["deals"][deal].get("tricks", [])) - 1
+        self._publish_consequences(deal, trick)
+        return change
+
+    def settle_points(self, defender_points: int, last_winner: int, unit: int, *, trump: bool = True,
+                      agreed: bool = False, kitty_points: int | None = None, history: bool = False) -> Change:
+        """The current deal ended by the defenders' points from its tricks (只记分 by the deal), the
+        last trick's winner and unit, and the kitty's points if given; ``agreed``: 认输 / 直接结算, settled
+        before its end with the points agreed (marked ``agreed`` in the record,
+        :func:`session.changes.settle_by_points`)."""
+        def edit(record: dict[str, Any], deal: int) -> None:
+            audit = self.audit()
+            deal_audit = audit["deals"][deal] if deal < len(audit["deals"]) else {"tricks": []}
+            side = self.dealer_sides()[deal] if deal < len(audit["deals"]) else [record["deals"][deal]["dealer"]]
+            counted = sum(int(t.get("points") or 0) for t in deal_audit["tricks"]
+                          if t.get("winner") is not None and t["winner"] not in side)
+            dealer = int(record["deals"][deal]["dealer"])
+            defenders = [(dealer + k) % self.players for k in range(1, self.players) if (dealer + k) % self.players not in side]
+            changes.settle_by_points(record, deal, defender_points, last_winner, unit, counted=counted,
+                                     defenders=defenders, trump=trump, agreed=agreed)
+            if kitty_points is not None:
+                changes.set_kitty_points(record, deal, kitty_points)
+
+        params = {"defender_points": defender_points, "last_winner": last_winner, "unit": unit, "trump": trump,
+                  "agreed": agreed, "kitty_points": kitty_points}
+        return self._edit("settle-points", params, -1, edit, reason="deal-end", history="settle" if history else None)
 
     def mark_complete(self, deal: int) -> Change:
         """A deal marked complete (``complete: true``: a replayed record's deal that ended)."""
@@ -777,6 +939,8 @@ class LiveGame:
             self._publish_consequences(deal_index, len(tricks) - 1, announce_trick=False)
 
     def _play_of(self, trick: dict[str, Any], seat: int) -> list[str] | None:
+        if trick.get("points") is not None:
+            return None  # 只记分: no cards
         position = position_of(trick["leader"], seat, self.players)
         return trick["plays"][position] if position < len(trick["plays"]) else None
 
@@ -826,7 +990,8 @@ class LiveGame:
             events: list[Any] = []
             trick_audit = deal_audit["tricks"][trick_index] if trick_index < len(deal_audit["tricks"]) else None
             trick = record["deals"][deal_index]["tricks"][trick_index]
-            if announce_trick and trick_audit is not None and len(trick["plays"]) == self.players:
+            if announce_trick and trick_audit is not None and (
+                    trick.get("points") is not None or len(trick["plays"]) == self.players):
                 if trick_audit.get("winner") is not None:
                     events.append(
                         TrickComplete(deal=deal_index, trick=trick_index, winner=trick_audit["winner"],

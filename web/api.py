@@ -413,7 +413,9 @@ def play() -> tuple[Response, int]:
             raise BadRequestError("page.play_empty")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
         attempt = _cards_field(data, "attempt") if data.get("attempt") else None
-        event = game.play(seat, cards, attempt=attempt, history=True)
+        # the deal and trick the sender saw the play going into: another device's play meanwhile refuses it
+        seen = (_int_field(data, "deal"), _int_field(data, "trick")) if "trick" in data else None
+        event = game.play(seat, cards, attempt=attempt, history=True, seen=seen)
     return state_response(get_table(), {"deal": event.deal, "trick": event.trick}), 201
 
 
@@ -458,8 +460,50 @@ def kitty() -> Response:
     data = _body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "kitty")
+        if data.get("points") is not None:  # 只记分: the kitty's points, its cards not recorded
+            game.set_kitty_points(deal_index, _int_field(data, "points", high=scorer.record.MAX_POINTS), history=True)
+            return state_response(get_table())
         cards = None if data.get("unknown") is True else _cards_field(data, "cards")
         game.set_kitty(deal_index, cards, history=True)
+    return state_response(get_table())
+
+
+# --- 只记分: points only (docs/RECORD.md) ------------------------------------------------------------
+
+
+def _unit_field(data: dict[str, Any], name: str = "unit") -> int:
+    return _int_field(data, name, low=1, high=64)
+
+
+@api_bp.post("/points/trick")
+def points_trick() -> tuple[Response, int]:
+    """A trick recorded by its winner and points alone; ``last``: the deal's last trick, won with a
+    unit of ``unit`` cards (``trump: false``: not a trump), which ends the deal."""
+    data = _body()
+    with get_table().writing() as game:
+        if not game.current()[0]["deals"]:
+            raise BadRequestError("session.no_deal", what="points")
+        winner = _int_field(data, "winner", high=game.players - 1)
+        points = _int_field(data, "points", high=scorer.record.MAX_POINTS)
+        last = data.get("last") is True
+        unit = _unit_field(data) if last or data.get("unit") is not None else None
+        game.play_points(winner, points, unit=unit, trump=data.get("trump") is not False, last=last, history=True)
+    return state_response(get_table()), 201
+
+
+@api_bp.post("/points/deal")
+def points_deal() -> Response:
+    """The current deal ended by the defenders' points from the tricks, the last trick's winner and
+    unit, and the kitty's points (optional); ``agreed``: 认输 / 直接结算, settled now with the points agreed."""
+    data = _body()
+    with get_table().writing() as game:
+        if not game.current()[0]["deals"]:
+            raise BadRequestError("session.no_deal", what="points")
+        points = _int_field(data, "defender_points", high=scorer.record.MAX_POINTS)
+        winner = _int_field(data, "last_winner", high=game.players - 1)
+        kitty = _int_field(data, "kitty_points", high=scorer.record.MAX_POINTS) if data.get("kitty_points") is not None else None
+        game.settle_points(points, winner, _unit_field(data), trump=data.get("trump") is not False,
+                           agreed=data.get("agreed") is True, kitty_points=kitty, history=True)
     return state_response(get_table())
 
 

@@ -29,11 +29,20 @@ class NoSuchStepError(InputError):
 
 
 def timeline(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every play of the record in order: deal, trick, seat and cards."""
+    """Every play of the record in order: deal, trick, seat and cards. Recorded by points (只记分),
+    a trick is one step (its winner, no cards, its ``points``), and so is a deal kept by its
+    defenders' points (trick 0, the last trick's winner)."""
     players = len(record["players"])
     steps = []
     for deal_index, deal in enumerate(record.get("deals", [])):
+        if not deal.get("tricks") and deal.get("defender_points") is not None:
+            steps.append({"deal": deal_index, "trick": 0, "position": 0, "seat": deal["last_trick"]["winner"],
+                          "cards": [], "points": deal["defender_points"]})
         for trick_index, trick in enumerate(deal.get("tricks", [])):
+            if trick.get("points") is not None:
+                steps.append({"deal": deal_index, "trick": trick_index, "position": 0, "seat": trick["winner"],
+                              "cards": [], "points": trick["points"]})
+                continue
             for position, cards in enumerate(trick["plays"]):
                 steps.append({"deal": deal_index, "trick": trick_index, "position": position,
                               "seat": seat_of(trick["leader"], position, players), "cards": list(cards)})
@@ -58,9 +67,14 @@ def record_at(record: dict[str, Any], step: int) -> dict[str, Any]:
             kept.append(copy.deepcopy(deal))
             continue
         tricks = deal.get("tricks", [])
+        if not tricks:  # a deal kept by its defenders' points: its one step shows it whole
+            kept.append(copy.deepcopy(deal))
+            continue
         played = [copy.deepcopy(trick) for trick in tricks[: last["trick"] + 1]]
-        played[-1]["plays"] = played[-1]["plays"][: last["position"] + 1]
-        deal_over = last["trick"] == len(tricks) - 1 and last["position"] == len(tricks[-1]["plays"]) - 1
+        if played[-1].get("points") is None:
+            played[-1]["plays"] = played[-1]["plays"][: last["position"] + 1]
+        deal_over = last["trick"] == len(tricks) - 1 and (
+            tricks[-1].get("points") is not None or last["position"] == len(tricks[-1]["plays"]) - 1)
         partial = copy.deepcopy(deal) if deal_over else _without_end(deal, len(played))
         partial["tricks"] = played
         kept.append(partial)
@@ -69,6 +83,6 @@ def record_at(record: dict[str, Any], step: int) -> dict[str, Any]:
 
 
 def _without_end(deal: dict[str, Any], tricks: int) -> dict[str, Any]:
-    partial = {key: copy.deepcopy(value) for key, value in deal.items() if key not in ("kitty", "complete", "tricks")}
+    partial = {key: copy.deepcopy(value) for key, value in deal.items() if key not in ("kitty", "kitty_points", "complete", "tricks")}
     partial["tricks"] = copy.deepcopy(deal.get("tricks", [])[:tricks])
     return partial

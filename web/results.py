@@ -171,7 +171,7 @@ def trumped_tricks(record: dict[str, Any], audit: dict[str, Any], deal_index: in
     out = []
     for trick, trick_audit in zip(deal.get("tricks", []), deal_audit.get("tricks", []), strict=False):
         winner = trick_audit.get("winner")
-        if winner is None or not trick["plays"] or not trick["plays"][0]:
+        if winner is None or not trick.get("plays") or not trick["plays"][0]:  # 只记分: no cards
             out.append(False)
             continue
         won_with = trick["plays"][(winner - trick["leader"]) % players]

@@ -131,11 +131,12 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
     card.draw.text((MARGIN + 40 + card.draw.textlength(str(total), font=font(180)), card.y + 110),
                    word("of", lang, threshold=table["threshold"]), font=font(40), fill=MUTED)
     card.y += 240
-    if deal_audit.get("kitty_points") is not None and deal.get("kitty") is not None:
+    if deal_audit.get("kitty_points") is not None and (deal.get("kitty") is not None or deal.get("kitty_points") is not None):
         who = word("kitty.defenders" if deal_audit.get("kitty_won_by") == "defenders" else "kitty.dealer", lang)
         card.line(word("kitty", lang, points=deal_audit["kitty_points"], multiplier=deal_audit.get("kitty_multiplier", 1),
                        who=who), 36)
-        card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
+        if deal.get("kitty"):  # 只记分 may keep the kitty's points alone
+            card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
     if deal_audit.get("penalty_points"):
         card.line(word("penalty", lang, points=deal_audit["penalty_points"]), 36, RED)
     outcome = deal_audit.get("outcome")
