@@ -126,9 +126,17 @@ export async function api(path, body, field) {
   const headers = { "Content-Type": "application/json" };
   if (writeToken) headers["X-Tuolaji-Token"] = writeToken;
   const options = body === undefined ? {} : { method: "POST", headers: headers, body: JSON.stringify(body) };
-  const response = await fetch(path, options);
-  const json = await response.json().catch(() => ({}));
   const error = document.getElementById("error");
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) { // the server unreachable: said next to the field (what was typed stays), else on the error line
+    const message = I18N["error.unreachable"];
+    if (field) fieldError(field, message);
+    else { lastError = message; if (error) { showError(); error.hidden = false; } }
+    throw e;
+  }
+  const json = await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
     if (field) fieldError(field, message);

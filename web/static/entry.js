@@ -2,13 +2,13 @@
  * dealer, the 找朋友 calls), a play by hand (typed or clicked), the kitty and the next deal.
  * Which bids would stand, how many friends are called and which cards may be called are the server's. */
 import {
-  VOCABULARY, api, cardGridHtml, cardHtml, cardLabel, cardSvg, esc, fieldError, page, playerName, players, setText, t,
+  VOCABULARY, api, cardLabel, cardSvg, esc, page, playerName, players, setText, t,
 } from "./client.js";
 import { currentDealIndex } from "./board.js";
+import { bindManual, renderManual } from "./manual.js";
 
 let bidSeat = null;
 let dealFormDirty = false;
-let manualTarget = "cards"; // the field a clicked card goes to: the cards, or the failed throw's attempt
 
 export function renderEntry(deal) {
   renderBids(deal);
@@ -94,60 +94,6 @@ function dealFormBody() {
   const calls = friendCalls(form);
   if (calls.length) body.friends = calls;
   return body;
-}
-
-function renderManual() {
-  const select = document.querySelector("#manual-form select[name=seat]");
-  const keep = select.dataset.touched ? select.value : null;
-  select.innerHTML = players().map((name, seat) => '<option value="' + seat + '">' + esc(name) + "</option>").join("");
-  const expected = page.data.state.expected_seat;
-  select.value = keep != null ? keep : expected != null ? String(expected) : "0";
-}
-
-function manualField() { return document.querySelector("#manual-form input[name=" + manualTarget + "]"); }
-
-function renderManualChosen() {
-  const input = document.querySelector("#manual-form input[name=cards]");
-  const names = input.value.split(/\s+/).filter((n) => VOCABULARY.cards.includes(n));
-  document.getElementById("manual-chosen").innerHTML = names.map((c) => cardHtml(c, null, ["small"])).join("");
-}
-
-function bindManual(reload) {
-  document.getElementById("manual-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const f = event.target;
-    const body = { seat: Number(f.seat.value), cards: f.cards.value };
-    if (f.attempt.value.trim()) body.attempt = f.attempt.value;
-    api("/api/play", body, "manual-error").then(() => {
-      f.cards.value = ""; f.attempt.value = ""; manualTarget = "cards"; delete f.seat.dataset.touched; renderManualChosen(); return reload();
-    }).catch(() => {});
-  });
-  const grid = document.getElementById("manual-grid");
-  grid.innerHTML = cardGridHtml("pick-add", null);
-  grid.addEventListener("click", (event) => {
-    const button = event.target.closest(".pick-add");
-    if (!button) return;
-    const input = manualField();
-    input.value = (input.value.trim() ? input.value.trim() + " " : "") + button.dataset.card;
-    fieldError("manual-error", null);
-    renderManualChosen();
-  });
-  ["cards", "attempt"].forEach((name) => {
-    const input = document.querySelector("#manual-form input[name=" + name + "]");
-    input.addEventListener("focus", () => { manualTarget = name; });
-    input.addEventListener("input", () => { fieldError("manual-error", null); renderManualChosen(); });
-  });
-  document.getElementById("manual-back").addEventListener("click", () => {
-    const input = manualField();
-    input.value = input.value.trim().split(/\s+/).slice(0, -1).join(" ");
-    renderManualChosen();
-  });
-  document.getElementById("manual-clear").addEventListener("click", () => {
-    manualField().value = "";
-    fieldError("manual-error", null);
-    renderManualChosen();
-  });
-  document.querySelector("#manual-form select[name=seat]").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
 }
 
 /* ``reload``: fetch the state and draw it; ``redraw``: draw the state held again. */

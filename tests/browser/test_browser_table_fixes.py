@@ -1,0 +1,172 @@
+"""Issue 30, item 7: what a new user found at a 4-player 3-deck and a 5-player 找朋友 table, driven in
+Chromium: two phones recording one play, a play after the deal, the server unreachable, a reload with
+a half-typed play, the score box after the settlement, the alerts' order, the names kept on import,
+the English page without Chinese but the names, and the page on a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tuolaji import scorer
+
+from .conftest import get_json, post_json, start_serve, stop_serve
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["老张", "老李", "老王", "老赵"]
+SETUP = {"players": NAMES, "profile": "standard-2deck", "trump": "NT", "dealer": 0, "name": "周五牌局"}
+
+
+class Server:
+    def __init__(self, url: str, data: Path) -> None:
+        self.url, self.data = url, data
+
+    def state(self) -> dict[str, Any]:
+        return get_json(self.url + "api/state")
+
+    def post(self, path: str, body: Any) -> Any:
+        return post_json(self.url + path, self.data, body)
+
+    def open_record(self, record: dict[str, Any], name: str = "test") -> int:
+        session = self.post("api/sessions/import", {"name": name, "record": record})["id"]
+        self.post(f"api/sessions/{session}/resume", {})
+        return session
+
+
+@pytest.fixture()
+def server(tmp_path) -> Iterator[Server]:
+    data = tmp_path / "data"
+    process, url = start_serve("--resume", "--data", str(data))
+    try:
+        yield Server(url, data)
+    finally:
+        stop_serve(process)
+
+
+@pytest.fixture()
+def second_page(browser_context) -> Iterator[Any]:
+    """The second phone at the table: its own page, its own script and its own sessionStorage."""
+    other = browser_context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda error: errors.append(str(error)))
+    yield other
+    other.close()
+    assert errors == [], errors
+
+
+def in_chinese(page: Any) -> None:
+    """The page in Chinese (a test before may have left the browser's choice in English)."""
+    if page.evaluate("document.documentElement.dataset.lang") != "zh":
+        page.locator("#lang-toggle").click()
+
+
+def open_manual(page: Any, url: str) -> Any:
+    page.goto(url)
+    page.wait_for_function("document.querySelector('#felt .seat') !== null")
+    in_chinese(page)
+    if not page.locator("#manual").evaluate("el => el.open"):
+        page.locator("#manual > summary").click()
+    return page.locator("#manual-form")
+
+
+# --- (c) two phones, one play ----------------------------------------------------------------------
+
+
+def test_two_phones_recording_one_play_the_second_is_refused_with_who_recorded_what(page, second_page, server):
+    server.post("api/setup", SETUP)
+    first, second = open_manual(page, server.url), open_manual(second_page, server.url)
+    for form in (first, second):
+        assert form.locator("select[name=seat]").input_value() == "0"
+    assert second_page.locator("#manual-for").inner_text() == "记给 老张 · 第 1 墩"
+    second.locator("input[name=cards]").fill("KH")  # typed for 老张 while the first phone records him
+    first.locator("input[name=cards]").fill("5H")
+    first.locator("button[type=submit]").click()
+    second_page.wait_for_function("document.querySelector('#felt .seat[data-seat=\"0\"] .card') !== null")
+    # the second phone's seat box did not move on to 老李 under the typed card
+    assert second.locator("select[name=seat]").input_value() == "0"
+    assert second_page.locator("#manual-for").inner_text() == "记给 老张 · 第 1 墩"
+    second.locator("input[name=cards]").press("Enter")
+    error = second_page.locator("#manual-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "老张 这手已经有人记了（♥5），这次没有记：请看现在该谁出牌"
+    assert second.locator("input[name=cards]").input_value() == "KH"  # kept, to give to whom it belongs
+    assert server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"] == [["5H"]]
+    # cleared, the form follows the table again: 老李 is next
+    second.locator("#manual-clear").click()
+    second_page.wait_for_function("document.querySelector('#manual-error').hidden")
+    page.locator("#lang-toggle").click()  # the first phone's form words it in English too
+    first.locator("input[name=cards]").wait_for()
+    assert page.locator("#manual-for").inner_text() == "For 老李 · trick 1"
+
+
+# --- (b) a play after the deal is over -------------------------------------------------------------
+
+
+def test_a_play_after_the_last_trick_is_refused_and_points_to_the_kitty(page, server):
+    for seed in range(50):
+        record = scorer.random_record("titanic-3deck", seed, players=4)
+        record["players"] = NAMES
+        record["deals"][0].pop("hands", None)
+        record["deals"][0].pop("kitty", None)
+        if scorer.audit_record(record)["deals"][0]["outcome"] is not None:
+            break
+    tricks = len(record["deals"][0]["tricks"])
+    server.open_record(record, "三副牌")
+    form = open_manual(page, server.url)
+    assert page.locator("#manual-for").inner_text() == "这一局已经打完：请记录底牌，再开始下一局"
+    assert "该出牌" not in page.locator("#expected").inner_text()
+    form.locator("input[name=cards]").fill("AS")
+    form.locator("button[type=submit]").click()
+    error = page.locator("#manual-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "第 1 局已经打完（每人 39 张都出了），这手没有记：请记录底牌，再开始下一局"
+    assert len(server.state()["state"]["record"]["deals"][0]["tricks"]) == tricks  # no 「第 N+1 墩」
+    assert page.locator("#trick-centre").inner_text().startswith(f"第 {tricks} 墩")
+
+
+# --- (d) the server unreachable; (p) a reload keeps a half-typed play ------------------------------
+
+
+def test_an_unreachable_server_is_said_by_the_form_and_the_cards_are_kept(page, server):
+    server.post("api/setup", SETUP)
+    form = open_manual(page, server.url)
+    form.locator("input[name=cards]").fill("AS AS")
+    page.route("**/api/play", lambda route: route.abort("connectionrefused"))
+    form.locator("input[name=cards]").press("Enter")
+    error = page.locator("#manual-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "连不上服务器：这次没有记下，输入的内容还在，连上后再按一次"
+    assert form.locator("input[name=cards]").input_value() == "AS AS"
+    page.locator("#lang-toggle").click()
+    assert error.inner_text().startswith("The server cannot be reached")
+    page.unroute("**/api/play")
+    form.locator("input[name=cards]").press("Enter")
+    page.wait_for_function("document.querySelector('#manual-error').hidden")
+    assert server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"] == [["AS", "AS"]]
+
+
+def test_a_reload_keeps_a_half_typed_play(page, server):
+    server.post("api/setup", SETUP)
+    form = open_manual(page, server.url)
+    form.locator("select[name=seat]").select_option("2")
+    form.locator("input[name=cards]").fill("10H 10")
+    page.reload()
+    page.wait_for_function("document.querySelector('#manual-form input[name=cards]').value === '10H 10'")
+    assert page.locator("#manual").evaluate("el => el.open")
+    assert form.locator("select[name=seat]").input_value() == "2"
+    form.locator("input[name=cards]").fill("10H")
+    form.locator("input[name=cards]").press("Enter")
+    page.wait_for_function("document.querySelector('#manual-form input[name=cards]').value === ''")
+    page.reload()
+    page.wait_for_function("document.querySelector('#felt .seat .card') !== null")
+    assert form.locator("input[name=cards]").input_value() == ""  # recorded: nothing kept
+    assert json.dumps(server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"]) == '[["10H"]]'
+
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
