@@ -25,7 +25,15 @@ from .follow import check_follow, hand_counts, suit_holding
 from .formats import Lead, Unit, beating_unit, counts_of, embeddings, read_format, satisfies
 from .order import SUIT_LABELS, TRUMP, TrumpOrder
 from .profiles import PENALTY_OPTIONS, Options
-from .record import ParsedDeal, ParsedRecord, ParsedTrick, RecordError, _dealer_side, parse_record
+from .record import (
+    ParsedDeal,
+    ParsedRecord,
+    ParsedTrick,
+    RecordError,
+    _dealer_side,
+    missing_winner,
+    parse_record,
+)
 from .scoring import advance_level, dealer_side, is_unit_size, kitty_multiplier, level_outcome, next_dealer
 from .seats import seat_of
 from .state import forced_key, forced_unit, trick_resolution
@@ -127,6 +135,8 @@ class _DealAudit:
         self.last_winner_play: tuple[Lead, list[int]] | None = None
         self.last_points_trick: ParsedTrick | None = None  # the last trick, when recorded by points
         self.dealer_side: set[int] = set()
+        self.missing_plays: list[dict[str, int]] = []  # plays not seen (``missing``): {"trick", "seat"}
+        self.unseen: set[int] = set()  # with ``hands``: seats a play of which was not seen (their hand unknown since)
 
     # ---------------------------------------------------------------- helpers
     def seat_of(self, t: int, j: int) -> int:
@@ -210,6 +220,7 @@ class _DealAudit:
                         at[c].append(t)
                     else:
                         at[c] = [t]
+        self.missing_plays = [{"trick": t, "seat": s} for t, tr in enumerate(tricks) for s in tr.missing]
         if d.points_only:  # 只记分: the cards do not make the hands, the record says when it is over
             self.complete = d.complete_flag if d.complete_flag is not None else d.defender_points is not None
             self.exact = False
@@ -222,7 +233,8 @@ class _DealAudit:
                 and all(played_total[s] == len(d.hands[s]) for s in range(n)))
             or (tricks and last_full and all(played_total[s] == full for s in range(n)))
         )
-        self.exact = self.complete or d.hands is not None
+        # a play not seen: the plays are not the whole hands, even once the deal is over
+        self.exact = (self.complete and not self.missing_plays) or d.hands is not None
         return played_total
 
     def _known_hands(self) -> list[list[int]]:
@@ -259,9 +271,14 @@ class _DealAudit:
             for c in p:
                 points += CARD_POINTS[c]
         trick_out: dict[str, Any] = {"leader": tr.leader, "winner": None, "points": points, "plays": plays_out}
+        if tr.missing:  # plays not seen: judged for what is known (docs/RECORD.md ``missing``)
+            trick_out["missing"] = sorted(tr.missing)
         self._check_leader(t, plays_out)
         self._check_availability(t, known, plays_out)
         if not tr.plays:
+            return trick_out
+        if tr.leader in tr.missing:  # the lead not seen: no follow can be judged
+            self._settle_missing(t, None, trick_out)
             return trick_out
         lead = Lead.of(self.order, tr.plays[0], self.opts)
         self._check_lead(t, lead, known, plays_out[0])
@@ -318,11 +335,13 @@ class _DealAudit:
         for j in range(1, len(tr.plays)):
             s = seat_of(tr.leader, j, self.n)
             p = tr.plays[j]
+            if s in tr.missing:  # not seen: nothing to judge
+                continue
             if len(p) != lead.size:
                 self.add(t, s, "wrong-card-count", True, CountFollow(s, len(p), lead.size), plays_out[j])
                 self._penalize(t, s, self.opts.card_count_penalty, abs(len(p) - lead.size), "card-count")
                 continue
-            if not lead.mixed:
+            if not lead.mixed and s not in self.unseen:
                 self._check_follow(t, s, lead, known[s], p, plays_out[j])
 
     def _check_follow(self, t: int, s: int, lead: Lead, hand: list[int], p: list[int],
@@ -362,6 +381,9 @@ class _DealAudit:
         tr = self.d.tricks[t]
         if len(tr.plays) != self.n:
             return
+        if tr.missing:
+            self._settle_missing(t, lead, trick_out)
+            return
         w = self._winner(lead, tr.plays)
         winner = seat_of(tr.leader, w, self.n)
         trick_out["winner"] = winner
@@ -369,6 +391,30 @@ class _DealAudit:
         self.prev_winner = winner
         self.last_winner_play = (lead, tr.plays[w])
         self.last_points_trick = None
+
+    def _settle_missing(self, t: int, lead: Lead | None, trick_out: dict[str, Any]) -> None:
+        """A full trick with a play not seen: won by the next trick's leader, else provisionally by
+        the best known play (``"provisional": true``), else (its lead not seen, no trick after it)
+        by nobody known; the winner takes the known cards' points. No wrong leader is charged on the
+        next trick: its leader is this one's winner."""
+        tr = self.d.tricks[t]
+        if self.d.hands is not None:
+            self.unseen.update(tr.missing)
+        if len(tr.plays) != self.n:
+            return
+        winner, provisional = missing_winner(self.order, self.opts, self.n, self.d, t)
+        if provisional:
+            trick_out["provisional"] = True
+        trick_out["winner"] = winner
+        self.prev_winner = winner
+        self.last_points_trick = None
+        self.last_winner_play = None
+        if winner is None:
+            return
+        self.points[winner] += trick_out["points"]
+        play = tr.plays[(winner - tr.leader) % self.n]
+        if lead is not None and play:
+            self.last_winner_play = (lead, play)
 
     def _points_trick(self, t: int, winner: int, points: int) -> dict[str, Any]:
         """A trick recorded by its winner and points alone (只记分): its leader if the record
@@ -483,6 +529,9 @@ class _DealAudit:
             "levels_after": None,
             "game_winner": None,
         }
+        if self.missing_plays:  # plays not seen: the deal's figures hold for what is known
+            result["missing_plays"] = self.missing_plays
+            result["provisional"] = True
         last = self._last_unit()
         if self.complete and last is not None:
             self._outcome(result, last, kitty_points, defender_points, penalty_points, defenders)
@@ -659,6 +708,8 @@ class _DealAudit:
             others.append((s, suit_holding(order, known[s], suit)))
         for u in units:
             for s, holding in others:
+                if s in self.unseen:  # his hand unknown since a play of his was not seen
+                    continue
                 b = beating_unit(u, holding, order.value)
                 if b is not None:
                     out.append((u, s, b))

@@ -93,10 +93,6 @@ MESSAGES_EN: dict[str, str] = {
     "record.missing_twice": "{where}: seat {seat} is listed twice",
     "record.missing_not_played": "{where}: seat {seat} has no play in this trick yet",
     "record.missing_played": "{where}: seat {seat}'s play was not seen, so its play is [], not {count} card{count:plural}",
-    "record.missing_seats": "{where}: expected a list of the seats whose play was not seen",
-    "record.missing_twice": "{where}: seat {seat} is listed twice",
-    "record.missing_not_played": "{where}: seat {seat} has no play in this trick yet",
-    "record.missing_played": "{where}: seat {seat}'s play was not seen, so its play is [], not {count} card{count:plural}",
     "rules.hand_size": "hand_size: {size} cards for {players} players do not fit in {decks} decks",
     # the rules (profiles and their options)
     "rules.requirement_length": 'bad requirement "{text}": {length} characters',

@@ -26,6 +26,7 @@ from .state import DealState
 
 if TYPE_CHECKING:
     from .follow import Obligation
+    from .order import TrumpOrder
 
 RECORD_FORMAT = "tuolaji-record/1"
 
@@ -44,6 +45,7 @@ class ParsedTrick:
     points: int | None = None  # ... and the points in it (no plays)
     unit: int | None = None  # the winning play's largest unit, in cards (the last trick's kitty multiplier)
     trump: bool = True  # the winning play was trumps (``kitty_needs_trump``)
+    missing: tuple[int, ...] = ()  # seats whose play was not seen (their play is [], docs/RECORD.md)
 
     @property
     def points_only(self) -> bool:
@@ -284,7 +286,8 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
         plays = [_cards(p, f"{tw}.plays[{j}]", decks, copies_limit=True) for j, p in enumerate(plays_raw)]
         attempt = (_cards(t["attempt"], f"{tw}.attempt", decks, copies_limit=True)
                    if t.get("attempt") is not None else None)
-        tricks.append(ParsedTrick(leader, plays, attempt))
+        missing = _missing(t.get("missing"), f"{tw}.missing", n, leader, plays)
+        tricks.append(ParsedTrick(leader, plays, attempt, missing=missing))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise RecordError("record.bool", where=f"{where}.complete")
@@ -293,6 +296,53 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
                       friend_seats=friend_seats)
     _parse_points(d, deal, where, n, decks)
     return deal
+
+
+def _missing(value: Any, where: str, n: int, leader: int, plays: list[list[int]]) -> tuple[int, ...]:
+    """A trick's ``missing``: the seats whose play the camera did not see (docs/RECORD.md), each
+    once, each among the trick's plays so far, each with the play ``[]``.
+
+    >>> _missing([2], "t.missing", 4, 1, [[5], [], [6]])
+    (2,)
+    >>> _missing([2], "t.missing", 4, 1, [[5], [7], [6]])
+    Traceback (most recent call last):
+    ...
+    tuolaji.scorer.record.RecordError: t.missing: seat 2's play was not seen, so its play is [], not 1 card
+    """
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > n:
+        raise RecordError("record.missing_seats", where=where)
+    out: list[int] = []
+    for i, raw in enumerate(value):
+        seat = _int(raw, f"{where}[{i}]", 0, n)
+        if seat in out:
+            raise RecordError("record.missing_twice", where=where, seat=seat)
+        position = (seat - leader) % n  # seats.position_of
+        if position >= len(plays):
+            raise RecordError("record.missing_not_played", where=where, seat=seat)
+        if plays[position]:
+            raise RecordError("record.missing_played", where=where, seat=seat, count=len(plays[position]))
+        out.append(seat)
+    return tuple(out)
+
+
+def missing_winner(order: TrumpOrder, options: Options, players: int, deal: ParsedDeal, trick: int
+                   ) -> tuple[int | None, bool]:
+    """Who won a complete trick with a play missing (docs/RECORD.md ``missing``), and whether that is
+    provisional: the next trick's leader when a next trick names one (the table saw who won),
+    else the best of the known plays, provisional (a missing play might have beaten it), else
+    (the lead itself missing) nobody known: ``(None, True)``."""
+    from .formats import Lead
+    from .state import trick_resolution
+
+    t = deal.tricks[trick]
+    if trick + 1 < len(deal.tricks) and deal.tricks[trick + 1].leader >= 0:
+        return deal.tricks[trick + 1].leader, False
+    if t.leader in t.missing:
+        return None, True
+    lead = Lead.of(order, t.plays[0], options)
+    return seat_of(t.leader, trick_resolution(order, lead, t.plays, options.throw_compare, options), players), True
 
 
 MAX_POINTS = 10_000
@@ -319,7 +369,7 @@ def _unit(t: dict[str, Any], where: str, decks: int) -> tuple[int | None, bool]:
 def _points_trick(t: dict[str, Any], where: str, n: int, decks: int) -> ParsedTrick:
     """A points-only trick (docs/RECORD.md 只记分): ``winner`` and ``points``, ``leader`` if known,
     ``unit`` and ``trump`` for the last one; no cards."""
-    for key in ("plays", "attempt"):
+    for key in ("plays", "attempt", "missing"):
         if t.get(key):
             raise RecordError("record.points_and_cards", where=where, key=key)
     points = _points(t["points"], f"{where}.points")
@@ -505,8 +555,12 @@ def _deal_index(parsed: ParsedRecord, deal: int) -> int:
     return deal % n
 
 
-def next_leader(record: dict[str, Any], deal: int = -1) -> int:
+def next_leader(record: dict[str, Any], deal: int = -1) -> int | None:
     """The seat that must lead the next trick (or is leading the current incomplete one).
+
+    After a trick with a missing play (docs/RECORD.md ``missing``) the best of its known plays
+    leads, provisionally (:func:`missing_winner`); None when its lead itself was not seen (who
+    won it is unknown: the next trick's first play says who leads).
 
     >>> rec = {"rules": "single-deck", "deals": [{"level": "2", "trump": "S", "dealer": 3, "tricks": []}]}
     >>> next_leader(rec)
@@ -522,13 +576,13 @@ def next_leader(record: dict[str, Any], deal: int = -1) -> int:
         return last.winner
     if len(last.plays) < parsed.players:
         return last.leader
-    w = trick_winner(record, i, len(d.tricks) - 1, _parsed=parsed)
-    assert w is not None
-    return w
+    return trick_winner(record, i, len(d.tricks) - 1, _parsed=parsed)
 
 
 def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
-    """Winning seat of a complete trick, None for an incomplete one.
+    """Winning seat of a complete trick, None for an incomplete one. A trick with a missing play:
+    :func:`missing_winner` (the next trick's leader, else the best known play; None when its lead
+    was not seen and no trick follows).
 
     >>> rec = random_record("single-deck", seed=3, hand_size=2)
     >>> trick_winner(rec, 0, 0) in range(4)
@@ -548,9 +602,11 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
         return t.winner
     if len(t.plays) < parsed.players:
         return None
+    order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
+    if t.missing:
+        return missing_winner(order, parsed.options, parsed.players, d, trick % len(d.tricks))[0]
     if not t.plays[0]:
         return t.leader  # an empty lead: nothing can beat it
-    order = TrumpOrder.of(d.level, d.trump, parsed.options.twos_trump)
     lead = Lead.of(order, t.plays[0], parsed.options)
     return seat_of(t.leader, trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options), parsed.players)
 
@@ -661,7 +717,8 @@ def lead_obligation_fact(record: dict[str, Any], deal: int = -1) -> Obligation |
 
     parsed = parse_record(record)
     d = parsed.deals[_deal_index(parsed, deal)]
-    if not d.tricks or len(d.tricks[-1].plays) >= parsed.players or not d.tricks[-1].plays:
+    if (not d.tricks or len(d.tricks[-1].plays) >= parsed.players or not d.tricks[-1].plays
+            or not d.tricks[-1].plays[0]):  # no lead yet, or a lead not seen (``missing``)
         return None
     from .formats import Lead
     from .order import TrumpOrder
@@ -722,12 +779,16 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
             for j, p in enumerate(t.plays):
                 hands[seat_of(t.leader, j, n)].extend(p)
     state = DealState(parsed.options, d.level, d.trump, d.dealer, hands, n)
-    for t in d.tricks:
+    for i, t in enumerate(d.tricks):
         if t.winner is not None and t.points is not None:  # points only
             state.push_points(t.winner, t.points, t.leader if t.leader >= 0 else None)
             continue
         for j, p in enumerate(t.plays):
             state.push(list(p), leader=t.leader if j == 0 else None)
+        if t.missing and len(t.plays) == n:  # a play not seen: the winner is the audit's (missing_winner)
+            winner = missing_winner(state.order, parsed.options, n, d, i)[0]
+            if winner is not None:
+                state.award(winner)
     return state
 
 
@@ -838,5 +899,5 @@ __all__ = [
     "RecordError", "loads_record", "dumps_record", "normalize_record", "ParsedRecord", "ParsedDeal", "ParsedTrick", "parse_record", "validate_record",
     "next_leader", "trick_winner", "legal_plays", "follow_hint", "follow_hint_message", "lead_obligation",
     "lead_obligation_fact", "seat_points", "dealer_side_seats", "dealer_sides", "random_record", "build_state", "SUITS",
-    "LastTrick", "points_deal", "points_trick",
+    "LastTrick", "points_deal", "points_trick", "missing_winner",
 ]

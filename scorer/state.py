@@ -197,6 +197,28 @@ class DealState:
         self.tricks.append(trick)
         self.points[winner] += points
 
+    def award(self, winner: int) -> None:
+        """The last complete trick was won by ``winner`` whatever its plays say: a trick with a
+        play not seen (docs/RECORD.md ``missing``, an empty play here) is won by whoever led the
+        next one. Its points move to him and he leads next; :meth:`pop` takes them back from him.
+
+        >>> from tuolaji.scorer.profiles import PROFILES
+        >>> deal = DealState(PROFILES["standard-2deck"], "2", "H", dealer=0, hands=[[1], [], [3], [12]])
+        >>> for cards in ([1], [], [3], [12]): deal.push(cards)  # ♠3, not seen, ♠5, ♠A
+        >>> deal.turn, deal.points
+        (3, [0, 0, 0, 5])
+        >>> deal.award(1); deal.turn, deal.points
+        (1, [0, 5, 0, 0])
+        """
+        trick = self.tricks[-1]
+        if len(trick.plays) != self.players:
+            raise ValueError("award: the last trick is not complete")
+        before = seat_of(trick.leader, trick.winners[-1], self.players)
+        points = trick.points if trick.points is not None else sum(CARD_POINTS[c] for p in trick.plays for c in p)
+        self.points[before] -= points
+        self.points[winner] += points
+        trick.winners[-1] = position_of(trick.leader, winner, self.players)
+
     def pop(self) -> list[int]:
         """Take back the last play (a points-only trick: the whole trick); returns its cards."""
         trick = self.tricks[-1]

@@ -398,10 +398,6 @@ MESSAGES_ZH: dict[str, str] = {
     "record.missing_twice": "{at}座位 {seat} 写了两次",
     "record.missing_not_played": "{at}座位 {seat} 在这一墩还没有出牌",
     "record.missing_played": "{at}座位 {seat} 的出牌没有看到，应记为 []，而不是 {count} 张牌",
-    "record.missing_seats": "{at}应是一串没看到出牌的座位号",
-    "record.missing_twice": "{at}座位 {seat} 写了两次",
-    "record.missing_not_played": "{at}座位 {seat} 在这一墩还没有出牌",
-    "record.missing_played": "{at}座位 {seat} 的出牌没有看到，应记为 []，而不是 {count} 张牌",
     "rules.hand_size": "{players} 人每人 {size} 张，{decks} 副牌不够",
     # the rules
     "rules.requirement_length": '跟牌要求 "{text}" 太长（{length} 个字）',
