@@ -3,7 +3,8 @@
 :func:`create_app` builds the application: the page (``/``), the sessions list
 (``/sessions``), the replay viewer (``/replay/<id>``), card images (``/cards/``), the
 JSON API and its server-sent event stream (``/api/``), and the 嘴和 scorer page
-(``/zuihe/``) when :mod:`web.zuihe` is present. :mod:`web.security` guards every request
+(``/zuihe/``) when :mod:`web.zuihe` is present, the table's TV (``/tv``, :mod:`web.tv`) and the
+players' records (``/stats``, :mod:`web.stats`). :mod:`web.security` guards every request
 (the server's own host names, the table token on every change, the Origin).
 
 >>> import tempfile
@@ -83,6 +84,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from .extras import register as register_extras
 
     register_extras(app)
+    from .stats import stats_bp
+    from .tv import tv_bp
+
+    app.register_blueprint(tv_bp)
+    app.register_blueprint(stats_bp)
 
     @app.context_processor
     def _i18n() -> dict[str, Any]:

@@ -54,6 +54,7 @@ from typing import Any
 
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.player_stats import name_key
 from tuolaji.session.live import NotSavedError, not_saved
 
 DATABASE_NAME = "tuolaji.sqlite"
@@ -77,6 +78,10 @@ CREATE TABLE IF NOT EXISTS changes (
     seq INTEGER NOT NULL,
     entry TEXT NOT NULL,
     PRIMARY KEY (session, seq)
+);
+CREATE TABLE IF NOT EXISTS player_names (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL
 );
 """
 
@@ -285,6 +290,25 @@ class SessionStore:
                                         (session_id,))
             if cursor.rowcount == 0:
                 raise NoSuchSessionError("store.not_binned", session=session_id)
+
+    def player_names(self) -> dict[str, str]:
+        """The players' renames (战绩): a name's key (:func:`scorer.player_stats.name_key`) -> the name
+        the player is known by."""
+        with self._connect() as connection:
+            return {str(key): str(name) for key, name in connection.execute("SELECT key, name FROM player_names")}
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Know the player ``old`` as ``new`` from now on, in every session (two players become one
+        when ``new`` is the other's name). The renames that led to ``old`` lead to ``new``; ``new``
+        itself is renamed no further, so no rename leads round in a circle."""
+        old_key, new_key, new = name_key(old), name_key(new), new.strip()[:MAX_NAME_LENGTH]
+        with self._writing("player names") as connection:
+            if new_key != old_key:
+                connection.execute("DELETE FROM player_names WHERE key = ?", (new_key,))
+            targets = [key for key, name in connection.execute("SELECT key, name FROM player_names")
+                       if name_key(name) == old_key]
+            connection.executemany("UPDATE player_names SET name = ? WHERE key = ?", [(new, key) for key in targets])
+            connection.execute("INSERT OR REPLACE INTO player_names (key, name) VALUES (?, ?)", (old_key, new))
 
     def purge(self, *, older_than_s: float = BIN_DAYS * 86400, now: float | None = None) -> list[int]:
         """Remove for good the sessions deleted more than ``older_than_s`` ago; returns their ids."""

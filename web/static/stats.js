@@ -1,0 +1,75 @@
+/* The players' records (战绩) and the leaderboard (排行榜), /stats: every figure is the server's
+ * (/api/stats, web/stats.py over the stored sessions' audits), in the server's order. A player is
+ * renamed (or merged into another by giving that one's name) through /api/stats/rename. */
+import { api, esc, fieldError, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
+
+let renaming = null; // the name of the player the rename dialog is open for
+
+function rankingHtml(players) {
+  if (!players.length) return '<li class="none">' + esc(t("stats.none")) + "</li>";
+  return players.slice(0, 10).map((p) => '<li class="rank-row" data-key="' + esc(p.key) + '"><span class="rank">' + p.rank +
+    '</span> <strong class="rank-name">' + esc(p.name) + "</strong> <span class=\"rank-figures\">" +
+    esc(page.data.ranking.map((key) => t("stats." + key) + " " + p[key]).join(" · ")) + "</span></li>").join("");
+}
+
+function rowsHtml(players, keys) {
+  return players.map((p) => {
+    const others = p.names.filter((name) => name !== p.name);
+    return '<tr data-key="' + esc(p.key) + '"><td>' + p.rank + '</td><th scope="row"><span class="player-name">' + esc(p.name) + "</span>" +
+      (others.length ? ' <small class="also">' + esc(t("stats.also", { names: others.join("、") })) + "</small>" : "") + "</th>" +
+      keys.map((key) => '<td data-stat="' + key + '">' + p[key] + "</td>").join("") +
+      '<td>' + (writeToken ? '<button type="button" class="rename-btn" data-name="' + esc(p.name) + '">' + esc(t("stats.rename")) +
+      "</button>" : "") + "</td></tr>";
+  }).join("");
+}
+
+function render(cause) {
+  const data = page.data;
+  document.getElementById("ranking").innerHTML = rankingHtml(data.players);
+  document.getElementById("stats-rows").innerHTML = rowsHtml(data.players, data.keys);
+  setText("stats-count", t("stats.sessions", { n: data.sessions }) + (data.skipped ? t("stats.skipped", { n: data.skipped }) : ""));
+  if (renaming) setText("rename-title", t("stats.rename_title", { name: renaming }));
+  publish(cause);
+}
+
+async function reload() {
+  page.data = await api("/api/stats");
+  render("state");
+}
+
+function openRename(name) {
+  renaming = name;
+  setText("rename-title", t("stats.rename_title", { name: name }));
+  const input = document.getElementById("rename-to");
+  input.value = name;
+  fieldError("rename-error", null);
+  document.getElementById("rename").showModal();
+  input.select();
+}
+
+async function saveRename(event) {
+  event.preventDefault();
+  const to = document.getElementById("rename-to").value;
+  try {
+    page.data = await api("/api/stats/rename", { name: renaming, to: to }, "rename-error");
+  } catch (e) {
+    return; // the refusal is shown under the field
+  }
+  renaming = null;
+  document.getElementById("rename").close();
+  render("state");
+}
+
+function start() {
+  startPage("stats");
+  document.getElementById("stats-rows").addEventListener("click", (event) => {
+    const button = event.target.closest(".rename-btn");
+    if (button) openRename(button.dataset.name);
+  });
+  document.getElementById("rename-form").addEventListener("submit", saveRename);
+  document.getElementById("rename-cancel").addEventListener("click", () => { renaming = null; document.getElementById("rename").close(); });
+  onLanguage(() => { if (page.data) render("language"); });
+  reload().catch(() => {});
+}
+
+start();

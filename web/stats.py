@@ -1,0 +1,104 @@
+"""Players' records (战绩) and the leaderboard (排行榜) of the data folder (blueprint ``stats``).
+
+``GET /stats`` is the page; ``GET /api/stats`` every player's record over the stored sessions
+(:func:`scorer.player_stats.player_stats` of each session's record and its audit; a session the
+scorer refuses is left out and counted in ``skipped``); ``POST /api/stats/rename`` (``{"name",
+"to"}``) renames a player in every session's records shown, or makes two players one, through
+the store's table of names (:meth:`web.store.SessionStore.rename_player`): the records
+themselves are never changed.
+
+>>> import tempfile, pathlib
+>>> from .store import SessionStore
+>>> store = SessionStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite")
+>>> gather(store)
+{'players': [], 'sessions': 0, 'skipped': 0}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from tuolaji import scorer
+from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.player_stats import RANKING, STAT_KEYS, player_stats
+
+from .api import BadRequestError, get_table, json_body
+from .store import MAX_NAME_LENGTH, Session, SessionStore
+
+stats_bp = Blueprint("stats", __name__)
+
+_audits: dict[tuple[str, int, float], dict[str, Any] | None] = {}
+"""Each stored session's audit, by database, session and time of its last save (the page is
+viewed again and again; a session is audited again only once it changed)."""
+
+
+def _audit(database: Path, session: Session) -> dict[str, Any] | None:
+    key = (str(database), session.id, session.updated)
+    if key not in _audits:
+        if len(_audits) > 1024:
+            _audits.clear()
+        try:
+            _audits[key] = None if session.record.get("x-unreadable") else scorer.audit_record(session.record)
+        except InputError:
+            _audits[key] = None
+    return _audits[key]
+
+
+def gather(store: SessionStore) -> dict[str, Any]:
+    """Every player's record over the store's sessions (not those in the bin), leaderboard first."""
+    games, skipped = [], 0
+    sessions = store.list()
+    for session in sessions:
+        audit = _audit(store.path, session)
+        if audit is None:
+            skipped += 1
+        else:
+            games.append((session.record, audit))
+    rows = player_stats(games, store.player_names())
+    return {"players": [row.as_dict() | {"rank": rank} for rank, row in enumerate(rows, 1)],
+            "sessions": len(sessions) - skipped, "skipped": skipped}
+
+
+def _name(data: dict[str, Any], field: str) -> str:
+    value = data.get(field)
+    if not isinstance(value, str):
+        raise BadRequestError("page.name_type", where=field)
+    text = value.strip()
+    if not text:
+        raise BadRequestError("page.name_empty")
+    if len(text) > MAX_NAME_LENGTH:
+        raise BadRequestError("record.name_length", where=field, length=len(text), most=MAX_NAME_LENGTH)
+    return text
+
+
+@stats_bp.get("/stats")
+def stats_page() -> Response:
+    from .pages import render_page
+
+    return render_page("stats.html", page="stats", stat_keys=STAT_KEYS, ranking=RANKING)
+
+
+@stats_bp.get("/api/stats")
+def stats() -> Response:
+    return jsonify(gather(get_table().store) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
+
+
+@stats_bp.post("/api/stats/rename")
+def rename() -> Response:
+    data = json_body()
+    if not isinstance(data, dict):
+        raise BadRequestError("page.json_object")
+    old, new = _name(data, "name"), _name(data, "to")
+    store = get_table().store
+    store.rename_player(old, new)
+    return jsonify(gather(store) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
+
+
+@stats_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    from .api import _input_error as api_error
+
+    return api_error(error)

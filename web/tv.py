@@ -1,0 +1,174 @@
+"""The table's TV (``/tv``): one big screen for everyone at the table, and what it reads aloud.
+
+``GET /tv`` is the page (read-only: it is given no table token); ``GET /api/tv`` is what it
+draws, made by :func:`tv_view` from the live page's state (:func:`web.api.state_payload`: the
+record, its audit and the view) and nothing else: the big score (the defenders' total once
+the deal is settled, their points so far before), whose turn it is, the trick on the felt,
+the trick before it, the deal's alerts and the calls the page may read aloud
+(``announcements``: 「毙了」, 「抠底 ×4」, 「闲家上台」, 「老李 未跟花色」…). Each call has an id
+that stays the same as the game goes on, so the page says each one once. Every fact is the
+audit's or the view's: a trick won by trumping is :func:`web.results.trumped_tricks`, the
+kitty's multiplier and the outcome the audit's, a violation the audit's proven one.
+
+>>> record = {"rules": "standard-2deck", "players": ["老张", "老李", "老王", "老赵"], "deals": [
+...     {"level": "2", "trump": "S", "dealer": 0, "tricks": [{"leader": 0, "plays": [["AH"], ["3S"]]}]}]}
+>>> from tuolaji import scorer
+>>> from . import results, view
+>>> audit = scorer.audit_record(record)
+>>> payload = {"session": {"id": 1}, "state": {"record": record, "audit": audit, "expected_seat": 2},
+...            "view": view.table_view(record, audit) | {"results": results.deal_results(record, audit),
+...                                                        "trumped": [results.trumped_tricks(record, audit, 0)]}}
+>>> tv = tv_view(payload)
+>>> tv["turn"]["name"], [play["name"] for play in tv["felt"]["plays"]], tv["announcements"]
+('老王', ['老张', '老李'], [])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from .api import get_table, state_payload
+from .i18n import STRINGS
+
+tv_bp = Blueprint("tv", __name__)
+
+
+def _name(players: list[Any], seat: Any) -> str:
+    return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else f"#{seat}"
+
+
+def _rule_words(rule: str) -> dict[str, str]:
+    words = STRINGS.get(f"rule.{rule}")
+    return {"zh": words["zh"], "en": words["en"]} if words else {"zh": rule, "en": rule}
+
+
+def _trick(players: list[Any], trick: dict[str, Any] | None, trick_audit: dict[str, Any] | None,
+           index: int, trumped: bool) -> dict[str, Any] | None:
+    """A trick as the TV shows it: each play in order (seat, name, cards) and its winner once over."""
+    if trick is None:
+        return None
+    n = len(players)
+    winner = (trick_audit or {}).get("winner") if len(trick.get("plays") or []) == n else None
+    plays = []
+    for position, cards in enumerate(trick.get("plays") or []):
+        seat = (int(trick["leader"]) + position) % n if n else position
+        plays.append({"seat": seat, "name": _name(players, seat), "cards": list(cards), "winner": seat == winner})
+    return {"trick": index, "plays": plays, "winner": winner, "winner_name": None if winner is None else _name(players, winner),
+            "points": (trick_audit or {}).get("points"), "trumped": bool(trumped and winner is not None)}
+
+
+def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[list[bool]]) -> list[dict[str, str]]:
+    """What the TV may read aloud, every deal's in order: ``{"id", "zh", "en"}``.
+
+    毙了 for a trick won by trumping, a proven violation as the player's name and the rule; once
+    the deal is settled (its kitty known), 抠底 ×N when the defenders won the kitty, the outcome
+    (闲家上台, 庄家升 N 级) and the game's end. A call's id names what it says of its deal (a
+    correction that changes the outcome makes a new call).
+
+    >>> from tuolaji import scorer
+    >>> from .results import trumped_tricks
+    >>> rec = {"rules": "standard-2deck", "players": list("abcd"), "deals": [{"level": "2", "trump": "S",
+    ...        "dealer": 0, "tricks": [{"leader": 0, "plays": [["AH"], ["3S"], ["4H"], ["5H"]]}]}]}
+    >>> aud = scorer.audit_record(rec)
+    >>> announcements(rec, aud, [trumped_tricks(rec, aud, 0)])
+    [{'id': 'd0.t0.trumped', 'zh': '毙了', 'en': 'Trumped!'}]
+    """
+    players = list(record.get("players") or [])
+    deals = list(record.get("deals") or [])
+    said: list[dict[str, str]] = []
+    for d, deal_audit in enumerate(audit.get("deals") or []):
+        tricks = deal_audit.get("tricks") or []
+        flags = trumped[d] if d < len(trumped) else []
+        found: dict[int, list[dict[str, Any]]] = {}
+        for violation in deal_audit.get("violations") or []:
+            if violation.get("proven", True) and isinstance(violation.get("trick"), int):
+                found.setdefault(int(violation["trick"]), []).append(violation)
+        # a violation is said when it is proven, which may be tricks after it was made: in the order found
+        for t in range(len(tricks)):
+            if t < len(flags) and flags[t]:
+                said.append({"id": f"d{d}.t{t}.trumped", "zh": "毙了", "en": "Trumped!"})
+        for t in sorted(found):
+            for v in found[t]:
+                rule = _rule_words(str(v.get("rule")))
+                name = _name(players, v.get("seat"))
+                said.append({"id": f"d{d}.v{t}.{v.get('seat')}.{v.get('rule')}",
+                             "zh": f"{name} {rule['zh']}", "en": f"{name}: {rule['en']}"})
+        deal = deals[d] if d < len(deals) else {}
+        outcome = deal_audit.get("outcome")
+        # the kitty and the outcome once the deal is settled (its kitty known): said again if a correction changes them
+        if outcome is None or not (deal.get("kitty") or deal.get("kitty_points") is not None or deal.get("kitty_unknown")):
+            continue
+        if deal_audit.get("kitty_won_by") == "defenders" and deal_audit.get("kitty_multiplier"):
+            m = int(deal_audit["kitty_multiplier"])
+            said.append({"id": f"d{d}.kitty.{m}", "zh": f"抠底 ×{m}", "en": f"Kitty won ×{m}"})
+        if outcome is not None:
+            n = int(outcome.get("levels") or 0)
+            if outcome.get("side") == "defenders":
+                words = ({"zh": "闲家上台", "en": "The defenders take over"} if n == 0 else
+                         {"zh": f"闲家上台，升 {n} 级", "en": f"The defenders take over and go up {n}"})
+            else:
+                words = {"zh": f"庄家升 {n} 级", "en": f"The dealer's side goes up {n}"}
+            said.append({"id": f"d{d}.outcome.{outcome.get('side')}.{n}", **words})
+        if deal_audit.get("game_winner"):
+            said.append({"id": f"d{d}.game", "zh": "本盘结束", "en": "The game is over"})
+    return said
+
+
+def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """What the TV draws and says, from the live page's state payload (None without a game or a deal)."""
+    state = payload.get("state")
+    if not state or not state["record"].get("deals"):
+        return None
+    record, audit, shown = state["record"], state["audit"], payload["view"]
+    players = list(record.get("players") or [])
+    d = len(record["deals"]) - 1
+    deal = record["deals"][d]
+    deal_audit = audit["deals"][d] if d < len(audit.get("deals") or []) else {}
+    trumped = shown.get("trumped") or []
+    flags = trumped[d] if d < len(trumped) else []
+    row = (shown.get("results") or [])[d] if d < len(shown.get("results") or []) else {}
+    settled = bool(row.get("settled")) and row.get("total") is not None
+    deal_view = shown["deals"][d] if d < len(shown.get("deals") or []) else {}
+    tricks = deal.get("tricks") or []
+    trick_audits = deal_audit.get("tricks") or []
+
+    def trick_at(t: int) -> dict[str, Any] | None:
+        if not 0 <= t < len(tricks):
+            return None
+        return _trick(players, tricks[t], trick_audits[t] if t < len(trick_audits) else None, t,
+                      bool(t < len(flags) and flags[t]))
+
+    over = deal_audit.get("outcome") is not None
+    expected = state.get("expected_seat")
+    return {
+        "deal": d,
+        "level": deal.get("level"),
+        "trump": deal.get("trump"),
+        "dealer": {"seat": deal.get("dealer"), "name": _name(players, deal.get("dealer"))},
+        "score": {"points": row.get("total") if settled else deal_view.get("defender_points"), "settled": settled,
+                  "threshold": shown.get("threshold"), "penalty_points": deal_audit.get("penalty_points") or 0,
+                  "kitty_total": deal_view.get("kitty_total")},
+        "turn": None if over or expected is None else {"seat": expected, "name": _name(players, expected)},
+        "felt": trick_at(len(tricks) - 1),
+        "last": trick_at(len(tricks) - 2),
+        "outcome": row.get("outcome_words") if over else None,
+        "alerts": [{"zh": v["zh"], "en": v["en"]} for v in (deal_view.get("violations") or [])]
+        + [{"zh": p["zh"], "en": p["en"]} for p in (deal_view.get("penalties") or [])],
+        "levels": [{"name": side["name"], "level": side["after"]} for side in deal_view.get("side_levels") or []],
+        "announcements": announcements(record, audit, trumped),
+    }
+
+
+@tv_bp.get("/tv")
+def tv_page() -> Response:
+    from .pages import render_page
+
+    return render_page("tv.html", page="tv", write_token=None)
+
+
+@tv_bp.get("/api/tv")
+def tv_state() -> Response:
+    payload = state_payload(get_table())
+    return jsonify({"session": payload.get("session"), "feed": payload.get("feed"), "tv": tv_view(payload)})
