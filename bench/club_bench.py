@@ -3,6 +3,7 @@ machine pushing its numbered changes, and the others' pages following the table'
 against ``tuolaji club --workers N`` (gunicorn) on one PostgreSQL.
 
     .venv/bin/python bench/club_bench.py [--tables 50] [--clients 4] [--workers 4] [--changes 40] [--db URL]
+    .venv/bin/python bench/club_bench.py --minutes 10 [--interval 2]   # the evening's pace, 10 minutes
 
 Without ``--db`` it starts a PostgreSQL of its own (``initdb`` in a temporary folder, as the tests
 do). Every tenth change is pushed twice (a lost answer): the club must absorb it. At the end each
@@ -85,9 +86,11 @@ class Pusher(threading.Thread):
     """One table's machine pushing its changes, one at a time, keep-alive."""
 
     def __init__(self, port: int, table: str, token: str, records: list[dict[str, Any]],
-                 sent_at: dict[tuple[str, int], float], start: threading.Event) -> None:
+                 sent_at: dict[tuple[str, int], float], start: threading.Event, interval: float = 0.0,
+                 offset: float = 0.0) -> None:
         super().__init__(daemon=True)
         self.port, self.table, self.token, self.records, self.sent_at, self.go = port, table, token, records, sent_at, start
+        self.interval, self.offset = interval, offset
         self.latencies: list[float] = []
         self.duplicates = 0
         self.errors: list[str] = []
@@ -104,9 +107,12 @@ class Pusher(threading.Thread):
 
     def run(self) -> None:
         self.go.wait()
+        began = time.perf_counter() + self.offset
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         try:
             for n, record in enumerate(self.records, start=1):
+                if self.interval:  # a table's pace: a change every interval seconds
+                    time.sleep(max(0.0, began + (n - 1) * self.interval - time.perf_counter()))
                 change = {"n": n, "session": 1, "name": "bench", "record": record}
                 self.sent_at[(self.table, n)] = begun = time.perf_counter()
                 answer = self.post(connection, [change])
@@ -121,12 +127,25 @@ class Pusher(threading.Thread):
             connection.close()
 
 
+def table_records(seed: int, changes: int) -> list[dict[str, Any]]:
+    """``changes`` records of one table: a deal played one play at a time, then (a long run) the
+    page's notes on it, one a change, so every change is a new record."""
+    records = played_records(seed=seed, plays=changes - 1)
+    while len(records) < changes:
+        records.append({**records[-1], "bench_note": len(records)})
+    return records
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--clients", type=int, default=4, help="per table: its machine and clients-1 pages")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--changes", type=int, default=40, help="changes each table pushes")
+    parser.add_argument("--minutes", type=float, default=0.0,
+                        help="run this long at a table's pace (--interval) instead of pushing --changes at once")
+    parser.add_argument("--interval", type=float, default=2.0,
+                        help="with --minutes: seconds between one table's changes (a play every 2 s by default)")
     parser.add_argument("--db", help="a postgresql:// address (default: a PostgreSQL of the bench's own)")
     args = parser.parse_args()
 
@@ -141,7 +160,9 @@ def main() -> int:
     store = ClubStore(dsn)
     names = [f"T{i:02d}" for i in range(1, args.tables + 1)]
     tokens = {name: store.add_table(name) for name in names}
-    records = {name: played_records(seed=i, plays=args.changes - 1) for i, name in enumerate(names, start=1)}
+    if args.minutes:
+        args.changes = max(2, int(args.minutes * 60 / args.interval))
+    records = {name: table_records(i, args.changes) for i, name in enumerate(names, start=1)}
     viewers_per_table = max(0, args.clients - 1)
     threads = max(16, (args.tables * args.clients) // args.workers + 16)
     port = free_port()
@@ -167,7 +188,9 @@ def main() -> int:
         for viewer in viewers:
             viewer.ready.wait(30)
         go = threading.Event()
-        pushers = [Pusher(port, name, tokens[name], records[name], sent_at, go) for name in names]
+        interval = args.interval if args.minutes else 0.0
+        pushers = [Pusher(port, name, tokens[name], records[name], sent_at, go, interval,
+                          offset=interval * k / len(names)) for k, name in enumerate(names)]
         for pusher in pushers:
             pusher.start()
         started = time.perf_counter()

@@ -112,7 +112,12 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     want = truth.record["deals"][0]["tricks"][first:]
     exact = sum(1 for g, w in zip(got, want, strict=False) if g == w)
     cards = card_errors(game.snapshot()["deals"][0]["tricks"][first:], want, len(truth.setup["players"]))
+    recorded = game.snapshot()["deals"][0]["tricks"][first:]
+    differences = [(number, truth_trick, recorded[number] if number < len(recorded) else None)
+                   for number, truth_trick in enumerate(want)
+                   if number >= len(got) or got[number] != truth_trick]
     return {
+        "differences": differences,
         **cards,
         "frames": len(frames),
         "elapsed": elapsed,
@@ -169,7 +174,7 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
-               profile: str | None = None) -> None:
+               profile: str | None = None, show_wrong: bool = False, seed_base: int = 100) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
@@ -193,7 +198,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     with tempfile.TemporaryDirectory() as folder:
         for k in range(count):
             chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
-            seed = 100 + k
+            seed = seed_base + k
             record = (scorer.random_record(chosen, seed, players=players, tricks=tricks) if tricks
                       else scorer.random_record(chosen, seed, players=players, hand_size=hand))
             split = real_art or ("holdout" if k % 2 else "train")
@@ -212,6 +217,12 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             print(f"  {chosen} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
                   f"{result['flagged']} flagged, {result['fps']:.0f} fps")
+            if show_wrong:
+                for number, truth_trick, recorded in result["differences"]:
+                    print(f"    trick {number}: truth {truth_trick['leader']} {truth_trick['plays']}")
+                    print(f"    {'':>{len(str(number)) + 6}}  got   "
+                          + ("nothing" if recorded is None else
+                             f"{recorded['leader']} {recorded['plays']} unconfirmed {recorded.get('unconfirmed', [])}"))
     print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
           f"({videos_exact} entirely exact)")
     per100 = 100 / max(1, errors["cards"])
@@ -234,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", help="with --exact: every deal of this rule profile (4 players)")
     parser.add_argument("--noise", type=float, default=0.0,
                         help="oracle only: miss this fraction of cards per read, misread half as many")
+    parser.add_argument("--seed-base", type=int, default=100,
+                        help="with --exact: the first deal's seed (tune on other seeds than those reported)")
+    parser.add_argument("--show-wrong", action="store_true",
+                        help="with --exact: print each trick that is not exact, the truth above what was recorded")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     args = parser.parse_args(argv)
 
@@ -245,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
-                   args.tricks, args.profile)
+                   args.tricks, args.profile, args.show_wrong, args.seed_base)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

@@ -27,11 +27,14 @@ confidence threshold: probability 0 is always under it).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tuolaji.scorer.seats import seat_of
+from tuolaji.vision.tracking import ZoneContent
 
 CLEAR_READ = 0.9
 """A read at least this sure is kept, whatever the game says."""
@@ -124,6 +127,7 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
         return order.suit[parse_card(card)]
 
     voids: dict[int, set[int]] = {}
+    contradicted: dict[int, set[int]] = {}  # a void a later play showed false (a revoke): no longer weighed
     for number, trick in enumerate(tricks):
         leader = int(trick.get("leader", 0))
         plays = trick.get("plays") or []
@@ -137,8 +141,12 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
                 continue
             gone.update(play)
             played_by.setdefault(seat, Counter()).update(play)
-            if j > 0 and led is not None and _short_of_suit(play, len(plays[0]), led, suit_of):
+            shown = voids.get(seat, set()) & _suits_of(play, suit_of)
+            contradicted[seat] = contradicted.get(seat, set()) | shown
+            if j > 0 and led is not None and _short_of_suit(play, len(plays[0]), led, suit_of) \
+                    and led not in contradicted.get(seat, set()):
                 voids.setdefault(seat, set()).add(led)
+            voids[seat] = voids.get(seat, set()) - contradicted.get(seat, set())
     hands = None
     if deal.get("hands"):
         hands = {seat: Counter(hand) - played_by.get(seat, Counter()) for seat, hand in enumerate(deal["hands"]) if hand}
@@ -153,6 +161,62 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
                      {seat: frozenset(suits) for seat, suits in voids.items()})
 
 
+ONE_SUIT_KEEP = 0.3
+"""A lead card the one-suit rule changes stays sure when its reads gave it at least this share."""
+
+
+def one_suit_lead(content: ZoneContent, suit_of: Callable[[str], int]) -> ZoneContent:
+    """A lead of several cards is of one effective suit (a throw too): a lead read of mixed
+    suits is a misread unless every card of it reads clearly. Each unsure card then takes its
+    likeliest fused candidate (:attr:`ZoneContent.candidates`) of the suit the whole lead reads
+    likeliest in; a card so changed is marked for a person unless its reads gave it at least
+    :data:`ONE_SUIT_KEEP`. Returned unchanged when there is nothing to weigh.
+
+    >>> from tuolaji.vision.tracking import ZoneContent
+    >>> suit = {"JS": 0, "JC": 2}.__getitem__
+    >>> read = ZoneContent(("JC", "JS"), (0.55, 0.97), (), ((("JC", 0.55), ("JS", 0.4)), (("JS", 0.97),)))
+    >>> one_suit_lead(read, suit)
+    ZoneContent(cards=('JS', 'JS'), confidence=(0.4, 0.97), unconfirmed=())
+    """
+    if len(content) < 2 or len(content.candidates) != len(content) or not all(content.candidates):
+        return content
+    try:
+        if len({suit_of(card) for card in content.cards}) == 1:
+            return content
+        options = [[(card, p, suit_of(card)) for card, p in fused] for fused in content.candidates]
+    except Exception:  # a card the rules core cannot name is the audit's to report
+        return content
+    clear = [fused[0][1] >= CLEAR_READ for fused in content.candidates]
+    if all(clear):
+        return content  # a mixed lead read clearly is what was led (the audit reports it)
+    best: tuple[float, int, list[tuple[str, float]]] | None = None
+    for suit in {s for fused in options for _, _, s in fused}:
+        chosen: list[tuple[str, float]] = []
+        for index, fused in enumerate(options):
+            inside = [(card, p) for card, p, s in fused if s == suit]
+            if clear[index] and content.cards[index] not in {card for card, _ in inside}:
+                break  # a clear card of another suit: not this suit
+            if not inside:
+                break
+            chosen.append(max(inside, key=lambda item: item[1]))
+        else:
+            score = math.fsum(math.log(max(p, 1e-9)) for _, p in chosen)
+            if best is None or score > best[0]:
+                best = (score, suit, chosen)
+    if best is None:
+        return content
+    cards = list(content.cards)
+    confidence = list(content.confidence)
+    unconfirmed = set(content.unconfirmed)
+    for index, (card, share) in enumerate(best[2]):
+        if card == cards[index]:
+            continue
+        cards[index], confidence[index] = card, round(share, 3)
+        if share < ONE_SUIT_KEEP:
+            unconfirmed.add(index)
+    return ZoneContent(tuple(cards), tuple(confidence), tuple(sorted(unconfirmed)), content.candidates)
+
+
 def _led_suit(plays: list[Any], suit_of: Any) -> int | None:
     """The suit of a lead whose cards are all of one suit (None for no lead, or a card the
     rules core cannot name)."""
@@ -161,6 +225,14 @@ def _led_suit(plays: list[Any], suit_of: Any) -> int | None:
     except Exception:  # an unknown card name is the audit's to report
         return None
     return suits.pop() if len(suits) == 1 else None
+
+
+def _suits_of(play: list[str], suit_of: Any) -> set[int]:
+    """The effective suits of the cards of ``play`` (none for a card the rules core cannot name)."""
+    try:
+        return {suit_of(card) for card in play}
+    except Exception:  # an unknown card name is the audit's to report
+        return set()
 
 
 def _short_of_suit(play: list[str], lead_size: int, led: int, suit_of: Any) -> bool:

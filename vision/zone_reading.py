@@ -18,8 +18,9 @@ from tuolaji.vision.read_check import weigh_read
 ZONE_READ_ABOVE = 1000
 """Frames wider than this (pixels) are read seat zone by seat zone at full resolution."""
 
-SeatReads = dict[int, list[tuple[str, float, float, float]]]
-"""Seat -> the cards read in its zone: (card, u, v, confidence), (u, v) on the table."""
+SeatReads = dict[int, list[tuple[Any, ...]]]
+"""Seat -> the cards read in its zone: (card, u, v, confidence[, candidates]), (u, v) on the table
+(:data:`vision.tracking.Observation`)."""
 
 
 class CardReaderLike(Protocol):
@@ -72,14 +73,18 @@ def reads_by_seat(instances: list[Any], calibration: TableCalibration, seat_zone
         if seat is None:
             continue
         card, confidence = str(instance.card), float(getattr(instance, "confidence", 1.0))
-        if facts is not None and hasattr(instance, "candidates"):
-            candidates = instance.candidates()
+        if not hasattr(instance, "candidates"):
+            by_seat.setdefault(seat, []).append((card, float(u), float(v), confidence))
+            continue
+        candidates = instance.candidates()
+        if facts is not None:
             chosen, probability = weigh_read(candidates, facts, seat)
             if chosen != card or probability < candidates[0][1]:
                 weighed += 1
                 confidence *= probability / max(candidates[0][1], 1e-9)
                 card = chosen
-        by_seat.setdefault(seat, []).append((card, float(u), float(v), confidence))
+        possible = tuple((name, p * (facts.weight(name, seat) if facts is not None else 1.0)) for name, p in candidates)
+        by_seat.setdefault(seat, []).append((card, float(u), float(v), confidence, possible))
     return by_seat, weighed
 
 

@@ -288,6 +288,22 @@ def test_a_read_of_a_suit_its_seat_is_void_in_is_doubted_but_a_clear_one_stays()
     assert short is not None and not short.void_in("9S", 2)
 
 
+def test_a_void_a_later_play_contradicts_weighs_no_more() -> None:
+    """Seat 2 showed a spade void, then played a spade (a revoke the audit reports): its later
+    spade reads are read as they are, not all doubted for the rest of the deal."""
+    record = _record([{"leader": 0, "plays": [["AS"], ["KS"], ["5H"], ["4S"]]},
+                      {"leader": 0, "plays": [["QS"], ["JS"], ["9S"], ["3S"]]},
+                      {"leader": 0, "plays": [["AD"]]}])
+    facts = deal_facts(record)
+    assert facts is not None and not facts.void_in("8S", 2)
+    assert weigh_read([("8S", 0.97), ("8C", 0.02)], facts, seat=2) == ("8S", 0.97)
+    # a void shown after the contradicting play still counts
+    later = deal_facts(_record([{"leader": 0, "plays": [["AS"], ["KS"], ["9S"], ["4S"]]},
+                                {"leader": 0, "plays": [["QS"], ["JS"], ["5H"], ["3S"]]},
+                                {"leader": 0, "plays": [["AD"]]}]))
+    assert later is not None and later.void_in("8S", 2)
+
+
 def test_an_impossible_clear_read_reaches_the_zone_as_unsure() -> None:
     """The demo's failure on a CPU that misread: a 4th 大王 in a 3-deck deal, read at 0.95. The
     zone's read keeps the possible 小王 at a confidence under any threshold, for a person."""
@@ -311,8 +327,9 @@ def test_an_impossible_clear_read_reaches_the_zone_as_unsure() -> None:
     seat = zones.seat_at(*[float(x) for x in calibration.to_table([(320.0, 420.0)])[0]])
     by_seat, weighed = reads_by_seat([Read()], calibration, zones, facts)
     assert weighed == 1
-    [(card, _u, _v, confidence)] = by_seat[seat]
+    [(card, _u, _v, confidence, candidates)] = by_seat[seat]
     assert card == "SJ" and confidence < 0.1
+    assert dict(candidates)["BJ"] == 0.0  # summed into the track, the impossible card weighs nothing
 
 
 def test_the_last_tricks_own_cards_are_not_gone_for_their_seat() -> None:
