@@ -125,9 +125,11 @@ def test_keyboard_only_correction_puts_the_card_back(page, served):
 def test_language_toggle_switches_every_word_and_is_remembered(page, served):
     page.goto(served.url)
     page.locator("#summary").wait_for(state="visible")
-    assert text_of(page, "#score-heading") == "闲家得分" and page.locator("html").get_attribute("lang") == "zh-CN"
+    page.wait_for_function("document.querySelector('#defender-points').dataset.shows === 'total'")  # the kitty recorded
+    # the deal is settled: the score box shows the total, and says so (issue 30, item 7 a)
+    assert text_of(page, "#score-heading") == "闲家总分（含底牌、罚分）" and page.locator("html").get_attribute("lang") == "zh-CN"
     page.locator("#lang-toggle").click()
-    assert text_of(page, "#score-heading") == "Defenders' points"
+    assert text_of(page, "#score-heading") == "Defenders' total (kitty and penalties included)"
     assert page.locator("html").get_attribute("lang") == "en"
     alert = text_of(page, '#alerts li[data-rule="must-follow-suit"]')
     trick, seat = served.revoke
@@ -136,9 +138,10 @@ def test_language_toggle_switches_every_word_and_is_remembered(page, served):
     assert text_of(page, "#deal-heading") == "Deal 1"
     page.reload()
     page.locator("#summary").wait_for(state="visible")
-    assert text_of(page, "#score-heading") == "Defenders' points" and text_of(page, "#deal-heading") == "Deal 1"
+    page.wait_for_function("document.querySelector('#defender-points').dataset.shows === 'total'")  # the kitty recorded
+    assert text_of(page, "#score-heading") == "Defenders' total (kitty and penalties included)" and text_of(page, "#deal-heading") == "Deal 1"
     page.locator("body").press("l")  # the keyboard shortcut
-    assert text_of(page, "#score-heading") == "闲家得分" and text_of(page, "#deal-heading") == "第 1 局"
+    assert text_of(page, "#score-heading") == "闲家总分（含底牌、罚分）" and text_of(page, "#deal-heading") == "第 1 局"
 
 
 def test_reload_resumes_the_session(page, served):

@@ -16,6 +16,7 @@ import pytest
 from tuolaji import scorer
 
 from .conftest import get_json, post_json, start_serve, stop_serve
+from .records import played_deal_record
 
 pytestmark = pytest.mark.browser
 
@@ -170,3 +171,70 @@ def test_a_reload_keeps_a_half_typed_play(page, server):
 
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+# --- (a) the score box after the settlement; (g) the settlement's sum; (h) said once; (e) penalties' side; (i) alerts
+
+
+def settled_record_with_rulings() -> dict[str, Any]:
+    """A settled deal (kitty recorded) with two penalties of the table: one of the dealer's side, one a defender's."""
+    record = played_deal_record()
+    record["players"] = NAMES
+    audit = scorer.audit_record(record)["deals"][0]
+    dealer_side = sorted(scorer.dealer_sides(record)[0])
+    defender = next(seat for seat in range(4) if seat not in dealer_side)
+    record["deals"][0]["rulings"] = [{"seat": dealer_side[0], "trick": 0, "points": 20, "by": "table"},
+                                     {"seat": defender, "trick": None, "points": 10, "by": "table"}]
+    assert audit["outcome"] is not None
+    return record
+
+
+def test_the_score_box_shows_the_settled_total_and_the_settlement_its_parts(page, server):
+    record = settled_record_with_rulings()
+    server.open_record(record, "结算")
+    page.goto(server.url)
+    in_chinese(page)
+    page.wait_for_function("document.querySelector('#defender-points').dataset.shows === 'total'")
+    state = server.state()
+    audit = state["state"]["audit"]["deals"][0]
+    view = state["view"]["deals"][0]
+    total, cards = audit["total_defender_points"], view["defender_points"]
+    # (a) the big number is the total the settlement counts, and says so
+    assert page.locator("#defender-points").inner_text() == str(total)
+    assert page.locator("#score-heading").inner_text() == "闲家总分（含底牌、罚分）"
+    assert page.locator("#threshold").inner_text().startswith(f"牌分 {cards} · / 满 ")
+    # (g) the settlement shows the card points and the sum that makes the total
+    assert page.locator("#card-points").inner_text() == str(cards)
+    parts = page.locator("#summary .total-parts").inner_text()
+    numbers = [int(n) for n in re.findall(r"\d+", parts)]
+    signs = [1] + [1 if s == "+" else -1 for s in re.findall(r"[+−]", parts)]
+    assert sum(sign * n for sign, n in zip(signs, numbers, strict=True)) == total and parts.endswith("=")
+    # (e) each penalty says whom it penalizes and which side gains or loses
+    titles = page.locator("#alerts li.penalty .alert-head").all_inner_texts()
+    dealer_name, defender_name = (NAMES[r["seat"]] for r in record["deals"][0]["rulings"])
+    assert f"罚 {dealer_name}（庄家方）：闲家加 20 分" in titles and f"罚 {defender_name}（闲家）：闲家扣 10 分" in titles
+    page.locator("#lang-toggle").click()
+    assert page.locator("#score-heading").inner_text() == "Defenders' total (kitty and penalties included)"
+    titles = page.locator("#alerts li.penalty .alert-head").all_inner_texts()
+    assert f"{defender_name} penalized (defenders): the defenders lose 10" in titles
+    page.locator("#lang-toggle").click()
+    # (i) the next deal: its own alerts first, the last deal's folded away
+    server.post("api/next-deal", {"trump": "NT"})
+    page.wait_for_function("document.querySelector('#deal-heading').textContent === '第 2 局'")
+    page.wait_for_function("document.querySelector('#defender-points').dataset.shows === 'cards'")
+    assert page.locator("#score-heading").inner_text() == "闲家得分"
+    first = page.locator("#alerts > li").first
+    assert first.inner_text() == "暂无违规"
+    folded = page.locator("#alerts .earlier-alerts summary")
+    assert folded.inner_text() == "前几局的提醒（2 条）"
+    assert not page.locator("#alerts .earlier-alerts li.penalty").first.is_visible()
+
+
+def test_the_kitty_wait_is_said_once(page, server):
+    record = played_deal_record()
+    record["deals"][0].pop("kitty", None)
+    server.open_record(record, "等底牌")
+    page.goto(server.url)
+    in_chinese(page)
+    page.locator("#kitty-wait").wait_for(state="visible")
+    assert page.locator("#summary").inner_text().count("记录底牌后才结算") == 1

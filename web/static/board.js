@@ -25,6 +25,9 @@ function isCorrected(trick, seat, index) {
 }
 
 function cardsOfPlay(dealIndex, trickIndex, trick, trickAudit, seat) {
+  // a play the camera did not see (the record's missing): said as such until a person enters it
+  if ((trick.missing || []).includes(seat)) return '<span class="missing-play" title="' + esc(t("play.missing_title")) + '">' +
+    esc(t("play.missing")) + "</span>";
   const play = playOf(trickAudit, seat);
   return (play ? play.cards : []).map((card, index) => {
     const extra = [];
@@ -111,7 +114,7 @@ function renderFelt(deal, d, dealAudit) {
   const ti = tricks.length - 1;
   const trick = ti >= 0 ? tricks[ti] : null;
   const trickAudit = ti >= 0 ? dealAudit.tricks[ti] : null;
-  const complete = trick && trick.plays.length === count;
+  const complete = trick && (trick.points != null || trick.plays.length === count); // 只记分: a trick by its points is whole
   const winner = complete && trickAudit ? trickAudit.winner : null;
   const dealerSide = data.view.deals[d].dealer_side;
   const expected = data.state.expected_seat;
@@ -139,7 +142,8 @@ function renderFelt(deal, d, dealAudit) {
   }
   let centre = "";
   if (trick) {
-    centre = '<div class="trick-no">' + esc(t("trick.n", { n: ti + 1 })) + "</div>";
+    centre = '<div class="trick-no">' + esc(t("trick.n", { n: ti + 1 })) + (trick.points != null ?
+      ' <span class="badge points-only">' + esc(t("points.trick_tag")) + "</span>" : "") + "</div>";
     if (trickAudit && trickAudit.points != null) {
       centre += '<div class="trick-points"><span id="trick-points">' + esc(trickAudit.points) + "</span> " + esc(t("trick.points")) + "</div>";
     }
@@ -173,14 +177,24 @@ function renderHint(d) {
     data.state.audit.deals[d].outcome == null ? playerName(expected) + " · " + t("seat.next") : "";
 }
 
+/* The defenders' card points while the deal is played; once it is settled, the total the settlement
+   counts (with the kitty and the penalties), labelled as such, the card points beside it. */
 function renderScore(d) {
   const view = page.data.view;
   const points = view.deals[d].defender_points;
+  const dealAudit = page.data.state.audit.deals[d];
+  const settled = Boolean(dealAudit && dealAudit.outcome && dealAudit.total_defender_points != null &&
+    (!view.settle_ready || view.settle_ready[d]));
   const out = document.getElementById("defender-points");
   const before = out.textContent;
-  out.textContent = points == null ? "–" : String(points);
+  out.textContent = settled ? String(dealAudit.total_defender_points) : points == null ? "–" : String(points);
+  out.dataset.shows = settled ? "total" : "cards";
   if (before !== out.textContent) { out.classList.remove("bump"); void out.offsetWidth; out.classList.add("bump"); }
-  setText("threshold", view.threshold ? "/ " + t("score.of", { t: view.threshold }) : "");
+  const heading = document.getElementById("score-heading");
+  heading.dataset.i18n = settled ? "score.total" : "score.defenders";
+  heading.textContent = t(heading.dataset.i18n);
+  const threshold = view.threshold ? "/ " + t("score.of", { t: view.threshold }) : "";
+  setText("threshold", settled ? t("score.cards", { p: points }) + " · " + threshold : threshold);
 }
 
 function renderLevels(d) {
@@ -208,12 +222,22 @@ function alertWhere(d, trick, rule, multipleDeals) {
   return '<a class="alert-where" href="#trick-' + d + "-" + trick + '">' + esc(deal + t("trick.n", { n: trick + 1 })) + "</a>";
 }
 
+/* A penalty's words: who is penalized and which side gains or loses the points (the audit's sign:
+   added to the defenders when the dealer's side is penalized), or the level it costs. */
+function penaltyTitle(p) {
+  if (!p.points) return t("penalty.level", { name: playerName(p.seat) });
+  return t(p.points > 0 ? "penalty.defenders_gain" : "penalty.defenders_lose", { name: playerName(p.seat), p: Math.abs(p.points) });
+}
+
+/* The current deal's alerts first; an earlier deal's are folded away below them. */
 function renderAlerts() {
   const data = page.data;
   const deals = data.state.audit.deals;
   const items = [];
+  const earlier = [];
   const multiple = deals.length > 1;
   for (let d = deals.length - 1; d >= 0; d -= 1) {
+    if (d === deals.length - 2) { items.push(""); } // the earlier deals' start
     const violations = deals[d].violations || [];
     const texts = data.view.deals[d] || {};
     for (let i = violations.length - 1; i >= 0; i -= 1) {
@@ -227,13 +251,18 @@ function renderAlerts() {
         esc(alertText(texts.violations, i, v.detail)) + "</p></li>");
     }
     (deals[d].penalties || []).forEach((p, i) => {
-      items.push('<li class="alert penalty" data-rule="penalty"><div class="alert-head"><strong>' + esc(t("penalty.title")) +
-        " " + esc(p.points) + '</strong></div><p class="alert-detail" data-detail="' + esc(p.detail) + '">' +
+      items.push('<li class="alert penalty" data-rule="penalty" data-points="' + esc(p.points) + '"><div class="alert-head"><strong>' +
+        esc(penaltyTitle(p)) + '</strong></div><p class="alert-detail" data-detail="' + esc(p.detail) + '">' +
         alertWhere(d, p.trick, "penalty", multiple) + esc(t("alerts.colon")) + esc(alertText(texts.penalties, i, p.detail)) + "</p></li>");
     });
   }
-  document.getElementById("alerts").innerHTML = items.length ? items.join("") :
-    '<li class="none">' + esc(t("alerts.none")) + "</li>";
+  const cut = items.indexOf("");
+  if (cut >= 0) earlier.push(...items.splice(cut).slice(1));
+  const now = items.length ? items.join("") : '<li class="none">' + esc(t("alerts.none")) + "</li>";
+  const open = document.querySelector("#alerts .earlier-alerts details");
+  document.getElementById("alerts").innerHTML = now + (earlier.length ? '<li class="earlier-alerts"><details' +
+    (open && open.open ? " open" : "") + "><summary>" + esc(t("alerts.earlier", { n: earlier.length })) + '</summary><ul class="alerts">' +
+    earlier.join("") + "</ul></details></li>" : "");
 }
 
 function renderHistory() {
@@ -250,8 +279,9 @@ function renderHistory() {
       const trick = tricks[ti];
       const ta = dealAudit.tricks[ti] || {};
       const bad = (dealAudit.violations || []).some((v) => v.trick === ti);
-      let cells = "";
-      for (let seat = 0; seat < count; seat += 1) {
+      let cells = trick.points != null ? '<td class="points-only" colspan="' + count + '">' + esc(t("points.trick_tag")) +
+        (trick.agreed ? " · " + esc(t("points.agreed_tag")) : "") + "</td>" : "";
+      for (let seat = 0; seat < count && trick.points == null; seat += 1) {
         const play = playOf(ta, seat);
         const attempt = seat === trick.leader && trick.attempt ? '<span class="attempt">' + esc(t("history.attempt")) + ": " +
           esc(trick.attempt.map(cardLabel).join(" ")) + "</span>" : "";

@@ -2,7 +2,7 @@
  * outcome and the level change, the next dealer or the game's winners, and the violations with
  * their consequence (the rules' penalty, the table's ruling, or the buttons to rule). The figures
  * are the audit's and the view's (the kitty's total is the view's kitty_total). */
-import { cardHtml, esc, page, playerName, players, t, words } from "./client.js";
+import { cardHtml, esc, page, playerName, players, t, words, writeToken } from "./client.js";
 import { alertText, currentDealIndex } from "./board.js";
 
 function kittyLines(deal, dealAudit, total) {
@@ -33,15 +33,23 @@ export function renderSummary(deal, d, dealAudit) {
   if (wait) wait.hidden = ready || !live;
   const nextForm = document.getElementById("next-deal-form");
   if (!ready) {
-    document.getElementById("summary-body").innerHTML = '<p class="kitty-pending">' + esc(t("kitty.wait")) + "</p>";
+    // said once: by the kitty's form where the page may write, else here
+    document.getElementById("summary-body").innerHTML = live && writeToken ? "" : '<p class="kitty-pending">' + esc(t("kitty.wait")) + "</p>";
     if (nextForm) nextForm.hidden = true;
     return;
   }
   const before = view.deals[d].levels_before;
   const after = dealAudit.levels_after || before;
-  const rows = kittyLines(deal, dealAudit, view.deals[d].kitty_total);
+  const cardPoints = view.deals[d].defender_points;
+  const rows = ['<p class="card-points-line"><span>' + esc(t("summary.card_points")) + '</span> <strong id="card-points">' +
+    esc(cardPoints) + "</strong></p>"].concat(kittyLines(deal, dealAudit, view.deals[d].kitty_total));
   if (dealAudit.penalty_points) rows.push('<p class="penalty-line">' + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
-  rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <strong id="total-points">' +
+  // the total's parts as the audit counts them: the card points, the kitty the defenders won, the penalties
+  const kittyWon = dealAudit.kitty_won_by === "defenders" ? view.deals[d].kitty_total : 0;
+  const parts = [String(cardPoints)].concat(kittyWon ? ["+ " + kittyWon] : [],
+    dealAudit.penalty_points ? [(dealAudit.penalty_points > 0 ? "+ " : "− ") + Math.abs(dealAudit.penalty_points)] : []);
+  rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <span class="total-parts">' +
+    esc(parts.length > 1 ? parts.join(" ") + " =" : "") + '</span> <strong id="total-points">' +
     esc(dealAudit.total_defender_points) + "</strong></p>");
   const outcome = dealAudit.outcome;
   const result = (view.results || [])[d];
