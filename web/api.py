@@ -447,6 +447,19 @@ def confirm() -> Response:
     return state_response(get_table(), {"correction": event_to_json(event)})
 
 
+@api_bp.post("/enter-play")
+def enter_play() -> Response:
+    """Enter the cards of a play the camera did not see (the trick's ``missing``, docs/RECORD.md);
+    kept in the history, undone like any change."""
+    data = _body()
+    with get_table().writing() as game:
+        deal, trick = _int_field(data, "deal"), _int_field(data, "trick")
+        seat = _int_field(data, "seat", high=game.players - 1)
+        cards = _cards_field(data, "cards")
+        game.enter_play(deal, trick, seat, cards, history=True)
+    return state_response(get_table(), {"deal": deal, "trick": trick, "seat": seat})
+
+
 def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
     """The deal a request names (``deal``), else the current one; a record with no deal is refused."""
     if not record["deals"]:

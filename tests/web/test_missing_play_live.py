@@ -105,3 +105,40 @@ def test_two_missing_plays_are_entered_one_by_one():
     assert game.snapshot()["deals"][0]["tricks"][0]["missing"] == [1]
     game.enter_play(0, 0, 1, ["6H"], history=False)
     assert "missing" not in game.snapshot()["deals"][0]["tricks"][0]
+
+
+# --- the page's API ----------------------------------------------------------------------------------
+
+
+def _post(client, path: str, body: dict, status: int = 200) -> dict:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def test_the_api_lists_a_missing_play_and_enters_it(app):
+    from tuolaji.web import get_table
+
+    client = app.test_client()
+    _post(client, "/api/setup", {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "trump": "S",
+                                 "dealer": 0}, status=201)
+    game = get_table(app).game
+    game.play(0, ["AH"])
+    game.play(1, ["3H"])
+    game.miss_play(2)
+    game.play(3, ["4H"])
+    state = client.get("/api/state").get_json()["state"]
+    assert state["pending"] == [{"deal": 0, "trick": 0, "seat": 2, "index": None, "card": None, "missing": True, "size": 1}]
+    assert state["audit"]["deals"][0]["missing_plays"] == [{"trick": 0, "seat": 2}]
+    refused = _post(client, "/api/enter-play", {"deal": 0, "trick": 0, "seat": 1, "cards": "KH"}, status=404)
+    assert refused["message"]["zh"] == "第 1 墩：南 的出牌不缺，不用补记"
+    refused = _post(client, "/api/enter-play", {"deal": 0, "trick": 0, "seat": 2, "cards": "1H"}, status=400)
+    assert "不是牌" in refused["message"]["zh"]
+    refused = _post(client, "/api/enter-play", {"deal": 0, "trick": 0, "seat": 2, "cards": ""}, status=400)
+    assert refused["message"]["zh"] == "第 1 墩：请输入 西 出的牌"
+    answer = _post(client, "/api/enter-play", {"deal": 0, "trick": 0, "seat": 2, "cards": "红桃K"})
+    assert answer["state"]["pending"] == []
+    assert answer["state"]["record"]["deals"][0]["tricks"][0]["plays"] == [["AH"], ["3H"], ["KH"], ["4H"]]
+    assert answer["view"]["history"]["undo"]["change"] == "enter-play"
+    _post(client, "/api/undo", {})
+    assert game.snapshot()["deals"][0]["tricks"][0]["missing"] == [2]

@@ -7,6 +7,7 @@ import {
 } from "./client.js";
 import { currentDealIndex, fresh, isUnconfirmed, renderBoard } from "./board.js";
 import { bindEntry, renderEntry } from "./entry.js";
+import { bindMissing, missingItemHtml } from "./missing.js";
 import { bindSetup, fillProfileAbout, fillSetup, fillSetupDealers, playAgain, resetSetup } from "./setup.js";
 
 let connected = false;
@@ -42,7 +43,7 @@ async function reload() {
 
 function renderPending() {
   const pending = page.data.state.pending || [];
-  document.getElementById("pending").innerHTML = pending.length ? pending.map((p) =>
+  document.getElementById("pending").innerHTML = pending.length ? pending.map((p) => p.missing ? missingItemHtml(p) :
     '<li class="pending-item" data-deal="' + p.deal + '" data-trick="' + p.trick + '" data-seat="' + p.seat + '" data-index="' +
     p.index + '"><span>' + esc(t("pending.item", { trick: p.trick + 1, name: playerName(p.seat), index: p.index + 1 })) + "</span> " +
     (p.card ? cardHtml(p.card, { deal: p.deal, trick: p.trick, seat: p.seat, index: p.index }, ["small", "unconfirmed"]) : "") +
@@ -219,6 +220,7 @@ onLanguage(() => {
 bindClicks();
 bindPicker();
 bindEntry(reload, () => render("state"));
+bindMissing(reload);
 bindSetup(reload);
 reload().catch(() => {});
 connect();
