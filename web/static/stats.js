@@ -43,7 +43,7 @@ function openRename(name) {
   const input = document.getElementById("rename-to");
   input.value = name;
   fieldError("rename-error", null);
-  document.getElementById("rename").showModal();
+  document.getElementById("rename").show(); // not modal: the language toggle stays at hand
   input.select();
 }
 
@@ -67,7 +67,9 @@ function start() {
     if (button) openRename(button.dataset.name);
   });
   document.getElementById("rename-form").addEventListener("submit", saveRename);
-  document.getElementById("rename-cancel").addEventListener("click", () => { renaming = null; document.getElementById("rename").close(); });
+  const cancel = () => { renaming = null; document.getElementById("rename").close(); };
+  document.getElementById("rename-cancel").addEventListener("click", cancel);
+  document.getElementById("rename").addEventListener("keydown", (event) => { if (event.key === "Escape") cancel(); });
   onLanguage(() => { if (page.data) render("language"); });
   reload().catch(() => {});
 }

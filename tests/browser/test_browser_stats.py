@@ -1,0 +1,76 @@
+"""The players' records (/stats) in Chromium: the leaderboard and the 战绩 table over the data folder's
+sessions, names matched across them, a player renamed (merged with another) and a refused name, in
+both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tuolaji import scorer
+from tuolaji.web.store import DATABASE_NAME, SessionStore
+
+from .conftest import get_json, guide_screenshot, start_serve, stop_serve
+
+TABLES = [["老李", "老王", "小张", "阿梅"], ["laoli", "老王", "Mei", "小张"], ["Lao Li", "阿梅", "老王", "Xiao Zhang"]]
+
+
+@pytest.fixture()
+def stats_server(tmp_path, browser_context) -> Iterator[str]:
+    data = tmp_path / "data"
+    store = SessionStore(data / DATABASE_NAME)
+    for seed, players in enumerate(TABLES):
+        record = scorer.random_record("standard-2deck", seed, hand_size=6)
+        record["players"] = players
+        store.create(record, name=f"牌局 {seed + 1}", source="import")
+    process, url = start_serve("--resume", "--data", str(data))
+    try:
+        yield url
+    finally:
+        stop_serve(process)
+
+
+def names(page: Any) -> list[str]:
+    return page.locator("#stats-rows .player-name").all_inner_texts()
+
+
+def test_the_records_the_leaderboard_and_a_rename(page: Any, stats_server: str, tmp_path) -> None:
+    url = stats_server
+    page.goto(url + "/stats")
+    page.wait_for_selector("#stats-rows tr")
+    expected = get_json(url + "/api/stats")["players"]
+    assert names(page) == [player["name"] for player in expected]
+    assert len(expected) == 7  # laoli and Lao Li are one player: case and spaces do not count
+    li = page.locator("#stats-rows tr", has=page.locator(".player-name", has_text="Lao Li"))
+    assert li.locator("[data-stat=games]").inner_text() == "2"
+    assert page.locator("#ranking .rank-row").count() == 7
+    assert page.locator("#stats-count").inner_text() == "共 3 个牌局"
+    assert page.locator("thead th[data-i18n='stats.took_over']").inner_text() == "上台"
+
+    # 老李 and Lao Li are one man: renaming Lao Li to 老李 merges the two records
+    li.locator(".rename-btn").click()
+    assert page.locator("#rename-title").inner_text() == "把 Lao Li 改名为"
+    page.locator("#rename-to").fill("   ")
+    page.locator("#rename-save").click()
+    page.wait_for_selector("#rename-error:not([hidden])")
+    assert page.locator("#rename-error").inner_text() == "请填写名称"
+    page.locator("#lang-toggle").click()
+    assert page.locator("#rename-error").inner_text() == "the name is empty"
+    assert page.locator("#rename-title").inner_text() == "Rename Lao Li to"
+    page.locator("#rename-to").fill("老李")
+    page.locator("#rename-save").click()
+    page.wait_for_function("document.querySelectorAll('#stats-rows tr').length === 6")
+    merged = page.locator("#stats-rows tr", has=page.locator(".player-name", has_text="老李"))
+    assert merged.locator("[data-stat=games]").inner_text() == "3"
+    assert "also" in merged.locator(".also").inner_text() and "Lao Li" in merged.locator(".also").inner_text()
+    assert page.locator("thead th[data-i18n='stats.took_over']").inner_text() == "Took over"
+    assert page.locator("#ranking-title").inner_text() == "Leaderboard"
+
+    page.locator("#lang-toggle").click()
+    assert "也叫" in merged.locator(".also").inner_text()
+    assert page.locator("#stats-title").inner_text() == "战绩"
+    guide_screenshot(page, tmp_path, "guide-stats.png", ".stats-page")
+    page.reload()  # the rename is kept
+    page.wait_for_function("document.querySelectorAll('#stats-rows tr').length === 6")

@@ -1,0 +1,109 @@
+"""The table's TV (/tv) in Chromium: the big score, whose turn, the felt and the last trick one tap
+away, and the calls read aloud (the browser's speech synthesis, stubbed to record what it is asked
+to say) in the page's language, only once 朗读 is on and only what happens after the page opened."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.test_tv import KITTY, PLAYS, tv_record
+from tuolaji.web.store import DATABASE_NAME, SessionStore
+
+from .conftest import guide_screenshot, post_json, start_serve, stop_serve
+
+SPEECH_STUB = """
+window.__spoken = [];
+Object.defineProperty(window, "speechSynthesis", {configurable: true, value: {
+  speak(utterance) { window.__spoken.push({text: utterance.text, lang: utterance.lang}); },
+  cancel() {}, getVoices() { return []; }}});
+if (!window.SpeechSynthesisUtterance) window.SpeechSynthesisUtterance = function (text) { this.text = text; };
+"""
+
+
+@pytest.fixture()
+def tv_server(tmp_path, browser_context) -> Iterator[tuple[str, Any]]:
+    data = tmp_path / "data"
+    SessionStore(data / DATABASE_NAME).create(tv_record(), name="电视", source="page")
+    process, url = start_serve("--resume", "--data", str(data))
+    try:
+        yield url, data
+    finally:
+        stop_serve(process)
+
+
+def spoken(page: Any) -> list[dict[str, str]]:
+    return page.evaluate("window.__spoken")
+
+
+def wait_spoken(page: Any, n: int) -> list[dict[str, str]]:
+    page.wait_for_function(f"window.__spoken.length >= {n}")
+    return spoken(page)
+
+
+def play(url: str, data: Any, seat: int, cards: list[str]) -> None:
+    post_json(url + "/api/play", data, {"seat": seat, "cards": cards})
+
+
+def test_the_tv_shows_the_table_and_reads_the_calls_aloud(page: Any, tv_server, tmp_path) -> None:
+    url, data = tv_server
+    page.add_init_script(SPEECH_STUB)
+    page.goto(url + "/tv")
+    page.wait_for_function("document.getElementById('tv-turn').textContent === '老李'")
+    assert page.locator("#tv-points").inner_text() == "0"
+    assert page.locator("#tv-felt .tv-play").count() == 1 and page.locator("#tv-last-toggle").is_disabled()
+    assert page.locator("#tv-speech").get_attribute("aria-pressed") == "false"
+
+    # 朗读 off: the call is shown, not said
+    seat, cards = PLAYS[0]
+    play(url, data, seat, cards)
+    page.wait_for_function("document.getElementById('tv-call').textContent === '老李 未跟花色'")
+    assert spoken(page) == []
+    assert "老李" in page.locator("#tv-alerts").inner_text()
+
+    page.locator("#tv-speech").click()
+    assert page.locator("#tv-speech").inner_text() == "朗读：开"
+    for seat, cards in PLAYS[1:3]:
+        play(url, data, seat, cards)
+    assert wait_spoken(page, 1) == [{"text": "毙了", "lang": "zh-CN"}]
+    page.wait_for_function("document.getElementById('tv-turn').textContent === '老李'")  # he won it: he leads
+    assert page.locator("#tv-points").inner_text() == "5"
+
+    seat, cards = PLAYS[3]
+    play(url, data, seat, cards)
+    page.wait_for_function("document.querySelectorAll('#tv-felt .tv-play').length === 1")
+    page.locator("#tv-last-toggle").click()  # the last trick, one tap away
+    assert page.locator("#tv-last").is_visible()
+    assert page.locator("#tv-last .tv-play.winner .tv-name").inner_text() == "老李"
+    assert page.locator("#tv-last-toggle").inner_text() == "收起上一墩"
+    for seat, cards in PLAYS[4:]:
+        play(url, data, seat, cards)
+    page.wait_for_function("document.getElementById('tv-turn').textContent === '本局结束'")
+
+    # in English: the page's words and the calls
+    page.locator("#lang-toggle").click()
+    assert page.locator("#tv-speech").inner_text() == "Read aloud: on"
+    assert page.locator("#tv-last-toggle").inner_text() == "Hide the last trick"
+    post_json(url + "/api/kitty", data, {"cards": KITTY})
+    said = wait_spoken(page, 3)
+    assert said[1:] == [{"text": "Kitty won ×2", "lang": "en-GB"},
+                        {"text": "The defenders take over and go up 1", "lang": "en-GB"}]
+    page.wait_for_function("document.getElementById('tv-points').textContent === '125'")
+    assert page.locator("#tv-score-label").inner_text() == "Total (settled)"
+    assert "take over" in page.locator("#tv-outcome").inner_text()
+    page.locator("#tv-again").click()
+    assert spoken(page)[-1]["text"] == "The defenders take over and go up 1"
+
+    page.locator("#lang-toggle").click()
+    assert page.locator("#tv-score-label").inner_text() == "合计（已结算）"
+    assert page.locator("#tv-call").inner_text() == "闲家上台，升 1 级"
+    assert "闲家上台" in page.locator("#tv-outcome").inner_text()
+    guide_screenshot(page, tmp_path, "guide-tv.png")
+
+    page.locator("#tv-speech").click()  # off again, and kept so at the next visit
+    page.reload()
+    page.wait_for_function("document.getElementById('tv-points').textContent === '125'")
+    assert page.locator("#tv-speech").get_attribute("aria-pressed") == "false"
+    assert spoken(page) == []  # the game's past is not read out when the page opens
