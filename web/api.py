@@ -608,9 +608,10 @@ def export(session_id: int) -> Response:
     """The session's whole record, its history included, as a JSON file download (what ``tuolaji
     audit`` reads): indented, or compact when indented it would pass the size a reader takes."""
     session = get_table().store.get(session_id)
-    body = json.dumps(session.record, ensure_ascii=False, indent=1) + "\n"
+    record = {**session.record, "name": session.name}  # the game's name travels with it (read back on import)
+    body = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
     if len(body.encode("utf-8")) > safejson.MAX_BYTES:
-        body = json.dumps(session.record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        body = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     filename = f"tuolaji-session-{session_id}.json"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -633,7 +634,14 @@ def read_uploaded_record() -> tuple[dict[str, Any], str]:
     if isinstance(record.get("record"), dict) and "format" not in record:
         record = record["record"]  # a replay output that wraps the record with its own metadata
     scorer.validate_record(record)
-    return copy.deepcopy(record), name
+    record = copy.deepcopy(record)
+    # the game's name an export wrote into the record (unless the request names it), else the file's without .json
+    own = record.pop("name", None)
+    if isinstance(own, str) and own.strip() and name in ("import", upload.filename if upload is not None else None):
+        name = own.strip()[:MAX_NAME_LENGTH]
+    elif upload is not None and name.lower().endswith(".json") and len(name) > 5:
+        name = name[:-5]
+    return record, name
 
 
 @api_bp.post("/sessions/import")

@@ -81,3 +81,30 @@ def test_the_seen_fields_are_checked_as_numbers(app):
     post(client, "/api/play", {"seat": 0, "cards": ["5H"], "deal": 0, "trick": -1}, status=400)
     post(client, "/api/play", {"seat": 0, "cards": ["5H"], "deal": 7, "trick": 0}, status=409)
     assert copy.deepcopy(get_table(app).game.snapshot())["deals"][0]["tricks"] == []
+
+
+def test_an_exported_game_is_imported_under_its_name(app):
+    import io
+    import json
+
+    client = app.test_client()
+    post(client, "/api/setup", SETUP | {"name": "周五牌局"}, status=201)
+    post(client, "/api/play", {"seat": 0, "cards": ["5H"]}, status=201)
+    session_id = get_table(app).session_id
+    exported = client.get(f"/api/sessions/{session_id}/export").get_data()
+    assert json.loads(exported)["name"] == "周五牌局"
+    # the file renamed on the way (「export.json」): the game's name still comes back
+    answer = client.post("/api/sessions/import", data={"file": (io.BytesIO(exported), "export.json")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 201 and answer.get_json()["name"] == "周五牌局"
+    stored = get_table(app).store.get(answer.get_json()["id"])
+    assert stored.name == "周五牌局" and "name" not in stored.record
+    # a record without a name: the file's name without .json
+    record = json.loads(exported)
+    del record["name"]
+    answer = client.post("/api/sessions/import", data={"file": (io.BytesIO(json.dumps(record).encode()), "周六.json")},
+                         content_type="multipart/form-data")
+    assert answer.get_json()["name"] == "周六"
+    # a name the request gives wins
+    answer = post(client, "/api/sessions/import", {"name": "改名", "record": json.loads(exported)}, status=201)
+    assert answer["name"] == "改名"
