@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "audit": "audit a game record and report every violation",
     "rules": "list the rule profiles and their options",
     "zuihe": "score a 嘴和 hand",
+    "stats": "the players' records (战绩) and the leaderboard over a data folder's sessions",
     "replay": "turn a table video into a game record, headless",
     "detect": "read the cards in images",
     "check-camera": "check that the camera sees the cards large and bright enough",
