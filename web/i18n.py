@@ -88,6 +88,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "missing.cancel": {"zh": "取消", "en": "Cancel"},
     "missing.clear": {"zh": "清空", "en": "Clear"},
     "play.missing": {"zh": "没看到", "en": "not seen"},
+    "score.provisional": {"zh": "暂定：有出牌没看到", "en": "provisional: a play was not seen"},
+    "trick.provisional": {"zh": "（暂定）", "en": "(provisional)"},
     "play.missing_title": {"zh": "摄像头没看到这手牌：在「待确认」里输入", "en": "The camera did not see this play: enter it under Cards to confirm"},
     "action.confirm": {"zh": "确认", "en": "Confirm"},
     "action.correct": {"zh": "更正", "en": "Correct"},

@@ -48,6 +48,9 @@ def test_a_missing_play_is_said_and_entered(page, server):
     # the felt (the trick in progress: 老张's play not seen) and the history (老王's in trick 1)
     assert page.locator('#felt .seat[data-seat="0"] .missing-play').inner_text() == "没看到"
     assert page.locator('#trick-0-0 td[data-seat="2"] .missing-play').inner_text() == "没看到"
+    # the points and the last trick's winner are provisional while a play is missing
+    assert "暂定：有出牌没看到" in page.locator("#threshold").inner_text()
+    assert "（暂定）" in page.locator("#felt .trick-winner").inner_text()
     # entered: a card that is not one is refused next to the field, then 红桃K typed
     items.first.locator(".enter-missing").click()
     dialog = page.locator("#missing-dialog")
@@ -81,3 +84,5 @@ def test_a_missing_play_is_said_and_entered(page, server):
     record = get_json(url + "api/state")["state"]["record"]
     assert record["deals"][0]["tricks"][1] == {"leader": 2, "plays": [["9C"], ["10C"], ["AC"], ["8C"]]}
     assert page.locator("#undo").get_attribute("data-change") == "enter-play"  # undone like any change
+    page.wait_for_function("!document.getElementById('threshold').textContent.includes('provisional')")
+    assert "provisional" not in page.locator("#felt .trick-winner").inner_text()

@@ -148,7 +148,7 @@ function renderFelt(deal, d, dealAudit) {
       centre += '<div class="trick-points"><span id="trick-points">' + esc(trickAudit.points) + "</span> " + esc(t("trick.points")) + "</div>";
     }
     if (winner != null) centre += '<div class="trick-winner">' + esc(t("trick.won_by", { name: playerName(winner) })) +
-      (trumpedTrick(d, ti) ? trumpedBadge() : "") + "</div>";
+      (trumpedTrick(d, ti) ? trumpedBadge() : "") + (trickAudit.provisional ? " " + esc(t("trick.provisional")) : "") + "</div>";
   } else {
     centre = '<div class="trick-no">' + esc(t("trick.none")) + "</div>";
   }
@@ -194,7 +194,9 @@ function renderScore(d) {
   heading.dataset.i18n = settled ? "score.total" : "score.defenders";
   heading.textContent = t(heading.dataset.i18n);
   const threshold = view.threshold ? "/ " + t("score.of", { t: view.threshold }) : "";
-  setText("threshold", settled ? t("score.cards", { p: points }) + " · " + threshold : threshold);
+  // a play not seen (the audit's provisional): the points and the settlement hold for the cards seen
+  const provisional = dealAudit && dealAudit.provisional ? " · " + t("score.provisional") : "";
+  setText("threshold", (settled ? t("score.cards", { p: points }) + " · " + threshold : threshold) + provisional);
 }
 
 function renderLevels(d) {
