@@ -307,6 +307,16 @@ def remove_ruling(record: dict[str, Any], deal_index: int, ruling: int) -> None:
 # --- the camera's revisions of the last trick ------------------------------------------------------
 
 
+def set_seen(trick: dict[str, Any], seat: int) -> None:
+    """``seat``'s play in a recorded ``trick`` is no longer missing (docs/RECORD.md ``missing``): the
+    camera read it after all, or saw it taken back."""
+    kept = [s for s in trick.get("missing", []) if s != seat]
+    if kept:
+        trick["missing"] = kept
+    else:
+        trick.pop("missing", None)
+
+
 def set_unconfirmed(trick: dict[str, Any], seat: int, unconfirmed: list[int]) -> None:
     """``seat``'s unconfirmed cards in a recorded ``trick`` become ``unconfirmed`` (indices into its play)."""
     kept = [entry for entry in trick.get("unconfirmed", []) if entry[0] != seat]

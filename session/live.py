@@ -575,6 +575,7 @@ class LiveGame:
             deal = candidate["deals"][deal_index]
             last = deal["tricks"][-1]
             self._check_position(last, position, seat)
+            changes.set_seen(last, seat)  # a play not seen (miss_play), read after all or taken back
             if not cards:
                 last["plays"].pop()
                 if not last["plays"]:
@@ -607,6 +608,7 @@ class LiveGame:
             self._check_position(last, position, seat)
             if attempt is not None:
                 last.setdefault("attempt", list(attempt))
+            changes.set_seen(last, seat)  # a play not seen (miss_play), read after all
             last["plays"][position] = [scorer.format_card(scorer.parse_card(card)) for card in cards]
             changes.set_unconfirmed(last, seat, unconfirmed)
             _validate_deal(candidate, deal_index)

@@ -142,3 +142,17 @@ def test_the_api_lists_a_missing_play_and_enters_it(app):
     assert answer["view"]["history"]["undo"]["change"] == "enter-play"
     _post(client, "/api/undo", {})
     assert game.snapshot()["deals"][0]["tricks"][0]["missing"] == [2]
+
+
+def test_the_camera_revising_a_missing_play_clears_it():
+    game = LiveGame(RECORD)
+    game.play(0, ["AH"])
+    game.miss_play(1)
+    assert game.revise_play(1, 1, ["KH"], [], committed=[]) == "play-revised"
+    assert game.snapshot()["deals"][0]["tricks"][0] == {"leader": 0, "plays": [["AH"], ["KH"]]}
+    game.miss_play(2)
+    game.replace_play(2, 2, ["5H"], [])
+    assert "missing" not in game.snapshot()["deals"][0]["tricks"][0]
+    game.miss_play(3)
+    assert game.revise_play(3, 3, [], [], committed=[]) == "play-withdrawn"
+    assert game.snapshot()["deals"][0]["tricks"][0] == {"leader": 0, "plays": [["AH"], ["KH"], ["5H"]]}
