@@ -257,13 +257,6 @@ MESSAGES_EN: dict[str, str] = {
                                 "http://PHONE:8080/video, DroidCam's http://PHONE:4747/video"),
     "source.stream_open": "{url}: the stream cannot be opened (not a video stream OpenCV's FFmpeg reads)",
     "source.stream_no_picture": "{url}: connected, but no picture came ({problem})",
-    "source.stream_url": "{url}: not a stream address (http://PHONE:PORT/PATH, https://… or rtsp://…)",
-    "source.stream_unreachable": "{url}: cannot connect ({problem}); is the phone on this network, its camera app open?",
-    "source.stream_http": "{url}: the phone answered HTTP {status} {reason}",
-    "source.stream_not_video": ("{url}: not a video stream (it sends {content_type}); IP Webcam's is "
-                                "http://PHONE:8080/video, DroidCam's http://PHONE:4747/video"),
-    "source.stream_open": "{url}: the stream cannot be opened (not a video stream OpenCV's FFmpeg reads)",
-    "source.stream_no_picture": "{url}: connected, but no picture came ({problem})",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",

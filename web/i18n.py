@@ -571,13 +571,6 @@ MESSAGES_ZH: dict[str, str] = {
                                 "http://手机地址:8080/video，DroidCam 的是 http://手机地址:4747/video"),
     "source.stream_open": "{url}：视频流打不开",
     "source.stream_no_picture": "连上了 {url}，但没有画面（{problem}）",
-    "source.stream_url": "{url} 不是视频流地址（应写成 http://手机地址:端口/路径，或 rtsp://…）",
-    "source.stream_unreachable": "连不上 {url}（{problem}）：手机和电脑在同一个网络里吗？手机上的摄像头应用开着吗？",
-    "source.stream_http": "{url}：手机回答 HTTP {status} {reason}",
-    "source.stream_not_video": ("{url} 不是视频流（发来的是 {content_type}）；IP Webcam 的地址是 "
-                                "http://手机地址:8080/video，DroidCam 的是 http://手机地址:4747/video"),
-    "source.stream_open": "{url}：视频流打不开",
-    "source.stream_no_picture": "连上了 {url}，但没有画面（{problem}）",
     "pipeline.another_game": "{path} 是另一局：第 {deal} 副第 {trick} 墩记录里 {turn} 出的是 {recorded}，"
                              "输入里是 {seat} 出 {cards}；什么也没改：请选别的输出文件或牌局",
     # the follow hint
