@@ -23,6 +23,7 @@ from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.scoring import is_unit_size
 from tuolaji.session.events import event_to_json
 from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 
@@ -187,9 +188,20 @@ def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]
             "history": history.history_view(full),
             "results": results.deal_results(record, state["audit"]),
             "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
-            "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))]},
+            "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))],
+            "points_units": points_units(view.decks(record))},
         "profiles": view.PROFILES,
     }
+
+
+def points_units(decks: int) -> list[int]:
+    """The sizes a last trick's winning unit may have with ``decks`` decks, the smallest eight (只记分's
+    unit buttons: the rules core's :func:`scorer.scoring.is_unit_size`).
+
+    >>> points_units(2), points_units(3)
+    ([1, 2, 4, 6, 8, 10, 12, 14], [1, 2, 3, 4, 6, 8, 9, 10])
+    """
+    return [size for size in range(1, 64) if is_unit_size(size, decks)][:8]
 
 
 @api_bp.get("/rules")

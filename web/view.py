@@ -114,7 +114,7 @@ def revealed_friends(record: dict[str, Any], deal: dict[str, Any]) -> list[dict[
     for call in deal.get("friends", []):
         seen, seat_found, played = 0, None, False
         for trick in deal.get("tricks", []):
-            for position, cards in enumerate(trick["plays"]):
+            for position, cards in enumerate(trick.get("plays", [])):  # 只记分: a trick without cards
                 seat = seat_of(trick["leader"], position, players)
                 for card in cards:
                     if card == call["card"] and not played:

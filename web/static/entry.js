@@ -6,6 +6,7 @@ import {
 } from "./client.js";
 import { currentDealIndex } from "./board.js";
 import { bindManual, renderManual } from "./manual.js";
+import { bindPoints, renderPoints } from "./points.js";
 
 let bidSeat = null;
 let dealFormDirty = false;
@@ -14,6 +15,7 @@ export function renderEntry(deal) {
   renderBids(deal);
   renderDealForm(deal);
   renderManual();
+  renderPoints();
 }
 
 /* The bids the rules core says would stand now (data.view.bidding): a seat, then one of its offers. */
@@ -123,4 +125,5 @@ export function bindEntry(reload, redraw) {
     api("/api/next-deal", { trump: event.target.trump.value }).then(reload).catch(() => {});
   });
   bindManual(reload);
+  bindPoints(reload, redraw);
 }

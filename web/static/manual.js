@@ -19,7 +19,7 @@ function moment() {
   const d = deals.length - 1;
   const tricks = deals[d].tricks || [];
   const last = tricks[tricks.length - 1];
-  const open = last && last.plays.length < players().length;
+  const open = last && last.points == null && last.plays.length < players().length; // 只记分: a trick by points is whole
   const audit = page.data.state.audit.deals[d];
   return { deal: d, trick: open ? tricks.length - 1 : tricks.length, over: Boolean(audit && audit.outcome) };
 }

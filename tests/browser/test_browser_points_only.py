@@ -1,0 +1,160 @@
+"""Issue 30, items 1 and 2 (只记分, 认输 / 直接结算): a whole 3-deck deal kept by points alone in under
+40 clicks, and a deal that mixes cards and points and is settled now with the points agreed; each
+settlement on the page equals ``tuolaji audit --json`` run on the saved record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, get_json, guide_screenshot
+from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_undo import manual_play, wait_record
+
+pytestmark = pytest.mark.browser
+
+
+class Clicks:
+    """The page's clicks, counted: a scorer's taps at the table (typing a number is not a click)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.count = page, 0
+
+    def __call__(self, selector: str, answer: str | None = None) -> None:
+        self.count += 1
+        if answer is None:
+            self.page.locator(selector).click()
+            return
+        with self.page.expect_response(lambda response: response.url.endswith(answer)) as response:
+            self.page.locator(selector).click()
+        assert response.value.ok, response.value.text()
+
+
+def audited(server: Any, tmp_path: Any) -> tuple[dict[str, Any], dict[str, Any]]:  # noqa: F811
+    """The saved record (the session's export) and ``tuolaji audit --json`` of it."""
+    session = server.state()["session"]["id"]
+    saved = get_json(server.url + f"api/sessions/{session}/export")
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return saved, json.loads(done.stdout)
+
+
+def assert_settlement_is_the_audits(page: Any, audit: dict[str, Any], names: list[str]) -> None:
+    """The page's settlement of the deal (total, kitty, outcome, levels, next dealer, results line)."""
+    page.wait_for_function(f"document.querySelector('#total-points') && "
+                           f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")
+    kitty = page.locator("#summary .kitty-line").inner_text()
+    assert str(audit["kitty_points"]) in kitty
+    if audit["kitty_won_by"] == "defenders":
+        assert str(audit["kitty_multiplier"]) in kitty
+    change = page.locator("#summary .level-change").inner_text()
+    for seat in range(len(names)):
+        assert f"→ {audit['levels_after'][seat]}" in change
+    assert names[audit["next_dealer"]] in page.locator("#summary .next-dealer").inner_text()
+    row = page.locator('#history .deal-result[data-deal="0"]')
+    assert row.get_attribute("data-total") == str(audit["total_defender_points"])
+
+
+def test_a_whole_3deck_deal_by_points_in_under_40_clicks(page, server, tmp_path):  # noqa: F811
+    names = ["老张", "小李", "阿王", "大刘"]
+    page.goto(server.url)
+    clicks = Clicks(page)
+    set_up_by_hand(page, names, profile="guangzhou-3deck", decks="3")
+    clicks.count += 1  # the set-up's 开始
+    dealer = server.state()["state"]["record"]["deals"][0]["dealer"]
+    partner, left, right = (dealer + 2) % 4, (dealer + 1) % 4, (dealer + 3) % 4
+    clicks("#points > summary")
+    tricks = [(dealer, 0), (left, 20), (left, 10), (dealer, 25), (right, 30), (partner, 0), (right, 15), (dealer, 40),
+              (left, 5), (partner, 10), (right, 20), (dealer, 5)]
+    for number, (winner, points) in enumerate(tricks):
+        clicks(f'.points-seat[data-value="{winner}"]')
+        clicks(f'.points-add[data-points="{points}"]', "/api/points/trick")
+        page.wait_for_function(f"document.querySelector('#trick-centre').dataset.trick === '{number}'")
+    # the last trick: won by a pair of trumps, the kitty's points then
+    clicks("#points-last")
+    clicks('.points-unit[data-value="2"]')
+    clicks(f'.points-seat[data-value="{left}"]')
+    page.locator('.points-seat.picked').wait_for()
+    guide_screenshot(page, tmp_path, "guide-points.png", ".table-area")
+    clicks('.points-add[data-points="10"]', "/api/points/trick")
+    page.locator("#kitty-wait").wait_for(state="visible")
+    page.locator("#kitty-points-form input[name=points]").fill("25")
+    clicks("#kitty-points-form button[type=submit]", "/api/kitty")
+    assert clicks.count < 40, clicks.count
+    print(f"the 3-deck deal by points: {clicks.count} clicks")
+
+    saved, out = audited(server, tmp_path)
+    deal = saved["deals"][0]
+    assert deal["tricks"][:len(tricks)] == [{"winner": w, "points": p} for w, p in tricks]
+    assert deal["tricks"][-1] == {"winner": left, "points": 10, "unit": 2} and deal["complete"] is True
+    assert deal["kitty_points"] == 25
+    audit = out["deals"][0]
+    assert audit["defender_points"] == 110 and audit["kitty_won_by"] == "defenders" and audit["violations"] == []
+    assert_settlement_is_the_audits(page, audit, names)
+    # the history shows the tricks by their points; the next deal starts as the audit says
+    assert page.locator("#history td.points-only").count() == len(tricks) + 1
+    with page.expect_response(lambda response: response.url.endswith("/api/next-deal")):
+        page.locator("#next-deal-form button[type=submit]").click()
+    second = wait_record(page, server, lambda r: len(r["deals"]) == 2, "the next deal")["deals"][1]
+    assert (second["dealer"], second["level"]) == (audit["next_dealer"], audit["levels_after"][audit["next_dealer"]])
+
+
+def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server, tmp_path):  # noqa: F811
+    names = ["甲", "乙", "丙", "丁"]
+    page.goto(server.url)
+    set_up_by_hand(page, names)
+    dealer = server.state()["state"]["record"]["deals"][0]["dealer"]
+    clicks = Clicks(page)
+    # the first trick by its cards
+    clicks("#manual > summary")
+    for position, card in enumerate(["AH", "3H", "5H", "10H"]):
+        manual_play(page, (dealer + position) % 4, card)
+    wait_record(page, server, lambda r: len(r["deals"][0]["tricks"][0]["plays"]) == 4, "the first trick")
+    # the camera's battery is out: two tricks by points
+    clicks("#points > summary")
+    left = (dealer + 1) % 4
+    for winner, points in [(left, 25), ((dealer + 2) % 4, 10)]:
+        clicks(f'.points-seat[data-value="{winner}"]')
+        clicks(f'.points-add[data-points="{points}"]', "/api/points/trick")
+    # back to cards: the winner of the last trick leads
+    stored = wait_record(page, server, lambda r: len(r["deals"][0]["tricks"]) == 3, "the tricks by points")
+    assert server.state()["state"]["expected_seat"] == (dealer + 2) % 4
+    for position, card in enumerate(["KS", "KS", "QS", "JS"]):
+        manual_play(page, (dealer + 2 + position) % 4, card)
+    stored = wait_record(page, server, lambda r: len(r["deals"][0]["tricks"]) == 4
+                         and len(r["deals"][0]["tricks"][3]["plays"]) == 4, "the fourth trick")
+    assert stored["deals"][0]["tricks"][1:3] == [{"winner": left, "points": 25}, {"winner": (dealer + 2) % 4, "points": 10}]
+    # 认输: the dealer's side concedes; the defenders are credited 90 in the tricks, the kitty 10
+    form = page.locator("#points-deal-form")
+    form.locator("input[name=defender_points]").fill("90")
+    form.locator("select[name=last_winner]").select_option(str(left))
+    form.locator("select[name=unit]").select_option("1")
+    form.locator("input[name=kitty_points]").fill("10")
+    clicks("#points-deal-form input[name=agreed]")
+    clicks("#points-deal-form button[type=submit]", "/api/points/deal")
+    saved, out = audited(server, tmp_path)
+    deal = saved["deals"][0]
+    assert deal["agreed"] is True and deal["complete"] is True and deal["kitty_points"] == 10
+    assert deal["tricks"][0]["plays"] == [["AH"], ["3H"], ["5H"], ["10H"]]
+    assert deal["tricks"][-1] == {"winner": left, "points": 90 - 25, "unit": 1, "agreed": True}
+    audit = out["deals"][0]
+    assert audit["defender_points"] == 90 and audit["kitty_won_by"] == "defenders"
+    assert_settlement_is_the_audits(page, audit, names)
+    assert "认输" in page.locator("#history").inner_text()
+    # undo takes the settlement back, redo puts it back
+    with page.expect_response(lambda response: response.url.endswith("/api/undo")):
+        page.locator("#undo").click()
+    wait_record(page, server, lambda r: "agreed" not in r["deals"][0] and len(r["deals"][0]["tricks"]) == 4, "undone")
+    page.locator("#summary").wait_for(state="hidden")
+    with page.expect_response(lambda response: response.url.endswith("/api/redo")):
+        page.locator("#redo").click()
+    page.wait_for_function(f"document.querySelector('#total-points') && "
+                           f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")
+    assert clicks.count < 40, clicks.count
