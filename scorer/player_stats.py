@@ -138,7 +138,8 @@ def _add_game(record: Mapping[str, Any], audit: Mapping[str, Any], rows: list[Pl
                 if defenders_won:
                     rows[seat].took_over += 1
         tricks = deal_audit.get("tricks") or []
-        last_winner = tricks[-1].get("winner") if tricks else None
+        # the last trick's winner; a deal kept by its points alone (只记分) names him in its own last_trick
+        last_winner = tricks[-1].get("winner") if tricks else (deal.get("last_trick") or {}).get("winner")
         if deal_audit.get("kitty_won_by") == "defenders" and isinstance(last_winner, int) and 0 <= last_winner < n:
             rows[last_winner].kitty += 1
         if deal_audit.get("game_winner"):

@@ -50,13 +50,18 @@ def _trick(players: list[Any], trick: dict[str, Any] | None, trick_audit: dict[s
     if trick is None:
         return None
     n = len(players)
-    winner = (trick_audit or {}).get("winner") if len(trick.get("plays") or []) == n else None
+    raw = trick.get("plays") or []
+    leader = trick.get("leader")
+    winner = (trick_audit or {}).get("winner") if len(raw) == n else None
+    if not raw and isinstance(trick.get("winner"), int):  # 只记分: a trick recorded by its winner and points
+        winner = trick["winner"]
     plays = []
-    for position, cards in enumerate(trick.get("plays") or []):
-        seat = (int(trick["leader"]) + position) % n if n else position
+    for position, cards in enumerate(raw):
+        seat = (int(leader) + position) % n if isinstance(leader, int) and n else position
         plays.append({"seat": seat, "name": _name(players, seat), "cards": list(cards), "winner": seat == winner})
+    points = (trick_audit or {}).get("points")
     return {"trick": index, "plays": plays, "winner": winner, "winner_name": None if winner is None else _name(players, winner),
-            "points": (trick_audit or {}).get("points"), "trumped": bool(trumped and winner is not None)}
+            "points": trick.get("points") if points is None else points, "trumped": bool(trumped and winner is not None)}
 
 
 def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[list[bool]]) -> list[dict[str, str]]:

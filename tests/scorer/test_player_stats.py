@@ -103,3 +103,10 @@ def test_name_key(name, key):
 def test_no_games_no_players():
     assert player_stats([]) == []
     assert player_stats([({"players": ["a"], "deals": []}, {"deals": []})])[0].games == 1
+
+
+def test_a_deal_kept_by_its_points_alone_credits_the_kitty_to_its_last_winner():
+    record = {"rules": "standard-2deck", "players": list("abcd"), "deals": [
+        {"level": "2", "trump": "S", "dealer": 0, **scorer.points_deal(90, 1, 2), "kitty_points": 10}]}
+    stats = by_name(player_stats([(record, scorer.audit_record(record))]))
+    assert (stats["b"]["kitty"], stats["b"]["took_over"], stats["d"]["kitty"]) == (1, 1, 0)

@@ -96,3 +96,11 @@ def test_the_store_keeps_renames_without_circles(tmp_path):
     assert SessionStore(path).player_names() == {"老李": "Li", "李哥": "Li"}
     store.rename_player("li", " LI ")  # a new spelling of the same name
     assert store.player_names()["li"] == "LI"
+
+
+@pytest.mark.parametrize("data, content_type", [(b"{", "application/json"), (b"name=a", "text/plain"), (b"\xff", "application/json"),
+                                                (b'{"name": "a", "to": "\\ud800"}', "application/json")])
+def test_a_malformed_rename_is_a_4xx_in_both_languages(client, data, content_type):
+    response = client.post("/api/stats/rename", data=data, content_type=content_type)
+    assert 400 <= response.status_code < 500
+    assert {"zh", "en"} <= set(response.get_json()["message"])

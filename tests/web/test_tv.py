@@ -110,3 +110,18 @@ def test_the_tv_without_a_game(client):
     text = page.get_data(as_text=True)
     assert "Table TV" in text and "tv.js" in text and 'name="tuolaji-token"' not in text
     assert "牌桌电视" in client.get("/tv?lang=zh").get_data(as_text=True)
+
+
+def test_tricks_recorded_by_points_alone(client):
+    """只记分: a trick is its winner and points, without cards; the TV shows who won it and the score."""
+    setup = {"players": PLAYERS, "profile": "standard-2deck", "trump": "H", "dealer": 0}
+    assert client.post("/api/setup", json=setup).status_code in (200, 201)
+    assert client.post("/api/points/trick", json={"winner": 1, "points": 20}).status_code == 201
+    tv = client.get("/api/tv").get_json()["tv"]
+    assert (tv["felt"]["plays"], tv["felt"]["winner_name"], tv["felt"]["points"]) == ([], "老李", 20)
+    assert tv["score"]["points"] == 20
+    response = client.post("/api/points/deal", json={"defender_points": 90, "last_winner": 1, "unit": 2, "kitty_points": 10})
+    assert response.status_code == 200, response.get_json()
+    tv = client.get("/api/tv").get_json()["tv"]
+    assert tv["score"]["settled"] and tv["turn"] is None
+    assert [call["zh"] for call in tv["announcements"]][-2:] == ["抠底 ×4", "闲家上台，升 1 级"]  # a pair: ×4; 90 + 40

@@ -15,7 +15,7 @@ let lastCall = null;
 let showLast = false;
 
 function trickHtml(trick) {
-  if (!trick || !trick.plays.length) return '<p class="empty">' + esc(t("tv.no_trick")) + "</p>";
+  if (!trick || (!trick.plays.length && trick.winner == null)) return '<p class="empty">' + esc(t("tv.no_trick")) + "</p>";
   return '<ol class="tv-plays">' + trick.plays.map((play) =>
     '<li class="tv-play' + (play.winner ? " winner" : "") + '" data-seat="' + play.seat + '"><span class="tv-name">' +
     esc(play.name) + '</span><span class="tv-cards">' + play.cards.map((card) => cardHtml(card)).join("") + "</span></li>").join("") +
