@@ -76,7 +76,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "decks.what.J": {"zh": "把大王、小王正面朝上摆开", "en": "lay the two jokers face up"},
     "tracker.title": {"zh": "记牌器", "en": "Card tracker"},
     "tracker.switch": {"zh": "显示记牌器", "en": "Show the card tracker"},
-    "tracker.off": {"zh": "记牌器已关闭（纪律：牌局中不看已出的牌）。", "en": "The tracker is off (纪律: no looking at played cards during a deal)."},
+    "tracker.off": {"zh": "记牌器已关闭（纪律：牌局中不看已出的牌）。", "en": "The tracker is off (the table's discipline: no looking at played cards during a deal)."},
     "tracker.out": {"zh": "还没出的", "en": "Still out"},
     "tracker.trumps": {"zh": "主牌剩余", "en": "Trumps left"},
     "tracker.points": {"zh": "分数剩余", "en": "Points left"},

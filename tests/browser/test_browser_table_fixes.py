@@ -238,3 +238,44 @@ def test_the_kitty_wait_is_said_once(page, server):
     in_chinese(page)
     page.locator("#kitty-wait").wait_for(state="visible")
     assert page.locator("#summary").inner_text().count("记录底牌后才结算") == 1
+
+
+# --- (k) the English page: no Chinese left but the players' names ------------------------------------
+
+
+def chinese_left(page: Any, names: list[str]) -> list[str]:
+    """The visible lines of the page (and its menus' options) holding Chinese once the players' names are taken out."""
+    text = page.evaluate("""() => document.body.innerText + '\\n' +
+        Array.from(document.querySelectorAll('select option')).map((o) => o.textContent).join('\\n')""")
+    # the language button names the other language in its own words; the jokers' faces carry their Chinese names
+    toggle = page.locator("#lang-toggle").inner_text()
+    for name in sorted([*names, toggle, "小王", "大王"], key=len, reverse=True):
+        text = text.replace(name, "")
+    return [line for line in text.splitlines() if CJK.search(line)]
+
+
+def in_english(page: Any) -> None:
+    if page.evaluate("document.documentElement.dataset.lang") != "en":
+        page.locator("#lang-toggle").click()
+
+
+def test_the_english_page_has_no_chinese_but_the_names(page, server):
+    record = settled_record_with_rulings()
+    server.open_record(record, "周五牌局")
+    page.goto(server.url)
+    page.wait_for_function("document.querySelector('#defender-points').dataset.shows === 'total'")
+    in_english(page)
+    for box in ("#manual", "#setup", "#deal-settings", "#bids", "#rules-about", "#house-rules"):
+        if not page.locator(box).evaluate("el => el.open"):
+            page.locator(box + " > summary").click()
+    for toggle in page.locator("details.deal-history > summary").all():
+        toggle.click()
+    left = chinese_left(page, NAMES + ["周五牌局"])
+    assert left == [], "\n".join(left)
+    page.goto(server.url + "sessions")
+    assert chinese_left(page, NAMES + ["周五牌局"]) == []
+    session = server.state()["session"]["id"]
+    page.goto(server.url + f"replay/{session}")
+    page.wait_for_function("document.querySelector('#felt .seat') !== null")
+    assert chinese_left(page, NAMES + ["周五牌局"]) == []
+    in_chinese(page)

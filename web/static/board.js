@@ -191,8 +191,7 @@ function renderScore(d) {
   out.dataset.shows = settled ? "total" : "cards";
   if (before !== out.textContent) { out.classList.remove("bump"); void out.offsetWidth; out.classList.add("bump"); }
   const heading = document.getElementById("score-heading");
-  heading.dataset.i18n = settled ? "score.total" : "score.defenders";
-  heading.textContent = t(heading.dataset.i18n);
+  if (heading) { heading.dataset.i18n = settled ? "score.total" : "score.defenders"; heading.textContent = t(heading.dataset.i18n); }
   const threshold = view.threshold ? "/ " + t("score.of", { t: view.threshold }) : "";
   // a play not seen (the audit's provisional): the points and the settlement hold for the cards seen
   const provisional = dealAudit && dealAudit.provisional ? " · " + t("score.provisional") : "";

@@ -85,9 +85,11 @@ function fillPlayers(record) {
 }
 
 /* The set-up's dealer choices: the players' names as typed, with their seats counted from 1. */
+/* The dealer menu's words (the players' names as typed), and the profiles' names in the page's language. */
 export function fillSetupDealers() {
   const f = form();
   if (!f) return;
+  f.profile.querySelectorAll("option").forEach((o) => { o.textContent = profileLabel(o.value); });
   const keep = f.dealer.value;
   const names = Array.from(f.querySelectorAll("input[name=player]")).map((i) => i.value.trim());
   f.dealer.innerHTML = names.map((name, seat) => '<option value="' + seat + '">' +
