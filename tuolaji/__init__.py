@@ -15,7 +15,7 @@ torch, ultralytics, onnx of the ``train`` extra) is said the same way; any other
 module is a broken install and surfaces as the error it is.
 
 >>> sorted(COMMANDS)[:4]
-['audit', 'check-camera', 'check-reader', 'demo']
+['audit', 'check-camera', 'check-reader', 'club']
 >>> module_of("check-camera")
 'tuolaji.check_camera'
 """
