@@ -158,3 +158,21 @@ def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server
     page.wait_for_function(f"document.querySelector('#total-points') && "
                            f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")
     assert clicks.count < 40, clicks.count
+    print(f"cards and points in one deal, settled by agreement: {clicks.count} clicks besides the 8 plays typed")
+
+
+def test_the_replay_the_spectator_view_and_the_tv_draw_a_game_kept_by_points(page, server):  # noqa: F811
+    record = json.loads((ROOT / "examples" / "points-only-2deck.json").read_text(encoding="utf-8"))
+    session = server.open_record(record)
+    for path in ("", "watch", "tv"):
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+    page.goto(server.url)
+    page.locator('#history .deal-result[data-deal="1"]').wait_for(state="attached")
+    assert page.locator("#history td.points-only").count() > 0
+    page.goto(server.url + f"replay/{session}#3")
+    page.wait_for_function("document.querySelector('#trick-centre') && document.querySelector('#trick-centre').dataset.trick === '2'")
+    assert "只记分" in page.locator("#trick-centre").inner_text()
+    page.goto("about:blank")
+    page.goto(server.url + f"replay/{session}#66")  # the end: the last deal's settlement
+    page.locator("#summary").wait_for(state="visible")
