@@ -72,13 +72,14 @@ from tuolaji.vision.plays import (
     trick_of,
     without_current_tricks,
 )
-from tuolaji.vision.read_check import deal_facts
+from tuolaji.vision.read_check import deal_facts, one_suit_lead
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
 from tuolaji.vision.tracking import ZoneContent, ZoneTracker
 from tuolaji.vision.zone_reading import (
     ZONE_READ_ABOVE,
     CardReaderLike,
+    SeatReads,
     find_calibration,
     read_zones,
     reads_by_seat,
@@ -113,6 +114,7 @@ class PipelineStats:
     plays: int = 0
     already_recorded: int = 0  # plays watched again while a resumed replay caught up with its record
     revisions: int = 0
+    missing_plays: int = 0  # plays swept before they were read, recorded as missing for a person
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
@@ -259,7 +261,7 @@ class TablePipeline:
         """Read the table again every ``verify_interval_s`` for a while (a new play, or the rules doubt a read)."""
         self._verify_until = max(self._verify_until, now + (self.verify_s if seconds is None else seconds))
 
-    _OWN_REASONS = frozenset({"failed-throw", "play-revised", "play-withdrawn", "misread-corrected"})
+    _OWN_REASONS = frozenset({"failed-throw", "play-revised", "play-withdrawn", "misread-corrected", "play-missing"})
 
     def _on_event(self, event: Any) -> None:
         if isinstance(event, StateChanged) and event.reason not in self._OWN_REASONS:
@@ -277,7 +279,7 @@ class TablePipeline:
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
         self._zone_boxes = self.seat_zones.zone_boxes(calibration) if size[0] > self.zone_read_above else {}
 
-    def _read(self, frame: Frame) -> dict[int, list[tuple[str, float, float, float]]]:
+    def _read(self, frame: Frame) -> SeatReads:
         begun = time.perf_counter()
         reader = self.reader
         read_frame = getattr(reader, "read_frame", None)
@@ -337,11 +339,42 @@ class TablePipeline:
         if trick.leader is None:
             self._try_lead(frame)
             return
+        if self._swept_unfinished():
+            self._record_missing()
+            return
         # Mid-trick: first let the last play change (a throw taken back, a card added).
         self._try_revise(frame)
         if self._trick.leader is None or len(self._trick.plays) >= n:
             return
         self._try_follow(frame)
+
+    def _committed_zones(self) -> list[ZoneState]:
+        return [self.zones[self._seat_of_position(position)] for position in range(len(self._trick.plays))]
+
+    @staticmethod
+    def _read_empty_since_commit(zone: ZoneState) -> bool:
+        return zone.moved_since_commit and not zone.dirty and zone.content is not None and not len(zone.content)
+
+    def _swept_unfinished(self) -> bool:
+        """Whether the trick under way was swept before every seat's play was read: the zone of
+        every play recorded in it (two at least) moved and was read empty since."""
+        plays = len(self._trick.plays)
+        return 2 <= plays < self.players and all(self._read_empty_since_commit(z) for z in self._committed_zones())
+
+    def _record_missing(self) -> None:
+        """The seats whose plays the sweep took before they were read: each recorded as missing,
+        for a person to enter (:meth:`LiveGame.miss_play`); the next trick starts from the next
+        lead, so no card laid after the sweep is taken for a play of the swept trick."""
+        for position in range(len(self._trick.plays), self.players):
+            self.game.miss_play(self._seat_of_position(position))
+            self.stats.missing_plays += 1
+        self._trick = TrickView()
+        self._swept = True
+
+    def _sweep_under_way(self) -> bool:
+        """Whether a zone of a play of this trick is moving, or was read empty since its play:
+        the trick is being swept, and a card laid now belongs to the next trick."""
+        return any(z.dirty or self._read_empty_since_commit(z) for z in self._committed_zones())
 
     def _try_follow(self, frame: Frame) -> None:
         """The next seat's settled cards are its follow when they match the lead's size; a follow
@@ -352,6 +385,8 @@ class TablePipeline:
         expected = self._seat_of_position(len(self._trick.plays))
         zone = self.zones[expected]
         if zone.content is None or zone.version == zone.used_version or not len(zone.content):
+            return
+        if self._sweep_under_way():
             return
         lead_size = len(self._trick.plays[0])
         content = zone.content
@@ -399,16 +434,17 @@ class TablePipeline:
                     or not len(zone.content)):
                 continue
             zone.used_version = zone.version
-            if zone.content.counts() == Counter(committed):
+            content = self._as_lead(zone.content) if position == 0 else zone.content
+            if content.counts() == Counter(committed):
                 continue
-            if position > 0 and len(zone.content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
+            if position > 0 and len(content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
                 continue  # the rules side with what was recorded
-            if position == 0 and len(zone.content) < len(committed) and len(trick.plays) > 1 \
+            if position == 0 and len(content) < len(committed) and len(trick.plays) > 1 \
                     and all(len(play) == len(committed) for play in trick.plays[1:]):
                 continue  # a lead filled to its follows' size (_grow_lead): a hidden copy is still hidden
             if seat in corrected_seats(self.game.snapshot()):
                 continue  # a person already settled this play on the page: their word stands
-            self._replace_play(position, seat, zone.content, reason="misread-corrected", attempt=None)
+            self._replace_play(position, seat, content, reason="misread-corrected", attempt=None)
             return
 
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
@@ -431,7 +467,15 @@ class TablePipeline:
             self._request_verification(frame.time_s)
             if frame.time_s - chosen.content_at < self.wrong_leader_wait_s:
                 return
-        self._commit(chosen, chosen.content, frame)  # type: ignore[arg-type]
+        assert chosen.content is not None
+        self._commit(chosen, self._as_lead(chosen.content), frame)
+
+    def _as_lead(self, content: ZoneContent) -> ZoneContent:
+        """``content`` as a lead: of one suit where its unsure cards allow (:func:`one_suit_lead`)."""
+        if len(content) < 2 or not content.candidates:
+            return content
+        facts = deal_facts(self.game.snapshot())
+        return content if facts is None or facts.suit_of is None else one_suit_lead(content, facts.suit_of)
 
     def _commit(self, zone: ZoneState, content: ZoneContent, frame: Frame) -> None:
         zone.used_version = zone.version
@@ -507,14 +551,15 @@ class TablePipeline:
         zone = self.zones[seat]
         if zone.content is None or zone.version == zone.used_version or zone.dirty or not zone.moved_since_commit:
             return  # (unmoved cards read differently are a misread: _correct_misreads)
-        if zone.content.counts() == Counter(trick.plays[position]):
+        content = self._as_lead(zone.content) if position == 0 else zone.content
+        if content.counts() == Counter(trick.plays[position]):
             zone.used_version = zone.version
             return
-        if position > 0 and len(zone.content) != len(trick.plays[0]):
+        if position > 0 and len(content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
         zone.used_version = zone.version
         zone.moved_since_commit = False
-        self.game.revise_play(position, seat, list(zone.content.cards), list(zone.content.unconfirmed),
+        self.game.revise_play(position, seat, list(content.cards), list(content.unconfirmed),
                               committed=list(trick.plays[position]))
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)

@@ -223,6 +223,10 @@ class ScriptedReader:
         return self.at(frame.index)
 
     def at(self, index: int) -> list[Seen]:
+        """What the reader sees: every card placed but those scripted at confidence 0 (lying there unseen)."""
+        return [seen for seen in self.placed(index) if seen.confidence > 0]
+
+    def placed(self, index: int) -> list[Seen]:
         content = {}
         for start in sorted(self.script):
             if start <= index:
@@ -242,7 +246,7 @@ class ScriptedReader:
         """The pictures to go with the script: a white patch where each card lies."""
         for index in range(start, count):
             image = _table_frame()
-            for seen in self.at(index):
+            for seen in self.placed(index):
                 x1, y1, x2, y2 = (int(v) for v in seen.box)
                 cv2.rectangle(image, (x1, y1), (x2, y2), (245, 245, 245), -1)
             yield Frame(index, index / fps, image)
@@ -365,6 +369,29 @@ def test_a_card_left_behind_by_the_sweep_does_not_stop_the_game_for_long():
         pipeline.process(frame)
     tricks = game.snapshot()["deals"][0]["tricks"]
     assert tricks[1] == {"leader": 0, "plays": [["KD"]]}
+
+
+def test_a_play_swept_before_it_was_read_is_recorded_missing_and_the_next_lead_starts_the_next_trick():
+    """Seat 3's card lies there but is never read (a joker design the reader does not know); the
+    trick is swept and seat 3, its winner, leads K♦. The trick is recorded with seat 3's play
+    missing, for a person to enter, and K♦ leads the next trick: nothing crosses the sweep."""
+    played = {0: [("AS", 0.95)], 1: [("3S", 0.95)], 2: [("4S", 0.95)], 3: [("BJ", 0.0)]}
+    script = {0: {}, 10: {0: played[0]}, 20: {s: played[s] for s in (0, 1)}, 30: {s: played[s] for s in (0, 1, 2)},
+              40: played, 60: {}, 70: {3: [("KD", 0.95)]}}
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[0]["plays"] == [["AS"], ["3S"], ["4S"], []] and tricks[0]["missing"] == [3]
+    assert tricks[1]["leader"] == 3 and tricks[1]["plays"] == [["KD"]]
+    assert pipeline.stats.missing_plays == 1
+    assert any(entry.get("missing") for entry in game.pending())
+    from tuolaji import scorer
+    audit = scorer.audit_record(game.snapshot())["deals"][0]
+    assert not [v for v in audit["violations"] if v["rule"] == "wrong-leader"]  # seat 3 won it: it leads next
+    assert audit["missing_plays"] == [{"trick": 0, "seat": 3}]
 
 
 def test_a_lead_from_the_wrong_seat_is_recorded_after_a_pause_and_the_audit_names_it():
