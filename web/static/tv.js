@@ -79,10 +79,18 @@ function draw() {
 }
 
 // --- the calls, read aloud ------------------------------------------------------------------
+/* The browser's voice for the language (zh-CN first, then any Chinese one; en-GB, then any English one). */
+function voiceFor(tag) {
+  const voices = typeof synth.getVoices === "function" ? synth.getVoices() : [];
+  return voices.find((v) => v.lang === tag) || voices.find((v) => v.lang && v.lang.startsWith(tag.slice(0, 2))) || null;
+}
+
 function say(call) {
   if (!synth || !speaking || !call) return;
   const utterance = new SpeechSynthesisUtterance(words(call));
   utterance.lang = language() === "zh" ? "zh-CN" : "en-GB";
+  const voice = voiceFor(utterance.lang);
+  if (voice) utterance.voice = voice;
   synth.speak(utterance);
 }
 
