@@ -92,6 +92,9 @@ def test_the_tv_shows_the_table_and_reads_the_calls_aloud(page: Any, tv_server, 
                         {"text": "The defenders take over and go up 1", "lang": "en-GB"}]
     page.wait_for_function("document.getElementById('tv-points').textContent === '125'")
     assert page.locator("#tv-score-label").inner_text() == "Total (settled)"
+    assert page.locator("#tv-levels").inner_text().startswith("Levels: ")
+    assert page.locator("#tv-threshold").inner_text() == "80 to take over"
+    assert page.locator("#tv-deal").inner_text().startswith("Deal 1 · Level 2 · Trump")
     assert "take over" in page.locator("#tv-outcome").inner_text()
     page.locator("#tv-again").click()
     assert spoken(page)[-1]["text"] == "The defenders take over and go up 1"
@@ -99,6 +102,7 @@ def test_the_tv_shows_the_table_and_reads_the_calls_aloud(page: Any, tv_server, 
     page.locator("#lang-toggle").click()
     assert page.locator("#tv-score-label").inner_text() == "合计（已结算）"
     assert page.locator("#tv-call").inner_text() == "闲家上台，升 1 级"
+    assert page.locator("#tv-levels").inner_text().startswith("级数：")
     assert "闲家上台" in page.locator("#tv-outcome").inner_text()
     guide_screenshot(page, tmp_path, "guide-tv.png")
 

@@ -1,7 +1,7 @@
 /* The players' records (战绩) and the leaderboard (排行榜), /stats: every figure is the server's
  * (/api/stats, web/stats.py over the stored sessions' audits), in the server's order. A player is
  * renamed (or merged into another by giving that one's name) through /api/stats/rename. */
-import { api, esc, fieldError, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
+import { api, esc, fieldError, language, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
 
 let renaming = null; // the name of the player the rename dialog is open for
 
@@ -16,7 +16,7 @@ function rowsHtml(players, keys) {
   return players.map((p) => {
     const others = p.names.filter((name) => name !== p.name);
     return '<tr data-key="' + esc(p.key) + '"><td>' + p.rank + '</td><th scope="row"><span class="player-name">' + esc(p.name) + "</span>" +
-      (others.length ? ' <small class="also">' + esc(t("stats.also", { names: others.join("、") })) + "</small>" : "") + "</th>" +
+      (others.length ? ' <small class="also">' + esc(t("stats.also", { names: others.join(language() === "zh" ? "、" : ", ") })) + "</small>" : "") + "</th>" +
       keys.map((key) => '<td data-stat="' + key + '">' + p[key] + "</td>").join("") +
       '<td>' + (writeToken ? '<button type="button" class="rename-btn" data-name="' + esc(p.name) + '">' + esc(t("stats.rename")) +
       "</button>" : "") + "</td></tr>";

@@ -75,7 +75,7 @@ function draw() {
     '<li class="none">' + esc(t("tv.alerts_none")) + "</li>";
   setText("tv-call", lastCall ? words(lastCall) : "");
   setText("tv-outcome", tv && tv.outcome ? words(tv.outcome) : "");
-  setText("tv-levels", tv && tv.levels.length ? t("tv.levels") + "：" + tv.levels.map((s) => s.name + " " + s.level).join(" · ") : "");
+  setText("tv-levels", tv && tv.levels.length ? t("tv.levels") + t("alerts.colon") + tv.levels.map((s) => s.name + " " + s.level).join(" · ") : "");
 }
 
 // --- the calls, read aloud ------------------------------------------------------------------
