@@ -455,6 +455,23 @@ class TablePipeline:
         complete_at = self._trick.complete_at
         self._trick.plays[position] = list(content.cards)
         self._trick.complete_at = complete_at
+        if position == 0:
+            self._refit_follows()
+
+    def _refit_follows(self) -> None:
+        """The lead grew (a hidden copy found): a follow recorded at its old size is short of cards,
+        so it is filled to the lead's size with the gap marked for a person (:func:`fit_to_size`),
+        never left to read as a follow of the wrong size."""
+        size = len(self._trick.plays[0])
+        last = self.game.snapshot()["deals"][-1]["tricks"][-1]
+        for position in range(1, len(self._trick.plays)):
+            play = self._trick.plays[position]
+            if not play or len(play) >= size:
+                continue
+            seat = self._seat_of_position(position)
+            marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
+            filled = fit_to_size(ZoneContent(tuple(play), tuple(1.0 for _ in play), marked), size)
+            self._replace_play(position, seat, filled, reason="play-revised", attempt=None)
 
     def _try_lead(self, frame: Frame) -> None:
         expected = self.game.expected_seat()

@@ -305,6 +305,25 @@ def test_a_lead_whose_follows_stay_longer_is_filled_with_its_hidden_copy_for_a_p
     assert [p["card"] for p in game.pending()] == ["JS"]
 
 
+def test_a_follow_recorded_before_the_lead_grew_is_filled_and_marked_not_left_short(tmp_path):
+    """Three 小王 fanned tight read as two; seat 1's two cards match that and are recorded; seat
+    2's three cards show the lead was three. The lead grows, and seat 1's follow, now short of
+    a card, is filled with the gap marked: no follow of the wrong size is written as sure."""
+    script = {0: {}, 10: {0: [("SJ", 0.95), ("SJ", 0.95)]},
+              30: {0: [("SJ", 0.95), ("SJ", 0.95)], 1: [("QD", 0.95), ("QD", 0.95)]},
+              50: {0: [("SJ", 0.95), ("SJ", 0.95)], 1: [("QD", 0.95), ("QD", 0.95)],
+                   2: [("BJ", 0.95), ("QS", 0.95), ("QS", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(90):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert [len(play) for play in trick["plays"]] == [3, 3, 3]
+    assert [0, 2] in trick["unconfirmed"] and [1, 2] in trick["unconfirmed"]
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     from tuolaji import scorer
     from tuolaji.datasets.video import RenderOptions, render_video
