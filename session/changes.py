@@ -198,12 +198,13 @@ def _points_room(record: dict[str, Any], deal_index: int) -> list[dict[str, Any]
 
 
 def add_points_trick(record: dict[str, Any], deal_index: int, winner: int, points: int, *,
-                     unit: int | None = None, trump: bool = True, last: bool = False) -> None:
-    """One more trick recorded by its winner and points (:func:`scorer.points_trick`); ``last``:
-    the deal's last trick, won with a unit of ``unit`` cards (the kitty's multiplier), which ends
-    the deal (``complete``). Whether the points can be is the audit's (``bad-points``)."""
+                     unit: int | None = None, trump: bool = True, last: bool = False, leader: int | None = None) -> None:
+    """One more trick recorded by its winner and points (:func:`scorer.points_trick`; ``leader`` if
+    known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (the kitty's
+    multiplier), which ends the deal (``complete``). Whether the points can be is the audit's
+    (``bad-points``)."""
     tricks = _points_room(record, deal_index)
-    tricks.append(scorer.points_trick(winner, points, unit=unit if last else None, trump=trump or not last))
+    tricks.append(scorer.points_trick(winner, points, leader=leader, unit=unit, trump=trump or unit is None))
     if last:
         record["deals"][deal_index]["complete"] = True
 

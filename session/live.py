@@ -768,13 +768,14 @@ class LiveGame:
                           history="kitty" if history else None)
 
     def play_points(self, winner: int, points: int, *, unit: int | None = None, trump: bool = True, last: bool = False,
-                    history: bool = False) -> Change:
-        """A trick of the current deal recorded by its winner and points alone (只记分); ``last``: the
-        deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not a trump), which ends it."""
+                    leader: int | None = None, history: bool = False) -> Change:
+        """A trick of the current deal recorded by its winner and points alone (只记分; ``leader`` if
+        known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not
+        a trump), which ends it."""
         def edit(record: dict[str, Any], deal: int) -> None:
-            changes.add_points_trick(record, deal, winner, points, unit=unit, trump=trump, last=last)
+            changes.add_points_trick(record, deal, winner, points, unit=unit, trump=trump, last=last, leader=leader)
 
-        params = {"winner": winner, "points": points, "unit": unit, "trump": trump, "last": last}
+        params = {"winner": winner, "points": points, "unit": unit, "trump": trump, "last": last, "leader": leader}
         change = self._edit("play-points", params, -1, edit, reason="play", history="play" if history else None)
         with self._lock:
             deal = len(self._record["deals"]) - 1

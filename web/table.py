@@ -312,7 +312,8 @@ def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
     [['5S']]
     """
     setup = {key: copy.deepcopy(value) for key, value in deal.items()
-             if key not in ("tricks", "kitty", "complete", "pictures")}  # pictures: of another session's plays
+             if key not in ("tricks", "kitty", "complete", "pictures",  # pictures: of another session's plays
+                            "kitty_points", "defender_points", "last_trick", "agreed")}  # 只记分: the deal's end
     setup["tricks"] = []
     return setup
 
@@ -322,6 +323,13 @@ def record_setup(record: dict[str, Any]) -> dict[str, Any]:
     result = {key: copy.deepcopy(value) for key, value in record.items() if key != "deals"}
     result["deals"] = [deal_setup(record["deals"][0])] if record.get("deals") else []
     return result
+
+
+def _steps(deal: dict[str, Any]) -> int:
+    """A deal's steps in a record feed: its plays, a trick by points one, a deal by its points one."""
+    if deal.get("defender_points") is not None:
+        return 1
+    return sum(len(trick.get("plays", [])) or int(trick.get("points") is not None) for trick in deal.get("tricks", []))
 
 
 class RecordFeed(Feed):
@@ -348,7 +356,7 @@ class RecordFeed(Feed):
         self.record = copy.deepcopy(record)
         self.pace_s = pace_s
         self.on_play = on_play
-        self.total_plays = sum(len(trick["plays"]) for deal in record["deals"] for trick in deal.get("tricks", []))
+        self.total_plays = sum(_steps(deal) for deal in record["deals"])
         self.played = 0
 
     def run(self) -> None:
@@ -362,7 +370,19 @@ class RecordFeed(Feed):
                 self.game.new_deal(deal_setup(deal))
                 have = self.game.snapshot()["deals"]
             have_tricks = have[deal_index].get("tricks", [])
+            if not self._points(deal_index, deal, have[deal_index]):
+                return
             for trick_index, trick in enumerate(deal.get("tricks", [])):
+                if trick.get("points") is not None:  # 只记分: one step, its winner and points
+                    self.played += 1
+                    if trick_index < len(have_tricks):
+                        continue
+                    if self._stop.wait(self.pace_s):
+                        return
+                    self.game.play_points(trick["winner"], trick["points"], unit=trick.get("unit"),
+                                          trump=trick.get("trump", True) is not False, leader=trick.get("leader"))
+                    self.detail = f"{self.played}/{self.total_plays}"
+                    continue
                 for position, cards in enumerate(trick["plays"]):
                     self.played += 1
                     if trick_index < len(have_tricks) and position < len(have_tricks[trick_index]["plays"]):
@@ -382,10 +402,24 @@ class RecordFeed(Feed):
                         self.on_play(self.played)
             self._finish_deal(deal_index, deal, source_audit["deals"][deal_index])
 
+    def _points(self, deal_index: int, deal: dict[str, Any], have: dict[str, Any]) -> bool:
+        """A deal kept by points (只记分): its tricks by points in their turn, or the whole deal by the
+        defenders' points, into the game (cards' tricks are :meth:`run`'s); False once stopped."""
+        if deal.get("defender_points") is not None:
+            self.played += 1
+            if have.get("defender_points") is None:
+                if self._stop.wait(self.pace_s):
+                    return False
+                last = deal["last_trick"]
+                self.game.settle_points(deal["defender_points"], last["winner"], last.get("unit", 1),
+                                        trump=last.get("trump", True) is not False, agreed=deal.get("agreed") is True,
+                                        kitty_points=deal.get("kitty_points"))
+        return True
+
     def _finish_deal(self, deal_index: int, deal: dict[str, Any], deal_audit: dict[str, Any]) -> None:
         target = self.game.snapshot()["deals"][deal_index]
         kitty = "kitty" in deal and target.get("kitty") != deal["kitty"]
-        complete = deal_audit.get("outcome") is not None and not target.get("complete")
+        complete = deal_audit.get("outcome") is not None and not target.get("complete") and target.get("defender_points") is None
         if kitty or complete:
             if self._stop.wait(self.pace_s):
                 return
@@ -393,6 +427,8 @@ class RecordFeed(Feed):
                 self.game.set_kitty(deal_index, list(deal["kitty"]))
             if complete:
                 self.game.mark_complete(deal_index)
+        if "kitty" not in deal and deal.get("kitty_points") is not None and target.get("kitty_points") != deal["kitty_points"]:
+            self.game.set_kitty_points(deal_index, deal["kitty_points"])  # 只记分: the kitty by its points
 
 
 class PipelineFeed(Feed):
@@ -416,6 +452,13 @@ class PipelineFeed(Feed):
                                       **(pipeline_options or {}))
         self.speed = speed
         self.started_at: float | None = None
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        interrupt = getattr(self.frame_source, "interrupt", None)
+        if callable(interrupt):
+            interrupt()  # a phone's stream waiting to reconnect stops waiting
+        super().stop(timeout)
 
     def run(self) -> None:
         self.started_at = time.time()

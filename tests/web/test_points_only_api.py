@@ -141,3 +141,23 @@ def test_replay_share_and_the_cli_read_a_points_game(client: FlaskClient, tmp_pa
     out = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"], capture_output=True, text=True,
                          check=True)
     assert json.loads(out.stdout)["deals"][0] == _state(client)["state"]["audit"]["deals"][0]
+
+
+def test_the_record_feed_plays_a_game_kept_by_points() -> None:
+    """``tuolaji serve --record`` of a points-only game: its tricks by points in their turn, a deal by
+    its defenders' points, the kitty by its points; the game audits as the record does."""
+    from pathlib import Path
+
+    from tuolaji.session.live import LiveGame
+    from tuolaji.web.table import RecordFeed, record_setup
+
+    record = json.loads((Path(__file__).resolve().parents[2] / "examples" / "points-only-2deck.json").read_text("utf-8"))
+    game = LiveGame(record_setup(record))
+    feed = RecordFeed(game, record, pace_s=0)
+    feed.run()
+    assert feed.played == feed.total_plays
+    assert game.audit()["deals"] == scorer.audit_record(record)["deals"]
+    kinds = {change.kind for change in game.journal()}
+    assert {"play-points", "settle-points", "set-kitty-points"} <= kinds
+    points = next(change for change in game.journal() if change.kind == "play-points")
+    assert set(points.params) == {"winner", "points", "unit", "trump", "last", "leader"}
