@@ -185,6 +185,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.prev": {"zh": "上一步", "en": "Back"},
     "replay.next": {"zh": "下一步", "en": "Forward"},
     "replay.timeline": {"zh": "时间轴", "en": "Timeline"},
+    "replay.start": {"zh": "开始（还没出牌）", "en": "The start (no play yet)"},
     "keys.help": {"zh": "键盘：Tab 移到任一张牌，回车更正；L 切换语言；Esc 关闭对话框；回放中 ←/→ 前后一步",
                   "en": "Keys: Tab to any card, Enter to correct it; L switches language; Esc closes a dialog; "
                         "in a replay ←/→ step back and forth"},

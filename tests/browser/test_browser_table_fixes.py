@@ -202,7 +202,7 @@ def test_the_score_box_shows_the_settled_total_and_the_settlement_its_parts(page
     # (a) the big number is the total the settlement counts, and says so
     assert page.locator("#defender-points").inner_text() == str(total)
     assert page.locator("#score-heading").inner_text() == "闲家总分（含底牌、罚分）"
-    assert page.locator("#threshold").inner_text().startswith(f"牌分 {cards} · / 满 ")
+    assert page.locator("#threshold").inner_text().startswith(f"牌分 {cards} · 满 ")
     # (g) the settlement shows the card points and the sum that makes the total
     assert page.locator("#card-points").inner_text() == str(cards)
     parts = page.locator("#summary .total-parts").inner_text()
@@ -279,3 +279,73 @@ def test_the_english_page_has_no_chinese_but_the_names(page, server):
     page.wait_for_function("document.querySelector('#felt .seat') !== null")
     assert chinese_left(page, NAMES + ["周五牌局"]) == []
     in_chinese(page)
+
+
+# --- (n) 4-player 找朋友 calls one friend; (o) the set-up closes after 开始新牌局 and keeps the name ---------
+
+
+def test_four_player_friends_call_one_friend_and_the_set_up_closes_with_its_name(page, server):
+    page.goto(server.url)
+    in_chinese(page)
+    form = page.locator("#setup-form")
+    form.wait_for(state="visible")
+    form.locator("select[name=decks]").select_option("3")
+    form.locator("select[name=profile]").select_option("friends-3deck")
+    form.locator("select[name=count]").select_option("4")
+    friends = page.locator("#friend-fields")
+    friends.wait_for(state="visible")
+    assert friends.locator(".friend-row").count() == 1  # docs/RULES: 4 或 5 人叫 1 个
+    for seat, name in enumerate(NAMES):
+        page.locator("#player-fields input[name=player]").nth(seat).fill(name)
+    form.locator("input[name=name]").fill("")  # no name: the server names it
+    with page.expect_response(lambda response: response.url.endswith("/api/setup")) as answer:
+        form.locator("button[type=submit]").click()
+    assert answer.value.ok
+    page.wait_for_function(f"document.querySelector('#felt').textContent.includes({json.dumps(NAMES[-1])})")
+    page.wait_for_timeout(500)  # the state's events have come back
+    assert not page.locator("#setup").evaluate("el => el.open")
+    session_name = server.state()["session"]["name"]
+    assert session_name and page.locator("#session-name").inner_text() == session_name
+    assert form.locator("input[name=name]").input_value() == session_name
+    deal = server.state()["state"]["record"]["deals"][0]
+    assert len(deal["friends"]) == 1
+
+
+# --- (l) the 54 cards on a phone, a suit a row; (m) the set-up and the QR code under the table; (q) the replay's menu
+
+
+def test_on_a_phone_each_suit_starts_its_own_row_and_the_set_up_comes_before_the_history(page, server, tmp_path):
+    server.open_record(settled_record_with_rulings(), "手机")
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        form = open_manual(page, server.url)
+        grid = form.locator("#manual-grid")
+        boxes = {name: grid.locator(f'.pick-add[data-card="{name}"]').bounding_box() for name in
+                 ("2S", "9S", "AS", "2H", "2C", "2D", "AD", "SJ", "BJ")}
+        for first in ("2S", "2H", "2C", "2D", "SJ"):
+            assert abs(boxes[first]["x"] - boxes["2S"]["x"]) < 1, first  # every suit from the first column
+        assert boxes["AS"]["y"] < boxes["2H"]["y"] and boxes["AD"]["y"] < boxes["SJ"]["y"]
+        assert boxes["9S"]["y"] > boxes["2S"]["y"]  # 7 a row: a suit takes two rows, alone
+        page.screenshot(path=str(tmp_path / "phone-grid.png"), full_page=True)
+        order = page.evaluate("""() => ['#setup', '.history', '.chart'].map(
+            (s) => document.querySelector(s).getBoundingClientRect().top)""")
+        assert order[0] < order[1] < order[2]
+    finally:
+        page.set_viewport_size({"width": 1440, "height": 1000})
+    page.reload()
+    page.wait_for_function("document.querySelector('#felt .seat') !== null")
+    tops = page.evaluate("""() => ['.controls', '.history'].map((s) => document.querySelector(s).getBoundingClientRect().top)""")
+    assert tops[0] < tops[1], tops
+
+
+def test_the_replays_jump_menu_starts_with_words_not_a_bare_zero(page, server):
+    session = server.open_record(played_deal_record(), "回放")
+    page.goto(server.url + f"replay/{session}")
+    in_chinese(page)
+    first = page.locator("#replay-jump option").first
+    first.wait_for(state="attached")
+    assert first.inner_text() == "开始（还没出牌）" and first.get_attribute("value") == "0"
+    page.locator("#lang-toggle").click()
+    assert first.inner_text() == "The start (no play yet)"
+    assert page.locator("#replay-jump option").nth(1).inner_text() == "Deal 1, trick 1"
+    page.locator("#lang-toggle").click()

@@ -192,7 +192,7 @@ function renderScore(d) {
   if (before !== out.textContent) { out.classList.remove("bump"); void out.offsetWidth; out.classList.add("bump"); }
   const heading = document.getElementById("score-heading");
   if (heading) { heading.dataset.i18n = settled ? "score.total" : "score.defenders"; heading.textContent = t(heading.dataset.i18n); }
-  const threshold = view.threshold ? "/ " + t("score.of", { t: view.threshold }) : "";
+  const threshold = view.threshold ? (settled ? "" : "/ ") + t("score.of", { t: view.threshold }) : "";
   // a play not seen (the audit's provisional): the points and the settlement hold for the cards seen
   const provisional = dealAudit && dealAudit.provisional ? " · " + t("score.provisional") : "";
   setText("threshold", (settled ? t("score.cards", { p: points }) + " · " + threshold : threshold) + provisional);

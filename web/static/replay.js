@@ -63,8 +63,9 @@ function addJumpAndSpeed() {
   });
   const extra = document.createElement("div");
   extra.className = "replay-extra";
-  extra.innerHTML = '<label><span data-i18n="replay.jump">' + esc(t("replay.jump")) + '</span> <select id="replay-jump"><option value="0">0</option>' +
-    ends.map(([s, n]) => '<option value="' + n + '">' + esc(t("replay.deal_trick", { deal: s.deal + 1, trick: s.trick + 1 })) + "</option>").join("") +
+  extra.innerHTML = '<label><span data-i18n="replay.jump">' + esc(t("replay.jump")) + '</span> <select id="replay-jump"><option value="0">' + esc(t("replay.start")) + "</option>" +
+    ends.map(([s, n]) => '<option value="' + n + '" data-deal="' + (s.deal + 1) + '" data-trick="' + (s.trick + 1) + '">' +
+      esc(t("replay.deal_trick", { deal: s.deal + 1, trick: s.trick + 1 })) + "</option>").join("") +
     '</select></label><label><span data-i18n="replay.speed">' + esc(t("replay.speed")) + '</span> <select id="replay-speed">' +
     [0.5, 1, 2, 4].map((x) => '<option value="' + x + '"' + (x === 1 ? " selected" : "") + ">×" + x + "</option>").join("") + "</select></label>";
   const controls = document.querySelector(".timeline-controls");
@@ -97,6 +98,9 @@ async function start() {
   page.replay = replay;
   onLanguage(() => {
     document.getElementById("step-label").textContent = t("replay.step", { n: replay.step, total: replay.total });
+    document.querySelectorAll("#replay-jump option").forEach((o) => {
+      o.textContent = o.dataset.deal ? t("replay.deal_trick", { deal: o.dataset.deal, trick: o.dataset.trick }) : t("replay.start");
+    });
     if (page.data) render("language");
   });
   const timeline = await api("/api/replay/" + sessionId);

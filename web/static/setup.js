@@ -6,6 +6,7 @@ import { LEVELS, PROFILES, api, esc, language, page, profileLabel, t, words } fr
 import { friendRowHtml } from "./entry.js";
 
 let setupFilled = false;
+let setUpHere = false; // this page just started the game: its set-up stays closed
 let aboutAsked = 0;
 
 const DEFAULT_NAMES = { zh: ["东", "南", "西", "北", "甲", "乙", "丙"], en: ["East", "South", "West", "North", "P5", "P6", "P7"] };
@@ -29,7 +30,10 @@ export function fillSetup() {
   // a table nobody has played at yet (e.g. the camera's default) opens its set-up
   const feeding = data && data.feed && data.feed.running &&
     (data.feed.kind === "record" || (data.session && data.session.source === "demo"));
-  if (record && !feeding && !record.deals.some((deal) => (deal.tricks || []).length)) document.getElementById("setup").open = true;
+  if (record && !feeding && !setUpHere && !record.deals.some((deal) => (deal.tricks || []).length)) {
+    document.getElementById("setup").open = true;
+  }
+  f.name.value = data && data.session ? data.session.name : ""; // the game's name, as the header says it
   const profile = record ? (typeof record.rules === "string" ? record.rules : record.rules.profile) : "standard-2deck";
   f.decks.value = String(PROFILES[profile] ? PROFILES[profile].decks : 2);
   fillProfiles(profile);
@@ -169,6 +173,8 @@ export function bindSetup(reload) {
   f.addEventListener("submit", (event) => {
     event.preventDefault();
     // a session without plays yet (e.g. the camera's default table) is set up in place
-    api("/api/setup", setupBody()).then(() => { setupFilled = false; document.getElementById("setup").open = false; return reload(); }).catch(() => {});
+    api("/api/setup", setupBody()).then(() => {
+      setupFilled = false; setUpHere = true; document.getElementById("setup").open = false; return reload();
+    }).catch(() => {});
   });
 }
