@@ -77,6 +77,7 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
             "trump": deal.get("trump"),
             "complete": complete,
             "settled": settled,
+            "agreed": bool(deal.get("agreed")),  # 认输 / 直接结算: settled before its end, by agreement
             "defender_points": deal_audit.get("defender_points"),
             "kitty": list(deal.get("kitty") or []),
             "kitty_unknown": bool(deal.get("kitty_unknown")),
@@ -108,6 +109,9 @@ def _row_words(row: dict[str, Any], players: list[str], threshold: int) -> dict[
         return {"zh": " · ".join(zh + ["进行中"]), "en": " · ".join(en + ["in progress"])}
     zh.append(f"闲家 {row['defender_points']} 分")
     en.append(f"defenders {row['defender_points']}")
+    if row.get("agreed"):
+        zh.append("认输 / 直接结算")
+        en.append("conceded / settled now")
     if row["kitty_unknown"] and not row["kitty"]:
         zh.append("底牌未知")
         en.append("kitty unknown")

@@ -53,6 +53,7 @@ WORDS: dict[str, dict[str, str]] = {
     "kitty.defenders": {"zh": "闲家抠底", "en": "won by the defenders"},
     "kitty.dealer": {"zh": "庄家保底", "en": "kept by the dealer's side"},
     "penalty": {"zh": "罚分 {points}", "en": "penalty {points}"},
+    "agreed": {"zh": "认输 / 直接结算（按商定的分）", "en": "conceded / settled now (points agreed)"},
     "outcome.dealer": {"zh": "{side} 守庄，升 {n} 级", "en": "{side} hold, up {n} level(s)"},
     "outcome.defenders": {"zh": "{side} 上台，升 {n} 级", "en": "{side} take over, up {n} level(s)"},
     "outcome.none": {"zh": "{side} 上台（不升级）", "en": "{side} take over (no level up)"},
@@ -139,6 +140,8 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
             card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
     if deal_audit.get("penalty_points"):
         card.line(word("penalty", lang, points=deal_audit["penalty_points"]), 36, RED)
+    if deal.get("agreed"):
+        card.line(word("agreed", lang), 36, MUTED)
     outcome = deal_audit.get("outcome")
     card.y += 16
     if outcome is None:

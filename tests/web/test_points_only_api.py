@@ -89,6 +89,10 @@ def test_conceding_mid_deal_keeps_the_cards_and_marks_the_agreement(client: Flas
     deal_audit = state["state"]["audit"]["deals"][0]
     assert deal_audit["defender_points"] == 70 and deal_audit["kitty_won_by"] == "dealer"
     assert deal_audit["total_defender_points"] == 70
+    row = state["view"]["results"][0]
+    assert row["agreed"] is True and "认输 / 直接结算" in row["words"]["zh"]
+    picture = client.get(f"/api/share/{state['session']['id']}/deal/0.png")
+    assert picture.status_code == 200 and picture.mimetype == "image/png"
     # no more tricks once it is over; undo opens it again
     refused = client.post("/api/points/trick", json={"winner": 1, "points": 5})
     assert refused.status_code == 400 and refused.get_json()["message"]["zh"].startswith("第 1 局已经打完")
