@@ -186,6 +186,7 @@ MESSAGES_EN: dict[str, str] = {
     "picture.encode": "picture: cannot be encoded as JPEG",
     "picture.not_a_record": "import: record.json is not a game record",
     "camera.source_type": "source: expected one of the sources offered",
+    "camera.url": "url: expected a phone's stream address (at most 500 characters)",
     "camera.no_source": "source {source!r}: not one of the sources offered",
     "camera.not_open": "camera: no source is open; choose a camera or a video first",
     "camera.no_picture": "{source}: no picture yet",

@@ -37,6 +37,31 @@ def finite_float(*, low: float | None = None, above: bool = False, high: float |
     return parse
 
 
+STREAM_SCHEMES = ("http", "https", "rtsp", "rtsps")
+"""The schemes of a stream's address (:data:`vision.sources.STREAM_SCHEMES`; here so that building
+the parser loads no OpenCV)."""
+
+
+def camera_spec(text: str) -> int | str:
+    """An argparse ``type`` for ``--camera``: a webcam's number, or a phone camera app's address.
+
+    >>> camera_spec("0"), camera_spec("http://192.168.1.5:8080/video")
+    (0, 'http://192.168.1.5:8080/video')
+    >>> camera_spec("phone")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a webcam number (0, 1, ...) or a stream address (http://PHONE:8080/video, rtsp://...), got 'phone'
+    """
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    scheme, _, rest = text.partition("://")
+    if rest and scheme.lower() in STREAM_SCHEMES:
+        return text
+    raise argparse.ArgumentTypeError("expected a webcam number (0, 1, ...) or a stream address "
+                                     f"(http://PHONE:8080/video, rtsp://...), got {text!r}")
+
+
 def add_deck_arguments(parser, data_option: str = "--data") -> None:
     """``--deck NAME`` and the data folder it is enrolled in (``data_option``, default ``--data``)."""
     parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name (see `tuolaji enrol`)")

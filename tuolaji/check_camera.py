@@ -1,4 +1,4 @@
-"""``tuolaji check-camera [--camera N [--camera-size WxH] | FILE]``: is the camera set up to read cards?
+"""``tuolaji check-camera [--camera N|URL [--camera-size WxH] | FILE]``: is the camera set up to read cards?
 
 Takes one frame (from the camera, or from a photo or the first frame of a video of the
 table) with a few cards face up on it, and says how tall the cards' corner indices are
@@ -13,11 +13,14 @@ import argparse
 import json
 from pathlib import Path
 
+from tuolaji._common import camera_spec
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("file", nargs="?", type=Path, metavar="FILE", help="a photo, or a video of the table (its first frame)")
-    source.add_argument("--camera", type=int, metavar="N", help="check webcam N")
+    source.add_argument("--camera", type=camera_spec, metavar="N|URL",
+                        help="check webcam N, or a phone camera app's stream (http://PHONE:8080/video, rtsp://...)")
     parser.add_argument("--camera-size", default="1920x1080", metavar="WxH", help="resolution to ask the camera for (default 1920x1080)")
     parser.add_argument("--players", type=int, default=4, help="players at the table (the seat zones; default 4)")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")

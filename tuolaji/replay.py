@@ -31,7 +31,8 @@ from tuolaji.session.live import LiveGame, check_resumable, read_json_file, writ
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("video", help="video file (or folder of frames, or a webcam index)")
+    parser.add_argument("video", help="video file (or folder of frames, a webcam index, or a phone camera app's "
+                        "stream address, http://PHONE:8080/video or rtsp://..., read until Ctrl-C)")
     parser.add_argument("--setup", required=True, type=Path,
                         help="record with rules, players and the deal's set-up (and the deal so far, if the video "
                         "films only its last tricks)")
@@ -123,14 +124,17 @@ class _stop_on_interrupt:  # noqa: N801 - used as a context manager, like contex
     """While inside: SIGINT (Ctrl-C) and SIGTERM set ``stop`` instead of raising in the middle of a frame
     (an exception inside OpenCV or ONNX Runtime could abort the process); a second Ctrl-C still raises."""
 
-    def __init__(self, stop: threading.Event) -> None:
+    def __init__(self, stop: threading.Event, source: Any = None) -> None:
         self.stop = stop
+        self.source = source  # a stream waiting for its phone is told to stop waiting
         self.saved: dict[int, Any] = {}
 
     def _handle(self, signum: int, frame: object) -> None:
         if self.stop.is_set():
             raise KeyboardInterrupt
         self.stop.set()
+        if self.source is not None:
+            self.source.interrupt()
 
     def __enter__(self) -> _stop_on_interrupt:
         if threading.current_thread() is threading.main_thread():
@@ -226,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         begun = time.perf_counter()
         stop = threading.Event()
         try:
-            with _stop_on_interrupt(stop):
+            with _stop_on_interrupt(stop, source):
                 pipeline.run(source, progress=progress, stop=stop)
         finally:
             if progress_bar is not None:

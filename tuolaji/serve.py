@@ -2,6 +2,7 @@
 
     tuolaji serve                      # the bundled demo video, replayed at real-time speed
     tuolaji serve --camera 0           # webcam 0; set the table up on the page
+    tuolaji serve --camera http://192.168.1.5:8080/video   # a phone as the camera (IP Webcam, DroidCam)
     tuolaji serve --video game.mp4     # a recorded table video
     tuolaji serve --record game.json --pace 1.5   # replay a record's plays, one every 1.5 s
     tuolaji serve --resume             # continue the most recent stored session (no input)
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tuolaji import scorer
-from tuolaji._common import finite_float
+from tuolaji._common import camera_spec, finite_float
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import check_resumable, read_json_file
 
@@ -50,7 +51,9 @@ class ServeError(InputError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--camera", type=int, metavar="N", help="read the table from webcam N")
+    source.add_argument("--camera", type=camera_spec, metavar="N|URL",
+                        help="read the table from webcam N, or from a phone camera app's stream: "
+                        "http://PHONE:8080/video (IP Webcam), http://PHONE:4747/video (DroidCam), rtsp://...")
     source.add_argument("--video", type=Path, metavar="FILE", help="read the table from a video file")
     source.add_argument("--demo", action="store_true", help="replay the bundled demo video (the default)")
     source.add_argument("--record", type=Path, metavar="FILE",
@@ -60,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session", type=int, metavar="ID",
                         help="feed the input into stored session ID instead of a new one")
     parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
-                        help="resolution to ask the camera for (default 1920x1080; see `tuolaji check-camera`)")
+                        help="resolution to ask a webcam for (default 1920x1080; see `tuolaji check-camera`); "
+                        "a phone's stream comes at the size set in its app")
     parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name in --data (`tuolaji enrol`)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0: the players' phones "
@@ -172,11 +176,13 @@ def attach_source(table: Table, args: argparse.Namespace) -> Feed | None:
         from tuolaji.vision.preview import FrameTap
         from tuolaji.vision.sources import parse_size
 
-        # a missing camera or an unreadable video is reported before the model; the set-up page sees its frames
-        frames = FrameTap(open_source(spec, camera_size=parse_size(args.camera_size)))
+        # a missing camera, an unreachable phone or an unreadable video is reported before the model;
+        # the set-up page sees its frames
+        source = open_source(spec, camera_size=parse_size(args.camera_size))
+        frames = FrameTap(source)
         reader = make_reader(args)
-        _open_or_start(table, args, setup, name=f"camera {spec}" if args.camera is not None else args.video.name,
-                       source="camera" if args.camera is not None else "video")
+        name = (f"camera {spec}" if isinstance(spec, int) else source.name) if args.camera is not None else args.video.name
+        _open_or_start(table, args, setup, name=name, source="camera" if args.camera is not None else "video")
         options = camera_options(table, args, video=args.video)
         options["filmed_from"] = len(setup["deals"][-1]["tricks"]) if setup["deals"] else 0
         return PipelineFeed(table, frames, speed=None if args.fast else args.speed, reader=reader,

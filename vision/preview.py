@@ -30,7 +30,7 @@ import numpy as np
 
 from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate, table_aspect
 from tuolaji.vision.camera_check import DARK
-from tuolaji.vision.sources import Frame, FrameSource
+from tuolaji.vision.sources import Frame, FrameSource, StreamSource, StreamStatus
 
 FROZEN_S = 2.5
 """A picture that has not changed for this long (no new frame, or frames exactly alike) is frozen."""
@@ -162,10 +162,16 @@ class LatestFrame:
 
     def status(self) -> dict[str, Any]:
         frame = self.latest()
+        stream = self.stream()
         return {"name": self.name, "live": self.live, "frames": self.frames, "error": self.error,
                 "frozen": self.frozen,
                 "size": None if frame is None else [int(frame.image.shape[1]), int(frame.image.shape[0])],
-                "frame": None if frame is None else {"index": frame.index, "time_s": round(frame.time_s, 3)}}
+                "frame": None if frame is None else {"index": frame.index, "time_s": round(frame.time_s, 3)},
+                "stream": None if stream is None else stream.to_json()}
+
+    def stream(self) -> StreamStatus | None:
+        """A phone's stream: connected or reconnecting, its pictures' lag (None: not a stream)."""
+        return None
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop looking (the stream itself is not this object's to close)."""
@@ -186,8 +192,9 @@ class CameraPreview(LatestFrame):
         self.wanted = wanted  # False: nobody looks any more, the source is let go (see ``idle``)
         self.idle = False
         self._stop = threading.Event()
-        source = opener()  # a missing camera or an unreadable video fails here, in the request
+        source = opener()  # a missing camera, an unreachable phone or an unreadable video fails here, in the request
         self.live = source.live
+        self._source = source
         self._thread = threading.Thread(target=self._run, args=(source,), name="tuolaji-preview", daemon=True)
         self._thread.start()
 
@@ -209,12 +216,16 @@ class CameraPreview(LatestFrame):
                         self._take(frame)
                 if source.live or self._stop.is_set():
                     return
-                source = self.opener()
+                source = self._source = self.opener()
         except Exception as exc:  # noqa: BLE001 - the page shows why the preview stopped
             self.error = f"{type(exc).__name__}: {exc}"
 
+    def stream(self) -> StreamStatus | None:
+        return self._source.status() if isinstance(self._source, StreamSource) else None
+
     def close(self, timeout: float = 5.0) -> None:
         self._stop.set()
+        self._source.interrupt()  # a stream waiting for its phone stops waiting
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)
 
@@ -251,6 +262,12 @@ class FrameTap(FrameSource, LatestFrame):
     @property
     def frozen(self) -> bool:
         return not self.ended and LatestFrame.frozen.fget(self)  # type: ignore[attr-defined]
+
+    def stream(self) -> StreamStatus | None:
+        return self.source.status() if isinstance(self.source, StreamSource) else None
+
+    def interrupt(self) -> None:
+        self.source.interrupt()
 
     def close(self, timeout: float = 5.0) -> None:
         self.source.close()

@@ -8,10 +8,11 @@ starts from it (:func:`saved_calibration`). Every warning shows there: no table 
 (the whole picture is used), too dark, the picture frozen, and, once the camera check
 has run (:func:`vision.camera_check.check_frame`), cards too small to read.
 
-Sources offered: the frames the table pipeline reads (when a camera or a video feeds the
-game: the outline is then the one the running pipeline found), webcams 0-3, the video
-``tuolaji serve --video`` reads, the bundled demo video, and videos or folders of frames
-in ``DATA/videos/``.
+Sources offered: the frames the table pipeline reads (when a camera, a phone or a video feeds
+the game: the outline is then the one the running pipeline found), webcams 0-3, the phone
+whose address was typed last (a camera app's stream, ``http://PHONE:8080/video``; typed on the
+page, kept with the table), the video ``tuolaji serve --video`` reads, the bundled demo video,
+and videos or folders of frames in ``DATA/videos/``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,14 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.vision.calibration import CalibrationError, TableCalibration
 from tuolaji.vision.camera_check import advice_codes, check_frame
 from tuolaji.vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
-from tuolaji.vision.sources import IMAGE_SUFFIXES, SourceError, open_source, parse_size
+from tuolaji.vision.sources import (
+    IMAGE_SUFFIXES,
+    SourceError,
+    is_stream_url,
+    open_source,
+    parse_size,
+    stream_name,
+)
 
 from .api import BadRequestError, _body, get_table
 
@@ -42,6 +50,8 @@ SETTINGS_FILE = "table-camera.json"
 CAMERA_SIZES = ("640x480", "1280x720", "1920x1080", "2560x1440", "3840x2160")
 CAMERAS = 4
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm")
+URL_LENGTH = 500
+"""The longest phone address the page takes."""
 IDLE_S = 60.0
 """A preview nobody has looked at for this long lets its camera go (reopened when the page looks again)."""
 PREVIEW_WIDTH = 960
@@ -59,7 +69,7 @@ class NoSuchSourceError(InputError):
 @dataclass(frozen=True)
 class Choice:
     id: str
-    kind: str  # camera, video, folder
+    kind: str  # pipeline, camera, stream (a phone's address), video, folder
     label: str
     spec: str | int
 
@@ -80,6 +90,9 @@ def choices(app: Flask) -> list[Choice]:
     if tap is not None:
         found.append(Choice("pipeline", "pipeline", tap.name, tap.name))
     found += [Choice(f"camera:{n}", "camera", f"camera {n}", n) for n in range(CAMERAS)]
+    url = load_settings(Path(app.config["DATA_DIR"])).get("url")
+    if isinstance(url, str) and is_stream_url(url):
+        found.append(stream_choice(url))
     feed_video = app.config.get("FEED_VIDEO")
     if feed_video:
         found.append(Choice("feed", "video", Path(feed_video).name, str(feed_video)))
@@ -92,6 +105,25 @@ def choices(app: Flask) -> list[Choice]:
             elif path.suffix.lower() in VIDEO_SUFFIXES:
                 found.append(Choice(f"video:{path.name}", "video", path.name, str(path)))
     return found
+
+
+def stream_choice(url: str) -> Choice:
+    """A phone's stream typed on the page (its password never shown)."""
+    return Choice("url", "stream", stream_name(url), url)
+
+
+def typed_stream(app: Flask, typed: object) -> Choice:
+    """The phone address typed on the page: a stream's address; the saved one when the page sends
+    back the address it was shown (its password hidden)."""
+    if not isinstance(typed, str) or not typed.strip() or len(typed) > URL_LENGTH:
+        raise BadRequestError("camera.url")
+    typed = typed.strip()
+    saved = load_settings(Path(app.config["DATA_DIR"])).get("url")
+    if isinstance(saved, str) and typed == stream_name(saved):
+        typed = saved
+    if not is_stream_url(typed):
+        raise SourceError("source.stream_url", url=stream_name(typed)[:200])
+    return stream_choice(typed)
 
 
 def pipeline_tap(app: Flask) -> FrameTap | None:
@@ -255,6 +287,7 @@ def camera_state(app: Flask) -> dict[str, Any]:
         "choices": [c.to_json() for c in choices(app)],
         "sizes": list(CAMERA_SIZES),
         "source": desk.choice.id if desk.choice is not None else settings.get("source"),
+        "url": stream_name(settings["url"]) if isinstance(settings.get("url"), str) else None,
         "size": desk.size if desk.choice is not None else settings.get("size", "1920x1080"),
         "preview": preview.status() if preview is not None else None,
         "saved": {"calibration": settings.get("calibration")},
@@ -284,6 +317,9 @@ def camera_state(app: Flask) -> dict[str, Any]:
         state["warnings"] = warnings
     elif preview is not None and preview.error:
         state["warnings"] = ["no-picture"]
+    stream = state["preview"]["stream"] if preview is not None else None
+    if stream is not None and not stream["connected"]:
+        state["warnings"].insert(0, "stream-down")
     return state
 
 
@@ -360,10 +396,11 @@ def state() -> Response:
 
 @camera_bp.post("/api/camera/open")
 def open_camera() -> Response:
-    """Open a source for the preview: ``{"source": id, "size": "1920x1080"}`` (kept with the table)."""
+    """Open a source for the preview: ``{"source": id, "size": "1920x1080"}``, or a phone's stream
+    ``{"url": "http://PHONE:8080/video"}`` (kept with the table)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     data = _body()
-    choice = find_choice(app, data.get("source"))
+    choice = typed_stream(app, data["url"]) if data.get("url") is not None else find_choice(app, data.get("source"))
     size = data.get("size", "1920x1080")
     if not isinstance(size, str) or size not in CAMERA_SIZES:
         raise BadRequestError("page.one_of", where="size", choices=tuple(CAMERA_SIZES))
@@ -373,6 +410,8 @@ def open_camera() -> Response:
         raise SourceError("camera.no_file", source=choice.label) from exc
     settings = load_settings(data_dir())
     settings.update({"source": choice.id, "size": size})
+    if choice.kind == "stream":
+        settings["url"] = choice.spec
     save_settings(data_dir(), settings)
     return jsonify(camera_state(app))
 

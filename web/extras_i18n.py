@@ -29,12 +29,25 @@ STRINGS: dict[str, dict[str, str]] = {
     "camera.kind.camera": {"zh": "摄像头", "en": "camera"},
     "camera.kind.video": {"zh": "视频", "en": "video"},
     "camera.kind.folder": {"zh": "图片文件夹", "en": "folder of frames"},
+    "camera.kind.stream": {"zh": "手机", "en": "phone"},
+    "camera.url": {"zh": "或手机地址", "en": "or a phone's address"},
+    "camera.url.help": {"zh": "手机当摄像头：手机上装 IP Webcam（地址 http://手机IP:8080/video）或 DroidCam"
+                              "（http://手机IP:4747/video），和这台电脑连同一个 Wi-Fi，把地址填在这里再按“打开”；"
+                              "分辨率在手机应用里设置。",
+                        "en": "A phone as the camera: run IP Webcam (address http://PHONE-IP:8080/video) or DroidCam "
+                              "(http://PHONE-IP:4747/video) on a phone on this computer's Wi-Fi, type the address here "
+                              "and press Open; the resolution is set in the phone's app."},
+    "camera.stream.on": {"zh": "手机画面已连接 · 延迟 {ms} 毫秒", "en": "Phone stream connected · lag {ms} ms"},
+    "camera.stream.off": {"zh": "手机画面断了，正在重新连接（{problem}）；牌局照常进行",
+                          "en": "The phone's stream dropped; reconnecting ({problem}); the game goes on"},
     "warning.no-table": {"zh": "没有找到桌面：使用整个画面", "en": "No table found: the whole picture is used"},
     "warning.too-dark": {"zh": "画面太暗：桌子上方需要更多光线（或先放几张正面朝上的牌）",
                          "en": "Too dark: more light over the table (or lay a few cards face up first)"},
     "warning.frozen": {"zh": "画面不动了：摄像头可能卡住或断开", "en": "The picture is frozen: the camera may be stuck or unplugged"},
     "warning.too-small": {"zh": "牌角太小，读不准（见下面的检查结果）", "en": "Cards too small to read (see the check below)"},
     "warning.no-picture": {"zh": "没有画面", "en": "No picture"},
+    "warning.stream-down": {"zh": "手机画面断了：正在重新连接，已记下的出牌不会丢",
+                            "en": "The phone's stream dropped: reconnecting; no recorded play is lost"},
     "check.title": {"zh": "检查结果", "en": "Check"},
     "check.summary": {"zh": "读到 {cards} 张牌，牌角高 {px} 像素，亮度 {b}/255",
                       "en": "{cards} card(s) read, corner indices {px} px tall, brightness {b}/255"},

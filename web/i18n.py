@@ -536,6 +536,7 @@ MESSAGES_ZH: dict[str, str] = {
     "picture.encode": "图片无法存成 JPEG",
     "picture.not_a_record": "导入：record.json 不是牌局记录",
     "camera.source_type": "请选择提供的视频来源之一",
+    "camera.url": "请填写手机的视频流地址（最多 500 个字符）",
     "camera.no_source": "没有 {source!r} 这个视频来源",
     "camera.not_open": "还没有打开摄像头：请先选择摄像头或视频",
     "camera.no_picture": "{source} 还没有画面",

@@ -192,3 +192,42 @@ def test_a_deck_enrolled_from_the_camera_in_five_steps(page, camera_server):
     assert (data / "decks" / "home" / "head.npz").is_file()
     manifest = json.loads((data / "enrol" / "home" / "manifest.json").read_text(encoding="utf-8"))
     assert [p["cards"] for p in manifest] == [cards for _key, cards in ENROL_STEPS]
+
+
+def test_a_phone_as_the_camera(page, camera_server):
+    """A phone's address typed on the page: its picture, the page told while its stream drops,
+    a wrong address refused next to the field."""
+    from tests.vision.mjpeg_server import MjpegServer, encode_video
+    from tuolaji.vision.demo import DEMO_VIDEO
+
+    url, data = camera_server
+    phone = MjpegServer(encode_video(DEMO_VIDEO, first=250, last=300), fps=10.0).start()
+    try:
+        page.goto(url + "camera")
+        page.locator("#camera-source option[value='demo']").wait_for(state="attached")  # the page's script is up
+        assert "IP Webcam" in page.locator("[data-i18n='camera.url.help']").inner_text()
+        page.fill("#camera-url", "http://127.0.0.1:1/video")
+        page.click("#camera-form button[type=submit]")
+        error = page.locator("#camera-url-error")
+        error.wait_for(state="visible")
+        assert "连不上" in error.inner_text()
+        page.fill("#camera-url", phone.url)
+        page.click("#camera-form button[type=submit]")
+        page.locator("#camera-stage").wait_for(state="visible")
+        assert error.is_hidden()
+        page.wait_for_function("document.getElementById('camera-info').textContent.includes('手机画面已连接')")
+        assert page.locator("#camera-source").input_value() == "url"
+        assert json.loads((data / "table-camera.json").read_text(encoding="utf-8"))["url"] == phone.url
+        phone.drop(4.0, "close")
+        page.wait_for_function("document.querySelector('#camera-warnings li[data-code=\"stream-down\"]') !== null",
+                               timeout=10_000)
+        assert "手机画面断了" in page.locator("#camera-warnings").inner_text()
+        page.wait_for_function("document.querySelector('#camera-warnings li[data-code=\"stream-down\"]') === null",
+                               timeout=15_000)
+        # choosing another source clears the address typed
+        page.select_option("#camera-source", "demo")
+        assert page.locator("#camera-url").input_value() == ""
+        page.click("#camera-form button[type=submit]")
+        page.wait_for_function("window.TuolajiCamera.state.source === 'demo'")
+    finally:
+        phone.stop()

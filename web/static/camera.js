@@ -1,5 +1,6 @@
-/* The camera set-up page: the preview, the table outline and seat zones over it, the corners to
- * drag, the warnings, the camera check, and the decks with their guided enrolment. The camera's
+/* The camera set-up page: the source (a webcam, a phone's address typed, a video), the preview, the
+ * table outline and seat zones over it, the corners to drag, the warnings, the camera check, and the
+ * decks with their guided enrolment. The camera's
  * state and its picture change on the server: two named loops ask for them (pollFrame, pollCamera). */
 import { api, onLanguage, startPage, t, writeToken } from "./client.js";
 
@@ -31,6 +32,8 @@ function fillForm() {
   size.innerHTML = state.sizes.map((s) => '<option value="' + s + '">' + s.replace("x", "×") + "</option>").join("");
   if (state.source) source.value = state.source;
   if (state.size) size.value = state.size;
+  const url = document.getElementById("camera-url");
+  if (state.url && !url.value) url.value = state.url;
 }
 
 function drawOverlay(corners) {
@@ -71,6 +74,12 @@ function render() {
     info.textContent = t("camera.frame", { w: state.view.size[0], h: state.view.size[1], n: preview.frame.index }) + " · " +
       (state.view.given ? t("camera.saved") : t("camera.found"));
   } else info.textContent = preview && preview.error ? preview.error : "";
+  const stream = preview && preview.stream;
+  if (stream) {
+    info.textContent += (info.textContent ? " · " : "") + (stream.connected
+      ? t("camera.stream.on", { ms: stream.lag_ms == null ? "–" : Math.round(stream.lag_ms) })
+      : t("camera.stream.off", { problem: stream.problem || "…" }));
+  }
   if (state.view && !dragging) drawOverlay(state.view.corners);
   const warnings = document.getElementById("camera-warnings");
   warnings.innerHTML = "";
@@ -214,8 +223,13 @@ function bind() {
   document.getElementById("camera-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.target;
-    api("/api/camera/open", { source: form.source.value, size: form.size.value })
-      .then((json) => { state = json; render(); pollFrame(); }).catch(() => {});
+    const url = form.url.value.trim(); // a phone's address, when typed, rather than the source chosen
+    const body = url ? { url: url, size: form.size.value } : { source: form.source.value, size: form.size.value };
+    api("/api/camera/open", body, "camera-url-error")
+      .then((json) => { state = json; fillForm(); render(); pollFrame(); }).catch(() => {});
+  });
+  document.getElementById("camera-source").addEventListener("change", () => {
+    document.getElementById("camera-url").value = ""; // a source chosen: not the phone's address typed
   });
   document.getElementById("camera-reset").addEventListener("click", () => {
     api("/api/camera/corners/reset", {}).then((json) => { state = json; render(); }).catch(() => {});
