@@ -10,7 +10,8 @@ function kittyLines(deal, dealAudit, total) {
   const rows = [];
   rows.push('<div class="summary-kitty"><span class="label">' + esc(t("summary.kitty")) + '</span><span class="cards">' +
     (kitty.length ? kitty.map((c) => cardHtml(c, null, ["small"])).join("") : deal.kitty_unknown ?
-      '<span class="kitty-unknown">' + esc(t("summary.kitty_unknown")) + "</span>" : "–") + "</span></div>");
+      '<span class="kitty-unknown">' + esc(t("summary.kitty_unknown")) + "</span>" : deal.kitty_points != null ?
+      '<span class="kitty-by-points">' + esc(t("points.kitty")) + " " + esc(deal.kitty_points) + "</span>" : "–") + "</span></div>");
   const figures = { p: dealAudit.kitty_points, m: dealAudit.kitty_multiplier };
   if (dealAudit.kitty_won_by === "defenders") {
     rows.push('<p class="kitty-line">' + esc(t("summary.kitty_won", figures)) + " = " + esc(total) + "</p>");
