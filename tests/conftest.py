@@ -143,3 +143,21 @@ def shipped_test_set_evaluation(shipped_reader: Any) -> Any:
     from tuolaji.training.evaluate import evaluate, samples_from_folder
 
     return evaluate(shipped_reader, samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)
+
+
+_MARKED_BY_FOLDER = {"browser": "browser", "club": "slow"}
+"""Every test of a folder carries its mark: the browser tests need chromium, the club's start a
+PostgreSQL server (the quick subset, ``-m "not slow and not browser"``, leaves both out)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        try:
+            folder = Path(str(item.fspath)).resolve().relative_to(tests).parts[0]
+        except (ValueError, IndexError):
+            continue
+        mark = _MARKED_BY_FOLDER.get(folder)
+        if mark is not None and item.get_closest_marker(mark) is None:
+            item.add_marker(getattr(pytest.mark, mark))
+

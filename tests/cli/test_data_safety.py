@@ -190,6 +190,7 @@ def test_serve_record_into_a_session_of_another_game_is_refused(tmp_path: Path,
     assert get_table(app).store.get(1).record == other_game()
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_the_camera_pipeline_stops_cleanly_with_exit_130_and_keeps_the_record(tmp_path: Path) -> None:
     out = tmp_path / "demo.json"
     process = subprocess.Popen([sys.executable, "-m", "tuolaji", "replay", str(DEMO_VIDEO), "--setup",

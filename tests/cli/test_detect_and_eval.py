@@ -40,6 +40,7 @@ def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
 
 
 @needs_models
+@pytest.mark.slow
 def test_detect_finds_the_cards_of_scenes(capsys) -> None:
     images = IMAGES
     assert tuolaji.main(["detect", *map(str, images), "--json"]) == 0
@@ -86,6 +87,7 @@ def copy_of_the_models(folder: Path) -> Path:
 
 
 @needs_models
+@pytest.mark.slow
 def test_eval_detector_reports_card_level_metrics(capsys) -> None:
     assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
     metrics = json.loads(capsys.readouterr().out)
@@ -98,6 +100,7 @@ def test_eval_detector_reports_card_level_metrics(capsys) -> None:
 
 
 @needs_models
+@pytest.mark.slow
 def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path: Path, capsys) -> None:
     import shutil
 
@@ -127,6 +130,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
 
 
 @needs_models
+@pytest.mark.slow
 def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None:
     scores = {}
     for flags in ([], ["--careful"]):

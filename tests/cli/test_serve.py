@@ -117,6 +117,7 @@ def test_serve_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message):
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_serve_a_video_takes_its_set_up_from_the_sidecar_file(tmp_path):
     demo = ROOT / "vision" / "demo"
     args = tuolaji.build_parser().parse_args([
@@ -155,6 +156,7 @@ def test_serve_verbose_logs_each_request_without_the_token(tmp_path):
     assert token not in err
 
 
+@pytest.mark.slow
 def test_serve_stops_at_sigterm_with_viewers_streaming_and_frees_its_data_folder(tmp_path):
     data = tmp_path / "data"
     process, url = start_server("--resume", "--data", str(data))

@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tuolaji.web.store import DATABASE_NAME
 
 from .test_serve import get_json, start_server, stop
@@ -35,6 +37,7 @@ def plays(url: str) -> list[list[list[str]]]:
     return [trick["plays"] for trick in get_json(url + "api/state")["state"]["record"]["deals"][0]["tricks"]]
 
 
+@pytest.mark.slow
 def test_a_refused_play_is_not_there_after_kill_9_and_resume_and_an_answered_one_is(tmp_path: Path) -> None:
     data = tmp_path / "data"
     process, url = start_server("--resume", "--data", str(data))

@@ -129,6 +129,7 @@ def closing() -> Iterator[list[socket.socket]]:
         sock.close()
 
 
+@pytest.mark.slow
 def test_1100_idle_connections_leave_the_page_answering_and_are_closed_after_the_idle_timeout(tmp_path, closing):
     own_files(IDLE + 256)
     process, url, port = serve("--resume", "--data", str(tmp_path), "--idle-timeout", "2", files=PROBE_FILES)
