@@ -757,6 +757,27 @@ class _DealAudit:
                      play_out: dict[str, Any]) -> None:
         """A throw that stood though a unit of it could be beaten, or the trick's ``attempt``
         (a throw taken back): the cards it shows, its suits, and the forced unit led instead."""
+    def _stuck_when_stopped(self, t: int, tr: ParsedTrick, units: list[Unit], beaten: list[tuple[Unit, int, Unit]]
+                            ) -> list[tuple[Unit, int, Unit]]:
+        """The units of a stopped throw (``attempt``) counted for its penalty: seed 001 Ⅰ.九 settles it
+        when the throw is stopped (「每甩错1张（即被卡住的牌）扣10分，同时出最小的牌」), so later plays that
+        show more of a hand do not grow it. With the hands recorded, every unit they beat (known then);
+        else the units the trick's own plays beat, and always the stuck unit the thrower played."""
+        if self.d.hands is not None:
+            return beaten
+        n = self.n
+        shown = [[0] * 54 for _ in range(n)]
+        for j, p in enumerate(tr.plays):
+            for c in p:
+                shown[seat_of(tr.leader, j, n)][c] += 1
+        stuck = self._beaten(t, tr.leader, units, shown)
+        played = sorted(tr.plays[0]) if tr.plays else []
+        if not any(sorted(u.cards()) == played for u, _, _ in stuck):
+            floor = [b for b in beaten if sorted(b[0].cards()) == played] or [
+                b for b in beaten if b[0] is self._forced(beaten)]
+            stuck = stuck + floor[:1]
+        return stuck
+
         if tr.attempt is not None:
             self._check_attempt(t, tr, tr.attempt, known, play_out)
             return
@@ -797,7 +818,7 @@ class _DealAudit:
             return
         forced = self._forced(beaten)
         facts = self._beaten_facts(beaten, t)
-        self._penalize_throw(t, leader, beaten, attempt)
+        self._penalize_throw(t, leader, self._stuck_when_stopped(t, tr, units, beaten), attempt)
         played = sorted(tr.plays[0])
         key = (forced.size, forced.top)
         # equal units (e.g. off-suit level cards) are all "the lowest": any of them will do
