@@ -48,6 +48,8 @@ def trick_of(record: dict[str, Any], players: int) -> tuple[TrickView, bool]:
     if not tricks:
         return TrickView(), False
     last = tricks[-1]
+    if last.get("points") is not None:  # 只记分: a trick by its points is over, the next play leads
+        return TrickView(), False
     return TrickView(leader=last["leader"], plays=[list(p) for p in last["plays"]]), len(last["plays"]) >= players
 
 
@@ -55,7 +57,7 @@ def plays_in_deal(record: dict[str, Any], tricks: int | None = None) -> int:
     """How many plays the record's last deal holds (in its first ``tricks`` tricks only, if given)."""
     if not record["deals"]:
         return 0
-    return sum(len(trick["plays"]) for trick in record["deals"][-1].get("tricks", [])[:tricks])
+    return sum(len(trick.get("plays", [])) for trick in record["deals"][-1].get("tricks", [])[:tricks])
 
 
 def without_current_tricks(record: dict[str, Any], keep: int = 0) -> dict[str, Any]:

@@ -165,3 +165,15 @@ def test_the_record_feed_plays_a_game_kept_by_points() -> None:
     assert {"play-points", "settle-points", "set-kitty-points"} <= kinds
     points = next(change for change in game.journal() if change.kind == "play-points")
     assert set(points.params) == {"winner", "points", "unit", "trump", "last", "leader"}
+
+
+def test_the_camera_pipeline_takes_the_next_lead_after_a_trick_by_points() -> None:
+    """A camera fixed mid-deal: after a trick kept by points the pipeline sees no trick in progress
+    (the next settled play leads), and counts only the plays of cards."""
+    from tuolaji.vision.plays import plays_in_deal, trick_of
+
+    record = {"players": list("abcd"), "deals": [{"tricks": [
+        {"leader": 0, "plays": [["AS"], ["3S"], ["4S"], ["5S"]]}, {"winner": 1, "points": 10}]}]}
+    trick, complete = trick_of(record, 4)
+    assert (trick.leader, trick.plays, complete) == (None, [], False)
+    assert plays_in_deal(record) == 4
