@@ -34,7 +34,15 @@ from .record import (
     missing_winner,
     parse_record,
 )
-from .scoring import advance_level, dealer_side, is_unit_size, kitty_multiplier, level_outcome, next_dealer
+from .scoring import (
+    advance_level,
+    dealer_side,
+    is_unit_size,
+    jack_hook_level,
+    kitty_multiplier,
+    level_outcome,
+    next_dealer,
+)
 from .seats import seat_of
 from .state import forced_key, forced_unit, trick_resolution
 from .violation_text import detail, penalty_detail
@@ -851,6 +859,14 @@ class _DealAudit:
             after[s] = new
             if passed:
                 game_winner = side
+        hook = None
+        if d.last_trick is None and self.last_points_trick is None and self.last_winner_play is not None:
+            hook = jack_hook_level(opts, d.level, self.last_winner_play[1], won_by == "defenders")
+        if hook is not None:  # 勾J: the dealer's side goes back (RULES §8), whatever the points gave it
+            for s in self.dealer_side:
+                after[s] = hook
+            if game_winner == "dealer":
+                game_winner = None
         for seat in self.level_penalty_seats:
             side_seats = self.dealer_side if seat in self.dealer_side else set(defenders)
             for s in side_seats:
@@ -869,6 +885,8 @@ class _DealAudit:
             "levels_after": [RANKS[x] for x in after],
             "game_winner": game_winner,
         })
+        if hook is not None:
+            result["jack_hook"] = RANKS[hook]
         self.levels_after = after
 
     def deal_findings(self) -> DealFindings:

@@ -83,6 +83,9 @@ class FirstDealer(StrEnum):
     WINNING_BIDDER = "winning-bidder"  # 反主反庄 (seed 001)
 
 
+JACK = RANKS.index("J")
+"""The rank index of J: the level at which ``jack_hook`` (勾J) applies."""
+
 PENALTY_OPTIONS = ("throw_penalty", "discard_penalty", "trump_penalty", "kitty_penalty", "card_count_penalty")
 """The penalty options (each a :class:`Penalty`): failed throw, 垫错 (a wrong discard or a
 format revoke), 毙牌出错 (trumping while holding the led suit), 留底差错 (a kitty of the
@@ -112,8 +115,9 @@ class Options:
     kitty_multiplier: str = "unit"  # "power", "per-card:K" or "fixed:K"
     kitty_needs_trump: bool = False
     dealer_stays: bool = False
-    must_defend: tuple[str, ...] = ()
-    max_levels: int | None = None
+    must_defend: tuple[str, ...] = ()  # 必打级: levels a side cannot pass except as the dealer's side
+    max_levels: int | None = None  # 最多升几级 (seed 001 「有的规定最多升几级」)
+    jack_hook: str | None = None  # 勾J: at level J, defenders winning the last trick with Js send the dealer's side here
     first_dealer: str = FirstDealer.WINNING_BIDDER.value  # or "first-bidder"
     threshold: int | None = None  # None: 40·decks (friends: RULES §10)
     step: int | None = None  # None: 20·decks (friends: RULES §10)
@@ -335,6 +339,53 @@ PROFILE_NOTES: dict[str, str] = {
     "chaodipi-2deck": "seed 001 炒地皮: 2 decks, suit-ranked overcalls, re-bidding after the kitty",
 }
 
+HOUSE_RULES: dict[str, str] = {
+    "twos_trump": "2 常主 (seeds 001, 004): every 2 is a trump, below the level cards (the trump suit's 2 first)",
+    "must_defend": "必打级: levels (e.g. 5, 10, K) a side cannot jump over: it stops on one and passes it only "
+                   "as the dealer's side",
+    "max_levels": "最多升几级 (seed 001 「有的规定最多升几级」): at most this many levels gained in one deal",
+    "jack_hook": "勾J: at level J, when the defenders win the last trick with Js only, the dealer's side goes back "
+                 "to this level (usually 2)",
+    "reinforce": "保放 (seed 001): an overcalled bidder who shows more of his own suit keeps the bid on a tie",
+    "kitty_multiplier": "the kitty's multiplier: unit (×2 per card of the largest unit), power, per-card:K, fixed:K",
+    "throw_penalty": "a failed throw's penalty: none, points (10 a card), level-points (one level's worth), level",
+    "discard_penalty": "垫错's penalty (the same scale)",
+    "trump_penalty": "毙牌出错's penalty (the same scale)",
+    "kitty_penalty": "留底差错's penalty (the same scale)",
+    "card_count_penalty": "多牌少牌's penalty (the same scale)",
+    "first_dealer": "who deals the first deal: first-bidder or winning-bidder",
+    "dealer_stays": "连庄: the dealer deals again while his side holds",
+}
+"""The house rules a game may set on its profile (the page's 房规), with what each means."""
+
+
+def house_rule_words(options: Options) -> list[str]:
+    """What the house rules of docs/RULES.md §13 that ``options`` turn on mean, in English.
+
+    >>> for line in house_rule_words(resolve_rules({"profile": "standard-2deck", "twos_trump": True, "max_levels": 2,
+    ...                                             "must_defend": ["5", "10", "K"], "jack_hook": "2"})):
+    ...     print(line)
+    2 常主: every 2 is a trump
+    必打级: 5, 10, K cannot be jumped over
+    最多升 2 级: at most 2 levels a deal
+    勾J: at level J, the defenders winning the last trick with Js send the dealer's side back to 2
+    """
+    words = []
+    if options.twos_trump:
+        words.append("2 常主: every 2 is a trump")
+    if options.must_defend:
+        words.append(f"必打级: {', '.join(options.must_defend)} cannot be jumped over")
+    if options.max_levels is not None:
+        n = options.max_levels
+        words.append(f"最多升 {n} 级: at most {n} level{'s' if n > 1 else ''} a deal")
+    if options.jack_hook is not None:
+        words.append("勾J: at level J, the defenders winning the last trick with Js send the dealer's side back to "
+                     + options.jack_hook)
+    if options.reinforce:
+        words.append("保放: an overcalled bidder who shows more of his suit keeps the bid on a tie")
+    return words
+
+
 _OPTION_NAMES = {f.name for f in fields(Options)}
 
 
@@ -389,6 +440,12 @@ def _check_option(name: str, value: Any, where: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(r, str) and r.upper() in RANKS for r in value):
             raise bad("a list of ranks")
         return tuple(r.upper() for r in value)
+    if name == "jack_hook":
+        if value is False or value is None:
+            return None
+        if not isinstance(value, str) or value.upper() not in RANKS[:JACK]:
+            raise bad("a level below J (the level the dealer's side goes back to), or null")
+        return value.upper()
     if name in ("max_levels", "threshold", "step", "kitty_size"):
         if value is None:
             return None

@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 
 from .cards import RANKS
-from .profiles import Options
+from .profiles import JACK, Options
 from .seats import seat_of
 
 
@@ -105,6 +105,26 @@ def advance_level(level: int, steps: int, as_dealer: bool, must_defend: tuple[st
     if target > 12:
         return 12, True
     return target, False
+
+
+def jack_hook_level(options: Options, level: int, winning_play: Sequence[int] | None,
+                    won_by_defenders: bool) -> int | None:
+    """勾J (``jack_hook``): the level (rank index) the dealer's side goes back to when the deal
+    is played at J and the defenders won the last trick with a play of Js only; else None.
+
+    >>> from tuolaji.scorer.profiles import resolve_rules
+    >>> hook = resolve_rules({"profile": "standard-2deck", "jack_hook": "2"})
+    >>> jh, js, sj = 22, 9, 52  # ♥J, ♠J, the small joker
+    >>> jack_hook_level(hook, 9, [jh, js], True), jack_hook_level(hook, 9, [jh, sj], True)
+    (0, None)
+    >>> jack_hook_level(hook, 9, [jh], False), jack_hook_level(hook, 8, [jh], True)
+    (None, None)
+    """
+    if options.jack_hook is None or level != JACK or not won_by_defenders or not winning_play:
+        return None
+    if all(card < 52 and card % 13 == JACK for card in winning_play):
+        return RANKS.index(options.jack_hook)
+    return None
 
 
 def next_dealer(dealer: int, players: int, dealer_side: set[int], side: str, dealer_stays: bool = False) -> int:

@@ -20,16 +20,28 @@ from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.profiles import PENALTY_OPTIONS
 
-HOUSE_OPTIONS: dict[str, tuple[str, ...]] = {
-    "kitty_multiplier": ("unit", "power", "per-card:3", "fixed:2", "fixed:4"),
-    "throw_penalty": ("none", "points", "level-points", "level"),
-    "discard_penalty": ("none", "points", "level-points", "level"),
-    "trump_penalty": ("none", "points", "level-points", "level"),
-    "kitty_penalty": ("none", "points", "level-points", "level"),
-    "card_count_penalty": ("none", "points", "level-points", "level"),
-    "first_dealer": ("first-bidder", "winning-bidder"),
-    "dealer_stays": ("false", "true"),
+_PENALTY_SCALE = {"none": "none", "points": "points", "level-points": "level-points", "level": "level"}
+
+HOUSE_CHOICES: dict[str, dict[str, Any]] = {
+    "kitty_multiplier": {m: m for m in ("unit", "power", "per-card:3", "fixed:2", "fixed:4")},
+    "throw_penalty": _PENALTY_SCALE,
+    "discard_penalty": _PENALTY_SCALE,
+    "trump_penalty": _PENALTY_SCALE,
+    "kitty_penalty": _PENALTY_SCALE,
+    "card_count_penalty": _PENALTY_SCALE,
+    "first_dealer": {"first-bidder": "first-bidder", "winning-bidder": "winning-bidder"},
+    "dealer_stays": {"false": False, "true": True},
+    # issue 30, item 6: the house rules people use (every profile has them off)
+    "twos_trump": {"twos-trump": True},
+    "must_defend": {"must-5-10-K": ["5", "10", "K"], "must-5-10-K-A": ["5", "10", "K", "A"], "must-A": ["A"]},
+    "max_levels": {"max-1": 1, "max-2": 2, "max-3": 3},
+    "jack_hook": {"hook-2": "2"},
+    "reinforce": {"reinforce": True},
 }
+"""The house rules the set-up form offers: for each option, the form's values (each its own word on the
+page: ``house.value.<value>`` in web/i18n.py) and the option's value each one sets in the record's ``rules``."""
+
+HOUSE_OPTIONS: dict[str, tuple[str, ...]] = {name: tuple(choices) for name, choices in HOUSE_CHOICES.items()}
 """The house rules the set-up form offers, with the values it offers for each."""
 
 PENALTY_NAMES = {"throw_penalty": ("甩牌失败", "failed throw"), "discard_penalty": ("垫错", "wrong discard"),
@@ -42,24 +54,32 @@ class HouseRuleError(InputError):
 
 
 def house_rules(options: Any) -> dict[str, Any]:
-    """The house-rule overrides of a set-up body (``{"kitty_multiplier": "power", …}``), checked.
+    """The house-rule overrides of a set-up body (``{"kitty_multiplier": "power", …}``), checked: a form value,
+    or the option's own value it stands for (``"max-2"`` or ``2``).
 
     >>> house_rules({"dealer_stays": "true", "throw_penalty": "none"})
     {'dealer_stays': True, 'throw_penalty': 'none'}
+    >>> house_rules({"must_defend": "must-5-10-K", "max_levels": 2, "twos_trump": True, "jack_hook": "hook-2"})
+    {'must_defend': ['5', '10', 'K'], 'max_levels': 2, 'twos_trump': True, 'jack_hook': '2'}
     """
     if options is None:
         return {}
-    if not isinstance(options, dict) or len(options) > len(HOUSE_OPTIONS):
+    if not isinstance(options, dict) or len(options) > len(HOUSE_CHOICES):
         raise HouseRuleError("house.object")
     out: dict[str, Any] = {}
     for name, value in options.items():
-        if name not in HOUSE_OPTIONS:
+        if name not in HOUSE_CHOICES:
             raise HouseRuleError("house.unknown", option=str(name)[:40])
-        if isinstance(value, bool):
+        choices = HOUSE_CHOICES[name]
+        if isinstance(value, bool) and name == "dealer_stays":
             value = "true" if value else "false"
-        if value not in HOUSE_OPTIONS[name]:
-            raise HouseRuleError("house.value", option=name, choices=tuple(HOUSE_OPTIONS[name]))
-        out[name] = value == "true" if name == "dealer_stays" else value
+        if isinstance(value, str) and value in choices:
+            chosen = choices[value]
+        elif any(type(value) is type(v) and value == v for v in choices.values()):
+            chosen = value
+        else:
+            raise HouseRuleError("house.value", option=name, choices=tuple(choices))
+        out[name] = list(chosen) if isinstance(chosen, list) else chosen
     return out
 
 
@@ -128,9 +148,29 @@ def rules_words(rules: Any, players: int) -> dict[str, Any]:
         facts.append({"zh": "暗叫：亮主结束才亮出花色", "en": "blind bids: the suit is shown when bidding ends"})
     if options.dealer_stays:
         facts.append({"zh": "庄家方守住就连庄", "en": "the dealer deals again while his side holds"})
-    if options.must_defend:
-        facts.append({"zh": "必打：" + "、".join(options.must_defend), "en": "must be played: " + ", ".join(options.must_defend)})
+    facts.extend(_house_facts(options))
     return {"facts": facts, "zh": "；".join(f["zh"] for f in facts), "en": "; ".join(f["en"] for f in facts)}
+
+
+def _house_facts(options: scorer.Options) -> list[dict[str, str]]:
+    """The words of the house rules of issue 30, item 6 that ``options`` turn on (RULES §13)."""
+    facts = []
+    if options.twos_trump:
+        facts.append({"zh": "2 常主：所有的 2 都是主牌", "en": "2s are always trumps"})
+    if options.must_defend:
+        facts.append({"zh": "必打：" + "、".join(options.must_defend) + "（不能越过，只有坐庄打过才过）",
+                      "en": "must be played: " + ", ".join(options.must_defend) + " (no side jumps over them)"})
+    if options.max_levels is not None:
+        n = options.max_levels
+        facts.append({"zh": f"一局最多升 {n} 级", "en": f"at most {n} level{'s' if n > 1 else ''} a deal"})
+    if options.jack_hook is not None:
+        facts.append({"zh": f"勾J：打 J 时闲家用 J 抠底，庄家方回到 {options.jack_hook}",
+                      "en": f"勾J: at level J, the defenders winning the last trick with Js send the dealer's side "
+                            f"back to {options.jack_hook}"})
+    if options.reinforce:
+        facts.append({"zh": "保放：被反后补放同花色的级牌，张数一样也能保住",
+                      "en": "保放: an overcalled bidder who shows more of his suit keeps the bid on a tie"})
+    return facts
 
 
 def profiles_words(profiles: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
