@@ -291,7 +291,7 @@ def image_target(ws: Workspace, data: bytes) -> Outcome:
 
 POST_ENDPOINTS = ("/api/setup", "/api/deal", "/api/next-deal", "/api/bid", "/api/play", "/api/correct",
                   "/api/confirm", "/api/kitty", "/api/sessions/1/rename", "/api/sessions/import",
-                  "/zuihe/api/score", "/sessions/import", "/api/stats/rename")
+                  "/zuihe/api/score", "/sessions/import", "/api/stats/rename", "/api/points/trick", "/api/points/deal")
 URL_IDS = ("1", "0", str(2**63), str(2**64), "99999999999999999999999", "-1", "%ED%A0%80", "x" * 300)
 URL_TEMPLATES = ("/api/replay/{}", "/api/replay/1/at/{}", "/api/sessions/{}/export", "/replay/{}",
                  "/api/sessions/{}/resume", "/api/sessions/{}/delete", "/sessions/{}/resume", "/cards/{}.svg")
