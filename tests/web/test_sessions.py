@@ -189,5 +189,6 @@ def test_replay_page_renders_for_a_stored_session_and_404_otherwise(data_dir):
     session_id = played_session(app, record)
     client = app.test_client()
     html = client.get(f"/replay/{session_id}").get_data(as_text=True)
-    assert 'id="timeline"' in html and f"startReplay({session_id})" in html and "周五牌局" in html
+    assert 'id="timeline"' in html and f'data-session="{session_id}"' in html and "/static/replay.js" in html
+    assert "周五牌局" in html
     assert client.get("/replay/77").status_code == 404
