@@ -66,3 +66,21 @@ def test_house_rules_set_in_the_form_decide_the_settlement(page, server):  # noq
     page.locator("#lang-toggle").click()
     wait_text(page, "#rules-about", "at most 2 levels a deal")
     page.locator("#lang-toggle").click()
+
+
+def test_play_again_keeps_the_house_rules(page, server):  # noqa: F811
+    rules = {"profile": "standard-2deck", "twos_trump": True, "max_levels": 3, "must_defend": ["A"]}
+    for seed in range(300):
+        record = scorer.random_record("standard-2deck", seed, hand_size=6, level="A", rules=rules)
+        audit = scorer.audit_record(record)["deals"][0]
+        if audit["game_winner"] == "dealer" and not audit["violations"]:
+            break
+    else:
+        pytest.fail("no deal won the game")
+    server.open_record(record, name="决赛")
+    page.goto(server.url)
+    page.locator("#summary .game-winner").wait_for()
+    page.locator("#play-again").click()
+    page.wait_for_function("document.querySelector('#session-name').textContent.includes('再来一局')")
+    again = server.state()["state"]["record"]
+    assert again["rules"] == rules and again["start_levels"] == ["2"] * 4

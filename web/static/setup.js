@@ -144,13 +144,27 @@ function setupBody() {
   return body;
 }
 
-/* 再来一局: a new session with the same players and rules, everyone back at 2 (the caller reloads). */
+/* The house rules of a record's rules that the set-up form offers (再来一局 keeps them). */
+function houseOf(rules) {
+  const options = {};
+  if (typeof rules !== "object") return options;
+  document.querySelectorAll("#setup-form select[name=house]").forEach((select) => {
+    if (select.dataset.option in rules) options[select.dataset.option] = rules[select.dataset.option];
+  });
+  return options;
+}
+
+/* 再来一局: a new session with the same players and rules (the house rules too), everyone back at 2 (the caller
+ * reloads). A house rule the form does not offer (an imported record's) is left to the profile. */
 export async function playAgain() {
   const data = page.data;
   const record = data.state.record;
   const profile = typeof record.rules === "string" ? record.rules : record.rules.profile;
-  await api("/api/setup", { new: true, profile: profile, players: record.players, levels: record.players.map(() => "2"),
-    trump: "NT", dealer: 0, name: (data.session ? data.session.name : "") + " · " + t("action.play_again") });
+  const body = { new: true, profile: profile, players: record.players, levels: record.players.map(() => "2"),
+    trump: "NT", dealer: 0, name: (data.session ? data.session.name : "") + " · " + t("action.play_again") };
+  const house = houseOf(record.rules);
+  if (Object.keys(house).length) await api("/api/setup", { ...body, options: house }).catch(() => api("/api/setup", body));
+  else await api("/api/setup", body);
   setupFilled = false;
 }
 
