@@ -41,6 +41,8 @@ def manual_play(page, seat: int, cards: str, attempt: str = "") -> None:
     with page.expect_response(lambda response: response.url.endswith("/api/play")) as answer:
         manual.locator("button[type=submit]").click()
     assert answer.value.ok, answer.value.text()
+    # recorded: the form clears, and a play typed next is for the table as it now is
+    page.wait_for_function("document.querySelector('#manual-form input[name=cards]').value === ''")
 
 
 def click_and_wait(page, selector: str, path: str) -> None:

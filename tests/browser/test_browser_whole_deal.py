@@ -69,6 +69,7 @@ def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page
                 with page.expect_response(lambda response: response.url.endswith("/api/play")) as answer:
                     manual.locator("button[type=submit]").click()
                 assert answer.value.ok
+                page.wait_for_function("document.querySelector('#manual-form input[name=cards]').value === ''")
             elif t == 1:
                 manual_play(page, seat, " ".join(chinese(card) for card in cards))
             else:

@@ -29,7 +29,8 @@ def test_the_settlement_and_the_history_use_the_players_words(page, server):  # 
     page.goto(server.url)
     page.locator("#total-points").wait_for()
     assert page.locator("#deal-heading").inner_text() == "第 1 局"
-    assert page.locator("#threshold").inner_text() == "/ 满 80 上台"
+    # settled: the big number is the total, the card points beside it (issue 30, item 7 a)
+    assert page.locator("#threshold").inner_text() == f"牌分 {deal['defender_points']} · 满 80 上台"
     assert page.locator("#summary-heading").inner_text() == "本局结算"
     assert page.locator("#summary .outcome").inner_text() == "庄家下台，闲家上台（不升级）"
     kitty = page.locator("#summary .kitty-line").inner_text()
@@ -96,8 +97,10 @@ def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server
     assert page.locator("#source-line").inner_text() == "This game: by hand"
     assert page.locator('#setup-form select[name=trump] option[value="NT"]').text_content() == "no trump"
     assert page.locator('#deal-form select[name=trump] option[value="NT"]').text_content() == "no trump"
-    assert page.locator("#setup-form .player-row label:first-child > span").first.inner_text() == "Seat 1"
-    assert page.locator("#setup-form select[name=dealer] option").first.inner_text() == "Seat 1 · 老张"
+    # the set-up closed once the game started (issue 30, item 7 o): its words are read closed
+    assert not page.locator("#setup").evaluate("el => el.open")
+    assert page.locator("#setup-form .player-row label:first-child > span").first.text_content() == "Seat 1"
+    assert page.locator("#setup-form select[name=dealer] option").first.text_content() == "Seat 1 · 老张"
     assert page.locator("#threshold").inner_text() == "/ 80 to take over"
     # the sessions list: each source by its name, in either language
     page.goto(server.url + "sessions")

@@ -93,7 +93,8 @@ export function bindManual(reload) {
     const body = { seat: Number(f.seat.value), cards: f.cards.value };
     if (f.attempt.value.trim()) body.attempt = f.attempt.value;
     if (seen) { body.deal = seen.deal; body.trick = seen.trick; }
-    api("/api/play", body, "manual-error").then(() => {
+    api("/api/play", body, "manual-error").then((json) => {
+      page.data = json; // the table as it now is (the answer is the state): a play typed next is for it
       f.cards.value = ""; f.attempt.value = ""; manualTarget = "cards"; delete f.seat.dataset.touched; seen = null;
       save(); renderManualChosen(); return reload();
     }).catch(() => {}); // refused or unreachable: the reason by the form, the typed cards kept
