@@ -204,7 +204,7 @@ STREAM_SCHEMES = ("http", "https", "rtsp", "rtsps")
 """The addresses :class:`StreamSource` opens: HTTP MJPEG (Android IP Webcam, DroidCam), a JPEG
 snapshot polled over HTTP, RTSP and any other stream OpenCV's FFmpeg can open."""
 
-RECONNECT_S = (0.25, 0.5, 1.0, 2.0)
+RECONNECT_S = (0.1, 0.25, 0.5)
 """The waits between reconnection attempts when a stream drops; the last repeats until it is back."""
 
 _MAX_PART = 32 * 1024 * 1024
@@ -404,6 +404,13 @@ class _HttpConnection(_Connection):
         return data[:-2] if data.endswith(b"\r\n") else data
 
     def close(self) -> None:
+        """Safe from another thread: a read under way there ends at once with an error."""
+        sock = self.connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         self.connection.close()
 
 
@@ -608,8 +615,9 @@ class StreamSource(FrameSource):
     def close(self) -> None:
         self.interrupt()
         connection = self._connection
-        if connection is not None:
-            connection.close()  # a read under way in the thread ends with an error
+        if isinstance(connection, _HttpConnection):
+            connection.close()  # a read under way in the thread ends with an error (OpenCV's capture is
+            # the thread's alone to release: its read ends within the read timeout)
         if self._thread is not threading.current_thread():
             self._thread.join(self.read_timeout_s + 1.0)
 

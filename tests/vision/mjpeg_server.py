@@ -7,6 +7,7 @@ shown (the table still there). Like Android IP Webcam it answers
 - ``/video``: ``multipart/x-mixed-replace`` (MJPEG), each part with its Content-Length;
 - ``/video-nolength``: the same without Content-Length (pictures end at the next boundary);
 - ``/shot.jpg``: the picture of now, one per request;
+- ``/clip``: an AVI file (``clip``), a stream that is not MJPEG, which OpenCV's FFmpeg reads;
 - ``/``: an HTML page (not a stream); anything else: 404.
 
 :meth:`MjpegServer.drop` makes the stream drop for a while as a phone's Wi-Fi does: the table
@@ -69,8 +70,10 @@ def index_of_pictures(pictures: Sequence[bytes], offset: int = 0) -> dict[bytes,
 class MjpegServer:
     """The pictures served on a clock from :meth:`start` (see the module docstring)."""
 
-    def __init__(self, pictures: Sequence[bytes], *, fps: float = 10.0, offset: int = 0) -> None:
+    def __init__(self, pictures: Sequence[bytes], *, fps: float = 10.0, offset: int = 0,
+                 clip: Path | None = None) -> None:
         self.pictures = list(pictures)
+        self.clip = clip  # an AVI file served whole at /clip (a stream that is not MJPEG)
         self.fps = fps
         self.offset = offset
         self.started = 0.0
@@ -102,6 +105,16 @@ class MjpegServer:
                     self.end_headers()
                     try:
                         self.wfile.write(data)
+                    except OSError:
+                        return
+                elif self.path == "/clip" and server.clip is not None:
+                    body = server.clip.read_bytes()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "video/x-msvideo")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    try:
+                        self.wfile.write(body)
                     except OSError:
                         return
                 elif self.path == "/":

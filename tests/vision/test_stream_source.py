@@ -170,6 +170,30 @@ def test_mjpeg_without_lengths_and_a_snapshot_address_read_in_order(server, demo
     assert shown == sorted(shown) and shown[-1] > shown[0]
 
 
+def test_a_video_stream_that_is_not_mjpeg_is_read_by_ffmpeg(tmp_path):
+    """A stream of another kind (here an AVI over HTTP; RTSP goes the same way) is OpenCV's FFmpeg's to read."""
+    import cv2
+    import numpy as np
+
+    clip = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for shade in range(0, 240, 8):
+        writer.write(np.full((240, 320, 3), shade, np.uint8))
+    writer.release()
+    mjpeg = MjpegServer([cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes()], clip=clip).start()
+    try:
+        with open_source(f"http://127.0.0.1:{mjpeg.port}/clip") as source:
+            shades = []
+            for frame in source:
+                assert frame.image.shape == (240, 320, 3)
+                shades.append(int(frame.image.mean()))
+                if len(shades) == 5:
+                    break
+    finally:
+        mjpeg.stop()
+    assert len(set(shades)) >= 2  # its pictures, as they come (the clip over, it is opened again)
+
+
 def test_closing_while_the_stream_is_down_ends_the_reading_at_once(server):
     source = StreamSource(server.url, read_timeout_s=0.5)
     got: list[int] = []
