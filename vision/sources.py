@@ -230,14 +230,16 @@ def stream_name(url: str) -> str:
     >>> stream_name("http://me:secret@192.168.1.5:8080/video")
     'http://me:***@192.168.1.5:8080/video'
     """
-    parts = urllib.parse.urlsplit(url.strip())
+    url = url.strip()
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url
     if parts.password is None:
-        return url.strip()
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+        return url
+    user, _, host = parts.netloc.rpartition("@")
+    return urllib.parse.urlunsplit((parts.scheme, f"{user.partition(':')[0]}:***@{host}", parts.path, parts.query,
+                                    parts.fragment))
 
 
 class StreamDropped(Exception):
@@ -497,7 +499,12 @@ class StreamSource(FrameSource):
                  read_timeout_s: float = 3.0, clock: Callable[[], float] = time.monotonic,
                  reconnect_s: tuple[float, ...] = RECONNECT_S) -> None:
         url = url.strip()
-        if not is_stream_url(url) or not urllib.parse.urlsplit(url).hostname:
+        try:
+            parts = urllib.parse.urlsplit(url)
+            valid = is_stream_url(url) and bool(parts.hostname) and (parts.port is None or parts.port > 0)
+        except ValueError:  # a port that is no number, a bracket unclosed
+            valid = False
+        if not valid:
             raise SourceError("source.stream_url", url=stream_name(url)[:200])
         self.url = url
         self.name = stream_name(url)

@@ -224,6 +224,8 @@ def test_an_address_that_is_no_stream_is_one_clear_line(server):
         "http://127.0.0.1:1/video": ("source.stream_unreachable", "cannot connect (connection refused)"),
         "ftp://phone/video": ("source.stream_url", "not a stream address"),
         "http:///video": ("source.stream_url", "not a stream address"),
+        "http://phone:99999/video": ("source.stream_url", "not a stream address"),
+        "http://[phone/video": ("source.stream_url", "not a stream address"),
     }
     for url, (key, words) in cases.items():
         with pytest.raises(SourceError) as caught:
