@@ -96,6 +96,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+@pytest.mark.slow  # 25 s of the table in real time, each
 @pytest.mark.parametrize("mode", ["stall", "close"])
 def test_a_stream_that_drops_for_5_s_mid_deal_loses_no_play(server, demo_pictures, mode, capsys):
     """The phone's Wi-Fi goes for 5 s while trick 23 is played (two of its plays are laid meanwhile):
