@@ -154,7 +154,7 @@ def test_a_slow_reader_gets_the_newest_picture_and_stale_ones_are_dropped(demo_p
             status = source.status()
     finally:
         mjpeg.stop()
-    assert max(lags) < 0.2, lags
+    assert max(lags) < 0.5, lags  # a queue would make it grow by 0.16 s a picture: 1.6 s at the 10th
     assert status.dropped >= 20 and status.received >= 40, status
 
 
