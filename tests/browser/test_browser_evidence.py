@@ -105,6 +105,10 @@ def test_the_alert_shows_both_pictures_of_an_injected_revoke(page, demo_played, 
 
     page.goto(url)
     alert = page.locator(f'#alerts li[data-rule="must-follow-suit"][data-trick="{i}"][data-seat="{seat}"]')
+    alert.wait_for(state="attached")
+    earlier = page.locator("#alerts .earlier-alerts > details")  # the last deal's alerts, folded under the current deal's
+    if earlier.count() and not earlier.evaluate("el => el.open"):
+        earlier.locator("summary").click()
     alert.wait_for()
     figures = alert.locator(".evidence figure")
     figures.first.wait_for()
