@@ -360,6 +360,13 @@ class LiveGame:
         with self._lock:
             return copy_record(self._record)
 
+    def record(self) -> dict[str, Any]:
+        """The current record, not copied: read it, never change it (a change makes a new record).
+        For a reader that looks often (the camera pipeline, at every read), where
+        :meth:`snapshot`'s copy would cost more than the read."""
+        with self._lock:
+            return self._record
+
     def audit(self) -> dict[str, Any]:
         """The scorer's audit of the current record (cached until the next change)."""
         return self._audited()[1]

@@ -287,7 +287,7 @@ class TablePipeline:
         self.stats.reads += 1
         self.stats.read_seconds += time.perf_counter() - begun
         assert self.calibration is not None
-        facts = deal_facts(self.game.snapshot()) if instances and any(hasattr(i, "candidates") for i in instances) else None
+        facts = deal_facts(self.game.record()) if instances and any(hasattr(i, "candidates") for i in instances) else None
         by_seat, weighed = reads_by_seat(instances, self.calibration, self.seat_zones, facts)
         self.stats.reads_weighed += weighed
         return by_seat
@@ -310,7 +310,7 @@ class TablePipeline:
 
     def _sync_from_record(self, now: float) -> None:
         """Mirror the record's current trick (after a resume, a revision, or a page edit)."""
-        self._trick, complete = trick_of(self.game.snapshot(), self.players)
+        self._trick, complete = trick_of(self.game.record(), self.players)
         if complete:
             self._trick.complete_at = now
             self._swept = False
@@ -416,7 +416,7 @@ class TablePipeline:
         a person, with those of the lead already marked."""
         lead = self._trick.plays[0]
         seat = self._seat_of_position(0)
-        last = self.game.snapshot()["deals"][-1]["tricks"][-1]
+        last = self.game.record()["deals"][-1]["tricks"][-1]
         marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
         as_read = ZoneContent(tuple(lead), tuple(1.0 for _ in lead), marked)
         filled = fit_to_size(as_read, size, filler=Counter(lead).most_common(1)[0][0])
@@ -442,7 +442,7 @@ class TablePipeline:
             if position == 0 and len(content) < len(committed) and len(trick.plays) > 1 \
                     and all(len(play) == len(committed) for play in trick.plays[1:]):
                 continue  # a lead filled to its follows' size (_grow_lead): a hidden copy is still hidden
-            if seat in corrected_seats(self.game.snapshot()):
+            if seat in corrected_seats(self.game.record()):
                 continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, content, reason="misread-corrected", attempt=None)
             return
@@ -463,7 +463,7 @@ class TablePipeline:
         so it is filled to the lead's size with the gap marked for a person (:func:`fit_to_size`),
         never left to read as a follow of the wrong size."""
         size = len(self._trick.plays[0])
-        last = self.game.snapshot()["deals"][-1]["tricks"][-1]
+        last = self.game.record()["deals"][-1]["tricks"][-1]
         for position in range(1, len(self._trick.plays)):
             play = self._trick.plays[position]
             if not play or len(play) >= size:
@@ -491,7 +491,7 @@ class TablePipeline:
         """``content`` as a lead: of one suit where its unsure cards allow (:func:`one_suit_lead`)."""
         if len(content) < 2 or not content.candidates:
             return content
-        facts = deal_facts(self.game.snapshot())
+        facts = deal_facts(self.game.record())
         return content if facts is None or facts.suit_of is None else one_suit_lead(content, facts.suit_of)
 
     def _commit(self, zone: ZoneState, content: ZoneContent, frame: Frame) -> None:
