@@ -104,6 +104,7 @@ def test_two_phones_recording_one_play_the_second_is_refused_with_who_recorded_w
     page.locator("#lang-toggle").click()  # the first phone's form words it in English too
     first.locator("input[name=cards]").wait_for()
     assert page.locator("#manual-for").inner_text() == "For 老李 · trick 1"
+    in_chinese(page)  # the choice is kept in a cookie: later tests start in Chinese
 
 
 # --- (b) a play after the deal is over -------------------------------------------------------------
@@ -150,6 +151,7 @@ def test_an_unreachable_server_is_said_by_the_form_and_the_cards_are_kept(page, 
     form.locator("input[name=cards]").press("Enter")
     page.wait_for_function("document.querySelector('#manual-error').hidden")
     assert server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"] == [["AS", "AS"]]
+    in_chinese(page)
 
 
 def test_a_reload_keeps_a_half_typed_play(page, server):
