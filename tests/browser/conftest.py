@@ -85,6 +85,7 @@ def browser_context() -> Iterator[Any]:
     from playwright import sync_api
     user_data = tempfile.mkdtemp(prefix="tuolaji-chromium-")
     with sync_api.sync_playwright() as playwright:
+        RUNNING["playwright"] = playwright
         context = playwright.chromium.launch_persistent_context(
             user_data, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
             viewport={"width": 1440, "height": 1000}, locale="zh-CN")
@@ -92,6 +93,28 @@ def browser_context() -> Iterator[Any]:
         yield context
         context.close()
     shutil.rmtree(user_data, ignore_errors=True)
+
+
+RUNNING: dict[str, Any] = {}
+"""The session's Playwright, once ``browser_context`` started it (for :func:`other_device`)."""
+
+
+@pytest.fixture()
+def other_device(browser_context) -> Iterator[Any]:
+    """A page in a second browser context of its own (its cookies, storage and script apart): another
+    phone at the same table. Started only by the tests that need one."""
+    browser = RUNNING["playwright"].chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    other = context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield other
+    finally:
+        context.close()
+        browser.close()
+    assert errors == [], errors
 
 
 @pytest.fixture()

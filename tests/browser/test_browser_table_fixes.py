@@ -50,17 +50,6 @@ def server(tmp_path) -> Iterator[Server]:
         stop_serve(process)
 
 
-@pytest.fixture()
-def second_page(browser_context) -> Iterator[Any]:
-    """The second phone at the table: its own page, its own script and its own sessionStorage."""
-    other = browser_context.new_page()
-    errors: list[str] = []
-    other.on("pageerror", lambda error: errors.append(str(error)))
-    yield other
-    other.close()
-    assert errors == [], errors
-
-
 def in_chinese(page: Any) -> None:
     """The page in Chinese (a test before may have left the browser's choice in English)."""
     if page.evaluate("document.documentElement.dataset.lang") != "zh":
@@ -79,7 +68,8 @@ def open_manual(page: Any, url: str) -> Any:
 # --- (c) two phones, one play ----------------------------------------------------------------------
 
 
-def test_two_phones_recording_one_play_the_second_is_refused_with_who_recorded_what(page, second_page, server):
+def test_two_phones_recording_one_play_the_second_is_refused_with_who_recorded_what(page, other_device, server):
+    second_page = other_device  # the second phone: a browser context of its own
     server.post("api/setup", SETUP)
     first, second = open_manual(page, server.url), open_manual(second_page, server.url)
     for form in (first, second):
