@@ -1040,6 +1040,22 @@ def audit_with_findings(record: dict[str, Any]) -> tuple[dict[str, Any], list[De
     return {"deals": [audit.output for audit in audits]}, [audit.deal_findings() for audit in audits]
 
 
+def _deal_audited_again(run: AuditRun, index: int, record: dict[str, Any]) -> dict[str, Any]:
+    """Deal ``index`` of the record ``run`` audited, audited again under ``record``'s rules (its
+    penalty options scaled): from the levels and the previous deal ``run`` found, no other deal
+    audited."""
+    with _collector_paused():
+        try:
+            parsed = parse_record({**record, "deals": [record["deals"][index]]})
+        except RecordError:
+            parse_record(record)  # raises, naming the deal where it is
+            raise
+        whole = ParsedRecord(parsed.options, parsed.players, parsed.start_levels,
+                             run.whole.deals[:index] + parsed.deals, parsed.mid_game)
+        previous = run.carried[index - 1] if index else None
+        return _DealAudit(whole, index, run.carried[index].levels_before, previous).run()
+
+
 RULE_PENALTIES: dict[str, tuple[str, ...]] = {
     "must-follow-suit": ("wrong discard", "wrong trumping"),
     "must-follow-format": ("wrong discard",),
@@ -1051,14 +1067,19 @@ RULE_PENALTIES: dict[str, tuple[str, ...]] = {
 """The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
 
 
-def ruling_offers(record: dict[str, Any], deal: int = -1, *,
-                  audit: dict[str, Any] | None = None) -> list[dict[str, Any] | None]:
+def ruling_offers(record: dict[str, Any], deal: int = -1, *, audit: dict[str, Any] | None = None,
+                  run: AuditRun | None = None) -> list[dict[str, Any] | None]:
     """For each violation of a deal (parallel to the audit's ``violations``), the penalty the
     profile's scale gives it, as a ruling the table may apply (``{"seat", "trick", "rule",
     "points"}`` or ``... "levels": 1``); None where the rules or a ruling already penalise it,
     where it is not proven, or where the seeds name no penalty for it. The scale is the profile's
     ``throw_penalty`` (``points`` when it has none: seed 001's 10 points per wrong card).
-    ``audit``: the record's :func:`audit_record`, when the caller has it (not audited again).
+    ``run``: the record's :class:`AuditRun` (a live game's, :func:`audit_again`), when the caller has
+    it: nothing is audited again but the one deal under the scaled rules, from the levels and the
+    previous deal the run found (a profile without a penalty for a violation counts no wrong cards
+    for it, so the scale's penalty is that deal's audit under the scale). ``audit``: the record's
+    :func:`audit_record` alone (the scaled rules then audit the deals up to ``deal``); with
+    neither, the deals up to ``deal`` are audited once, and the scaled deal alone again.
 
     >>> from tuolaji.scorer.record import random_record
     >>> ruling_offers(random_record("standard-2deck", seed=0, hand_size=6))
@@ -1076,7 +1097,10 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *,
         parse_record(record)  # raises, naming the deal where it is
         raise
     part = {**record, "deals": record["deals"][:index + 1]}
-    base = (audit if audit is not None else audit_record(part))["deals"][index]
+    if run is None and audit is None:
+        with _collector_paused():
+            run = _audit_again(part)
+    base = (run.output if run is not None else audit)["deals"][index]  # type: ignore[index]
     if not any(v["proven"] and v["rule"] in RULE_PENALTIES for v in base["violations"]):
         return [None] * len(base["violations"])
     opts = parsed.options
@@ -1085,7 +1109,10 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *,
     for name in PENALTY_OPTIONS:
         if getattr(opts, name) == "none":
             rules[name] = scale
-    scaled = audit_record({**part, "rules": rules})["deals"][index]
+    if run is not None and index < len(run.carried):
+        scaled = _deal_audited_again(run, index, {**record, "rules": rules})
+    else:
+        scaled = audit_record({**part, "rules": rules})["deals"][index]
     offers: list[dict[str, Any] | None] = []
     for v in base["violations"]:
         kinds = RULE_PENALTIES.get(v["rule"], ())
@@ -1108,10 +1135,14 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *,
     return offers
 
 
-def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
+def bidding_state(record: dict[str, Any], deal: int = -1, *, earlier: AuditRun | None = None) -> BiddingState:
     """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
     game so far decides who may bid and at which level (找朋友: the side that won the last
     deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.
+
+    ``earlier``: an :class:`AuditRun` of this record or of an earlier version of it (a live
+    game's current run while a deal's bids change): the deals before ``deal`` that it audited,
+    unchanged, are not audited again (:func:`audit_again`); only ``deal`` itself is read.
 
     >>> rec = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
     ...        "bids": [{"seat": 1, "cards": ["2H"]}]}]}
@@ -1120,20 +1151,25 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     >>> b.standing_seat, b.trump, b.dealer, b.is_overcall(2, parse_cards(["2S", "2S"]))
     (1, 'H', 1, True)
     """
-    parsed = parse_record(record)
-    n = len(parsed.deals)
+    if earlier is None:
+        parse_record(record)  # every deal checked, as without a run
+    deals = record.get("deals") if isinstance(record, dict) else None
+    n = len(deals) if isinstance(deals, list) else 0
     if not -n <= deal < n:
+        parse_record(record)  # a malformed record: the place named
         raise RecordError("record.no_deal", deal=deal)
     index = deal % n
-    levels = list(parsed.start_levels)
-    previous: _DealAudit | None = None
-    for i in range(index):
-        audit = _DealAudit(parsed, i, levels, previous)
-        audit.run()
-        if audit.levels_after is not None:
-            levels = audit.levels_after
-        previous = audit
-    d = parsed.deals[index]
+    try:  # the deal itself; the deals before it are the run's
+        parsed = parse_record({**record, "deals": [record["deals"][index]]})
+    except RecordError:
+        parse_record(record)  # raises, naming the deal where it is
+        raise
+    with _collector_paused():
+        before = _audit_again({**record, "deals": record["deals"][:index]}, earlier)
+    previous = before.carried[-1] if before.carried else None
+    levels = list(parsed.start_levels) if previous is None else list(
+        previous.levels_after if previous.levels_after is not None else previous.levels_before)
+    d = parsed.deals[0]
     opts = parsed.options
     known = previous is not None and previous.winners is not None
     later_friends = opts.friends and known
@@ -1151,11 +1187,12 @@ def bidding_state(record: dict[str, Any], deal: int = -1) -> BiddingState:
     return state
 
 
-def next_dealers(record: dict[str, Any], deal: int = -1) -> list[int]:
+def next_dealers(record: dict[str, Any], deal: int = -1, *, earlier: AuditRun | None = None) -> list[int]:
     """Who may deal the deal after ``deal``: with fixed partnerships the audit's ``next_dealer``
     alone; in 找朋友 every player of the side that won it, in seat order from the dealer's next
     seat — their bids decide which of them deals (RULES §10), so the first is only where a new
-    deal starts until a bid stands. Empty while the deal is not complete.
+    deal starts until a bid stands. Empty while the deal is not complete. ``earlier``: an
+    :class:`AuditRun` of the record (or an earlier version): its unchanged deals are not audited again.
 
     >>> from tuolaji.scorer.record import random_record
     >>> rec = random_record("standard-2deck", seed=2)
@@ -1168,12 +1205,14 @@ def next_dealers(record: dict[str, Any], deal: int = -1) -> list[int]:
         parse_record(record)  # a malformed record: the place named
         raise RecordError("record.no_deal", deal=deal)
     index = deal % count
-    last = _audits({**record, "deals": record["deals"][:index + 1]})[-1]
+    with _collector_paused():
+        run = _audit_again({**record, "deals": record["deals"][:index + 1]}, earlier)
+    last = run.carried[-1]
     if last.winners is None:
         return []
     if last.next_dealer is not None:
         return [last.next_dealer]
-    n, dealer = last.n, last.d.dealer
+    n, dealer = run.whole.players, run.whole.deals[-1].dealer
     return [seat for seat in (seat_of(dealer, k, n) for k in range(1, n + 1)) if seat in last.winners]
 
 

@@ -66,9 +66,10 @@ def levels_before(record: dict[str, Any], audit: dict[str, Any], deal_index: int
 # --- bids ---------------------------------------------------------------------------------------
 
 
-def _follow_bids(record: dict[str, Any], deal_index: int, levels: list[str]) -> None:
+def _follow_bids(record: dict[str, Any], deal_index: int, levels: list[str],
+                 earlier: scorer.AuditRun | None = None) -> None:
     """Trump, dealer and level of the deal as its standing bid decides (unchanged without one)."""
-    state = scorer.bidding_state(record, deal_index)
+    state = scorer.bidding_state(record, deal_index, earlier=earlier)
     deal = record["deals"][deal_index]
     if state.standing is None:
         return
@@ -79,23 +80,26 @@ def _follow_bids(record: dict[str, Any], deal_index: int, levels: list[str]) -> 
         deal["level"] = RANKS[state.deal_level] if state.levels is not None else levels[state.dealer]
 
 
-def apply_bid(record: dict[str, Any], deal_index: int, seat: int, cards: list[str], levels: list[str]) -> None:
+def apply_bid(record: dict[str, Any], deal_index: int, seat: int, cards: list[str], levels: list[str], *,
+              earlier: scorer.AuditRun | None = None) -> None:
     """One more bid in the deal, if it stands; trump, dealer and level follow the standing bid
-    (``levels``: each seat's level before the deal, :func:`levels_before`)."""
+    (``levels``: each seat's level before the deal, :func:`levels_before`; ``earlier``: the game's
+    audit run, whose deals before this one are not audited again, :func:`scorer.bidding_state`)."""
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
         raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能再亮主",
                            "the deal has started: no more bids")
-    state = scorer.bidding_state(record, deal_index)
+    state = scorer.bidding_state(record, deal_index, earlier=earlier)
     refusal = state.refusal(seat, parse_cards(cards))
     if refusal is not None:
         raise RefusedError(f"bid: {detail(refusal)}", "这个亮主不成立：", "this bid does not stand: ",
                            violation=Violation("bad-bid", None, seat, True, refusal), players=record["players"])
     deal.setdefault("bids", []).append({"seat": seat, "cards": list(cards)})
-    _follow_bids(record, deal_index, levels)
+    _follow_bids(record, deal_index, levels, earlier)
 
 
-def withdraw_bid(record: dict[str, Any], deal_index: int, levels: list[str]) -> None:
+def withdraw_bid(record: dict[str, Any], deal_index: int, levels: list[str], *,
+                 earlier: scorer.AuditRun | None = None) -> None:
     """The deal without its last bid (taken back); trump and dealer follow the bid that then stands."""
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
@@ -106,13 +110,14 @@ def withdraw_bid(record: dict[str, Any], deal_index: int, levels: list[str]) -> 
     deal["bids"].pop()
     if not deal["bids"]:
         del deal["bids"]
-    _follow_bids(record, deal_index, levels)
+    _follow_bids(record, deal_index, levels, earlier)
 
 
 # --- the deal's settings -----------------------------------------------------------------------
 
 
-def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], levels: list[str]) -> None:
+def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], levels: list[str], *,
+              earlier: scorer.AuditRun | None = None) -> None:
     """The deal with ``changes`` (trump, dealer, level, friends) applied, before its first trick.
 
     The level is the dealer's own level (it is set with him); a level that is not his, or a
@@ -123,7 +128,7 @@ def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], 
                            "这一局已经开始出牌，不能再改设置（请更正单张牌）",
                            "the deal has started: correct single cards instead")
     names = record["players"]
-    state = scorer.bidding_state(record, deal_index)
+    state = scorer.bidding_state(record, deal_index, earlier=earlier)
     if state.standing is not None:
         if "trump" in changes and changes["trump"] != deal["trump"]:
             raise RefusedError("trump: the standing bid decides the trump", "主由亮主决定：要改主，先撤回亮主",
@@ -242,9 +247,11 @@ def settle_by_points(record: dict[str, Any], deal_index: int, defender_points: i
         deal["agreed"] = True
 
 
-def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -> dict[str, Any]:
+def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str, *,
+                    run: scorer.AuditRun | None = None) -> dict[str, Any]:
     """The next deal: the audit's next dealer at his new level; in 找朋友 the last dealer's call
-    carries over (the new dealer edits it like any setting before the first trick)."""
+    carries over (the new dealer edits it like any setting before the first trick). ``run``: the
+    record's audit run (``audit`` is its output), so that 找朋友's winners are not audited again."""
     last = audit["deals"][-1] if audit["deals"] else None
     if last is None or last.get("outcome") is None:
         raise RefusedError("next deal: the current deal is not complete", "这一局还没打完",
@@ -256,7 +263,7 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
                            "record the kitty first (or mark it unknown)")
     # 找朋友 names no next dealer (the winners' bids make him, RULES §10): the deal starts with the
     # first winner after the last dealer until a bid stands
-    dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(record)[0]
+    dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(record, earlier=run)[0]
     deal: dict[str, Any] = {"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []}
     previous = record["deals"][-1]
     if previous.get("friends"):
@@ -268,17 +275,18 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str) -
 
 
 def add_ruling(record: dict[str, Any], deal_index: int, audit: dict[str, Any], violation: int, *,
-               points: int | None = None, levels: int | None = None) -> None:
+               points: int | None = None, levels: int | None = None, run: scorer.AuditRun | None = None) -> None:
     """A penalty for one of the deal's violations (of ``audit``, the record's) in its ``rulings``:
-    the profile's (:func:`scorer.ruling_offers`) when neither ``points`` nor ``levels`` is given,
-    else the organiser's own. The audit then counts it in the deal's points and levels."""
+    the profile's (:func:`scorer.ruling_offers`, from ``run``, the audit's run, when given) when
+    neither ``points`` nor ``levels`` is given, else the organiser's own. The audit then counts it
+    in the deal's points and levels."""
     violations = audit["deals"][deal_index]["violations"]
     if not 0 <= violation < len(violations):
         raise RefusedError(f"ruling: deal {deal_index} has no violation {violation}", "没有这条违规",
                            "there is no such violation")
     found = violations[violation]
     if points is None and levels is None:
-        offer = scorer.ruling_offers(record, deal_index, audit=audit)[violation]
+        offer = scorer.ruling_offers(record, deal_index, audit=audit, run=run)[violation]
         if offer is None:
             raise RefusedError("ruling: the rules give this violation no penalty", "规则对这条违规没有规定罚分（可自定罚分）",
                                "the rules give this violation no penalty (set one of your own)")

@@ -736,7 +736,9 @@ class LiveGame:
         """One more bid in the current deal, if it stands (else :class:`~session.changes.RefusedError`);
         trump, dealer and level follow the standing bid."""
         def edit(record: dict[str, Any], deal: int) -> None:
-            changes.apply_bid(record, deal, seat, list(cards), changes.levels_before(record, self.audit(), deal))
+            run = self.audited()[1]  # the run of the record before the bid: no earlier deal is audited again
+            changes.apply_bid(record, deal, seat, list(cards), changes.levels_before(record, run.output, deal),
+                              earlier=run)
 
         return self._edit("bid", {"seat": seat, "cards": list(cards)}, -1, edit, reason="bid",
                           history="bid" if history else None)
@@ -744,14 +746,16 @@ class LiveGame:
     def withdraw_bid(self, *, history: bool = False) -> Change:
         """The current deal's last bid taken back; trump and dealer follow the bid that then stands."""
         def edit(record: dict[str, Any], deal: int) -> None:
-            changes.withdraw_bid(record, deal, changes.levels_before(record, self.audit(), deal))
+            run = self.audited()[1]
+            changes.withdraw_bid(record, deal, changes.levels_before(record, run.output, deal), earlier=run)
 
         return self._edit("withdraw-bid", {}, -1, edit, reason="bid", history="withdraw" if history else None)
 
     def edit_deal(self, settings: dict[str, Any], *, history: bool = False) -> Change:
         """The current deal's trump, dealer, level or 找朋友 call (``settings``), before its first trick."""
         def edit(record: dict[str, Any], deal: int) -> None:
-            changes.edit_deal(record, deal, settings, changes.levels_before(record, self.audit(), deal))
+            run = self.audited()[1]
+            changes.edit_deal(record, deal, settings, changes.levels_before(record, run.output, deal), earlier=run)
 
         return self._edit("edit-deal", copy.deepcopy(settings), -1, edit, reason="setup",
                           history="setting" if history else None)
@@ -825,7 +829,8 @@ class LiveGame:
         """A penalty for violation ``violation`` of a deal (the index into its audit's violations):
         the profile's when neither ``points`` nor ``levels`` is given, else the organiser's own."""
         def edit(record: dict[str, Any], index: int) -> None:
-            changes.add_ruling(record, index, self.audit(), violation, points=points, levels=levels)
+            run = self.audited()[1]
+            changes.add_ruling(record, index, run.output, violation, points=points, levels=levels, run=run)
 
         return self._edit("rule", {"violation": violation, "points": points, "levels": levels}, deal, edit,
                           reason="ruling", history="ruling" if history else None)
@@ -854,8 +859,8 @@ class LiveGame:
         """Start the next deal once the current one is complete and its kitty known: the audit's next
         dealer at his new level (找朋友: the last call carries over); returns its index."""
         with self._lock:
-            record, audit = self._audited()
-            deal = changes.next_deal_setup(record, audit, trump)
+            record, run = self.audited()
+            deal = changes.next_deal_setup(record, run.output, trump, run=run)
             candidate = dict(record)
             candidate["deals"] = [*record["deals"], deal]
             index = len(candidate["deals"]) - 1

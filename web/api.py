@@ -182,9 +182,10 @@ def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]
         "session": session.summary() | {"id": session.id} if session is not None else None,
         "state": state,
         "view": view.table_view(record, audit, run.findings, run.dealer_sides()) | {
-            "bidding": dealing.bidding_view(record),
+            "bidding": dealing.bidding_view(record, run),
             "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
-            "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1) if record["deals"] else None,
+            "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1, run=run)
+            if record["deals"] else None,
             "history": history.history_view(full),
             "results": results.deal_results(record, state["audit"]),
             "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),

@@ -51,10 +51,11 @@ def _candidate_bids(record: dict[str, Any], state: scorer.BiddingState) -> list[
     return result
 
 
-def bid_offers(record: dict[str, Any], deal: int = -1) -> list[list[list[str]]]:
+def bid_offers(record: dict[str, Any], deal: int = -1, *, run: scorer.AuditRun | None = None) -> list[list[list[str]]]:
     """Per seat, the bids that would stand now (the profile's bid order, the standing bid,
-    the cards the decks hold; 炒地皮's three jokers, whose bidder names the trump, are left out)."""
-    state = scorer.bidding_state(record, deal)
+    the cards the decks hold; 炒地皮's three jokers, whose bidder names the trump, are left out).
+    ``run``: the record's audit run (the deals before are not audited again)."""
+    state = scorer.bidding_state(record, deal, earlier=run)
     candidates = _candidate_bids(record, state)
     offers = []
     for seat in range(len(record["players"])):
@@ -75,17 +76,18 @@ def _trump_of(state: scorer.BiddingState, seat: int, cards: list[int]) -> str | 
         state.pop()
 
 
-def bidding_view(record: dict[str, Any]) -> dict[str, Any] | None:
-    """What the bids panel shows: the standing bid, what each seat may still bid."""
+def bidding_view(record: dict[str, Any], run: scorer.AuditRun | None = None) -> dict[str, Any] | None:
+    """What the bids panel shows: the standing bid, what each seat may still bid (``run``: the
+    record's audit run, the game's: nothing is audited again)."""
     if not record.get("deals") or record["deals"][-1].get("tricks"):
         return None  # bids end with the first trick
-    state = scorer.bidding_state(record, -1)
+    state = scorer.bidding_state(record, -1, earlier=run)
     standing = state.standing
     return {
         "standing": None if standing is None else {"seat": standing.seat,
                                                    "cards": [scorer.format_card(c) for c in standing.cards]},
         "verdicts": list(state.verdicts),
-        "offers": bid_offers(record),
+        "offers": bid_offers(record, run=run),
     }
 
 
@@ -101,9 +103,11 @@ def refused_response(error: RefusedError) -> tuple[Response, int]:
 # --- penalties the table rules (a violation's consequence) ----------------------------------
 
 
-def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> dict[str, Any] | None:
+def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int, *,
+                 run: scorer.AuditRun | None = None) -> dict[str, Any] | None:
     """The settlement's violations with the penalty the profile offers for each (None for a deal
-    that is not complete): what the page's one-click buttons apply."""
+    that is not complete): what the page's one-click buttons apply (``run``: the audit's run, so
+    that only the deal is audited again under the profile's scale, :func:`scorer.ruling_offers`)."""
     if not record["deals"] or audit["deals"][deal_index].get("outcome") is None:
         return None
-    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index, audit=audit)}
+    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index, audit=audit, run=run)}

@@ -201,3 +201,74 @@ def test_a_refused_command_leaves_the_game_as_it_was() -> None:
     with pytest.raises(RefusedError):
         game.undo()  # the camera's play is not in the history
     assert game.version == 1 and [change.kind for change in game.journal()] == ["play"]
+
+
+# --- bidding and rulings: nothing before the changed deal is audited again (issue 32, item 2) ----
+
+
+def count_deal_audits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The index of every deal audited, by any path (a whole record's audit, a run again, the bids'
+    state, a ruling's scale)."""
+    seen: list[int] = []
+    original = scorer_audit._DealAudit.run
+
+    def run(self: Any) -> Any:
+        seen.append(self.index)
+        return original(self)
+
+    monkeypatch.setattr(scorer_audit._DealAudit, "run", run)
+    return seen
+
+
+def three_deals_then_bidding() -> dict[str, Any]:
+    record = played_deal_record()
+    record["deals"] = [copy.deepcopy(record["deals"][0]) for _ in range(3)]
+    last = scorer.audit_record(record)["deals"][-1]
+    dealer = last["next_dealer"]
+    record["deals"].append({"level": last["levels_after"][dealer], "trump": "NT", "dealer": dealer, "tricks": []})
+    return record
+
+
+def test_bids_and_the_bids_panel_audit_no_earlier_deal(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = three_deals_then_bidding()
+    table = get_table(app)
+    table.start(record, name="x", source="import")
+    client = app.test_client()
+    first = client.get("/api/state").get_json()["view"]["bidding"]
+    seats = [seat for seat, offers in enumerate(first["offers"]) if offers]
+    audited = count_deal_audits(monkeypatch)
+    bid = first["offers"][seats[0]][0]
+    post(client, "/api/bid", {"seat": seats[0], "cards": bid})
+    for _ in range(2):
+        bidding = client.get("/api/state").get_json()["view"]["bidding"]
+    assert bidding["standing"] == {"seat": seats[0], "cards": bid}
+    assert audited == [3], audited  # the bid's deal, once; the bids' state reads the game's run
+    post(client, "/api/bid/withdraw")
+    client.get("/api/state")
+    assert audited == [3, 3], audited
+    game = table.game
+    game.edit_deal({"trump": "H" if game.record()["deals"][3]["trump"] != "H" else "C"})
+    game.audit()  # audited when read
+    assert audited == [3, 3, 3], audited
+
+
+def test_a_ruling_audits_its_deal_alone_under_the_profiles_scale(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.browser.records import revoke_record
+
+    record, (trick, seat) = revoke_record()
+    record["deals"] = [copy.deepcopy(record["deals"][0]) for _ in range(3)]
+    table = get_table(app)
+    table.start(record, name="x", source="import")
+    client = app.test_client()
+    offers = client.get("/api/state").get_json()["view"]["rulings"]
+    violations = table.game.audit()["deals"][2]["violations"]
+    found = next(i for i, v in enumerate(violations) if v["rule"] == "must-follow-suit")
+    assert offers["deal"] == 2 and offers["offers"][found]["points"] > 0
+    audited = count_deal_audits(monkeypatch)
+    state = post(client, "/api/ruling", {"deal": 2, "violation": found})
+    client.get("/api/state")
+    assert state["state"]["record"]["deals"][2]["rulings"][0]["points"] == offers["offers"][found]["points"]
+    # the offer under the scale (the deal alone), the change's audit, the new state's offers: deal 2 only
+    assert audited and set(audited) == {2} and len(audited) <= 3, audited
+    again = scorer.ruling_offers(table.game.record(), 2)
+    assert again == state["view"]["rulings"]["offers"]  # equal to a fresh computation on the record alone
