@@ -119,6 +119,9 @@ def other_device(browser_context) -> Iterator[Any]:
 
 @pytest.fixture()
 def page(browser_context) -> Iterator[Any]:
+    # Each test starts as a new visitor: the language chosen by an earlier test (a cookie every
+    # test server on 127.0.0.1 shares) must not carry over.
+    browser_context.clear_cookies()
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
