@@ -258,6 +258,48 @@ MESSAGES_EN: dict[str, str] = {
                                 "http://PHONE:8080/video, DroidCam's http://PHONE:4747/video"),
     "source.stream_open": "{url}: the stream cannot be opened (not a video stream OpenCV's FFmpeg reads)",
     "source.stream_no_picture": "{url}: connected, but no picture came ({problem})",
+    # a change the game refuses (session.changes.RefusedError), the history's undo and redo, the page's typed cards
+    "change.bid_started": "bid: the deal has started",
+    "change.bid_not_standing": "bid: {detail}",
+    "change.withdraw_started": "bid: the deal has started",
+    "change.no_bid": "bid: no bid to withdraw",
+    "change.deal_started": "deal: the deal has started; correct single cards instead",
+    "change.bid_decides_trump": "trump: the standing bid decides the trump",
+    "change.bid_decides_dealer": "dealer: the standing bid decides the dealer",
+    "change.not_dealers_level": "level: {level} is not the dealer's level {own} (seat {seat})",
+    "change.deal_not_complete": "next deal: the current deal is not complete",
+    "change.game_over": "next deal: the game is over",
+    "change.kitty_first": "next deal: the kitty is not recorded",
+    "change.no_violation": "ruling: deal {deal} has no violation {violation}",
+    "change.no_penalty": "ruling: the rules give this violation no penalty",
+    "change.zero_penalty": "ruling: a penalty of 0",
+    "change.no_ruling": "ruling: deal {deal} has no ruling {ruling}",
+    "history.undo_changed": "history: the {change:change} cannot be undone: the record changed since",
+    "history.redo_changed": "history: the {change:change} cannot be redone: the record changed since",
+    "history.bad_entry": "history: an entry that cannot be applied ({problem})",
+    "history.nothing_to_undo": "history: nothing to undo",
+    "history.nothing_to_redo": "history: nothing to redo",
+    "page.typed_card": "{field}[{index}]: unknown card {card!r}",
+    "demo.not_ended": "demo: the deal did not end",
+    # a zip refused on import (web.pictures.ZipImportError)
+    "zip.no_record": "import: expected a zip with record.json (a session exported with its pictures)",
+    "zip.zip64": "import: a zip64 archive (an exported session is a plain zip)",
+    "zip.encrypted": "import: {name} is encrypted (a zip with a password cannot be read)",
+    "zip.method": "import: {name} is compressed by method {method} (only stored or deflated can be read)",
+    "zip.entry_size": "import: {name}: {size:,} bytes unpacked, over the limit of {limit:,}",
+    "zip.checksum": "import: {name} fails its checksum (the zip is damaged)",
+    "zip.damaged": "import: {name}: the zip is damaged ({problem})",
+    "zip.data_damaged": "import: {name}: its compressed data is damaged",
+    "zip.truncated": "import: {name} is cut short (the zip is truncated)",
+    "zip.entry_unreadable": "import: {name} cannot be read ({problem})",
+    "zip.entry_over": "import: {name}: more than {limit:,} bytes unpacked",
+    "zip.too_large": "import: a zip of more than {mb} MB",
+    "zip.entries": "import: a zip of {entries:,} files (at most {most:,})",
+    "zip.directory": "import: a zip directory of {size:,} bytes (at most {most:,})",
+    "zip.unreadable": "import: not a readable zip ({problem})",
+    "zip.too_many_files": "import: a zip of more than {most:,} files",
+    "zip.pictures_size": "import: pictures of {total:,} bytes unpacked, over the limit of {limit:,}",
+    "zip.not_jpeg": "import: pictures/{short} is not a JPEG picture",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",
@@ -282,6 +324,19 @@ def _spec(name: str) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
 @_spec("json")
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+CHANGE_NAMES_EN: dict[str, str] = {
+    "enter-play": "entered play", "play": "play", "bid": "bid", "withdraw": "withdrawn bid", "kitty": "kitty",
+    "setting": "deal setting", "ruling": "penalty", "correction": "correction", "confirm": "confirmation",
+    "next-deal": "next deal", "settle": "settlement"}
+"""The English name of each kind of change of a record's history (``{change:change}``; the page's
+Chinese: ``session.history``'s names)."""
+
+
+@_spec("change")
+def _change(value: Any) -> str:
+    return CHANGE_NAMES_EN.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
 @_spec("plural")

@@ -8,7 +8,7 @@ is a copy of its own (the other deals are shared, never changed), then validates
 and audits the change once. Every rule comes from the rules core: the live bidding state
 (:func:`scorer.bidding_state`) says which bids stand and decides trump, dealer and the deal's
 level; the audit says each seat's level before the deal. A change the game contradicts is refused
-(:class:`RefusedError`) with a reason in both languages, never applied silently.
+(:class:`RefusedError`, a ``change.*`` key and its facts), never applied silently.
 
 >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"),
 ...           "start_levels": ["2", "5", "2", "5"], "deals": [{"level": "2", "trump": "NT", "dealer": 0, "tricks": []}]}
@@ -32,16 +32,16 @@ from tuolaji.scorer.violation_text import detail
 from tuolaji.scorer.violations import Violation
 
 
-class RefusedError(Exception):
-    """A change the game contradicts; ``words`` say why in Chinese and English (the page shows them).
+class RefusedError(InputError):
+    """A change the game contradicts: a key of :data:`scorer.messages.MESSAGES_EN` and its facts
+    (``str(error)`` the English line; the page words the same key, :func:`web.explain.describe_error`).
 
     ``violation``: the rules core's finding that refuses it (a bid that does not stand), when
-    there is one: the page words it (its ``words`` then start the sentence) for ``players``."""
+    there is one: the page words it (the key's words then start the sentence) for ``players``."""
 
-    def __init__(self, detail: str, zh: str, en: str, *, violation: Violation | None = None,
-                 players: list[str] | None = None) -> None:
-        super().__init__(detail)
-        self.words = {"zh": zh, "en": en}
+    def __init__(self, key: str, /, *, violation: Violation | None = None, players: list[str] | None = None,
+                 **params: Any) -> None:
+        super().__init__(key, **params)
         self.violation = violation
         self.players = list(players or [])
 
@@ -87,12 +87,11 @@ def apply_bid(record: dict[str, Any], deal_index: int, seat: int, cards: list[st
     audit run, whose deals before this one are not audited again, :func:`scorer.bidding_state`)."""
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能再亮主",
-                           "the deal has started: no more bids")
+        raise RefusedError("change.bid_started")
     state = scorer.bidding_state(record, deal_index, earlier=earlier)
     refusal = state.refusal(seat, parse_cards(cards))
     if refusal is not None:
-        raise RefusedError(f"bid: {detail(refusal)}", "这个亮主不成立：", "this bid does not stand: ",
+        raise RefusedError("change.bid_not_standing", detail=detail(refusal),
                            violation=Violation("bad-bid", None, seat, True, refusal), players=record["players"])
     deal.setdefault("bids", []).append({"seat": seat, "cards": list(cards)})
     _follow_bids(record, deal_index, levels, earlier)
@@ -103,10 +102,9 @@ def withdraw_bid(record: dict[str, Any], deal_index: int, levels: list[str], *,
     """The deal without its last bid (taken back); trump and dealer follow the bid that then stands."""
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("bid: the deal has started", "这一局已经开始出牌，不能撤回亮主",
-                           "the deal has started: bids cannot be withdrawn")
+        raise RefusedError("change.withdraw_started")
     if not deal.get("bids"):
-        raise RefusedError("bid: no bid to withdraw", "没有可撤回的亮主", "there is no bid to withdraw")
+        raise RefusedError("change.no_bid")
     deal["bids"].pop()
     if not deal["bids"]:
         del deal["bids"]
@@ -124,28 +122,22 @@ def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], 
     trump or dealer the standing bid contradicts, is refused."""
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
-        raise RefusedError("deal: the deal has started; correct single cards instead",
-                           "这一局已经开始出牌，不能再改设置（请更正单张牌）",
-                           "the deal has started: correct single cards instead")
+        raise RefusedError("change.deal_started")
     names = record["players"]
     state = scorer.bidding_state(record, deal_index, earlier=earlier)
     if state.standing is not None:
         if "trump" in changes and changes["trump"] != deal["trump"]:
-            raise RefusedError("trump: the standing bid decides the trump", "主由亮主决定：要改主，先撤回亮主",
-                               "the standing bid decides the trump: withdraw the bid to change it")
+            raise RefusedError("change.bid_decides_trump")
         if "dealer" in changes and changes["dealer"] != deal["dealer"]:
-            raise RefusedError("dealer: the standing bid decides the dealer", "庄家由亮主决定：要换庄，先撤回亮主",
-                               "the standing bid decides the dealer: withdraw the bid to change him")
+            raise RefusedError("change.bid_decides_dealer")
     if "trump" in changes:
         deal["trump"] = changes["trump"]
     if "dealer" in changes:
         deal["dealer"] = changes["dealer"]
     own = levels[deal["dealer"]]
     if "level" in changes and changes["level"] != own:
-        name = names[deal["dealer"]]
-        raise RefusedError(f"level: {changes['level']} is not the dealer's level {own}",
-                           f"打 {changes['level']} 不对：庄家 {name} 在打 {own}",
-                           f"level {changes['level']} is wrong: the dealer {name} is at {own}")
+        raise RefusedError("change.not_dealers_level", level=changes["level"], own=own, seat=deal["dealer"],
+                           players=names)
     deal["level"] = own
     if "friends" in changes:
         if changes["friends"]:
@@ -254,13 +246,11 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str, *
     record's audit run (``audit`` is its output), so that 找朋友's winners are not audited again."""
     last = audit["deals"][-1] if audit["deals"] else None
     if last is None or last.get("outcome") is None:
-        raise RefusedError("next deal: the current deal is not complete", "这一局还没打完",
-                           "the current deal is not complete")
+        raise RefusedError("change.deal_not_complete")
     if last.get("game_winner"):
-        raise RefusedError("next deal: the game is over", "牌局已经结束，不能再开下一局", "the game is over")
+        raise RefusedError("change.game_over")
     if not settle_ready(record, len(record["deals"]) - 1):
-        raise RefusedError("next deal: the kitty is not recorded", "请先记录底牌（或选择“底牌未知”）",
-                           "record the kitty first (or mark it unknown)")
+        raise RefusedError("change.kitty_first")
     # 找朋友 names no next dealer (the winners' bids make him, RULES §10): the deal starts with the
     # first winner after the last dealer until a bid stands
     dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(record, earlier=run)[0]
@@ -282,14 +272,12 @@ def add_ruling(record: dict[str, Any], deal_index: int, audit: dict[str, Any], v
     in the deal's points and levels."""
     violations = audit["deals"][deal_index]["violations"]
     if not 0 <= violation < len(violations):
-        raise RefusedError(f"ruling: deal {deal_index} has no violation {violation}", "没有这条违规",
-                           "there is no such violation")
+        raise RefusedError("change.no_violation", deal=deal_index, violation=violation)
     found = violations[violation]
     if points is None and levels is None:
         offer = scorer.ruling_offers(record, deal_index, audit=audit, run=run)[violation]
         if offer is None:
-            raise RefusedError("ruling: the rules give this violation no penalty", "规则对这条违规没有规定罚分（可自定罚分）",
-                               "the rules give this violation no penalty (set one of your own)")
+            raise RefusedError("change.no_penalty")
         ruling = offer
     else:
         ruling = {"seat": found["seat"], "trick": found["trick"], "rule": found["rule"]}
@@ -298,7 +286,7 @@ def add_ruling(record: dict[str, Any], deal_index: int, audit: dict[str, Any], v
         elif points:
             ruling["points"] = points
         else:
-            raise RefusedError("ruling: a penalty of 0", "罚分要大于 0", "a penalty must be above 0")
+            raise RefusedError("change.zero_penalty")
     ruling["by"] = "table"
     record["deals"][deal_index].setdefault("rulings", []).append(ruling)
 
@@ -307,7 +295,7 @@ def remove_ruling(record: dict[str, Any], deal_index: int, ruling: int) -> None:
     """The deal without one of its rulings (the penalty taken back)."""
     rulings = record["deals"][deal_index].get("rulings") or []
     if not 0 <= ruling < len(rulings):
-        raise RefusedError(f"ruling: deal {deal_index} has no ruling {ruling}", "没有这条罚分", "there is no such penalty")
+        raise RefusedError("change.no_ruling", deal=deal_index, ruling=ruling)
     rulings.pop(ruling)
     if not rulings:
         record["deals"][deal_index].pop("rulings", None)

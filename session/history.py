@@ -41,19 +41,20 @@ import copy
 import time
 from typing import Any
 
+from tuolaji.scorer.messages import CHANGE_NAMES_EN
+
 from .changes import RefusedError
 
 CHANGES = ("enter-play", "play", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm", "next-deal", "settle")
-_NAMES = {"enter-play": ("补记出牌", "entered play"), "play": ("出牌", "play"), "bid": ("亮主", "bid"), "withdraw": ("撤回亮主", "withdrawn bid"),
-          "kitty": ("底牌", "kitty"), "setting": ("本局设置", "deal setting"), "ruling": ("罚分", "penalty"),
-          "correction": ("更正", "correction"), "confirm": ("确认", "confirmation"), "next-deal": ("开始下一局", "next deal"),
-          "settle": ("结算", "settlement")}
+_NAMES_ZH = {"enter-play": "补记出牌", "play": "出牌", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
+             "setting": "本局设置", "ruling": "罚分", "correction": "更正", "confirm": "确认", "next-deal": "开始下一局",
+             "settle": "结算"}
+"""The Chinese name of each kind of change (the English: :data:`scorer.messages.CHANGE_NAMES_EN`)."""
 
 
 def change_words(change: str) -> dict[str, str]:
     """The name of a kind of change in both languages (for the page's undo button)."""
-    zh, en = _NAMES.get(change, (change, change))
-    return {"zh": zh, "en": en}
+    return {"zh": _NAMES_ZH.get(change, change), "en": CHANGE_NAMES_EN.get(change, change)}
 
 
 def _deal_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -170,11 +171,7 @@ def can_redo(record: dict[str, Any]) -> str | None:
 
 
 def _refused(entry: dict[str, Any], undoing: bool) -> RefusedError:
-    what = change_words(entry["change"])
-    verb = ("撤销", "undone") if undoing else ("重做", "redone")
-    return RefusedError(f"history: the {what['en']} cannot be {verb[1]}: the record changed since",
-                        f"这一步（{what['zh']}）之后记录又有了别的改动，不能{verb[0]}",
-                        f"the {what['en']} cannot be {verb[1]}: the record changed after it")
+    return RefusedError("history.undo_changed" if undoing else "history.redo_changed", change=str(entry["change"]))
 
 
 def _apply(record: dict[str, Any], entry: dict[str, Any], undoing: bool) -> dict[str, Any]:
@@ -252,16 +249,17 @@ def _apply_tricks(tricks: list[Any], entry: dict[str, Any], undoing: bool) -> li
 def _checked_apply(record: dict[str, Any], entry: Any, undoing: bool) -> dict[str, Any]:
     try:
         return _apply(record, entry, undoing)
+    except RefusedError:
+        raise
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:  # a history written by something else
-        raise RefusedError(f"history: an entry that cannot be applied ({exc!r})", "这条历史记录无法还原",
-                           "this history entry cannot be applied") from None
+        raise RefusedError("history.bad_entry", problem=repr(exc)) from None
 
 
 def undo(record: dict[str, Any]) -> dict[str, Any]:
     """The record with the last change still in effect taken back; the history says so."""
     done, _ = stacks(record)
     if not done:
-        raise RefusedError("history: nothing to undo", "没有可撤销的改动", "there is nothing to undo")
+        raise RefusedError("history.nothing_to_undo")
     result = _checked_apply(record, record["history"][done[-1]], True)
     result["history"] = [*record["history"], {"change": "undo", "of": done[-1], "at": round(time.time(), 3)}]
     return result
@@ -271,7 +269,7 @@ def redo(record: dict[str, Any]) -> dict[str, Any]:
     """The record with the last undone change put back; the history says so."""
     _, undone = stacks(record)
     if not undone:
-        raise RefusedError("history: nothing to redo", "没有可重做的改动", "there is nothing to redo")
+        raise RefusedError("history.nothing_to_redo")
     result = _checked_apply(record, record["history"][undone[-1]], False)
     result["history"] = [*record["history"], {"change": "redo", "of": undone[-1], "at": round(time.time(), 3)}]
     return result

@@ -133,11 +133,7 @@ def _cards_field(data: dict[str, Any], name: str) -> list[str]:
         try:
             cards.append(scorer.format_card(scorer.parse_card(card)))
         except (InputError, ValueError):
-            shown = card[:20]
-            raise dealing.RefusedError(
-                f"{name}[{position}]: unknown card {card!r}",
-                f"第 {position + 1} 张「{shown}」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ",
-                f"card {position + 1}, {shown!r}, is not a card: write 黑桃A, 红桃10, 大王, or AS, 10H, BJ") from None
+            raise dealing.RefusedError("page.typed_card", field=name, index=position, card=card[:20]) from None
     return cards
 
 

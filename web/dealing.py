@@ -26,7 +26,7 @@ from tuolaji.scorer.cards import SUITS, parse_cards
 from tuolaji.session.changes import RefusedError, next_deal_setup, settle_ready
 
 from . import view
-from .explain import describe_violation
+from .explain import describe_error, describe_violation
 
 __all__ = ["RefusedError", "bid_offers", "bidding_view", "next_deal_setup", "refused_response", "rulings_view",
            "settle_ready"]
@@ -92,8 +92,10 @@ def bidding_view(record: dict[str, Any], run: scorer.AuditRun | None = None) -> 
 
 
 def refused_response(error: RefusedError) -> tuple[Response, int]:
-    """The answer to a refused change: 400 with its words (a refusing finding worded for the page)."""
-    words = dict(error.words)
+    """The answer to a refused change: 400 with its words, from its key and facts (a refusing
+    finding worded for the page after them)."""
+    described = describe_error(error, error.players)
+    words = {"zh": described["zh"], "en": described["en"]}
     if error.violation is not None:
         found = describe_violation(error.violation, error.players)
         words = {lang: words[lang] + found[lang] for lang in ("zh", "en")}

@@ -86,6 +86,7 @@ from tuolaji.scorer.violations import (
     WrongFriendsDealer,
     WrongTrump,
 )
+from tuolaji.session.history import change_words
 from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, STRINGS
 from tuolaji.web.security import shown_error
 
@@ -657,6 +658,8 @@ def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bo
             out[name] = words.cards_zh(text) if lang == "zh" else text
         elif name == "profile":
             out[name] = _profile_name(value)[lang]
+        elif name == "change" and isinstance(value, str):  # a kind of change of the history
+            out[name] = change_words(value)[lang]
         elif name in _JOINED and isinstance(value, (list, tuple)):
             out[name] = _JOINED[name][0 if lang == "zh" else 1].join(str(v) for v in value)
         elif name == "requirement" and isinstance(value, (list, tuple)):

@@ -194,8 +194,6 @@ def _input_error(error: InputError) -> tuple[Response, int]:
 
     if isinstance(error, NotSavedError):  # an import that could not be saved: 507 / 503, as every change
         return _not_saved(error)
-    if isinstance(error, ZipImportError):
-        return jsonify({"error": str(error), "message": {"zh": error.zh, "en": str(error)}}), 400
     return api_error(error)
 
 
@@ -280,11 +278,8 @@ def export_zip(session_id: int) -> Response:
 
 
 class ZipImportError(BadRequestError):
-    """A zip that cannot be imported: one line in English (the exception) and in Chinese (``zh``)."""
-
-    def __init__(self, en: str, zh: str) -> None:
-        super().__init__(f"import: {en}")
-        self.zh = f"导入：{zh}"
+    """A zip that cannot be imported: a ``zip.*`` key of :data:`scorer.messages.MESSAGES_EN` and its
+    facts, worded by the page like every error."""
 
 
 def _directory_bounds(raw: bytes) -> tuple[int, int]:
@@ -294,12 +289,10 @@ def _directory_bounds(raw: bytes) -> tuple[int, int]:
     if end < 0 or raw[end:end + 4] != b"PK\x05\x06" or raw[-2:] != b"\x00\x00":
         end = raw.rfind(b"PK\x05\x06", max(0, len(raw) - 22 - 0xFFFF))
     if end < 0 or len(raw) - end < 22:
-        raise ZipImportError("expected a zip with record.json (a session exported with its pictures)",
-                             "应是含 record.json 的 zip 文件（连同图片导出的牌局）")
+        raise ZipImportError("zip.no_record")
     _sig, _disk, _start, _here, entries, size, _offset, _comment = struct.unpack("<4s4H2LH", raw[end:end + 22])
     if entries == 0xFFFF or size == 0xFFFFFFFF or raw[max(0, end - 20):end].startswith(b"PK\x06\x07"):
-        raise ZipImportError("a zip64 archive (an exported session is a plain zip)",
-                             "zip64 格式的压缩包（导出的牌局是普通 zip）")
+        raise ZipImportError("zip.zip64")
     return entries, size
 
 
@@ -307,14 +300,11 @@ def _check_entry(entry: zipfile.ZipInfo, limit: int) -> None:
     """What the directory says of ``entry``, checked before a byte of it is read."""
     name = entry.filename[:80]
     if entry.flag_bits & 0x1:
-        raise ZipImportError(f"{name} is encrypted (a zip with a password cannot be read)",
-                             f"{name} 已加密（带密码的 zip 无法读取）")
+        raise ZipImportError("zip.encrypted", name=name)
     if entry.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise ZipImportError(f"{name} is compressed by method {entry.compress_type} (only stored or deflated can be read)",
-                             f"{name} 的压缩方式 {entry.compress_type} 无法读取（只能是不压缩或 deflate）")
+        raise ZipImportError("zip.method", name=name, method=entry.compress_type)
     if entry.file_size > limit:
-        raise ZipImportError(f"{name}: {entry.file_size:,} bytes unpacked, over the limit of {limit:,}",
-                             f"{name}：解压后 {entry.file_size:,} 字节，超过上限 {limit:,}")
+        raise ZipImportError("zip.entry_size", name=name, size=entry.file_size, limit=limit)
 
 
 def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int) -> bytes:
@@ -326,39 +316,34 @@ def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int) ->
             data = handle.read(limit + 1)
     except zipfile.BadZipFile as exc:
         if "CRC" in str(exc):
-            raise ZipImportError(f"{name} fails its checksum (the zip is damaged)",
-                                 f"{name} 校验和不符（zip 文件已损坏）") from None
-        raise ZipImportError(f"{name}: the zip is damaged ({exc})", f"{name}：zip 文件已损坏") from None
+            raise ZipImportError("zip.checksum", name=name) from None
+        raise ZipImportError("zip.damaged", name=name, problem=str(exc)) from None
     except zlib.error:
-        raise ZipImportError(f"{name}: its compressed data is damaged", f"{name}：压缩数据已损坏") from None
+        raise ZipImportError("zip.data_damaged", name=name) from None
     except EOFError:
-        raise ZipImportError(f"{name} is cut short (the zip is truncated)", f"{name} 不完整（zip 文件被截断）") from None
+        raise ZipImportError("zip.truncated", name=name) from None
     except (NotImplementedError, RuntimeError, ValueError, OSError) as exc:
-        raise ZipImportError(f"{name} cannot be read ({str(exc)[:80]})", f"{name} 无法读取") from None
+        raise ZipImportError("zip.entry_unreadable", name=name, problem=str(exc)[:80]) from None
     if len(data) > limit:
-        raise ZipImportError(f"{name}: more than {limit:,} bytes unpacked", f"{name}：解压后超过 {limit:,} 字节")
+        raise ZipImportError("zip.entry_over", name=name, limit=limit)
     return data
 
 
 def _open_archive(raw: bytes) -> zipfile.ZipFile:
     """The zip in ``raw``, its directory bounded before it is parsed."""
     if len(raw) > MAX_ZIP_BYTES:
-        raise ZipImportError(f"a zip of more than {MAX_ZIP_BYTES // 1024 // 1024} MB",
-                             f"zip 文件超过 {MAX_ZIP_BYTES // 1024 // 1024} MB")
+        raise ZipImportError("zip.too_large", mb=MAX_ZIP_BYTES // 1024 // 1024)
     entries, size = _directory_bounds(raw)
     if entries > MAX_ZIP_ENTRIES:
-        raise ZipImportError(f"a zip of {entries:,} files (at most {MAX_ZIP_ENTRIES:,})",
-                             f"zip 里有 {entries:,} 个文件（最多 {MAX_ZIP_ENTRIES:,} 个）")
+        raise ZipImportError("zip.entries", entries=entries, most=MAX_ZIP_ENTRIES)
     if size > MAX_ZIP_DIRECTORY:
-        raise ZipImportError(f"a zip directory of {size:,} bytes (at most {MAX_ZIP_DIRECTORY:,})",
-                             f"zip 的目录有 {size:,} 字节（上限 {MAX_ZIP_DIRECTORY:,}）")
+        raise ZipImportError("zip.directory", size=size, most=MAX_ZIP_DIRECTORY)
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError) as exc:
-        raise ZipImportError(f"not a readable zip ({str(exc)[:80]})", "不是可读取的 zip 文件") from None
+        raise ZipImportError("zip.unreadable", problem=str(exc)[:80]) from None
     if len(archive.filelist) > MAX_ZIP_ENTRIES:
-        raise ZipImportError(f"a zip of more than {MAX_ZIP_ENTRIES:,} files",
-                             f"zip 里的文件超过 {MAX_ZIP_ENTRIES:,} 个")
+        raise ZipImportError("zip.too_many_files", most=MAX_ZIP_ENTRIES)
     return archive
 
 
@@ -371,8 +356,7 @@ def import_archive(raw: bytes) -> dict[str, Any]:
     archive = _open_archive(raw)
     entries = {entry.filename: entry for entry in archive.infolist()}
     if "record.json" not in entries:
-        raise ZipImportError("expected a zip with record.json (a session exported with its pictures)",
-                             "应是含 record.json 的 zip 文件（连同图片导出的牌局）")
+        raise ZipImportError("zip.no_record")
     record = safejson.loads(_read_entry(archive, entries["record.json"], safejson.MAX_BYTES), "record.json")
     meta: Any = {}
     if "session.json" in entries:
@@ -387,13 +371,12 @@ def import_archive(raw: bytes) -> dict[str, Any]:
         _check_entry(entry, DEAL_BUDGET)
     total = sum(entry.file_size for entry, _short in listed)
     if total > MAX_ZIP_BYTES:
-        raise ZipImportError(f"pictures of {total:,} bytes unpacked, over the limit of {MAX_ZIP_BYTES:,}",
-                             f"图片解压后共 {total:,} 字节，超过上限 {MAX_ZIP_BYTES:,}")
+        raise ZipImportError("zip.pictures_size", total=total, limit=MAX_ZIP_BYTES)
     pictures = []
     for entry, short in listed:
         data = _read_entry(archive, entry, DEAL_BUDGET)
         if not data.startswith(JPEG_START):
-            raise ZipImportError(f"pictures/{short} is not a JPEG picture", f"pictures/{short} 不是 JPEG 图片")
+            raise ZipImportError("zip.not_jpeg", short=short)
         pictures.append((short, data))
     session_id = get_table().store.create(record, name=name, source="import")
     folder = pictures_dir(Path(_app().config["DATA_DIR"]), session_id)

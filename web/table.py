@@ -521,7 +521,7 @@ class DemoFeed(PipelineFeed):
         record, audit = game.current()
         deal_index = len(record["deals"]) - 1
         if len(audit["deals"]) > 1 or audit["deals"][deal_index].get("outcome") is None:
-            raise dealing.RefusedError("demo: the deal did not end", "这一局还没打完", "the deal did not end")
+            raise dealing.RefusedError("demo.not_ended")
         if dealing.settle_ready(record, deal_index):
             return  # done already (a resumed demo session)
         game.set_kitty(deal_index, list(self.finale["kitty"]), history=True)

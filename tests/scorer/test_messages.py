@@ -27,10 +27,6 @@ from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH
 ROOT = Path(__file__).resolve().parents[2]
 KEYED_PACKAGES = ("scorer", "session", "web", "vision")
 """Where every error is raised by key (the commands' own lines, which no page shows, may be free text)."""
-OWN_WORDS = {"ZipImportError"}
-"""Errors that carry their own line in each language (a zip refused on import: its English and Chinese)."""
-
-
 NOT_YET_KEYED = {"club"}
 """Folders whose errors are still lines of English: the club's pages (web/club/, written alongside
 this change), whose errors the page shows as they are."""
@@ -64,7 +60,7 @@ def input_error_classes() -> set[str]:
 def raise_sites() -> list[tuple[str, int, str, ast.expr | None]]:
     """(file, line, class, first argument) of every construction of an InputError subclass (嘴和's
     errors have a table of their own: tests/scorer/test_zuihe_messages.py)."""
-    classes = input_error_classes() - OWN_WORDS
+    classes = input_error_classes()
     sites = []
     for path in sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -188,7 +184,8 @@ def sample_params(key: str) -> dict[str, object]:
     """Made-up facts of the kinds a key's English template asks for (by its format specs and names)."""
     named: dict[str, object] = {"where": "deals[0].tricks[1]", "seat": 1, "turn": 2, "deal": 0, "trick": 1, "index": 0,
                                 "position": 0, "error": InputError("card.unknown", text="1H"),
-                                "why": Message("resume.players_or_rules"), "suit": "trump", "profile": "standard-2deck"}
+                                "why": Message("resume.players_or_rules"), "suit": "trump", "profile": "standard-2deck",
+                                "change": "setting"}
     params: dict[str, object] = {}
     for _, field, spec, _ in string.Formatter().parse(MESSAGES_EN[key]):
         if not field:

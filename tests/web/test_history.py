@@ -11,6 +11,7 @@ from tests.browser.records import played_deal_record
 from tuolaji import scorer
 from tuolaji.web import get_table
 from tuolaji.web.dealing import RefusedError
+from tuolaji.web.explain import describe_error
 from tuolaji.web.history import can_redo, can_undo, logged, redo, undo
 
 SETUP = {"players": ["东", "南", "西", "北"], "profile": "standard-2deck", "trump": "NT", "dealer": 0}
@@ -75,7 +76,8 @@ def test_an_undo_is_refused_when_the_record_changed_since():
     camera["deals"][0]["trump"] = "H"  # changed by something that kept no history
     with pytest.raises(RefusedError) as refused:
         undo(camera)
-    assert "不能撤销" in refused.value.words["zh"]
+    assert refused.value.key == "history.undo_changed" and refused.value.params == {"change": "bid"}
+    assert describe_error(refused.value)["zh"] == "这一步（亮主）之后记录又有了别的改动，不能撤销"
     assert can_undo(bid) == "bid" and can_redo(undo(bid)) == "bid"
     assert redo(undo(bid))["deals"][0] == bid["deals"][0]
     broken = bid | {"history": [{"change": "bid", "deal": 5}]}
