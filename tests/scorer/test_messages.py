@@ -27,14 +27,9 @@ from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH
 ROOT = Path(__file__).resolve().parents[2]
 KEYED_PACKAGES = ("scorer", "session", "web", "vision")
 """Where every error is raised by key (the commands' own lines, which no page shows, may be free text)."""
-NOT_YET_KEYED = {"club"}
-"""Folders whose errors are still lines of English: the club's pages (web/club/, written alongside
-this change), whose errors the page shows as they are."""
-
-
 def sources() -> list[Path]:
     return [path for package in KEYED_PACKAGES for path in sorted((ROOT / package).rglob("*.py"))
-            if "zuihe" not in path.parts and not NOT_YET_KEYED & set(path.parts)]
+            if "zuihe" not in path.parts]
 
 
 def input_error_classes() -> set[str]:

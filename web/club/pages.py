@@ -45,7 +45,7 @@ def bearer() -> str | None:
 
 def organiser_only() -> None:
     if not store().is_organiser(bearer()):
-        raise ClubRefused("the organiser's token is needed", 403)
+        raise ClubRefused("club.organiser", 403)
 
 
 @club_bp.errorhandler(ClubRefused)
@@ -61,7 +61,7 @@ def _down(error: ClubDatabaseDown) -> tuple[Response, int]:
 def _json_body() -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise ClubRefused("the body must be a JSON object")
+        raise ClubRefused("club.body_object")
     return body
 
 
@@ -101,10 +101,10 @@ def api_last_change(name: str) -> Response:
 def api_push(name: str) -> Response:
     body = _json_body()
     if body.get("table", name) != name:
-        raise ClubRefused(f"changes for table {body.get('table')!r} pushed to table {name!r}", 400)
+        raise ClubRefused("club.wrong_table", given=body.get("table"), name=name)
     changes = body.get("changes")
     if not isinstance(changes, list):
-        raise ClubRefused("changes must be a list")
+        raise ClubRefused("club.changes_list")
     return jsonify(store().push(name, bearer(), changes))
 
 
@@ -113,7 +113,7 @@ def api_enter_play(name: str) -> tuple[Response, int]:
     """A play entered on a phone at the club (the table's token): queued for the table's machine,
     which plays it into its record; the answer names the command, whose result follows."""
     if not store().table_token_ok(name, bearer()):
-        raise ClubRefused(f"table {name!r}: wrong token", 403)
+        raise ClubRefused("club.wrong_token", 403, name=name)
     body = _json_body()
     return jsonify({"command": store().add_command(name, "play", body)}), 202
 
@@ -161,7 +161,7 @@ def api_add_pair() -> tuple[Response, int]:
     body = _json_body()
     players = body.get("players")
     if not (isinstance(players, list) and len(players) == 2):
-        raise ClubRefused("a pair is two players")
+        raise ClubRefused("club.pair_two")
     store().add_pair(str(body.get("name") or ""), str(players[0]), str(players[1]))
     return jsonify({"pair": body.get("name"), "players": players}), 201
 
@@ -196,7 +196,7 @@ def api_rounds() -> Response:
 def _rule() -> str:
     rule = request.args.get("rule", "levels")
     if rule not in RULES:
-        raise ClubRefused(f"unknown standings rule {rule!r}: one of {', '.join(RULES)}")
+        raise ClubRefused("club.standings_rule", rule=rule, choices=list(RULES))
     return rule
 
 

@@ -125,7 +125,7 @@ def standings(results: Iterable[dict[str, Any]], rule: str = "levels") -> list[d
     """Every pair's totals over its results (one row a pair and round: ``pair`` and the four
     figures), ranked by ``rule`` (a key of :data:`RULES`); pairs equal on every key share a rank."""
     if rule not in RULES:
-        raise InputError(f"unknown standings rule {rule!r}: one of {', '.join(RULES)}")
+        raise InputError("club.standings_rule", rule=rule, choices=list(RULES))
     totals: dict[str, dict[str, Any]] = {}
     for row in results:
         total = totals.setdefault(str(row["pair"]), {"pair": str(row["pair"]), "rounds": 0, "levels_gained": 0,

@@ -53,12 +53,15 @@ class ClubDatabaseDown(Exception):
 
 
 class ClubRefused(InputError):
-    """A request the club refuses: ``status`` is its HTTP status, the message its one line."""
+    """A request the club refuses: a ``club.*`` key of :data:`scorer.messages.MESSAGES_EN` and its
+    facts (``str(error)`` its English line; a page words it by :func:`web.explain.describe_error`);
+    ``status`` is its HTTP status, ``extra`` what its JSON answer adds (``expected``)."""
 
-    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, status: int = 400, /, *, extra: dict[str, Any] | None = None,
+                 **params: Any) -> None:
+        super().__init__(key, **params)
         self.status = status
-        self.extra = extra
+        self.extra = dict(extra or {})
 
 
 @dataclass(frozen=True)
@@ -80,18 +83,18 @@ class Change:
     @classmethod
     def parse(cls, value: Any) -> Change:
         if not isinstance(value, dict):
-            raise ClubRefused("a change must be an object with n, session, name and record")
+            raise ClubRefused("club.change_object")
         n, session, name, record = value.get("n"), value.get("session"), value.get("name", ""), value.get("record")
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ClubRefused(f"change number {n!r}: a whole number from 1")
+            raise ClubRefused("club.change_number", n=n)
         if not isinstance(session, int) or isinstance(session, bool) or session < 1:
-            raise ClubRefused(f"change {n}: session {session!r} is not a session id")
+            raise ClubRefused("club.change_session", n=n, session=session)
         if not isinstance(name, str) or not isinstance(record, dict):
-            raise ClubRefused(f"change {n}: name must be text and record an object")
+            raise ClubRefused("club.change_fields", n=n)
         try:
             validate_record(record)
         except InputError as exc:
-            raise ClubRefused(f"change {n}: not a valid record ({exc})") from None
+            raise ClubRefused("club.change_record", n=n, error=exc) from None
         return cls(n, session, name[:200], record)
 
 
@@ -194,7 +197,7 @@ class ClubStore:
             row = connection.execute("INSERT INTO club_tables (name, token) VALUES (%s, %s) "
                                      "ON CONFLICT (name) DO NOTHING RETURNING id", (name, token)).fetchone()
         if row is None:
-            raise ClubRefused(f"table {name!r} exists already", 409)
+            raise ClubRefused("club.table_exists", 409, name=name)
         return token
 
     @_stale_retried
@@ -213,7 +216,7 @@ class ClubStore:
         with self._connection() as connection:
             row = connection.execute("SELECT last_n FROM club_tables WHERE name = %s", (name,)).fetchone()
         if row is None:
-            raise ClubRefused(f"no table {name!r} in this club", 404)
+            raise ClubRefused("club.no_table", 404, name=name)
         return int(row[0])
 
     # --- the changes --------------------------------------------------------------------------
@@ -227,7 +230,7 @@ class ClubStore:
         change (409)."""
         parsed = [Change.parse(value) for value in changes]
         if len(parsed) > MAX_BATCH:
-            raise ClubRefused(f"at most {MAX_BATCH} changes a push, got {len(parsed)}", 413)
+            raise ClubRefused("club.batch", 413, most=MAX_BATCH, got=len(parsed))
         latest: dict[int, Change] = {}
         for change in parsed:
             latest[change.session] = change
@@ -239,25 +242,24 @@ class ClubStore:
             row = connection.execute("SELECT id, token, last_n FROM club_tables WHERE name = %s FOR UPDATE",
                                      (name,)).fetchone()
             if row is None:
-                raise ClubRefused(f"no table {name!r} in this club", 404)
+                raise ClubRefused("club.no_table", 404, name=name)
             table_id, table_token, last_n = int(row[0]), str(row[1]), int(row[2])
             if not token or not hmac.compare_digest(table_token, str(token)):
-                raise ClubRefused(f"table {name!r}: wrong token", 403)
+                raise ClubRefused("club.wrong_token", 403, name=name)
             session_ids: dict[int, int] = {}
             for change in parsed:
                 if change.n <= last_n:
                     known = connection.execute("SELECT digest FROM club_changes WHERE table_id = %s AND n = %s",
                                                (table_id, change.n)).fetchone()
                     if known is not None and known[0] != change.digest:
-                        refusal = ClubRefused(f"table {name!r}: change {change.n} differs from the change {change.n} "
-                                              "received before (a table whose outbox was reset?)", 409,
-                                              expected=last_n + 1)
+                        refusal = ClubRefused("club.change_differs", 409, extra={"expected": last_n + 1}, name=name,
+                                              n=change.n)
                         break
                     duplicates += 1
                     continue
                 if change.n != last_n + 1:
-                    refusal = ClubRefused(f"table {name!r}: change {change.n} out of order, expected {last_n + 1}",
-                                          409, expected=last_n + 1)
+                    refusal = ClubRefused("club.out_of_order", 409, extra={"expected": last_n + 1}, name=name,
+                                          n=change.n, expected=last_n + 1)
                     break
                 record_text = json.dumps(change.record, ensure_ascii=False, separators=(",", ":"))
                 summary = summaries[change.session] if latest[change.session] is change else "{}"
@@ -300,7 +302,7 @@ class ClubStore:
         for entry in self.overview():
             if entry["table"] == name:
                 return entry
-        raise ClubRefused(f"no table {name!r} in this club", 404)
+        raise ClubRefused("club.no_table", 404, name=name)
 
     @_stale_retried
     def sessions(self, name: str) -> list[dict[str, Any]]:
@@ -323,7 +325,7 @@ class ClubStore:
                     "SELECT s.record FROM club_sessions s JOIN club_tables t ON t.id = s.table_id "
                     "WHERE t.name = %s AND s.local_id = %s", (name, session)).fetchone()
         if row is None:
-            raise ClubRefused(f"table {name!r}: no such session", 404)
+            raise ClubRefused("club.no_session", 404, name=name)
         result: dict[str, Any] = json.loads(row[0])
         return result
 
@@ -348,7 +350,7 @@ class ClubStore:
         with self._connection() as connection, connection.transaction():
             row = connection.execute("SELECT id FROM club_tables WHERE name = %s", (name,)).fetchone()
             if row is None:
-                raise ClubRefused(f"no table {name!r} in this club", 404)
+                raise ClubRefused("club.no_table", 404, name=name)
             command_id = int(connection.execute(
                 "INSERT INTO club_commands (table_id, kind, body) VALUES (%s, %s, %s) RETURNING id",
                 (row[0], kind, json.dumps(body, ensure_ascii=False))).fetchone()[0])
@@ -359,9 +361,9 @@ class ClubStore:
     def _authorised(self, connection: psycopg.Connection[Any], name: str, token: str | None) -> int:
         row = connection.execute("SELECT id, token FROM club_tables WHERE name = %s", (name,)).fetchone()
         if row is None:
-            raise ClubRefused(f"no table {name!r} in this club", 404)
+            raise ClubRefused("club.no_table", 404, name=name)
         if not token or not hmac.compare_digest(str(row[1]), str(token)):
-            raise ClubRefused(f"table {name!r}: wrong token", 403)
+            raise ClubRefused("club.wrong_token", 403, name=name)
         return int(row[0])
 
     @_stale_retried
@@ -390,7 +392,7 @@ class ClubStore:
                 "SELECT c.id, c.kind, c.body, c.done, c.result FROM club_commands c JOIN club_tables t "
                 "ON t.id = c.table_id WHERE t.name = %s AND c.id = %s", (name, command_id)).fetchone()
         if row is None:
-            raise ClubRefused(f"table {name!r}: no command {command_id}", 404)
+            raise ClubRefused("club.no_command", 404, name=name, command=command_id)
         return {"id": int(row[0]), "kind": row[1], "body": json.loads(row[2]),
                 "done": row[3].isoformat() if row[3] else None, "result": row[4]}
 
@@ -410,12 +412,12 @@ class ClubStore:
         name = _name(name, "pair")
         a, b = self.add_player(player_a), self.add_player(player_b)
         if a == b:
-            raise ClubRefused(f"pair {name!r}: two different players, please")
+            raise ClubRefused("club.pair_same", name=name)
         with self._connection() as connection, connection.transaction():
             row = connection.execute("INSERT INTO club_pairs (name, player_a, player_b) VALUES (%s, %s, %s) "
                                      "ON CONFLICT (name) DO NOTHING RETURNING id", (name, a, b)).fetchone()
         if row is None:
-            raise ClubRefused(f"pair {name!r} exists already", 409)
+            raise ClubRefused("club.pair_exists", 409, name=name)
         return int(row[0])
 
     @_stale_retried
@@ -437,13 +439,13 @@ class ClubStore:
         with self._connection() as connection:
             open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
         if open_round is not None:
-            raise ClubRefused(f"round {open_round[0]} is still under way: end it first", 409)
+            raise ClubRefused("club.round_open", 409, round=open_round[0])
         if ends_by not in ("deals", "time"):
-            raise ClubRefused("a round ends by 'deals' or by 'time'")
+            raise ClubRefused("club.round_ends_by")
         if ends_by == "deals" and not (isinstance(deals, int) and deals >= 1):
-            raise ClubRefused("a round ending by deals needs deals ≥ 1")
+            raise ClubRefused("club.round_deals")
         if ends_by == "time" and not (isinstance(minutes, int) and minutes >= 1):
-            raise ClubRefused("a round ending by time needs minutes ≥ 1")
+            raise ClubRefused("club.round_minutes")
         names = self.table_names()
         pair_names = [p["pair"] for p in self.pairs()]
         if seating == "hand":
@@ -456,19 +458,19 @@ class ClubStore:
                 ranked = [row["pair"] for row in self.standings(rule)]
                 order = ranked + [p for p in pair_names if p not in ranked]
             if len(order) // 2 > len(names):
-                raise ClubRefused(f"{len(order)} pairs need {len(order) // 2} tables, the club has {len(names)}")
+                raise ClubRefused("club.too_few_tables", pairs=len(order), needed=len(order) // 2, tables=len(names))
             plan = [(names[i], order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
         else:
-            raise ClubRefused(f"unknown seating {seating!r}: hand, drawn or swiss")
+            raise ClubRefused("club.seating", seating=seating)
         if not plan:
-            raise ClubRefused("a round seats at least one table")
+            raise ClubRefused("club.round_empty")
         seated = [p for _, ns, ew in plan for p in (ns, ew)]
         if len(set(seated)) != len(seated):
-            raise ClubRefused("a pair is seated twice in one round")
+            raise ClubRefused("club.pair_twice")
         with self._connection() as connection, connection.transaction():
             open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
             if open_round is not None:
-                raise ClubRefused(f"round {open_round[0]} is still under way: end it first", 409)
+                raise ClubRefused("club.round_open", 409, round=open_round[0])
             number = int(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds").fetchone()[0])
             round_id = connection.execute(
                 "INSERT INTO club_rounds (number, ends_by, deals, minutes) VALUES (%s, %s, %s, %s) RETURNING id",
@@ -479,7 +481,7 @@ class ClubStore:
                     "SELECT (SELECT id FROM club_tables WHERE name = %s), (SELECT id FROM club_pairs WHERE name = %s), "
                     "(SELECT id FROM club_pairs WHERE name = %s)", (table, ns, ew)).fetchone()
                 if None in ids:
-                    raise ClubRefused(f"round {number}: unknown table or pair in {table!r}: {ns!r} – {ew!r}", 404)
+                    raise ClubRefused("club.round_unknown", 404, round=number, table=table, ns=ns, ew=ew)
                 session = connection.execute(
                     "SELECT id, record FROM club_sessions WHERE table_id = %s ORDER BY n DESC LIMIT 1",
                     (ids[0],)).fetchone()
@@ -499,7 +501,7 @@ class ClubStore:
             row = connection.execute("UPDATE club_rounds SET ended = now() WHERE ended IS NULL RETURNING id, number"
                                      ).fetchone()
             if row is None:
-                raise ClubRefused("no round is under way", 409)
+                raise ClubRefused("club.no_round", 409)
             seatings = connection.execute(
                 "SELECT s.table_id, l.id, l.record FROM club_seatings s LEFT JOIN LATERAL (SELECT id, record FROM "
                 "club_sessions WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s",
@@ -597,7 +599,7 @@ class ClubStore:
         with self._connection() as connection:
             row = connection.execute("SELECT token, last_n FROM club_tables WHERE name = %s", (name,)).fetchone()
         if row is None:
-            raise ClubRefused(f"no table {name!r} in this club", 404)
+            raise ClubRefused("club.no_table", 404, name=name)
         token, n = str(row[0]), int(row[1])
         changes = []
         for local_id, session_name, record in sessions:
@@ -612,33 +614,33 @@ class ClubStore:
 def _command_body(kind: str, body: Any) -> dict[str, Any]:
     """A command's body, checked: one line for what is wrong."""
     if not isinstance(body, dict):
-        raise ClubRefused("a command's body must be an object")
+        raise ClubRefused("club.command_body")
 
     def whole(key: str, *, optional: bool = False) -> int | None:
         value = body.get(key)
         if value is None and optional:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ClubRefused(f"{kind}: {key} must be a whole number, got {value!r}")
+            raise ClubRefused("club.whole_number", kind=kind, field=key, value=value)
         return value
 
     if kind == "play":
         cards = body.get("cards")
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-            raise ClubRefused("play: cards must be a list of card names")
+            raise ClubRefused("club.play_cards")
         try:
             canonical = [format_card(parse_card(card)) for card in cards]
         except InputError as exc:
-            raise ClubRefused(f"play: {exc}") from None
+            raise ClubRefused("club.play_card", error=exc) from None
         return {"seat": whole("seat"), "cards": canonical}
     if kind == "ruling":
         points, levels = whole("points", optional=True), whole("levels", optional=True)
         note = body.get("note")
         if note is not None and (not isinstance(note, str) or len(note) > 500):
-            raise ClubRefused("ruling: the note is at most 500 characters of text")
+            raise ClubRefused("club.ruling_note")
         return {"deal": whole("deal"), "violation": whole("violation"), "points": points or None,
                 "levels": levels or None, "note": note}
-    raise ClubRefused(f"unknown command {kind!r}: play or ruling")
+    raise ClubRefused("club.unknown_command", kind=kind)
 
 
 def _finished_deals(record: dict[str, Any]) -> int:
@@ -651,7 +653,7 @@ def _finished_deals(record: dict[str, Any]) -> int:
 
 def _name(name: Any, what: str) -> str:
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise ClubRefused(f"a {what} name is 1 to {MAX_NAME} characters")
+        raise ClubRefused("club.name_length", what=what, most=MAX_NAME)
     return name.strip()
 
 
