@@ -174,7 +174,8 @@ class ClubPusher:
     def __init__(self, outbox: Outbox, club_url: str, table: str, token: str, *, timeout_s: float = 10.0,
                  retry_s: float = 0.2, max_retry_s: float = 5.0, batch: int = 100,
                  on_state: Callable[[str], None] | None = None,
-                 on_command: Callable[[Command], str] | None = None, command_poll_s: float = 1.0) -> None:
+                 on_command: Callable[[Command], str | dict[str, Any]] | None = None,
+                 command_poll_s: float = 1.0) -> None:
         self.outbox = outbox
         self.url = f"{club_url.rstrip('/')}/club/api/tables/{quote(table, safe='')}/changes"
         self.table = table
@@ -258,9 +259,10 @@ class ClubPusher:
         try:
             commands = self._call(f"{self._commands_url}?after={self.outbox.command}")["commands"]
             for command in commands:
-                result = self.on_command(command)
+                verdict = self.on_command(command)  # its one line, or {"result": line, "message": {"zh", "en"}}
                 self.outbox.command_done(int(command["id"]))
-                self._call(f"{self._commands_url}/{int(command['id'])}/done", {"result": result})
+                self._call(f"{self._commands_url}/{int(command['id'])}/done",
+                           verdict if isinstance(verdict, dict) else {"result": verdict})
                 taken += 1
         except urllib.error.HTTPError as exc:
             try:

@@ -86,12 +86,12 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
     page.locator(".table[data-table='B']").get_by_text("第 3 副").wait_for()
     client.post("/club/api/rounds/end", headers=organiser)
 
-    # a click opens the table's page, read-only
+    # a click opens the table's page (serve's live page), read-only
     card.click()
     page.wait_for_url(f"{club.url}/club/table/A")
-    page.get_by_text("只读 / read-only").wait_for()
-    page.locator(".points").wait_for()
-    assert page.locator("button, input, form").count() == 0
+    page.locator("#readonly-note").wait_for()
+    page.locator("#team-levels li").first.wait_for()  # the next deal set up: its levels, no card on the felt yet
+    assert not page.locator("#manual-form").is_visible() and not page.locator("#setup-form").is_visible()
 
     # the projector's screen shows one table, then the other
     page.goto(f"{club.url}/club/screen")
@@ -115,11 +115,19 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
 
 def test_referee_rules_from_the_console(page: Any, club: ClubServer, tmp_path: Path) -> None:
     from tuolaji.datasets.demo import demo_game
+    from tuolaji.web import create_app, get_table
+    from tuolaji.web.club.attach import attach_club
 
-    from .test_table_push import add_table, stored_record, table_machine
+    from .test_table_push import add_table, stored_record
 
     token = add_table(club, "五号桌")
-    table, pusher = table_machine(tmp_path, club, "五号桌", token)
+    # the table's own machine, its page served as `tuolaji serve` serves it
+    app = create_app({"DATA_DIR": str(tmp_path / "table"), "TESTING": True, "RESUME_LATEST": False})
+    table = get_table(app)
+    pusher = attach_club(table, tmp_path / "table", club.url, "五号桌", token, retry_s=0.05, max_retry_s=0.2)
+    served = ClubServer.__new__(ClubServer)
+    served.app, served.port, served.server, served.thread = app, 0, None, None
+    served.start()
     organiser_token = club.app.extensions["tuolaji.club"].organiser_token()
     try:
         table.start(demo_game(), name="demo", source="page")  # type: ignore[attr-defined]
@@ -133,9 +141,14 @@ def test_referee_rules_from_the_console(page: Any, club: ClubServer, tmp_path: P
         page.locator("#rulings .ruling", has_text="罚 20 分").wait_for()
         deal = stored_record(table)["deals"][0]
         assert [(r["rule"], r["points"]) for r in deal["rulings"]] == [("must-follow-suit", 20)]
-        page.goto(f"{club.url}/club/table/五号桌")  # shown on the table's page at the club
-        page.locator(".ruling", has_text="罚 20 分").wait_for()
+        # the deal's penalties, the ruling's among them (in the fold of the earlier deals' alerts)
+        ruled = "#alerts li.alert.penalty[data-points='20'], #alerts li.alert.penalty[data-points='-20']"
+        page.goto(f"{served.url}/")  # shown at the table itself: its own serve page
+        page.locator(ruled).wait_for(state="attached")
+        page.goto(f"{club.url}/club/table/五号桌")  # and on the table's page at the club
+        page.locator(ruled).wait_for(state="attached")
         page.goto(f"{club.url}/club")
         page.locator(".table[data-table='五号桌'] .ruling", has_text="1 裁决").wait_for()
     finally:
         pusher.stop()
+        served.stop()

@@ -15,8 +15,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tuolaji.scorer.errors import InputError
 from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Command, Outbox
 
+from ..explain import describe_error
 from ..store import SessionStore
 from ..table import Table
 
@@ -77,19 +79,29 @@ def apply_command(table: Table, command: Command) -> str:
     at the club, or a referee's ``ruling`` (:meth:`~session.live.LiveGame.rule`: a penalty in the
     deal's ``rulings``, which the audit counts and the table's page shows; undoable there). Returns
     the result's one line: ``applied``, or ``refused: …`` with the table's reason."""
+    return str(command_verdict(table, command)["result"])
+
+
+def command_verdict(table: Table, command: Command) -> dict[str, Any]:
+    """:func:`apply_command`'s verdict for the club: ``{"result": line}``, and where the table
+    refused it, ``message``: the reason in both languages, as the table's own page words it."""
     kind, body = command.get("kind"), command.get("body") or {}
     try:
         with table.writing() as game:
             if kind == "play":
                 game.play(int(body["seat"]), [str(card) for card in body["cards"]])
-                return "applied"
+                return {"result": "applied"}
             if kind == "ruling":
                 game.rule(int(body["deal"]), int(body["violation"]), points=body.get("points"),
                           levels=body.get("levels"), history=True)
-                return "applied"
-            return f"refused: unknown command {kind!r}"
-    except Exception as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
-        return f"refused: {exc}"
+                return {"result": "applied"}
+            return {"result": f"refused: unknown command {kind!r}"}
+    except InputError as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
+        players = table.game.snapshot()["players"] if table.has_game else []
+        words = describe_error(exc, players)
+        return {"result": f"refused: {exc}", "message": {"zh": words["zh"], "en": words["en"]}}
+    except Exception as exc:  # anything else the table refuses (no game open, …): its line
+        return {"result": f"refused: {exc}"}
 
 
 def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, token: str,
@@ -101,7 +113,7 @@ def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, to
     store = table.store if isinstance(table.store, PushingStore) else PushingStore(table.store, outbox)
     outbox.reconcile((s.id, s.name, store._store.get(s.id).record)
                      for s in sorted(store._store.list(), key=lambda s: s.id))
-    pusher_options.setdefault("on_command", lambda command: apply_command(table, command))
+    pusher_options.setdefault("on_command", lambda command: command_verdict(table, command))
     pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
     store.pusher = pusher
     table.store = store  # type: ignore[assignment]

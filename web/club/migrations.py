@@ -93,6 +93,9 @@ CREATE INDEX club_commands_by_table ON club_commands (table_id, id);
 ALTER TABLE club_seatings ADD COLUMN end_session_id BIGINT REFERENCES club_sessions(id);
 ALTER TABLE club_seatings ADD COLUMN last_deal INTEGER;
 """),
+    (5, "a command's verdict in both languages (what the table's page at the club shows)", """
+ALTER TABLE club_commands ADD COLUMN message TEXT;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

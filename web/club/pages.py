@@ -140,8 +140,9 @@ def api_command(name: str, command_id: int) -> Response:
 
 @club_bp.post("/club/api/tables/<name>/commands/<int:command_id>/done")
 def api_command_done(name: str, command_id: int) -> Response:
-    result = _json_body().get("result")
-    store().command_done(name, bearer(), command_id, str(result or "done"))
+    body = _json_body()
+    result = body.get("result")
+    store().command_done(name, bearer(), command_id, str(result or "done"), body.get("message"))
     return jsonify({"command": command_id, "result": result})
 
 
@@ -377,36 +378,6 @@ function render(ts) {{
 setInterval(() => {{ shown += 1; if (window.clubTables) render(window.clubTables); }}, {seconds * 1000});
 """
     return _page("俱乐部 / screen", body, script, css_class="screen")
-
-
-@club_bp.get("/club/table/<name>")
-def table_page(name: str) -> Response:
-    store().table_overview(name)  # 404 for an unknown table
-    body = (f"<p><a href='/club'>← 俱乐部 / club</a></p><h1>{html.escape(name)}</h1>"
-            "<p class='muted'>只读 / read-only</p><div id='table'></div>")
-    script = f"""
-const name = {json.dumps(name)};
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}})[c]);
-async function refresh() {{
-  const r = await fetch('/club/api/tables/' + encodeURIComponent(name));
-  const t = await r.json();
-  if (!r.ok) {{ document.getElementById('banner').textContent = t.error; document.getElementById('banner').style.display='block'; return; }}
-  const s = t.summary || {{}};
-  const deal = t.record ? t.record.deals[t.record.deals.length - 1] : null;
-  const tricks = deal ? (deal.tricks || []).map((tr, i) => `<li>${{i + 1}}: ${{tr.plays.map(p => p.join(' ')).map(esc).join(' | ')}}</li>`).join('') : '';
-  const alerts = (s.alerts || []).map(a => `<li class="alert">第 ${{a.deal}} 副 第 ${{a.trick + 1}} 墩 ${{esc(t.record.players[a.seat])}}: ${{esc(a.rule)}} — ${{esc(a.detail)}}</li>`).join('')
-    + (s.rulings || []).map(r => `<li class="ruling">⚖ 裁决 / ruling, 第 ${{r.deal}} 副 座位 ${{r.seat}}: ${{esc(r.rule)}}
-      ${{r.levels ? '罚 ' + r.levels + ' 级' : '罚 ' + (r.points || 0) + ' 分'}}</li>`).join('');
-  document.getElementById('table').innerHTML = t.record ? `<p>第 ${{s.deal}} 副 · 打 ${{esc(s.level)}} · 主 ${{esc(s.trump)}} ·
-    闲家得分 <b class="points">${{s.defender_points}}</b> · 轮到 ${{s.expected_seat == null ? '—' : esc(s.players[s.expected_seat])}}</p>
-    <p>级别 / levels: ${{s.levels.map(esc).join(' ')}}</p><ol>${{tricks}}</ol><ul>${{alerts}}</ul>
-    <p class="muted">change #${{t.last_n}}</p>` : '<p class="muted">还没有牌局 / no game yet</p>';
-}}
-const events = new EventSource('/club/api/events?table=' + encodeURIComponent(name));
-events.onmessage = m => {{ const e = JSON.parse(m.data); if (e.table === name || e.database) refresh(); }};
-refresh();
-"""
-    return _page(name, body, script)
 
 
 @club_bp.get("/club/referee")

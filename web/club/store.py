@@ -330,6 +330,25 @@ class ClubStore:
         return result
 
     @_stale_retried
+    def latest_session(self, name: str, *, with_record: bool = False) -> dict[str, Any] | None:
+        """The table's latest session (``session``: its local id, ``name``, ``n``: the change that
+        last touched it, ``updated``), with its ``record`` when asked; None before the table's first
+        change. :class:`ClubRefused` (404) for an unknown table."""
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT t.id, s.local_id, s.name, s.n, s.updated" + (", s.record" if with_record else "")
+                + " FROM club_tables t LEFT JOIN LATERAL (SELECT * FROM club_sessions WHERE table_id = t.id "
+                "ORDER BY n DESC LIMIT 1) s ON true WHERE t.name = %s", (name,)).fetchone()
+        if row is None:
+            raise ClubRefused(f"no table {name!r} in this club", 404)
+        if row[1] is None:
+            return None
+        out = {"session": int(row[1]), "name": row[2], "n": int(row[3]), "updated": row[4]}
+        if with_record:
+            out["record"] = json.loads(row[5])
+        return out
+
+    @_stale_retried
     def change_numbers(self, name: str) -> list[int]:
         """Every change number the club holds for a table, in order (one each: nothing doubled)."""
         with self._connection() as connection:
@@ -376,25 +395,33 @@ class ClubStore:
         return [{"id": int(row[0]), "kind": row[1], "body": json.loads(row[2])} for row in rows]
 
     @_stale_retried
-    def command_done(self, name: str, token: str | None, command_id: int, result: str) -> None:
-        """The table applied (or refused) a command: ``result`` is its one line."""
+    def command_done(self, name: str, token: str | None, command_id: int, result: str,
+                     message: dict[str, str] | None = None) -> None:
+        """The table applied (or refused) a command: ``result`` is its one line, ``message`` the
+        same in both languages (``{"zh", "en"}``) where the table words it."""
+        words = None
+        if isinstance(message, dict) and all(isinstance(message.get(k), str) for k in ("zh", "en")):
+            words = {"zh": message["zh"][:500], "en": message["en"][:500]}
         with self._connection() as connection, connection.transaction():
             table_id = self._authorised(connection, name, token)
-            connection.execute("UPDATE club_commands SET done = coalesce(done, now()), result = coalesce(result, %s) "
-                               "WHERE id = %s AND table_id = %s", (result[:500], command_id, table_id))
+            connection.execute("UPDATE club_commands SET done = coalesce(done, now()), result = coalesce(result, %s), "
+                               "message = coalesce(message, %s) WHERE id = %s AND table_id = %s",
+                               (result[:500], json.dumps(words, ensure_ascii=False) if words else None, command_id,
+                                table_id))
             connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
-                {"table": name, "command": command_id, "result": result[:500]}, ensure_ascii=False)))
+                {"table": name, "command": command_id, "result": result[:500], "message": words}, ensure_ascii=False)))
 
     @_stale_retried
     def command(self, name: str, command_id: int) -> dict[str, Any]:
         with self._connection() as connection:
             row = connection.execute(
-                "SELECT c.id, c.kind, c.body, c.done, c.result FROM club_commands c JOIN club_tables t "
+                "SELECT c.id, c.kind, c.body, c.done, c.result, c.message FROM club_commands c JOIN club_tables t "
                 "ON t.id = c.table_id WHERE t.name = %s AND c.id = %s", (name, command_id)).fetchone()
         if row is None:
             raise ClubRefused("club.no_command", 404, name=name, command=command_id)
         return {"id": int(row[0]), "kind": row[1], "body": json.loads(row[2]),
-                "done": row[3].isoformat() if row[3] else None, "result": row[4]}
+                "done": row[3].isoformat() if row[3] else None, "result": row[4],
+                "message": json.loads(row[5]) if row[5] else None}
 
     # --- players, pairs, rounds -----------------------------------------------------------------
 

@@ -1,0 +1,353 @@
+"""A table's own page at the club (``/club/table/<name>``): the live page of ``tuolaji serve``
+(``web/templates/live.html`` with its page client, ``web/static/client.js``, ``live.js``,
+``board.js`` …), drawn from the club's copy of the table's record.
+
+The page's scripts address the table's API as ``/api/…``; here each of their requests is re-rooted
+under ``/club/table/<name>`` (:data:`PRELUDE`, a classic script that runs before the page's
+modules), where this blueprint answers:
+
+- ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.api._build_game_payload`
+  over a :class:`~session.live.LiveGame` of the club's record: the view, the audit once, the
+  pending cards), made once per change of the table (the change's number is its version);
+- ``GET …/api/events``: the table's changes as server-sent events, relayed from PostgreSQL's
+  LISTEN/NOTIFY (:mod:`web.club.notify`) in the order the club applied them;
+- ``GET …/api/tracker``: the card tracker of the record's last deal;
+- ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
+  ``?token=…``, kept in a cookie), a play or a ruling queued as a command for the table's machine,
+  the one writer of its record (:meth:`~web.club.store.ClubStore.add_command`); the answer waits
+  for the table's verdict (``CLUB_COMMAND_WAIT_S``): the table's refusal in one line, or the state
+  once the table's change is back. Any other change is the table's own page's to make.
+
+Without the token the page is read-only, as ``serve``'s spectator view is: no entry form, and
+every change refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, request
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from tuolaji.scorer import safejson
+from tuolaji.scorer.cards import split_card_text
+from tuolaji.scorer.errors import InputError
+from tuolaji.session.live import LiveGame
+
+from ..api import _build_game_payload
+from ..store import Session
+from ..tracker import tracker_of
+from ..view import PROFILES
+from .store import ClubDatabaseDown, ClubRefused
+
+club_table_bp = Blueprint("club_table", __name__)
+
+serve_links_bp = Blueprint("pages", __name__)
+"""The endpoints ``serve``'s page template links to (its title and navigation): at the club they
+lead back to the room."""
+
+TOKEN_COOKIE = "tuolaji_club_table_"
+"""The cookie a table's token is kept in (one a table: this and the first characters of the name's digest)."""
+
+PRELUDE = """
+(() => {
+  const base = %s;
+  const moved = (url) => (typeof url === "string" && url.startsWith("/api/")) ? base + url : url;
+  const fetchOne = window.fetch.bind(window);
+  window.fetch = (url, options) => fetchOne(moved(url), options);
+  const Source = window.EventSource;
+  window.EventSource = class extends Source { constructor(url, options) { super(moved(url), options); } };
+})();
+"""
+"""Re-roots the page's ``/api/…`` requests (``fetch`` and ``EventSource``) under the table's address."""
+
+REFUSED_AT_CLUB = {"zh": "在俱乐部的页面上只能录出牌和裁决；其他修改请在这张桌子自己的页面上做",
+                   "en": "at the club a phone enters plays and rulings; other changes are made on the table's own page"}
+READ_ONLY = {"zh": "只读：在俱乐部录牌需要这张桌子的口令",
+             "en": "read-only: entering plays at the club needs the table's token"}
+NOT_ANSWERED = {"zh": "这张桌子的电脑还没有回应：出牌已排队，桌子连上后会记下",
+                "en": "the table's machine has not answered yet: the play is queued and recorded when it is back"}
+
+
+def _club() -> Any:
+    from .pages import store
+
+    return store()
+
+
+def _listener() -> Any:
+    from .pages import listener
+
+    return listener()
+
+
+def _cookie(name: str) -> str:
+    return TOKEN_COOKIE + hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+
+
+def _held_token(name: str) -> str | None:
+    """The table's token this client holds (its cookie, or the page's header), if it is right."""
+    given = request.headers.get("X-Tuolaji-Token") or request.cookies.get(_cookie(name))
+    if given and _club().table_token_ok(name, given):
+        return str(given)
+    return None
+
+
+def _refusal(words: dict[str, str], status: int, **extra: Any) -> tuple[Response, int]:
+    return jsonify({"error": words["en"], "message": {"zh": words["zh"], "en": words["en"]}, **extra}), status
+
+
+@club_table_bp.errorhandler(ClubRefused)
+def _club_refused(error: ClubRefused) -> tuple[Response, int]:
+    from ..explain import describe_error
+
+    words = describe_error(error)  # its key and facts in both languages
+    return _refusal({"zh": words["zh"], "en": words["en"]}, error.status, **error.extra)
+
+
+@club_table_bp.errorhandler(ClubDatabaseDown)
+def _club_down(error: ClubDatabaseDown) -> tuple[Response, int]:
+    return _refusal({"zh": "俱乐部数据库暂时不可用，各桌继续打牌，稍后补传", "en": str(error)}, 503)
+
+
+@club_table_bp.errorhandler(InputError)
+def _input_error(error: InputError) -> tuple[Response, int]:
+    from ..explain import describe_error
+
+    words = describe_error(error)
+    return _refusal({"zh": words["zh"], "en": words["en"]}, 400)
+
+
+# --- the page --------------------------------------------------------------------------------------
+
+@club_table_bp.get("/club/table/<name>")
+def table_page(name: str) -> Response | BaseResponse:
+    """The table's live page: read-only, or (the table's token held) entering plays and rulings."""
+    from ..pages import render_page
+
+    _club().last_n(name)  # 404 for a table the club does not know
+    given = request.args.get("token")
+    if given is not None:
+        if not _club().table_token_ok(name, given):
+            return _refusal(READ_ONLY, 403)[0]
+        args = {key: value for key, value in request.args.items() if key != "token"}
+        response = redirect(request.path + (f"?{urlencode(args)}" if args else ""))
+        response.set_cookie(_cookie(name), given, max_age=3600 * 24, httponly=True, samesite="Strict",
+                            path="/club/table/")
+        return response
+    token = _held_token(name)
+    base = f"/club/table/{name}"
+    response = render_page("live.html", page="watch" if token is None else "live", watch=token is None,
+                           write_token=token, table_url=None, table_qr=None)
+    body = response.get_data(as_text=True)
+    # the prelude first, before the page's modules (which run after the document is read)
+    response.set_data(body.replace("<head>", "<head>\n<script>" + PRELUDE % json.dumps(base).replace("</", "<\\/")
+                                   + "</script>", 1))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- the state ---------------------------------------------------------------------------------------
+
+class _States:
+    """Per table, the state of its latest session at its last change (JSON text), made once a change."""
+
+    def __init__(self, size: int = 128) -> None:
+        self.size = size
+        self._states: dict[str, tuple[tuple[int, int], str]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> str:
+        club = _club()
+        head = club.latest_session(name)
+        if head is None:
+            return json.dumps({"session": None, "feed": None, "profiles": PROFILES,
+                               "club": {"table": name, "n": club.last_n(name)}}, ensure_ascii=False)
+        with self._lock:
+            cached = self._states.get(name)
+        if cached is not None and cached[0] == (head["session"], head["n"]):
+            return cached[1]
+        row = club.latest_session(name, with_record=True)
+        assert row is not None
+        text = json.dumps(state_of(name, row), ensure_ascii=False)
+        with self._lock:
+            if len(self._states) >= self.size:
+                self._states.pop(next(iter(self._states)))
+            self._states[name] = ((row["session"], row["n"]), text)
+        return text
+
+
+def state_of(name: str, row: dict[str, Any]) -> dict[str, Any]:
+    """What ``serve``'s ``/api/state`` gives for the club's copy of a table's session (``row``:
+    :meth:`~web.club.store.ClubStore.latest_session` with its record), made by the same functions."""
+    record = row["record"]
+    updated = row["updated"].timestamp() if isinstance(row["updated"], datetime) else time.time()
+    session = Session(id=int(row["session"]), name=str(row["name"]), source="club", created=updated,
+                      updated=updated, record=record)
+    game = LiveGame(record)
+    payload: dict[str, Any] = _build_game_payload(None, game, session)
+    return payload | {"feed": None, "club": {"table": name, "n": int(row["n"])}}
+
+
+def _states() -> _States:
+    states: _States | None = current_app.extensions.get("tuolaji.club.states")
+    if states is None:
+        states = current_app.extensions["tuolaji.club.states"] = _States()
+    return states
+
+
+@club_table_bp.get("/club/table/<name>/api/state")
+def api_state(name: str) -> Response:
+    return Response(_states().get(name), mimetype="application/json", headers={"Cache-Control": "no-store"})
+
+
+@club_table_bp.get("/club/table/<name>/api/tracker")
+def api_tracker(name: str) -> Response:
+    row = _club().latest_session(name, with_record=True)
+    return jsonify({"tracker": tracker_of(row["record"]) if row is not None else None})
+
+
+@club_table_bp.get("/club/table/<name>/api/events")
+def api_events(name: str) -> Response:
+    """The table's changes as they are applied (``{"type": "state-changed", "reason": "club", "n"}``),
+    its commands' results, and the database's news; the page reads the state again after each."""
+    _club().last_n(name)  # 404 for a table the club does not know
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    keepalive = float(app.config["SSE_KEEPALIVE_S"])
+    lifetime = app.config.get("SSE_LIFETIME_S")
+    relay = _listener()
+    subscription = relay.subscribe()
+
+    def stream() -> Iterator[str]:
+        started = time.monotonic()
+        number = 0
+        try:
+            yield "retry: 1500\n\n"
+            yield f"event: hello\ndata: {json.dumps({'table': name, 'database': 'up' if relay.up else 'down'})}\n\n"
+            while lifetime is None or time.monotonic() - started < float(lifetime):
+                try:
+                    event = subscription.get(timeout=keepalive)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                if "table" in event and event["table"] != name:
+                    continue
+                if "n" in event:
+                    event = {"type": "state-changed", "reason": "club", "table": name, "n": event["n"]}
+                elif "round" in event:
+                    continue
+                number += 1
+                yield f"id: {number}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
+        finally:
+            relay.unsubscribe(subscription)
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# --- plays and rulings entered at the club ----------------------------------------------------------
+
+def _body() -> dict[str, Any]:
+    raw = request.get_data(cache=True)
+    data = safejson.loads(raw, "request body") if raw.strip() else {}
+    if not isinstance(data, dict):
+        raise ClubRefused("page.json_object")
+    return data
+
+
+def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] | Response:
+    """Queue a command for the table's machine and wait for its verdict, then for the change it made."""
+    club = _club()
+    wait_s = float(current_app.config.get("CLUB_COMMAND_WAIT_S", 8.0))
+    relay = _listener()
+    subscription = relay.subscribe()  # before the command: its result cannot pass unseen
+    try:
+        after = club.last_n(name)  # the table's last change before the verdict: the command's is a later one
+        command_id = club.add_command(name, kind, body)
+        deadline = time.monotonic() + wait_s
+        result: str | None = None
+        message: dict[str, str] | None = None
+        changed = False
+        next_look = time.monotonic() + 1.0
+        while time.monotonic() < deadline and not (result is not None and (changed or not result.startswith("applied"))):
+            try:
+                event = subscription.get(timeout=0.2)
+            except queue.Empty:
+                event = {}
+            if result is None and event.get("table") == name and event.get("command") == command_id \
+                    and "result" in event:
+                result, message = str(event["result"]), event.get("message")
+            elif event.get("table") == name and isinstance(event.get("n"), int):
+                if result is None:
+                    after = max(after, event["n"])  # the table's own change, before the verdict
+                else:
+                    changed = event["n"] > after
+            elif "resync" in event or time.monotonic() >= next_look:  # a notification missed: the database says
+                next_look = time.monotonic() + 1.0
+                if result is None:
+                    done = club.command(name, command_id)
+                    if done["result"] is not None:
+                        result, message = str(done["result"]), done.get("message")
+                elif club.last_n(name) > after:
+                    changed = True
+    finally:
+        relay.unsubscribe(subscription)
+    if result is None:
+        return _refusal(NOT_ANSWERED, 202, command=command_id, queued=True)
+    if not result.startswith("applied"):
+        line = result.removeprefix("refused: ")
+        words = message if isinstance(message, dict) and message.get("zh") else {"zh": line, "en": line}
+        return _refusal({"zh": str(words["zh"]), "en": str(words.get("en") or line)}, 409, command=command_id)
+    state = json.loads(_states().get(name))
+    return jsonify(state | {"command": command_id})
+
+
+@club_table_bp.post("/club/table/<name>/api/play")
+def api_play(name: str) -> tuple[Response, int] | Response:
+    """A play typed on the table's page at the club (``{"seat", "cards"}``), the table's token held."""
+    if _held_token(name) is None:
+        return _refusal(READ_ONLY, 403)
+    body = _body()
+    cards = body.get("cards")
+    if isinstance(cards, str):
+        cards = split_card_text(cards[:2000])
+    if body.get("attempt"):
+        return _refusal(REFUSED_AT_CLUB, 409)
+    return _queued(name, "play", {"seat": body.get("seat"), "cards": cards})
+
+
+@club_table_bp.post("/club/table/<name>/api/ruling")
+def api_ruling(name: str) -> tuple[Response, int] | Response:
+    """A penalty ruled on the table's page at the club (the rules', the points typed or a level)."""
+    if _held_token(name) is None:
+        return _refusal(READ_ONLY, 403)
+    body = _body()
+    return _queued(name, "ruling", {key: body.get(key) for key in ("deal", "violation", "points", "levels")})
+
+
+@club_table_bp.post("/club/table/<name>/api/<path:rest>")
+def api_other(name: str, rest: str) -> tuple[Response, int]:
+    """Every other change (set-up, corrections, undo …): the table's own page makes it."""
+    if _held_token(name) is None:
+        return _refusal(READ_ONLY, 403)
+    return _refusal(REFUSED_AT_CLUB, 409)
+
+
+# --- where serve's page links to -------------------------------------------------------------------
+
+def _to_room() -> BaseResponse:
+    return redirect("/club")
+
+
+for _path, _endpoint in (("/", "live"), ("/sessions", "sessions"), ("/watch", "watch"), ("/tv", "tv"),
+                         ("/stats", "stats"), ("/camera", "camera")):
+    serve_links_bp.add_url_rule(_path, _endpoint, _to_room)
+
