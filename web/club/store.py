@@ -340,7 +340,7 @@ class ClubStore:
                 + " FROM club_tables t LEFT JOIN LATERAL (SELECT * FROM club_sessions WHERE table_id = t.id "
                 "ORDER BY n DESC LIMIT 1) s ON true WHERE t.name = %s", (name,)).fetchone()
         if row is None:
-            raise ClubRefused(f"no table {name!r} in this club", 404)
+            raise ClubRefused("club.no_table", 404, name=name)
         if row[1] is None:
             return None
         out = {"session": int(row[1]), "name": row[2], "n": int(row[3]), "updated": row[4]}
