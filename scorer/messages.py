@@ -340,6 +340,9 @@ MESSAGES_EN: dict[str, str] = {
     "club.changes_list": "changes must be a list",
     "club.pair_two": "a pair is two players",
     "club.standings_rule": "unknown standings rule {rule!r}: one of {choices:, }",
+    "club.page_read_only": "read-only: entering plays at the club needs the table's token",
+    "club.page_elsewhere": "at the club a phone enters plays and rulings; other changes are made on the table's own page",
+    "club.command_queued": "the table's machine has not answered yet: command {command} is queued and applied when it is back",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",

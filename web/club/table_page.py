@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, request
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -69,14 +69,6 @@ PRELUDE = """
 """
 """Re-roots the page's ``/api/…`` requests (``fetch`` and ``EventSource``) under the table's address."""
 
-REFUSED_AT_CLUB = {"zh": "在俱乐部的页面上只能录出牌和裁决；其他修改请在这张桌子自己的页面上做",
-                   "en": "at the club a phone enters plays and rulings; other changes are made on the table's own page"}
-READ_ONLY = {"zh": "只读：在俱乐部录牌需要这张桌子的口令",
-             "en": "read-only: entering plays at the club needs the table's token"}
-NOT_ANSWERED = {"zh": "这张桌子的电脑还没有回应：出牌已排队，桌子连上后会记下",
-                "en": "the table's machine has not answered yet: the play is queued and recorded when it is back"}
-
-
 def _club() -> Any:
     from .pages import store
 
@@ -105,12 +97,17 @@ def _refusal(words: dict[str, str], status: int, **extra: Any) -> tuple[Response
     return jsonify({"error": words["en"], "message": {"zh": words["zh"], "en": words["en"]}, **extra}), status
 
 
-@club_table_bp.errorhandler(ClubRefused)
-def _club_refused(error: ClubRefused) -> tuple[Response, int]:
+def _refused(error: InputError, status: int = 400, **extra: Any) -> tuple[Response, int]:
+    """An error of the club or of the rules, in both languages as serve's page words it (its key and facts)."""
     from ..explain import describe_error
 
-    words = describe_error(error)  # its key and facts in both languages
-    return _refusal({"zh": words["zh"], "en": words["en"]}, error.status, **error.extra)
+    words = describe_error(error)
+    return _refusal({"zh": words["zh"], "en": words["en"]}, status, **extra)
+
+
+@club_table_bp.errorhandler(ClubRefused)
+def _club_refused(error: ClubRefused) -> tuple[Response, int]:
+    return _refused(error, error.status, **error.extra)
 
 
 @club_table_bp.errorhandler(ClubDatabaseDown)
@@ -120,10 +117,7 @@ def _club_down(error: ClubDatabaseDown) -> tuple[Response, int]:
 
 @club_table_bp.errorhandler(InputError)
 def _input_error(error: InputError) -> tuple[Response, int]:
-    from ..explain import describe_error
-
-    words = describe_error(error)
-    return _refusal({"zh": words["zh"], "en": words["en"]}, 400)
+    return _refused(error)
 
 
 # --- the page --------------------------------------------------------------------------------------
@@ -135,16 +129,14 @@ def table_page(name: str) -> Response | BaseResponse:
 
     _club().last_n(name)  # 404 for a table the club does not know
     given = request.args.get("token")
-    if given is not None:
-        if not _club().table_token_ok(name, given):
-            return _refusal(READ_ONLY, 403)[0]
+    if given is not None and _club().table_token_ok(name, given):  # a wrong one leaves the page read-only
         args = {key: value for key, value in request.args.items() if key != "token"}
         response = redirect(request.path + (f"?{urlencode(args)}" if args else ""))
         response.set_cookie(_cookie(name), given, max_age=3600 * 24, httponly=True, samesite="Strict",
                             path="/club/table/")
         return response
     token = _held_token(name)
-    base = f"/club/table/{name}"
+    base = "/club/table/" + quote(name, safe="")
     response = render_page("live.html", page="watch" if token is None else "live", watch=token is None,
                            write_token=token, table_url=None, table_qr=None)
     body = response.get_data(as_text=True)
@@ -301,7 +293,7 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
     finally:
         relay.unsubscribe(subscription)
     if result is None:
-        return _refusal(NOT_ANSWERED, 202, command=command_id, queued=True)
+        return _refused(ClubRefused("club.command_queued", command=command_id), 202, command=command_id, queued=True)
     if not result.startswith("applied"):
         line = result.removeprefix("refused: ")
         words = message if isinstance(message, dict) and message.get("zh") else {"zh": line, "en": line}
@@ -314,13 +306,13 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
 def api_play(name: str) -> tuple[Response, int] | Response:
     """A play typed on the table's page at the club (``{"seat", "cards"}``), the table's token held."""
     if _held_token(name) is None:
-        return _refusal(READ_ONLY, 403)
+        return _refused(ClubRefused("club.page_read_only"), 403)
     body = _body()
     cards = body.get("cards")
     if isinstance(cards, str):
         cards = split_card_text(cards[:2000])
     if body.get("attempt"):
-        return _refusal(REFUSED_AT_CLUB, 409)
+        return _refused(ClubRefused("club.page_elsewhere"), 409)
     return _queued(name, "play", {"seat": body.get("seat"), "cards": cards})
 
 
@@ -328,7 +320,7 @@ def api_play(name: str) -> tuple[Response, int] | Response:
 def api_ruling(name: str) -> tuple[Response, int] | Response:
     """A penalty ruled on the table's page at the club (the rules', the points typed or a level)."""
     if _held_token(name) is None:
-        return _refusal(READ_ONLY, 403)
+        return _refused(ClubRefused("club.page_read_only"), 403)
     body = _body()
     return _queued(name, "ruling", {key: body.get(key) for key in ("deal", "violation", "points", "levels")})
 
@@ -337,8 +329,8 @@ def api_ruling(name: str) -> tuple[Response, int] | Response:
 def api_other(name: str, rest: str) -> tuple[Response, int]:
     """Every other change (set-up, corrections, undo …): the table's own page makes it."""
     if _held_token(name) is None:
-        return _refusal(READ_ONLY, 403)
-    return _refusal(REFUSED_AT_CLUB, 409)
+        return _refused(ClubRefused("club.page_read_only"), 403)
+    return _refused(ClubRefused("club.page_elsewhere"), 409)
 
 
 # --- where serve's page links to -------------------------------------------------------------------
