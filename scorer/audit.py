@@ -45,7 +45,7 @@ from .scoring import (
 )
 from .seats import seat_of
 from .state import forced_key, forced_unit, trick_resolution
-from .violation_text import detail, penalty_detail
+from .violation_text import OFFENCE_EN, detail, penalty_detail
 from .violations import (
     AttemptCardNotHeld,
     AttemptSingle,
@@ -1057,12 +1057,12 @@ def _deal_audited_again(run: AuditRun, index: int, record: dict[str, Any]) -> di
 
 
 RULE_PENALTIES: dict[str, tuple[str, ...]] = {
-    "must-follow-suit": ("wrong discard", "wrong trumping"),
-    "must-follow-format": ("wrong discard",),
-    "wrong-card-count": ("wrong card count",),
-    "bad-kitty": ("wrong kitty",),
-    "failed-throw": ("failed throw",),
-    "wrong-forced-unit": ("failed throw",),
+    "must-follow-suit": (OFFENCE_EN["discard"], OFFENCE_EN["trumping"]),
+    "must-follow-format": (OFFENCE_EN["discard"],),
+    "wrong-card-count": (OFFENCE_EN["card-count"],),
+    "bad-kitty": (OFFENCE_EN["kitty"],),
+    "failed-throw": (OFFENCE_EN["throw"],),
+    "wrong-forced-unit": (OFFENCE_EN["throw"],),
 }
 """The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
 

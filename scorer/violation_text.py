@@ -346,8 +346,21 @@ def _wrong_forced_unit(f: WrongForcedUnit) -> str:
 
 # --- penalties ------------------------------------------------------------------------------------
 
-OFFENCE_NAMES = {"discard": "wrong discard (垫错)", "trumping": "wrong trumping (毙牌出错)",
-                 "kitty": "wrong kitty (留底差错)", "card-count": "wrong card count (多牌少牌)"}
+OFFENCE_EN: dict[str, str] = {"throw": "failed throw", "discard": "wrong discard", "trumping": "wrong trumping",
+                              "kitty": "wrong kitty", "card-count": "wrong card count"}
+"""The English name of each offence seed 001 Ⅰ.九 penalises (:data:`scorer.violations.Offence`): the one
+table of them; the page's Chinese is ``web.i18n.OFFENCES_ZH``, and both are read, never spelled again."""
+
+PENALTY_OPTION_OFFENCES: dict[str, str] = {"throw_penalty": "throw", "discard_penalty": "discard",
+                                           "trump_penalty": "trumping", "kitty_penalty": "kitty",
+                                           "card_count_penalty": "card-count"}
+"""The offence each penalty option (:data:`scorer.profiles.PENALTY_OPTIONS`) penalises."""
+
+_RECORD_TAGS = {"discard": "垫错", "trumping": "毙牌出错", "kitty": "留底差错", "card-count": "多牌少牌"}
+"""The Chinese name docs/RECORD.md's ``detail`` gives each offence after its English (part of the
+record format; tests/scorer/test_messages.py checks that they are the page's ``OFFENCES_ZH``)."""
+
+OFFENCE_NAMES = {offence: f"{OFFENCE_EN[offence]} ({tag})" for offence, tag in _RECORD_TAGS.items()}
 """The penalties of seed 001 Ⅰ.九 other than a failed throw, as docs/RECORD.md names them."""
 
 
@@ -367,7 +380,7 @@ def penalty_detail(fact: PenaltyFact | RulingFact) -> str:
             return f"{what}: the offender's side loses {fact.levels} level{'s' if fact.levels > 1 else ''}"
         return f"{what}: {fact.points} points"
     throw = fact.offence == "throw"
-    what = f"failed throw {cards_text(fact.cards)}" if throw else OFFENCE_NAMES[fact.offence]
+    what = f"{OFFENCE_EN['throw']} {cards_text(fact.cards)}" if throw else OFFENCE_NAMES[fact.offence]
     if fact.mode == "points":
         unit = "stuck card" if throw else "wrong card"
         return f"{what}: {fact.wrong} {unit}{'s' if fact.wrong != 1 else ''} × {fact.per}"
@@ -379,5 +392,5 @@ def penalty_detail(fact: PenaltyFact | RulingFact) -> str:
 SENTENCES: frozenset[str] = frozenset(kind.sentence for kind in _SENTENCES)
 """The name of every violation sentence (tests check that each one is met)."""
 
-__all__ = ["OFFENCE_NAMES", "SENTENCES", "beaten_text", "cards_text", "detail", "evidence_text", "penalty_detail",
+__all__ = ["OFFENCE_EN", "OFFENCE_NAMES", "PENALTY_OPTION_OFFENCES", "SENTENCES", "beaten_text", "cards_text", "detail", "evidence_text", "penalty_detail",
            "unit_text"]

@@ -37,7 +37,7 @@ from tuolaji.scorer.formats import SINGLE
 from tuolaji.scorer.messages import FREE_TEXT, MESSAGES_EN, Message, place_parts, render
 from tuolaji.scorer.order import SUIT_LABELS
 from tuolaji.scorer.record import RecordError
-from tuolaji.scorer.violation_text import cards_text, detail, penalty_detail, unit_text
+from tuolaji.scorer.violation_text import OFFENCE_EN, cards_text, detail, penalty_detail, unit_text
 from tuolaji.scorer.violations import (
     AttemptCardNotHeld,
     AttemptSingle,
@@ -87,7 +87,8 @@ from tuolaji.scorer.violations import (
     WrongTrump,
 )
 from tuolaji.session.history import change_words
-from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, STRINGS
+from tuolaji.web.cards import card_label
+from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, OFFENCES_ZH, STRINGS
 from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
@@ -121,7 +122,7 @@ class _Words:
     @staticmethod
     def cards_zh(text: str) -> str:
         """Cards (space-separated, or a unit run together) with the jokers in Chinese."""
-        return text.replace("SJ", "小王").replace("BJ", "大王")
+        return text.replace("SJ", card_label("SJ")).replace("BJ", card_label("BJ"))
 
     @staticmethod
     def suit(label: str) -> Text:
@@ -537,8 +538,8 @@ def explain_fact(fact: Fact, players: Sequence[str]) -> Text:
     return render(_Words(players), fact)
 
 
-OFFENCES: dict[str, tuple[str, str]] = {"discard": ("垫错", "wrong discard"), "trumping": ("毙牌出错", "wrong trumping"),
-                                        "kitty": ("留底差错", "wrong kitty"), "card-count": ("多牌少牌", "wrong card count")}
+OFFENCES: dict[str, tuple[str, str]] = {offence: (OFFENCES_ZH[offence], OFFENCE_EN[offence]) for offence in OFFENCE_EN}
+"""Each penalised offence in Chinese and English (web/i18n.py's ``OFFENCES_ZH``, the scorer's ``OFFENCE_EN``)."""
 
 
 def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ()) -> Text:
@@ -560,7 +561,7 @@ def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ())
     w = _Words(players)
     if fact.offence == "throw":
         cards = cards_text(fact.cards)
-        what_zh, what_en = f"甩 {w.cards_zh(cards)} 失败", f"failed throw {cards}"
+        what_zh, what_en = f"甩 {w.cards_zh(cards)} 失败", f"{OFFENCE_EN['throw']} {cards}"
         if fact.mode == "points":
             return {"zh": f"{what_zh}：{fact.wrong} 张被管住 × {fact.per} 分",
                     "en": f"{what_en}: {_plural(fact.wrong, 'stuck card')} × {fact.per}"}

@@ -12,6 +12,8 @@ the same table (sent to the page as JSON). Placeholders are ``{name}``.
 
 from __future__ import annotations
 
+from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
+
 LANGUAGES: tuple[str, ...] = ("zh", "en")
 DEFAULT_LANGUAGE = "zh"
 
@@ -304,11 +306,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "house.help": {"zh": "不改的项按所选规则", "en": "Anything left unchanged follows the profile"},
     "house.profile": {"zh": "按规则", "en": "as the profile says"},
     "house.kitty_multiplier": {"zh": "抠底倍数", "en": "Kitty multiplier"},
-    "house.throw_penalty": {"zh": "甩牌失败罚分", "en": "Failed throw penalty"},
-    "house.discard_penalty": {"zh": "垫错罚分", "en": "Wrong discard penalty"},
-    "house.trump_penalty": {"zh": "毙牌出错罚分", "en": "Wrong trumping penalty"},
-    "house.kitty_penalty": {"zh": "留底差错罚分", "en": "Wrong kitty penalty"},
-    "house.card_count_penalty": {"zh": "多牌少牌罚分", "en": "Wrong card count penalty"},
     "house.first_dealer": {"zh": "首局庄家", "en": "First dealer"},
     "house.dealer_stays": {"zh": "守住连庄", "en": "Dealer stays when his side holds"},
     "house.twos_trump": {"zh": "2 常主", "en": "2s always trump"},
@@ -393,6 +390,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "stats.cancel": {"zh": "取消", "en": "Cancel"},
 
 }
+
+OFFENCES_ZH: dict[str, str] = {"throw": "甩牌失败", "discard": "垫错", "trumping": "毙牌出错", "kitty": "留底差错",
+                               "card-count": "多牌少牌"}
+"""The Chinese name of each offence seed 001 Ⅰ.九 penalises: the one table of them on the page (the
+English: :data:`scorer.violation_text.OFFENCE_EN`)."""
+
+STRINGS.update({f"house.{option}": {"zh": OFFENCES_ZH[offence] + "罚分", "en": OFFENCE_EN[offence].capitalize() + " penalty"}
+                for option, offence in PENALTY_OPTION_OFFENCES.items()})  # the set-up form's penalty options
 
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:

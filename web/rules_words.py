@@ -19,6 +19,9 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.profiles import PENALTY_OPTIONS
+from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
+
+from .i18n import OFFENCES_ZH
 
 _PENALTY_SCALE = {"none": "none", "points": "points", "level-points": "level-points", "level": "level"}
 
@@ -44,9 +47,8 @@ page: ``house.value.<value>`` in web/i18n.py) and the option's value each one se
 HOUSE_OPTIONS: dict[str, tuple[str, ...]] = {name: tuple(choices) for name, choices in HOUSE_CHOICES.items()}
 """The house rules the set-up form offers, with the values it offers for each."""
 
-PENALTY_NAMES = {"throw_penalty": ("甩牌失败", "failed throw"), "discard_penalty": ("垫错", "wrong discard"),
-                 "trump_penalty": ("毙牌出错", "wrong trumping"), "kitty_penalty": ("留底差错", "wrong kitty"),
-                 "card_count_penalty": ("多牌少牌", "wrong card count")}
+PENALTY_NAMES = {option: (OFFENCES_ZH[offence], OFFENCE_EN[offence]) for option, offence in PENALTY_OPTION_OFFENCES.items()}
+"""Each penalty option's offence in Chinese and English (web/i18n.py's and the scorer's tables)."""
 
 
 class HouseRuleError(InputError):

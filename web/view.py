@@ -23,6 +23,7 @@ from tuolaji.scorer.cards import RANKS
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
 
+from .cards import card_label
 from .explain import describe_hint, describe_penalty, describe_violation
 
 LEVELS: tuple[str, ...] = RANKS
@@ -209,9 +210,8 @@ HINT_CHOICES = 6
 
 
 def _cards_text(cards: list[str], lang: str) -> str:
-    jokers = {"SJ": "小王", "BJ": "大王"} if lang == "zh" else {"SJ": "SJ", "BJ": "BJ"}
-    suits = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-    return " ".join(jokers.get(card) or suits[card[-1]] + card[:-1] for card in cards)
+    """The cards as the page writes them (web/cards.py's labels; the English keeps SJ and BJ)."""
+    return " ".join(card if lang != "zh" and card in ("SJ", "BJ") else card_label(card) for card in cards)
 
 
 def play_hint(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any] | None:

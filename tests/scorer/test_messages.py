@@ -212,3 +212,26 @@ def test_every_key_is_worded_from_its_facts(key: str) -> None:
     words = describe_message(message, ["东", "南", "西", "北"])
     assert words["parsed"], key
     assert "{" not in words["zh"].replace("{{", "") or "{" in english, (key, words["zh"])
+
+
+def test_the_penalties_are_named_in_one_table_a_language() -> None:
+    """The English of each penalised offence is the scorer's (``OFFENCE_EN``), the Chinese the page's
+    (``OFFENCES_ZH``); the record's details, the rules' words and the set-up form read them."""
+    from tuolaji.scorer.profiles import PENALTY_OPTIONS
+    from tuolaji.scorer.violation_text import OFFENCE_EN, OFFENCE_NAMES, PENALTY_OPTION_OFFENCES
+    from tuolaji.web.explain import OFFENCES
+    from tuolaji.web.i18n import OFFENCES_ZH, STRINGS
+    from tuolaji.web.rules_words import PENALTY_NAMES
+
+    assert set(OFFENCE_EN) == set(OFFENCES_ZH) == set(PENALTY_OPTION_OFFENCES.values())
+    assert set(PENALTY_OPTION_OFFENCES) == set(PENALTY_OPTIONS)
+    for offence, name in OFFENCE_NAMES.items():  # docs/RECORD.md's detail: the English, the Chinese after it
+        assert name == f"{OFFENCE_EN[offence]} ({OFFENCES_ZH[offence]})"
+    assert all(OFFENCES[offence] == (OFFENCES_ZH[offence], OFFENCE_EN[offence]) for offence in OFFENCE_EN)
+    for option, offence in PENALTY_OPTION_OFFENCES.items():
+        assert PENALTY_NAMES[option] == (OFFENCES_ZH[offence], OFFENCE_EN[offence])
+        assert STRINGS[f"house.{option}"]["zh"].startswith(OFFENCES_ZH[offence])
+        assert STRINGS[f"house.{option}"]["en"].lower().startswith(OFFENCE_EN[offence])
+    source = (ROOT / "web" / "explain.py").read_text(encoding="utf-8") + (ROOT / "web" / "view.py").read_text(
+        encoding="utf-8") + (ROOT / "web" / "rules_words.py").read_text(encoding="utf-8")
+    assert not [word for word in ("小王", "大王", *OFFENCES_ZH.values()) if f'"{word}' in source]
