@@ -12,7 +12,10 @@ in the outbox when the machine stopped is found when it starts again (:meth:`Out
 each session's stored record is compared with the last one queued for it).
 
 Refusals are one line in the log (a wrong token, a table the club does not know, a change the
-club holds otherwise) and the pusher keeps the changes and tries again later.
+club holds otherwise) and the pusher keeps the changes and tries again later. A club that holds
+fewer changes than it acknowledged (restored from an older backup) is sent what it lacks: each
+session's current record again, as the changes after its last (:meth:`Outbox.rewind`), found when
+a push is refused as out of order or when an idle table asks (:meth:`ClubPusher.check_club`).
 
 >>> import tempfile, pathlib
 >>> outbox = Outbox(pathlib.Path(tempfile.mkdtemp()) / "club-outbox.sqlite")
@@ -152,6 +155,29 @@ class Outbox:
             connection.execute("DELETE FROM changes WHERE n <= ?", (through,))
 
 
+    def rewind(self, through: int, sessions: Callable[[], Iterable[tuple[int, str, dict[str, Any]]]]) -> int:
+        """The club holds the changes through ``through`` only, fewer than it acknowledged (restored
+        from an older backup): every change after it is dropped here, and each session's current
+        record (``sessions()``: the table's sessions, the one changed last at the end) is queued
+        again as the changes from ``through + 1``: a change holds its session's whole record, so
+        this is all the club lacks, whatever the lost changes were. Returns how many were queued."""
+        queued = 0
+        with self._lock, self._connect() as connection:
+            # read under the lock: a save that lands meanwhile is queued after these, as a later change
+            current = [(session, name, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+                       for session, name, record in sessions()]
+            connection.execute("DELETE FROM changes WHERE n > ?", (through,))
+            connection.execute("DELETE FROM last")
+            for n, (session, name, text) in enumerate(current, start=through + 1):
+                connection.execute("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
+                                   (n, session, name, text))
+                connection.execute("INSERT OR REPLACE INTO last (session, digest) VALUES (?, ?)",
+                                   (session, _digest(name, text)))
+                queued += 1
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (through + queued,))
+        return queued
+
     @property
     def command(self) -> int:
         """The last command from the club this table applied (or refused)."""
@@ -175,7 +201,9 @@ class ClubPusher:
                  retry_s: float = 0.2, max_retry_s: float = 5.0, batch: int = 100,
                  on_state: Callable[[str], None] | None = None,
                  on_command: Callable[[Command], str | dict[str, Any]] | None = None,
-                 command_poll_s: float = 1.0) -> None:
+                 command_poll_s: float = 1.0,
+                 sessions: Callable[[], Iterable[tuple[int, str, dict[str, Any]]]] | None = None,
+                 check_s: float = 30.0) -> None:
         self.outbox = outbox
         self.url = f"{club_url.rstrip('/')}/club/api/tables/{quote(table, safe='')}/changes"
         self.table = table
@@ -187,6 +215,9 @@ class ClubPusher:
         self.on_state = on_state
         self.on_command = on_command
         self.command_poll_s = command_poll_s
+        self.sessions = sessions  # the table's sessions now: what a club that lost changes is sent again
+        self.check_s = check_s  # how often an idle table asks the club what it holds (check_club)
+        self._next_check = 0.0
         self._commands_url = self.url.rsplit("/changes", 1)[0] + "/commands"
         self._next_poll = 0.0
         self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error
@@ -232,6 +263,10 @@ class ClubPusher:
                 self._next_poll = time.monotonic() + self.command_poll_s
                 self.take_commands()
             changes = self.outbox.pending(self.batch)
+            if not changes and self.sessions is not None and time.monotonic() >= self._next_check:
+                self._next_check = time.monotonic() + self.check_s
+                if self.check_club():
+                    continue
             if not changes:
                 self._set("up")
                 self._wake.wait(min(1.0, self.command_poll_s))
@@ -250,6 +285,28 @@ class ClubPusher:
                                              "Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})
         with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
             return json.loads(response.read() or b"{}")
+
+    def check_club(self) -> bool:
+        """Ask the club which changes it holds; where it lost some it had acknowledged (restored from
+        an older backup), queue what it lacks (:meth:`Outbox.rewind`). Whether anything was queued."""
+        assert self.sessions is not None
+        try:
+            through = int(self._call(self.url)["applied_through"])
+        except (urllib.error.URLError, OSError, ValueError, KeyError, TypeError):
+            return False  # the club away or refusing: the next push says why
+        return self._behind(through, self.outbox.acked + 1)
+
+    def _behind(self, through: int, first: int) -> bool:
+        """The club holds changes through ``through``, fewer than the table's acknowledged ones before
+        change ``first``: each session's current record is queued again after ``through``."""
+        if self.sessions is None or through >= self.outbox.acked:
+            return False
+        queued = self.outbox.rewind(through, self.sessions)
+        log.warning("club %s, table %s: the club holds changes through %d, it had acknowledged %d (restored from "
+                    "a backup?): each session's current record is sent again as changes %d to %d",
+                    self.url.split("/club/api/")[0], self.table, through, first - 1, through + 1, through + queued)
+        self.wake()
+        return True
 
     def take_commands(self) -> int:
         """Apply the club's commands for this table (plays entered at the club, rulings) through
@@ -299,6 +356,8 @@ class ClubPusher:
                 if through >= changes[0]["n"] - 1 and "differs" not in line:
                     self.outbox.ack(through)  # the club holds these already: the rest follow
                     return through >= changes[0]["n"]
+                if self._behind(through, changes[0]["n"]):  # the club lost changes it had acknowledged
+                    return True
             self._set("offline" if exc.code >= 500 else "refused", line)
             return False
         except (urllib.error.URLError, OSError, ValueError, KeyError) as exc:

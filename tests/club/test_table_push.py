@@ -154,3 +154,57 @@ def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: 
         assert client.get("/club/api/health").get_json() == {"database": "up"}
     finally:
         pusher.stop()
+
+
+def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, club: ClubServer,
+                                                               postgres: PostgresServer, caplog) -> None:  # type: ignore[no-untyped-def]
+    """The club's database restored from a backup taken earlier in the evening (pg_dump, then
+    pg_restore --clean): it holds fewer changes than it had acknowledged. The table sends each
+    session's current record again after the club's last change, and the club's copy is whole."""
+    import subprocess
+
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    records = played_records(seed=14, plays=14)
+    dsn = club.app.extensions["tuolaji.club"].dsn
+    backup = tmp_path / "club.dump"
+    store = club.app.extensions["tuolaji.club"]
+    try:
+        table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
+        for previous, record in zip(records[:4], records[1:5], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        subprocess.run([str(postgres.bin / "pg_dump"), "-Fc", "-f", str(backup), dsn], check=True)
+        held = store.last_n("T")
+        # a second session and more plays, acknowledged by the club, then lost with its database
+        second = table.store._store.create(records[0], name="另一局", source="page")  # type: ignore[attr-defined]
+        table.store._queued(second, records[0])  # type: ignore[attr-defined]
+        for previous, record in zip(records[4:9], records[5:10], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        acknowledged = pusher.outbox.acked
+        assert acknowledged > held
+        store.close()
+        subprocess.run([str(postgres.bin / "pg_restore"), "--clean", "--if-exists", "-d", dsn, str(backup)],
+                       check=True)
+        assert store.last_n("T") == held and store.record("T") != stored_record(table)
+
+        # the table plays on: its next change is refused as out of order; it sends what the club lacks
+        for previous, record in zip(records[9:12], records[10:13], strict=True):
+            play(table, record, previous)
+        assert pusher.flush(20.0)
+        assert store.record("T") == stored_record(table)
+        assert store.record("T", second) == records[0]
+        assert store.change_numbers("T") == list(range(1, pusher.outbox.last_n + 1))  # no gap, nothing doubled
+        assert any("restored from a backup?" in r.getMessage() for r in caplog.records)
+
+        # restored again, the table idle: it asks the club what it holds and fills the gap by itself
+        store.close()
+        subprocess.run([str(postgres.bin / "pg_restore"), "--clean", "--if-exists", "-d", dsn, str(backup)],
+                       check=True)
+        pusher.check_club()
+        assert pusher.flush(20.0)
+        assert store.record("T") == stored_record(table)
+        assert store.change_numbers("T") == list(range(1, pusher.outbox.last_n + 1))
+    finally:
+        pusher.stop()

@@ -114,6 +114,8 @@ def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, to
     outbox.reconcile((s.id, s.name, store._store.get(s.id).record)
                      for s in sorted(store._store.list(), key=lambda s: s.id))
     pusher_options.setdefault("on_command", lambda command: command_verdict(table, command))
+    pusher_options.setdefault("sessions", lambda: [(s.id, s.name, store._store.get(s.id).record) for s in sorted(
+        store._store.list(), key=lambda s: (s.updated, s.id))])
     pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
     store.pusher = pusher
     table.store = store  # type: ignore[assignment]
