@@ -170,6 +170,7 @@ class ClubServer:
     def close(self) -> None:
         self.stop()
         self.app.extensions["tuolaji.club.listener"].stop()
+        self.app.extensions["tuolaji.club.clock"].stop()
 
 
 @pytest.fixture()

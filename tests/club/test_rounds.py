@@ -134,3 +134,70 @@ def test_a_round_by_time_counts_the_deals_finished_when_it_ends(club: ClubServer
     assert client.get("/club/api/standings").get_json()["standings"] == at_end
     assert sum(row["deals_won"] for row in at_end) == 1
     assert client.get("/club/api/overview").get_json()["round"] is None
+
+
+def backdate_round(dsn: str, seconds: int) -> None:
+    """The round under way started ``seconds`` ago (a round of a minute, without waiting a minute)."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute("UPDATE club_rounds SET started = now() - make_interval(secs => %s) WHERE ended IS NULL",
+                           (seconds,))
+
+
+def test_a_round_by_time_ends_itself_at_its_end_time(club: ClubServer) -> None:
+    """Nobody ends it: the server's clock does, at its end time; the pages are told, and the
+    standings count the deals finished by then, not one finished after."""
+    import time
+    from datetime import datetime, timedelta
+
+    client, records, tables = evening(club)
+    store = club.app.extensions["tuolaji.club"]
+    news = club.app.extensions["tuolaji.club.listener"].subscribe()
+    tables.push("A", setup_of(records["A"]))
+    client.post("/club/api/rounds", headers=organiser(club), json={
+        "seating": "hand", "ends_by": "time", "minutes": 1, "tables": [{"table": "A", "ns": "P1", "ew": "P2"}]})
+    one_deal = records["A"] | {"deals": records["A"]["deals"][:1] + [records["A"]["deals"][1] | {"tricks": []}]}
+    tables.push("A", one_deal)
+    time.sleep(1.5)
+    assert store.rounds()[0]["ended"] is None  # a minute is not up yet: still under way
+    backdate_round(store.dsn, 61)
+    deadline = time.monotonic() + 10
+    while store.rounds()[0]["ended"] is None and time.monotonic() < deadline:  # store.rounds() ends nothing itself
+        time.sleep(0.1)
+    ended = store.rounds()[0]
+    assert ended["ended"] is not None, "the round by time did not end itself"
+    assert datetime.fromisoformat(ended["ended"]) - datetime.fromisoformat(ended["started"]) == timedelta(minutes=1)
+    seen = []
+    while True:
+        event = news.get(timeout=5)
+        seen.append(event)
+        if event.get("ended"):
+            break
+    assert {"round": 1, "ended": True} in seen
+    at_end = client.get("/club/api/standings").get_json()["standings"]
+    tables.push("A", records["A"])  # a deal finished after the end time: not the round's
+    assert client.get("/club/api/standings").get_json()["standings"] == at_end
+    assert sum(row["deals_won"] for row in at_end) == 1
+    assert client.get("/club/api/overview").get_json()["round"] is None
+
+
+def test_a_round_by_time_past_its_end_ends_when_the_room_is_read(club_db: str) -> None:
+    """With no clock running (``ROUND_CHECK_S``: None), reading the room ends it as of its end time."""
+    from datetime import datetime, timedelta
+
+    from tuolaji.web.club.app import create_club_app
+
+    app = create_club_app(club_db, {"ROUND_CHECK_S": None}, listen=False)
+    server = ClubServer.__new__(ClubServer)
+    server.app = app
+    client, records, tables = evening(server)
+    tables.push("A", setup_of(records["A"]))
+    client.post("/club/api/rounds", headers=organiser(server), json={
+        "seating": "hand", "ends_by": "time", "minutes": 5, "tables": [{"table": "A", "ns": "P1", "ew": "P2"}]})
+    backdate_round(club_db, 301)
+    assert app.extensions["tuolaji.club"].rounds()[0]["ended"] is None
+    assert client.get("/club/api/overview").get_json()["round"] is None  # the room read: the round is over
+    ended = client.get("/club/api/rounds").get_json()["rounds"][0]
+    assert datetime.fromisoformat(ended["ended"]) - datetime.fromisoformat(ended["started"]) == timedelta(minutes=5)
+    assert [row["rounds"] for row in client.get("/club/api/standings").get_json()["standings"]] == [1, 1]

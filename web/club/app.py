@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
 
 from .notify import Listener
-from .store import ClubStore
+from .store import ClubDatabaseDown, ClubStore
+
+log = logging.getLogger("tuolaji.club")
 
 
 def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: bool = True) -> Flask:
@@ -30,10 +34,13 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     store = ClubStore(dsn)
     listener = Listener(dsn)
+    clock = RoundClock(store, app.config.get("ROUND_CHECK_S", 1.0))
     if listen:
         listener.start()
+        clock.start()
     app.extensions["tuolaji.club"] = store
     app.extensions["tuolaji.club.listener"] = listener
+    app.extensions["tuolaji.club.clock"] = clock
     app.register_blueprint(club_bp)
     app.register_blueprint(club_table_bp)
     app.register_blueprint(serve_links_bp)
@@ -45,6 +52,38 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
         return {"t": lambda key, **values: translate(key, lang, **values), "zuihe": False}
 
     return app
+
+
+class RoundClock:
+    """Ends a round by time at its end time (:meth:`ClubStore.end_due_rounds`, every ``every_s``
+    seconds, in a background thread of each server process; None: never, the room's reads do it)."""
+
+    def __init__(self, store: ClubStore, every_s: float | None) -> None:
+        self.store = store
+        self.every_s = every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tuolaji-club-rounds", daemon=True)
+
+    def start(self) -> None:
+        if self.every_s is not None:
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5.0)
+
+    def _run(self) -> None:
+        assert self.every_s is not None
+        while not self._stop.wait(float(self.every_s)):
+            try:
+                for number in self.store.end_due_rounds():
+                    log.info("round %d: its time is up, it has ended", number)
+            except ClubDatabaseDown:
+                pass  # the database away: the listener says so; checked again when it is back
+            except Exception:  # never let the clock stop: the next tick tries again
+                log.exception("the club's round clock")
+        self.store.close()
 
 
 def app_from_env() -> Flask:

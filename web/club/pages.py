@@ -74,6 +74,7 @@ def api_health() -> Response:
 
 @club_bp.get("/club/api/overview")
 def api_overview() -> Response:
+    store().end_due_rounds()  # a round by time past its end: ended as of then, before the room is read
     return jsonify({"round": store().current_round(), "tables": store().overview()})
 
 
@@ -191,6 +192,7 @@ def api_end_round() -> Response:
 
 @club_bp.get("/club/api/rounds")
 def api_rounds() -> Response:
+    store().end_due_rounds()
     return jsonify({"rounds": store().rounds()})
 
 

@@ -529,16 +529,37 @@ class ClubStore:
                                      ).fetchone()
             if row is None:
                 raise ClubRefused("club.no_round", 409)
-            seatings = connection.execute(
-                "SELECT s.table_id, l.id, l.record FROM club_seatings s LEFT JOIN LATERAL (SELECT id, record FROM "
-                "club_sessions WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s",
-                (row[0],)).fetchall()
-            for table_id, session_id, record_text in seatings:
-                finished = _finished_deals(json.loads(record_text)) if record_text is not None else 0
-                connection.execute("UPDATE club_seatings SET end_session_id = %s, last_deal = %s "
-                                   "WHERE round_id = %s AND table_id = %s", (session_id, finished, row[0], table_id))
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": int(row[1]), "ended": True})))
+            self._close_seatings(connection, int(row[0]), int(row[1]))
         return int(row[1])
+
+    @_stale_retried
+    def end_due_rounds(self) -> list[int]:
+        """End the round by time whose end time has come, as of its end time: its seatings keep the
+        deals finished now (the club's server checks every second, and whenever the room, the
+        rounds or the standings are read). Returns the numbers of the rounds ended (none, mostly).
+        Several server processes may check at once: the round ends once."""
+        with self._connection() as connection, connection.transaction():
+            rows = connection.execute(
+                "UPDATE club_rounds SET ended = started + make_interval(mins => minutes) WHERE ended IS NULL "
+                "AND ends_by = 'time' AND started + make_interval(mins => minutes) <= now() RETURNING id, number"
+            ).fetchall()
+            for round_id, number in rows:
+                self._close_seatings(connection, int(round_id), int(number))
+        return [int(number) for _, number in rows]
+
+    @staticmethod
+    def _close_seatings(connection: psycopg.Connection[Any], round_id: int, number: int) -> None:
+        """A round just ended: each seating keeps its table's session now and the deals it has
+        finished; the pages are told (at commit)."""
+        seatings = connection.execute(
+            "SELECT s.table_id, l.id, l.record FROM club_seatings s LEFT JOIN LATERAL (SELECT id, record FROM "
+            "club_sessions WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s",
+            (round_id,)).fetchall()
+        for table_id, session_id, record_text in seatings:
+            finished = _finished_deals(json.loads(record_text)) if record_text is not None else 0
+            connection.execute("UPDATE club_seatings SET end_session_id = %s, last_deal = %s "
+                               "WHERE round_id = %s AND table_id = %s", (session_id, finished, round_id, table_id))
+        connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": number, "ended": True})))
 
     @_stale_retried
     def current_round(self) -> dict[str, Any] | None:
@@ -616,6 +637,7 @@ class ClubStore:
     def standings(self, rule: str = "levels") -> list[dict[str, Any]]:
         from .results import standings
 
+        self.end_due_rounds()  # a round by time past its end counts the deals finished by then
         return standings(self.results(), rule)
 
     # --- moving a table's SQLite sessions in ----------------------------------------------------
