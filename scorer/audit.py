@@ -757,14 +757,6 @@ class _DealAudit:
         stuck = sum(u.size for u, _, _ in beaten)
         self._penalize(t, seat, self.opts.throw_penalty, stuck, "throw", tuple(cards))
 
-    def _beaten_facts(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> tuple[Beaten, ...]:
-        return tuple(Beaten(tuple(u.cards()), s, tuple(b.cards()), self.evidence(s, b.cards(), t, include_current=True))
-                     for u, s, b in beaten)
-
-    def _check_throw(self, t: int, tr: ParsedTrick, lead: Lead, known: list[list[int]],
-                     play_out: dict[str, Any]) -> None:
-        """A throw that stood though a unit of it could be beaten, or the trick's ``attempt``
-        (a throw taken back): the cards it shows, its suits, and the forced unit led instead."""
     def _stuck_when_stopped(self, t: int, tr: ParsedTrick, units: list[Unit], beaten: list[tuple[Unit, int, Unit]]
                             ) -> list[tuple[Unit, int, Unit]]:
         """The units of a stopped throw (``attempt``) counted for its penalty: seed 001 Ⅰ.九 settles it
@@ -783,9 +775,18 @@ class _DealAudit:
         if not any(sorted(u.cards()) == played for u, _, _ in stuck):
             floor = [b for b in beaten if sorted(b[0].cards()) == played] or [
                 b for b in beaten if b[0] is self._forced(beaten)]
-            stuck = stuck + floor[:1]
+            counted = {id(u) for u, _, _ in stuck}
+            stuck = stuck + [b for b in floor[:1] if id(b[0]) not in counted]  # a unit counts once
         return stuck
 
+    def _beaten_facts(self, beaten: list[tuple[Unit, int, Unit]], t: int) -> tuple[Beaten, ...]:
+        return tuple(Beaten(tuple(u.cards()), s, tuple(b.cards()), self.evidence(s, b.cards(), t, include_current=True))
+                     for u, s, b in beaten)
+
+    def _check_throw(self, t: int, tr: ParsedTrick, lead: Lead, known: list[list[int]],
+                     play_out: dict[str, Any]) -> None:
+        """A throw that stood though a unit of it could be beaten, or the trick's ``attempt``
+        (a throw taken back): the cards it shows, its suits, and the forced unit led instead."""
         if tr.attempt is not None:
             self._check_attempt(t, tr, tr.attempt, known, play_out)
             return
