@@ -2,7 +2,7 @@
 
 :func:`web.club.app.create_club_app` builds the club's Flask application on a ``postgresql://``
 address: the room's page (``/club``), the spectator screen (``/club/screen``), each table's page
-(``/club/table/<name>``), the referee's console (``/club/referee``), the standings
+(``/club/table/<name>``: ``tuolaji serve``'s own live page, :mod:`web.club.table_page`), the referee's console (``/club/referee``), the standings
 (``/club/standings``, CSV and PNG) and the JSON API the tables push their numbered changes to
 (``/club/api/tables/<name>/changes``). Several processes may serve one database (``tuolaji club
 --workers N`` runs gunicorn): each listens to the database's notifications
