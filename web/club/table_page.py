@@ -154,7 +154,7 @@ class _States:
 
     def __init__(self, size: int = 128) -> None:
         self.size = size
-        self._states: dict[str, tuple[tuple[int, int], str]] = {}
+        self._states: dict[str, tuple[tuple[Any, ...], str]] = {}
         self._lock = threading.Lock()
 
     def get(self, name: str) -> str:
@@ -165,7 +165,8 @@ class _States:
                                "club": {"table": name, "n": club.last_n(name)}}, ensure_ascii=False)
         with self._lock:
             cached = self._states.get(name)
-        if cached is not None and cached[0] == (head["session"], head["n"]):
+        # the session, its last change and when it came (a club restored from a backup numbers changes again)
+        if cached is not None and cached[0] == (head["session"], head["n"], head["updated"]):
             return cached[1]
         row = club.latest_session(name, with_record=True)
         assert row is not None
@@ -173,7 +174,7 @@ class _States:
         with self._lock:
             if len(self._states) >= self.size:
                 self._states.pop(next(iter(self._states)))
-            self._states[name] = ((row["session"], row["n"]), text)
+            self._states[name] = ((row["session"], row["n"], row["updated"]), text)
         return text
 
 
