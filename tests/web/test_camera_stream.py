@@ -3,6 +3,7 @@ page, the preview and the pipeline reading its stream, the page told while it re
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from flask import Flask
 
 from tests.vision.mjpeg_server import MjpegServer, encode_video
+from tuolaji.scorer.messages import MESSAGES_EN
 from tuolaji.vision.demo import DEMO_FRAMES, DEMO_VIDEO
 from tuolaji.web.camera import get_desk, load_settings
 
@@ -70,6 +72,8 @@ def test_an_address_that_is_no_stream_is_refused_in_words(app: Flask, client: An
         assert response.status_code == 400, url
         body = response.get_json()
         assert body["message"]["zh"] and body["message"]["en"], body
+        words = max(re.split(r"\{[^}]*\}", MESSAGES_EN[key]), key=len).strip()
+        assert words in body["error"], (key, body["error"])  # the refusal this address earns
     assert "url" not in load_settings(Path(app.config["DATA_DIR"]))
 
 
