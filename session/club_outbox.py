@@ -63,7 +63,15 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS commands (
+    id INTEGER PRIMARY KEY,
+    digest TEXT NOT NULL,
+    verdict TEXT NOT NULL
+);
 """
+
+KEPT_COMMANDS = 1000
+"""The commands applied whose verdicts are kept (what a club restored from a backup asks again is not applied twice)."""
 
 
 def _digest(name: str, record_text: str) -> str:
@@ -160,7 +168,10 @@ class Outbox:
         from an older backup): every change after it is dropped here, and each session's current
         record (``sessions()``: the table's sessions, the one changed last at the end) is queued
         again as the changes from ``through + 1``: a change holds its session's whole record, so
-        this is all the club lacks, whatever the lost changes were. Returns how many were queued."""
+        this is all the club lacks, whatever the lost changes were. The club's commands are asked
+        for from the first again (its numbering restarts from its backup's): one this table applied
+        already is answered with the verdict it gave (:meth:`verdict`), not applied twice. Returns
+        how many changes were queued."""
         queued = 0
         with self._lock, self._connect() as connection:
             # read under the lock: a save that lands meanwhile is queued after these, as a later change
@@ -176,6 +187,9 @@ class Outbox:
                 queued += 1
             connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
             connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (through + queued,))
+            # the restored club numbers its commands again from its backup's: every one not done is
+            # asked for, and one this table applied already is answered with its kept verdict
+            connection.execute("UPDATE meta SET value = 0 WHERE key = 'command'")
         return queued
 
     @property
@@ -184,9 +198,27 @@ class Outbox:
         with self._connect() as connection:
             return int(connection.execute("SELECT value FROM meta WHERE key = 'command'").fetchone()[0])
 
-    def command_done(self, command_id: int) -> None:
+    def command_done(self, command_id: int, command: Command | None = None, verdict: Any = None) -> None:
+        """The table applied (or refused) command ``command_id``: its verdict is kept, by the command's
+        id and content (:meth:`verdict`)."""
         with self._lock, self._connect() as connection:
             connection.execute("UPDATE meta SET value = max(value, ?) WHERE key = 'command'", (command_id,))
+            if command is not None:
+                connection.execute("INSERT OR REPLACE INTO commands (id, digest, verdict) VALUES (?, ?, ?)",
+                                   (command_id, _command_digest(command), json.dumps(verdict, ensure_ascii=False)))
+                connection.execute("DELETE FROM commands WHERE id <= ?", (command_id - KEPT_COMMANDS,))
+
+    def verdict(self, command: Command) -> Any:
+        """The verdict this table gave the same command (its id and content) before, else None."""
+        with self._connect() as connection:
+            row = connection.execute("SELECT digest, verdict FROM commands WHERE id = ?",
+                                     (int(command["id"]),)).fetchone()
+        return json.loads(row[1]) if row is not None and row[0] == _command_digest(command) else None
+
+
+def _command_digest(command: Command) -> str:
+    text = json.dumps([command.get("kind"), command.get("body")], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 Command = dict[str, Any]
@@ -316,8 +348,10 @@ class ClubPusher:
         try:
             commands = self._call(f"{self._commands_url}?after={self.outbox.command}")["commands"]
             for command in commands:
-                verdict = self.on_command(command)  # its one line, or {"result": line, "message": {"zh", "en"}}
-                self.outbox.command_done(int(command["id"]))
+                verdict = self.outbox.verdict(command)  # applied before, its done lost with the club's data
+                if verdict is None:
+                    verdict = self.on_command(command)  # its one line, or {"result": line, "message": {"zh", "en"}}
+                self.outbox.command_done(int(command["id"]), command, verdict)
                 self._call(f"{self._commands_url}/{int(command['id'])}/done",
                            verdict if isinstance(verdict, dict) else {"result": verdict})
                 taken += 1

@@ -47,3 +47,17 @@ def test_an_unreachable_club_keeps_everything(tmp_path: Path) -> None:
     assert pusher.state == "offline" and "the club cannot be reached" in (pusher.last_error or "")
     assert "1 changes wait" in (pusher.last_error or "")
     assert [c["n"] for c in outbox.pending()] == [1]
+
+
+def test_a_command_applied_is_known_by_its_id_and_content(tmp_path: Path) -> None:
+    """What a club restored from a backup asks again (its done lost) is answered with the verdict
+    given, not applied twice; a new command that reuses the number (the club's numbering restarted
+    from its backup's) is a new command."""
+    outbox = Outbox(tmp_path / "club-outbox.sqlite")
+    play = {"id": 7, "kind": "play", "body": {"seat": 1, "cards": ["AS"]}}
+    assert outbox.verdict(play) is None
+    outbox.command_done(7, play, {"result": "applied"})
+    assert outbox.verdict(play) == {"result": "applied"} and outbox.command == 7
+    assert outbox.verdict(play | {"body": {"seat": 2, "cards": ["KS"]}}) is None
+    outbox.rewind(0, lambda: [])
+    assert outbox.command == 0 and outbox.verdict(play) == {"result": "applied"}

@@ -156,6 +156,21 @@ def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: 
         pusher.stop()
 
 
+def enter_play(club: ClubServer, token: str, record: dict) -> int:
+    """A phone enters at the club the play that makes ``record``; returns the command's id once the
+    table has applied it."""
+    client = club.app.test_client()
+    trick = record["deals"][0]["tricks"][-1]
+    seat = (trick["leader"] + len(trick["plays"]) - 1) % 4
+    answer = client.post("/club/api/tables/T/plays", headers={"Authorization": f"Bearer {token}"},
+                         json={"seat": seat, "cards": trick["plays"][-1]})
+    assert answer.status_code == 202, answer.get_json()
+    command = int(answer.get_json()["command"])
+    wait_for(lambda: client.get(f"/club/api/tables/T/commands/{command}").get_json()["result"] is not None)
+    assert client.get(f"/club/api/tables/T/commands/{command}").get_json()["result"] == "applied"
+    return command
+
+
 def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, club: ClubServer,
                                                                postgres: PostgresServer, caplog) -> None:  # type: ignore[no-untyped-def]
     """The club's database restored from a backup taken earlier in the evening (pg_dump, then
@@ -181,6 +196,8 @@ def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, cl
         table.store._queued(second, records[0])  # type: ignore[attr-defined]
         for previous, record in zip(records[4:9], records[5:10], strict=True):
             play(table, record, previous)
+        entered = enter_play(club, token, records[10])  # a phone's play at the club: command 1, applied
+        assert entered == 1 and stored_record(table)["deals"][0]["tricks"] == records[10]["deals"][0]["tricks"]
         assert pusher.flush(20.0)
         acknowledged = pusher.outbox.acked
         assert acknowledged > held
@@ -190,11 +207,15 @@ def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, cl
         assert store.last_n("T") == held and store.record("T") != stored_record(table)
 
         # the table plays on: its next change is refused as out of order; it sends what the club lacks
-        for previous, record in zip(records[9:12], records[10:13], strict=True):
+        for previous, record in zip(records[10:12], records[11:13], strict=True):
             play(table, record, previous)
         assert pusher.flush(20.0)
         assert store.record("T") == stored_record(table)
         assert store.record("T", second) == records[0]
+        # the restored club numbers its commands from its backup's again: the next is command 1 anew
+        assert enter_play(club, token, records[13]) == 1
+        assert stored_record(table)["deals"][0]["tricks"] == records[13]["deals"][0]["tricks"]
+        assert pusher.flush(20.0)
         assert store.change_numbers("T") == list(range(1, pusher.outbox.last_n + 1))  # no gap, nothing doubled
         assert any("restored from a backup?" in r.getMessage() for r in caplog.records)
 
