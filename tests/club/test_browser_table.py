@@ -46,6 +46,10 @@ def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServe
         assert int(page.evaluate("window.Tuolaji.renders()")) > renders
         shown = page.evaluate("window.Tuolaji.state.state.record.deals[0].tricks")
         assert shown == records[scoring]["deals"][0]["tricks"]
+        # the shared level chart: a link of serve's page, answered at the table's address at the club
+        href = page.locator("#share-levels").get_attribute("href")
+        assert href is not None and href.startswith("/club/table/"), href
+        assert page.request.get(f"{club.url}{href}").body()[:8] == b"\x89PNG\r\n\x1a\n"
 
         # with the table's token (the page opened once with it): the entry form, and a play typed there
         page.goto(f"{club.url}/club/table/七号桌?token={token}")

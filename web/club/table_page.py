@@ -65,9 +65,22 @@ PRELUDE = """
   window.fetch = (url, options) => fetchOne(moved(url), options);
   const Source = window.EventSource;
   window.EventSource = class extends Source { constructor(url, options) { super(moved(url), options); } };
+  const fix = (el) => ["href", "src"].forEach((attr) => {
+    const value = el.getAttribute(attr);
+    if (value && value.startsWith("/api/")) el.setAttribute(attr, moved(value));
+  });
+  new MutationObserver((changes) => changes.forEach((change) => {
+    if (change.type === "attributes") { fix(change.target); return; }
+    change.addedNodes.forEach((node) => {
+      if (node.nodeType !== 1) return;
+      fix(node);
+      node.querySelectorAll("[href^='/api/'], [src^='/api/']").forEach(fix);
+    });
+  })).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["href", "src"] });
 })();
 """
-"""Re-roots the page's ``/api/…`` requests (``fetch`` and ``EventSource``) under the table's address."""
+"""Re-roots the page's ``/api/…`` requests (``fetch``, ``EventSource``, and the links and pictures it
+makes: the shared results' PNGs) under the table's address."""
 
 def _club() -> Any:
     from .pages import store
@@ -206,6 +219,32 @@ def api_state(name: str) -> Response:
 def api_tracker(name: str) -> Response:
     row = _club().latest_session(name, with_record=True)
     return jsonify({"tracker": tracker_of(row["record"]) if row is not None else None})
+
+
+@club_table_bp.get("/club/table/<name>/api/share/<int:session>/deal/<int:deal>.png")
+def api_share_deal(name: str, session: int, deal: int) -> Response:
+    """A deal's settlement as one PNG for a phone (``serve``'s :func:`web.share.deal_card`)."""
+    from ..share import _lang, _png, deal_card
+
+    record = _club().record(name, session)
+    if not 0 <= deal < len(record.get("deals", [])):
+        raise ClubRefused("club.no_session", 404, name=name)
+    return _png(deal_card(record, deal, _session_name(name, session), _lang()))
+
+
+@club_table_bp.get("/club/table/<name>/api/share/<int:session>/levels.png")
+def api_share_levels(name: str, session: int) -> Response:
+    """The game's level chart as one PNG (``serve``'s :func:`web.share.levels_card`)."""
+    from ..share import _lang, _png, levels_card
+
+    record = _club().record(name, session)
+    if not record.get("deals"):
+        raise ClubRefused("club.no_session", 404, name=name)
+    return _png(levels_card(record, _session_name(name, session), _lang()))
+
+
+def _session_name(name: str, session: int) -> str:
+    return next((str(s["name"]) for s in _club().sessions(name) if s["session"] == session), "")
 
 
 @club_table_bp.get("/club/table/<name>/api/events")
