@@ -93,6 +93,8 @@ def test_a_play_entered_on_the_page_is_the_tables(tmp_path: Path, club: ClubServ
         assert opened.status_code == 302 and opened.headers["Location"] == "/club/table/T"
         assert client.get_cookie(_cookie("T"), path="/club/table/") is not None
         assert f'content="{token}"' in client.get("/club/table/T").get_data(as_text=True)
+        # the cookie alone changes nothing (another site's page could make the browser send it): the header does
+        assert client.post("/club/table/T/api/play", json={"seat": seat, "cards": trick["plays"][-1]}).status_code == 403
         headers = {"X-Tuolaji-Token": token}
         out_of_turn = client.post("/club/table/T/api/play", headers=headers,
                                   json={"seat": (seat + 1) % 4, "cards": " ".join(trick["plays"][-1])})

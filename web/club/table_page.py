@@ -98,9 +98,10 @@ def _cookie(name: str) -> str:
     return TOKEN_COOKIE + hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
 
 
-def _held_token(name: str) -> str | None:
-    """The table's token this client holds (its cookie, or the page's header), if it is right."""
-    given = request.headers.get("X-Tuolaji-Token") or request.cookies.get(_cookie(name))
+def _held_token(name: str, *, header: bool = False) -> str | None:
+    """The table's token this client holds, if it is right: the page's header (``header``: that
+    alone, as for every change: another site's page cannot send it), or its cookie."""
+    given = request.headers.get("X-Tuolaji-Token") or (None if header else request.cookies.get(_cookie(name)))
     if given and _club().table_token_ok(name, given):
         return str(given)
     return None
@@ -345,7 +346,7 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
 @club_table_bp.post("/club/table/<name>/api/play")
 def api_play(name: str) -> tuple[Response, int] | Response:
     """A play typed on the table's page at the club (``{"seat", "cards"}``), the table's token held."""
-    if _held_token(name) is None:
+    if _held_token(name, header=True) is None:
         return _refused(ClubRefused("club.page_read_only"), 403)
     body = _body()
     cards = body.get("cards")
@@ -359,7 +360,7 @@ def api_play(name: str) -> tuple[Response, int] | Response:
 @club_table_bp.post("/club/table/<name>/api/ruling")
 def api_ruling(name: str) -> tuple[Response, int] | Response:
     """A penalty ruled on the table's page at the club (the rules', the points typed or a level)."""
-    if _held_token(name) is None:
+    if _held_token(name, header=True) is None:
         return _refused(ClubRefused("club.page_read_only"), 403)
     body = _body()
     return _queued(name, "ruling", {key: body.get(key) for key in ("deal", "violation", "points", "levels")})
@@ -368,7 +369,7 @@ def api_ruling(name: str) -> tuple[Response, int] | Response:
 @club_table_bp.post("/club/table/<name>/api/<path:rest>")
 def api_other(name: str, rest: str) -> tuple[Response, int]:
     """Every other change (set-up, corrections, undo …): the table's own page makes it."""
-    if _held_token(name) is None:
+    if _held_token(name, header=True) is None:
         return _refused(ClubRefused("club.page_read_only"), 403)
     return _refused(ClubRefused("club.page_elsewhere"), 409)
 
