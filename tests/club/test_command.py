@@ -14,6 +14,7 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -62,11 +63,11 @@ def free_port() -> int:
 
 
 class EventStream:
-    """One page's event stream (``/club/api/events``), read line by line."""
+    """One page's event stream (``/club/api/events``, or a table page's), read line by line."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, path: str = "/club/api/events") -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-        self.connection.request("GET", "/club/api/events")
+        self.connection.request("GET", quote(path))
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         self.hello = self.next()
@@ -89,7 +90,7 @@ def test_workers_share_the_database_and_every_page_follows(club_db: str) -> None
     tokens = {name: store.add_table(name) for name in ("A", "B")}
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "tuolaji", "club", "--db", club_db, "--port", str(port),
-                                "--workers", "3", "--threads", "3"], cwd=ROOT, stdout=subprocess.PIPE,
+                                "--workers", "3", "--threads", "4"], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
     streams: list[EventStream] = []
     try:
@@ -107,6 +108,7 @@ def test_workers_share_the_database_and_every_page_follows(club_db: str) -> None
         while len({s.hello["worker"] for s in streams}) < 2 or len(streams) < 4:
             streams.append(EventStream(port))
             assert len(streams) <= 6, "every stream on one worker"
+        pages = [EventStream(port, "/club/table/A/api/events") for _ in range(2)]  # table A's own page, twice
         records = played_records(seed=31, plays=12)
         for n, record in enumerate(records[1:], start=1):
             for name in ("A", "B"):  # each push through whichever worker takes the connection
@@ -123,8 +125,15 @@ def test_workers_share_the_database_and_every_page_follows(club_db: str) -> None
                 if "table" in event:
                     seen[event["table"]].append(event["n"])
             assert seen == {"A": list(range(1, 13)), "B": list(range(1, 13))}  # all of them, in order per table
+        for page in pages:  # a table's page: its changes alone, in order, whichever worker took them
+            assert [page.next() for _ in range(12)] == [
+                {"type": "state-changed", "reason": "club", "table": "A", "n": n} for n in range(1, 13)]
+        for _ in range(3):  # its state, as serve's page reads it, from whichever worker answers
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{quote('/club/table/A/api/state')}", timeout=10) as answer:
+                state = json.loads(answer.read())
+            assert state["state"]["record"] == records[-1] and state["club"] == {"table": "A", "n": 12}
     finally:
-        for stream in streams:
+        for stream in streams + pages:
             stream.close()
         process.terminate()
         process.wait(30)
