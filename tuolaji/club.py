@@ -69,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
     except ClubDatabaseDown as exc:
         raise ClubError(str(exc)) from None
     if args.add_table:
-        print(store.add_table(args.add_table))
+        from urllib.parse import quote
+
+        token = store.add_table(args.add_table)
+        print(token)  # the output: what the table's machine is given (--club-token)
+        print(f"tuolaji club: the table's phones open /club/table/{quote(args.add_table.strip(), safe='')}"
+              f"?token={token} at the club's address", file=sys.stderr)
         return 0
     if args.organiser_token:
         print(store.organiser_token())

@@ -29,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert tuolaji.main(["club", "--db", club_db, "--add-table", "一号桌"]) == 0
-    token = capsys.readouterr().out.strip()
+    said = capsys.readouterr()
+    token = said.out.strip()
     assert ClubStore(club_db).table_token_ok("一号桌", token)
+    assert f"/club/table/%E4%B8%80%E5%8F%B7%E6%A1%8C?token={token}" in said.err  # the table's page, for its phones
     sessions = SessionStore(tmp_path / "tuolaji.sqlite")
     records = played_records(seed=21, plays=9)
     first = sessions.create(records[0], name="周一", source="page")
