@@ -30,6 +30,9 @@ def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServe
             play(table, record, previous)
         assert pusher.flush(20.0)
 
+        refused: list[str] = []  # every request the page makes is answered at the club (no 404 of a missing /api)
+        page.on("response", lambda response: refused.append(f"{response.status} {response.url}")
+                if response.status >= 400 else None)
         page.goto(f"{club.url}/club")
         page.locator(".table[data-table='七号桌']").click()
         page.wait_for_url(f"{club.url}/club/table/*")
@@ -69,5 +72,6 @@ def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServe
         page.wait_for_function("window.Tuolaji.state && window.Tuolaji.state.state.record.deals[0].tricks"
                                f".reduce((n, t) => n + t.plays.length, 0) === {plays}")
         assert page.locator("#manual-error").is_hidden()
+        assert refused == []
     finally:
         pusher.stop()

@@ -222,6 +222,13 @@ def api_tracker(name: str) -> Response:
     return jsonify({"tracker": tracker_of(row["record"]) if row is not None else None})
 
 
+@club_table_bp.get("/club/table/<name>/api/evidence")
+def api_evidence(name: str) -> Response:
+    """The pictures of the plays stay on the table's machine (its camera's): none at the club."""
+    head = _club().latest_session(name)
+    return jsonify({"session": head["session"] if head else None, "violations": [], "pictures": []})
+
+
 @club_table_bp.get("/club/table/<name>/api/share/<int:session>/deal/<int:deal>.png")
 def api_share_deal(name: str, session: int, deal: int) -> Response:
     """A deal's settlement as one PNG for a phone (``serve``'s :func:`web.share.deal_card`)."""
