@@ -174,7 +174,8 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
-               profile: str | None = None, show_wrong: bool = False, seed_base: int = 100) -> None:
+               profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
+               first: int = 0) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
@@ -196,7 +197,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     exact = total = videos_exact = 0
     errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
     with tempfile.TemporaryDirectory() as folder:
-        for k in range(count):
+        for k in range(first, count):
             chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
             seed = seed_base + k
             record = (scorer.random_record(chosen, seed, players=players, tricks=tricks) if tricks
@@ -223,7 +224,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                     print(f"    {'':>{len(str(number)) + 6}}  got   "
                           + ("nothing" if recorded is None else
                              f"{recorded['leader']} {recorded['plays']} unconfirmed {recorded.get('unconfirmed', [])}"))
-    print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count} videos "
+    print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count - first} videos "
           f"({videos_exact} entirely exact)")
     per100 = 100 / max(1, errors["cards"])
     print(f"cards: {errors['cards']}, wrong {errors['wrong']} ({errors['wrong'] * per100:.2f} per 100), "
@@ -247,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="oracle only: miss this fraction of cards per read, misread half as many")
     parser.add_argument("--seed-base", type=int, default=100,
                         help="with --exact: the first deal's seed (tune on other seeds than those reported)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="with --exact: start at this deal of the N (to look at one again)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="with --exact: print each trick that is not exact, the truth above what was recorded")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
@@ -260,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
-                   args.tricks, args.profile, args.show_wrong, args.seed_base)
+                   args.tricks, args.profile, args.show_wrong, args.seed_base, args.first)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")
