@@ -177,6 +177,27 @@ export function publish(cause) {
   }
 }
 
+// --- the server's events ------------------------------------------------------------------------
+/* Follow the table's event stream: ``reload()`` once connected and (gathered, 60 ms after the first)
+   after every event; ``onEvent(event)`` sees each event first, ``onConnection(up)`` each change of
+   the connection. The one stream of a page (window.Tuolaji.source, for the tests). */
+export function followEvents(reload, { onEvent = null, onConnection = null } = {}) {
+  let timer = null;
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(() => { timer = null; reload().catch(() => {}); }, 60);
+  };
+  const source = new EventSource("/api/events");
+  source.onopen = () => { if (onConnection) onConnection(true); reload().catch(() => {}); };
+  source.onerror = () => { if (onConnection) onConnection(false); };
+  source.onmessage = (message) => {
+    if (onEvent) onEvent(JSON.parse(message.data));
+    schedule();
+  };
+  window.Tuolaji.source = source;
+  return source;
+}
+
 // --- the language -------------------------------------------------------------------------------
 const languageListeners = [];
 /* ``fn()`` after the language changed and the static words were redrawn (a page redraws its own). */

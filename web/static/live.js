@@ -2,8 +2,8 @@
  * live changes arrive as server-sent events from /api/events, after which the page reloads the state
  * (and always on (re)connect, so nothing is missed), draws it and tells its panels (the render event). */
 import {
-  I18N, api, cardGridHtml, cardHtml, cardLabel, esc, fieldError, onLanguage, page, playerName, publish, setText, startPage, t,
-  words, writeToken,
+  I18N, api, cardGridHtml, cardHtml, cardLabel, esc, fieldError, followEvents, onLanguage, page, playerName, publish, setText,
+  startPage, t, words, writeToken,
 } from "./client.js";
 import { currentDealIndex, fresh, isUnconfirmed, renderBoard } from "./board.js";
 import { bindEntry, renderEntry } from "./entry.js";
@@ -90,24 +90,15 @@ function renderFeed() {
   line.dataset.source = session.source;
 }
 
-let reloadTimer = null;
-function scheduleReload() {
-  if (reloadTimer) return;
-  reloadTimer = setTimeout(() => { reloadTimer = null; reload().catch(() => {}); }, 60);
-}
-
 function connect() {
-  const source = new EventSource("/api/events");
-  source.onopen = () => { connected = true; renderFeed(); reload().catch(() => {}); };
-  source.onerror = () => { connected = false; renderFeed(); };
-  source.onmessage = (message) => {
-    const event = JSON.parse(message.data);
-    if (event.type === "play-settled") fresh.play = { deal: event.deal, trick: event.trick, seat: event.seat };
-    if (event.type === "violation-found") fresh.violations.add([event.deal, event.trick, event.seat, event.rule].join(":"));
-    if (event.type === "state-changed" && event.reason === "session") resetSetup();
-    scheduleReload();
-  };
-  window.Tuolaji.source = source;
+  followEvents(reload, {
+    onConnection: (up) => { connected = up; renderFeed(); },
+    onEvent: (event) => {
+      if (event.type === "play-settled") fresh.play = { deal: event.deal, trick: event.trick, seat: event.seat };
+      if (event.type === "violation-found") fresh.violations.add([event.deal, event.trick, event.seat, event.rule].join(":"));
+      if (event.type === "state-changed" && event.reason === "session") resetSetup();
+    },
+  });
 }
 
 // --- the card picker (corrections and confirmations) ---------------------------------------

@@ -4,7 +4,9 @@
  * server-sent events from /api/events, after which the page asks again (and always on
  * (re)connect), draws and tells its panels (the render event). A call new since the page opened
  * is shown and, with 朗读 on, read aloud by the browser's speech synthesis in the page's language. */
-import { api, cardHtml, esc, language, onLanguage, page, publish, setText, startPage, t, trumpLabel, words } from "./client.js";
+import {
+  api, cardHtml, esc, followEvents, language, onLanguage, page, publish, setText, startPage, t, trumpLabel, words,
+} from "./client.js";
 
 const SPEECH_KEY = "tuolaji-tv-speech";
 const synth = window.speechSynthesis || null;
@@ -138,19 +140,11 @@ async function reload() {
   render("state");
 }
 
-let reloadTimer = null;
-function scheduleReload() {
-  if (reloadTimer) return;
-  reloadTimer = setTimeout(() => { reloadTimer = null; reload().catch(() => {}); }, 60);
-}
-
 function connect() {
-  const source = new EventSource("/api/events");
   const line = document.getElementById("connection");
-  source.onopen = () => { line.textContent = t("conn.live"); line.classList.remove("lost"); reload().catch(() => {}); };
-  source.onerror = () => { line.textContent = t("conn.lost"); line.classList.add("lost"); };
-  source.onmessage = () => scheduleReload();
-  window.Tuolaji.source = source;
+  followEvents(reload, {
+    onConnection: (up) => { line.textContent = t(up ? "conn.live" : "conn.lost"); line.classList.toggle("lost", !up); },
+  });
 }
 
 function start() {
