@@ -154,7 +154,7 @@ def test_one_process_club_serves_the_room_and_stops_on_sigterm(club_db: str) -> 
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club", timeout=10) as answer:
             assert "俱乐部 / The club" in answer.read().decode("utf-8")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club/api/overview", timeout=10) as answer:
-            assert json.loads(answer.read()) == {"round": None, "tables": []}
+            assert json.loads(answer.read()) == {"round": None, "last_round": None, "tables": []}
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0

@@ -179,7 +179,8 @@ def test_a_round_by_time_ends_itself_at_its_end_time(club: ClubServer) -> None:
     tables.push("A", records["A"])  # a deal finished after the end time: not the round's
     assert client.get("/club/api/standings").get_json()["standings"] == at_end
     assert sum(row["deals_won"] for row in at_end) == 1
-    assert client.get("/club/api/overview").get_json()["round"] is None
+    room = client.get("/club/api/overview").get_json()
+    assert room["round"] is None and room["last_round"] == {"round": 1, "ends_by": "time", "ended": ended["ended"]}
 
 
 def test_a_round_by_time_past_its_end_ends_when_the_room_is_read(club_db: str) -> None:

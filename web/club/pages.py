@@ -75,7 +75,9 @@ def api_health() -> Response:
 @club_bp.get("/club/api/overview")
 def api_overview() -> Response:
     store().end_due_rounds()  # a round by time past its end: ended as of then, before the room is read
-    return jsonify({"round": store().current_round(), "tables": store().overview()})
+    current = store().current_round()
+    last = store().last_round() if current is None else None  # the round just over, until the next starts
+    return jsonify({"round": current, "last_round": last, "tables": store().overview()})
 
 
 @club_bp.post("/club/api/tables")
@@ -332,7 +334,7 @@ async function refresh() {
     window.clubTables = data.tables;
     render(data.tables);
     const round = document.getElementById('round');
-    if (round) round.textContent = !data.round ? '' : `第 ${data.round.round} 轮 / round ${data.round.round} · ` + (
+    if (round) round.textContent = !data.round ? (data.last_round ? `第 ${data.last_round.round} 轮已结束 / round ${data.last_round.round} over` : '') : `第 ${data.round.round} 轮 / round ${data.round.round} · ` + (
       data.round.ends_by === 'deals' ? `打 ${data.round.deals} 副` : `到 ${new Date(data.round.ends_at).toLocaleTimeString()} 为止`)
       + (data.round.done ? ' · 本轮结束 / round over' : '');
     document.getElementById('banner').style.display = 'none';

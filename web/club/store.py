@@ -589,6 +589,15 @@ class ClubStore:
                     ends_at is not None and datetime.now(ends_at.tzinfo) >= ends_at)}
 
     @_stale_retried
+    def last_round(self) -> dict[str, Any] | None:
+        """The latest round (``round``, ``ends_by``, ``ended``: None while under way), if any."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT number, ends_by, ended FROM club_rounds ORDER BY number DESC LIMIT 1"
+                                     ).fetchone()
+        return None if row is None else {"round": int(row[0]), "ends_by": row[1],
+                                         "ended": row[2].isoformat() if row[2] else None}
+
+    @_stale_retried
     def rounds(self) -> list[dict[str, Any]]:
         with self._connection() as connection:
             rows = connection.execute(
