@@ -176,3 +176,34 @@ def post_json(url: str, data: Path, body: Any) -> Any:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=write_headers(data), method="POST")
     with urllib.request.urlopen(request, timeout=20) as response:
         return json.loads(response.read())
+
+
+class Server:
+    """A real ``tuolaji serve`` of a test (:func:`server`): its address and data folder."""
+
+    def __init__(self, url: str, data: Path) -> None:
+        self.url, self.data = url, data
+
+    def state(self) -> dict[str, Any]:
+        return get_json(self.url + "api/state")
+
+    def post(self, path: str, body: Any) -> Any:
+        return post_json(self.url + path, self.data, body)
+
+    def open_record(self, record: dict[str, Any], name: str = "test") -> int:
+        """Import a record as a session and make it the live one (as the sessions page does)."""
+        session = self.post("api/sessions/import", {"name": name, "record": record})["id"]
+        self.post(f"api/sessions/{session}/resume", {})
+        return session
+
+
+@pytest.fixture()
+def server(tmp_path) -> Iterator[Server]:
+    """A ``tuolaji serve --resume`` of the test's own, on a data folder of its own."""
+    data = tmp_path / "data"
+    process, url = start_serve("--resume", "--data", str(data))
+    try:
+        yield Server(url, data)
+    finally:
+        stop_serve(process)
+

@@ -7,47 +7,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tuolaji import scorer
 
-from .conftest import get_json, post_json, start_serve, stop_serve
 from .records import played_deal_record
 
 pytestmark = pytest.mark.browser
 
 NAMES = ["老张", "老李", "老王", "老赵"]
 SETUP = {"players": NAMES, "profile": "standard-2deck", "trump": "NT", "dealer": 0, "name": "周五牌局"}
-
-
-class Server:
-    def __init__(self, url: str, data: Path) -> None:
-        self.url, self.data = url, data
-
-    def state(self) -> dict[str, Any]:
-        return get_json(self.url + "api/state")
-
-    def post(self, path: str, body: Any) -> Any:
-        return post_json(self.url + path, self.data, body)
-
-    def open_record(self, record: dict[str, Any], name: str = "test") -> int:
-        session = self.post("api/sessions/import", {"name": name, "record": record})["id"]
-        self.post(f"api/sessions/{session}/resume", {})
-        return session
-
-
-@pytest.fixture()
-def server(tmp_path) -> Iterator[Server]:
-    data = tmp_path / "data"
-    process, url = start_serve("--resume", "--data", str(data))
-    try:
-        yield Server(url, data)
-    finally:
-        stop_serve(process)
 
 
 def in_chinese(page: Any) -> None:

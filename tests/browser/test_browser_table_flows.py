@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -27,30 +25,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "vision" / "demo"
-
-
-class Server:
-    def __init__(self, url: str, data: Path) -> None:
-        self.url, self.data = url, data
-
-    def state(self) -> dict[str, Any]:
-        return get_json(self.url + "api/state")
-
-    def open_record(self, record: dict[str, Any], name: str = "test") -> int:
-        """Import a record as a session and make it the live one (as the sessions page does)."""
-        session = post_json(self.url + "api/sessions/import", self.data, {"name": name, "record": record})["id"]
-        post_json(self.url + f"api/sessions/{session}/resume", self.data, {})
-        return session
-
-
-@pytest.fixture()
-def server(tmp_path) -> Iterator[Server]:
-    data = tmp_path / "data"
-    process, url = start_serve("--resume", "--data", str(data))
-    try:
-        yield Server(url, data)
-    finally:
-        stop_serve(process)
 
 
 def set_up_by_hand(page, names: list[str], *, profile: str = "standard-2deck", decks: str = "2") -> None:
