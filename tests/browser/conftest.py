@@ -207,3 +207,16 @@ def server(tmp_path) -> Iterator[Server]:
     finally:
         stop_serve(process)
 
+
+def export_and_audit(server: Server, tmp_path: Path, session: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The saved record (the session's export; default: the live session's) and ``tuolaji audit
+    --json`` run on it as a user would: what the page's settlement must equal."""
+    session = server.state()["session"]["id"] if session is None else session
+    saved = get_json(server.url + f"api/sessions/{session}/export")
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return saved, json.loads(done.stdout)
+

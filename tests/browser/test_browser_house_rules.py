@@ -11,7 +11,6 @@ import pytest
 
 from tuolaji import scorer
 
-from .test_browser_table_flows import server  # noqa: F401 - the fixture
 from .test_browser_table_undo import wait_text
 
 pytestmark = pytest.mark.browser
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.browser
 NAMES = ["老张", "小李", "阿王", "大刘"]
 
 
-def test_house_rules_set_in_the_form_decide_the_settlement(page, server):  # noqa: F811
+def test_house_rules_set_in_the_form_decide_the_settlement(page, server):
     page.goto(server.url)
     form = page.locator("#setup-form")
     form.wait_for(state="visible")
@@ -68,7 +67,7 @@ def test_house_rules_set_in_the_form_decide_the_settlement(page, server):  # noq
     page.locator("#lang-toggle").click()
 
 
-def test_play_again_keeps_the_house_rules(page, server):  # noqa: F811
+def test_play_again_keeps_the_house_rules(page, server):
     rules = {"profile": "standard-2deck", "twos_trump": True, "max_levels": 3, "must_defend": ["A"]}
     for seed in range(300):
         record = scorer.random_record("standard-2deck", seed, hand_size=6, level="A", rules=rules)

@@ -9,7 +9,7 @@ import pytest
 
 from tuolaji.web.store import DATABASE_NAME
 
-from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_flows import set_up_by_hand
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def submit_play(page, seat: int, cards: str):
     return answer.value
 
 
-def test_a_play_under_a_locked_database_shows_not_saved_and_is_not_on_the_table(page, server):  # noqa: F811
+def test_a_play_under_a_locked_database_shows_not_saved_and_is_not_on_the_table(page, server):
     page.goto(server.url)
     set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
     page.locator("#manual > summary").click()

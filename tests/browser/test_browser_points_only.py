@@ -5,14 +5,12 @@ settlement on the page equals ``tuolaji audit --json`` run on the saved record."
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from .conftest import ROOT, get_json, guide_screenshot
-from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .conftest import ROOT, export_and_audit, guide_screenshot
+from .test_browser_table_flows import set_up_by_hand
 from .test_browser_table_undo import manual_play, wait_record
 
 pytestmark = pytest.mark.browser
@@ -34,16 +32,9 @@ class Clicks:
         assert response.value.ok, response.value.text()
 
 
-def audited(server: Any, tmp_path: Any) -> tuple[dict[str, Any], dict[str, Any]]:  # noqa: F811
+def audited(server: Any, tmp_path: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The saved record (the session's export) and ``tuolaji audit --json`` of it."""
-    session = server.state()["session"]["id"]
-    saved = get_json(server.url + f"api/sessions/{session}/export")
-    path = tmp_path / "saved.json"
-    path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    return saved, json.loads(done.stdout)
+    return export_and_audit(server, tmp_path)
 
 
 def assert_settlement_is_the_audits(page: Any, audit: dict[str, Any], names: list[str]) -> None:
@@ -62,7 +53,7 @@ def assert_settlement_is_the_audits(page: Any, audit: dict[str, Any], names: lis
     assert row.get_attribute("data-total") == str(audit["total_defender_points"])
 
 
-def test_a_whole_3deck_deal_by_points_in_under_40_clicks(page, server, tmp_path):  # noqa: F811
+def test_a_whole_3deck_deal_by_points_in_under_40_clicks(page, server, tmp_path):
     names = ["老张", "小李", "阿王", "大刘"]
     page.goto(server.url)
     clicks = Clicks(page)
@@ -106,7 +97,7 @@ def test_a_whole_3deck_deal_by_points_in_under_40_clicks(page, server, tmp_path)
     assert (second["dealer"], second["level"]) == (audit["next_dealer"], audit["levels_after"][audit["next_dealer"]])
 
 
-def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server, tmp_path):  # noqa: F811
+def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server, tmp_path):
     names = ["甲", "乙", "丙", "丁"]
     page.goto(server.url)
     set_up_by_hand(page, names)
@@ -161,7 +152,7 @@ def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server
     print(f"cards and points in one deal, settled by agreement: {clicks.count} clicks besides the 8 plays typed")
 
 
-def test_the_replay_the_spectator_view_and_the_tv_draw_a_game_kept_by_points(page, server):  # noqa: F811
+def test_the_replay_the_spectator_view_and_the_tv_draw_a_game_kept_by_points(page, server):
     record = json.loads((ROOT / "examples" / "points-only-2deck.json").read_text(encoding="utf-8"))
     session = server.open_record(record)
     for path in ("", "watch", "tv"):

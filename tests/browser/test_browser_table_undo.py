@@ -12,12 +12,12 @@ from tuolaji import scorer
 
 from .conftest import get_json
 from .records import played_deal_record, revoke_record, with_next_deal
-from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_flows import set_up_by_hand
 
 pytestmark = pytest.mark.browser
 
 
-def wait_record(page, server, check, what: str, tries: int = 60) -> dict:  # noqa: F811
+def wait_record(page, server, check, what: str, tries: int = 60) -> dict:
     """The stored record once ``check(record)`` holds (the page's change has been saved)."""
     for _ in range(tries):
         record = server.state()["state"]["record"]
@@ -55,7 +55,7 @@ def click_and_wait(page, selector: str, path: str) -> None:
 # --- 6. undo and redo --------------------------------------------------------------------------------
 
 
-def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, server):  # noqa: F811
+def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, server):
     page.goto(server.url)
     set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
     assert page.locator("#undo").is_disabled() and page.locator("#redo").is_disabled()
@@ -116,7 +116,7 @@ def test_a_play_for_the_wrong_seat_is_undone_and_bids_settings_kitty_too(page, s
 # --- 8. the consequences of violations ----------------------------------------------------------
 
 
-def test_a_proven_revoke_gets_the_rules_penalty_or_the_organisers_own(page, server):  # noqa: F811
+def test_a_proven_revoke_gets_the_rules_penalty_or_the_organisers_own(page, server):
     record, (trick, seat) = revoke_record()
     session = server.open_record(record)
     page.goto(server.url)
@@ -154,7 +154,7 @@ def test_a_proven_revoke_gets_the_rules_penalty_or_the_organisers_own(page, serv
     assert "罚降 1 级" in page.locator('#history .deal-result[data-deal="0"]').inner_text()
 
 
-def test_the_organiser_sets_points_of_his_own(page, server):  # noqa: F811
+def test_the_organiser_sets_points_of_his_own(page, server):
     record, (trick, seat) = revoke_record()
     session = server.open_record(record)
     page.goto(server.url)
@@ -174,7 +174,7 @@ def test_the_organiser_sets_points_of_his_own(page, server):  # noqa: F811
 # --- 10. deal results stay visible ------------------------------------------------------------------
 
 
-def test_each_deal_keeps_a_result_row_in_the_history_and_the_sessions_list(page, server):  # noqa: F811
+def test_each_deal_keeps_a_result_row_in_the_history_and_the_sessions_list(page, server):
     record = with_next_deal(played_deal_record())
     session = server.open_record(record, name="周五")
     audit = scorer.audit_record(record)["deals"][0]
@@ -208,7 +208,7 @@ def test_each_deal_keeps_a_result_row_in_the_history_and_the_sessions_list(page,
 # --- 11. manual entry by clicking cards, and typed Chinese names -----------------------------------
 
 
-def test_plays_are_entered_by_clicking_cards_or_typing_chinese_names(page, server):  # noqa: F811
+def test_plays_are_entered_by_clicking_cards_or_typing_chinese_names(page, server):
     page.goto(server.url)
     set_up_by_hand(page, ["甲", "乙", "丙", "丁"])
     page.locator("#manual > summary").click()

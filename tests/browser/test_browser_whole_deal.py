@@ -5,15 +5,11 @@ numbers are those of ``tuolaji audit`` run on the saved record."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from .conftest import ROOT, get_json
+from .conftest import export_and_audit
 from .records import whole_deal_record
-from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_flows import set_up_by_hand
 from .test_browser_table_undo import click_and_wait, manual_play, wait_record, wait_text
 
 pytestmark = pytest.mark.browser
@@ -28,7 +24,7 @@ def chinese(card: str) -> str:
     return CHINESE_SUITS[card[-1]] + card[:-1]
 
 
-def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page, server, tmp_path):  # noqa: F811
+def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page, server, tmp_path):
     record, throw, (revoke_trick, revoke_seat) = whole_deal_record()
     deal = record["deals"][0]
     names = ["老张", "小李", "阿王", "大刘"]
@@ -95,13 +91,8 @@ def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page
     item.locator(".ruled").wait_for()
 
     # the saved record, audited by the command line, gives the settlement's numbers
-    saved = get_json(server.url + f"api/sessions/{session}/export")
-    path = tmp_path / "saved.json"
-    path.write_text(json.dumps(saved, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "tuolaji", "audit", str(path), "--json"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    audit = json.loads(done.stdout)["deals"][0]
+    saved, audited = export_and_audit(server, tmp_path, session)
+    audit = audited["deals"][0]
     assert [v["rule"] for v in audit["violations"]] == ["must-follow-suit"]
     assert [p.get("ruling") for p in audit["penalties"]] == [0] and audit["penalty_points"] != 0
     page.wait_for_function(f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")

@@ -8,7 +8,7 @@ import pytest
 from tuolaji import scorer
 from tuolaji.web import results
 
-from .test_browser_table_flows import server, set_up_by_hand  # noqa: F401 - the fixture
+from .test_browser_table_flows import set_up_by_hand
 from .test_browser_table_undo import manual_play, wait_text
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,7 @@ def deal_record(seed: int) -> dict:
     return record
 
 
-def test_the_settlement_and_the_history_use_the_players_words(page, server):  # noqa: F811
+def test_the_settlement_and_the_history_use_the_players_words(page, server):
     record = deal_record(8)  # the defenders reach 80 and win the kitty; tricks won by trumping
     audit = scorer.audit_record(record)
     deal = audit["deals"][0]
@@ -53,7 +53,7 @@ def test_the_settlement_and_the_history_use_the_players_words(page, server):  # 
     page.locator("#lang-toggle").click()
 
 
-def test_a_small_defender_score_is_xiaoguang_and_a_mixed_lead_is_named_as_players_say(page, server):  # noqa: F811
+def test_a_small_defender_score_is_xiaoguang_and_a_mixed_lead_is_named_as_players_say(page, server):
     record = deal_record(4)
     total = scorer.audit_record(record)["deals"][0]["total_defender_points"]
     assert 0 < total < 40
@@ -72,7 +72,7 @@ def test_a_small_defender_score_is_xiaoguang_and_a_mixed_lead_is_named_as_player
 # --- 15. the language toggle changes every string; sources; seats counted from 1 with the players' names ---
 
 
-def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server):  # noqa: F811
+def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server):
     page.goto(server.url)
     page.locator("#setup-form").wait_for(state="visible")
     form = page.locator("#setup-form")
@@ -120,7 +120,7 @@ def test_the_toggle_changes_every_string_and_seats_are_named_from_1(page, server
 # --- 16. each profile says what it means; house rules for a game ------------------------------------------
 
 
-def test_each_profile_says_what_it_means_and_house_rules_are_set_for_a_game(page, server):  # noqa: F811
+def test_each_profile_says_what_it_means_and_house_rules_are_set_for_a_game(page, server):
     page.goto(server.url)
     page.locator("#setup-form").wait_for(state="visible")
     about = page.locator("#profile-about")
@@ -164,7 +164,7 @@ def _box(page, selector: str) -> dict:
     return box
 
 
-def test_the_entry_sits_by_the_felt_and_a_phone_shows_the_score_and_trick_first(page, server, browser_context):  # noqa: F811
+def test_the_entry_sits_by_the_felt_and_a_phone_shows_the_score_and_trick_first(page, server, browser_context):
     record = deal_record(8)
     record["deals"][0]["tricks"] = record["deals"][0]["tricks"][:6]
     record["deals"][0].pop("kitty")
