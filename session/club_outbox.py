@@ -389,7 +389,7 @@ class ClubPusher:
                 through = int(answer["applied_through"])
                 if through >= changes[0]["n"] - 1 and "differs" not in line:
                     self.outbox.ack(through)  # the club holds these already: the rest follow
-                    return through >= changes[0]["n"]
+                    return through >= int(changes[0]["n"])
                 if self._behind(through, changes[0]["n"]):  # the club lost changes it had acknowledged
                     return True
             self._set("offline" if exc.code >= 500 else "refused", line)

@@ -325,12 +325,15 @@ function card(t) {
     <div class="muted">#${t.last_n}</div></a>`;
 }
 let pending = null;
+let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
 async function refresh() {
   pending = null;
+  const mine = ++asked;
   try {
     const r = await fetch('/club/api/overview');
     if (!r.ok) throw new Error((await r.json()).error);
     const data = await r.json();
+    if (mine !== asked) return;
     window.clubTables = data.tables;
     render(data.tables);
     const round = document.getElementById('round');
@@ -338,7 +341,7 @@ async function refresh() {
       data.round.ends_by === 'deals' ? `打 ${data.round.deals} 副` : `到 ${new Date(data.round.ends_at).toLocaleTimeString()} 为止`)
       + (data.round.done ? ' · 本轮结束 / round over' : '');
     document.getElementById('banner').style.display = 'none';
-  } catch (e) { down(String(e.message || e)); }
+  } catch (e) { if (mine === asked) down(String(e.message || e)); }
 }
 function down(text) {
   const b = document.getElementById('banner');
@@ -402,8 +405,11 @@ async function rule(v, text) {
   const answer = await r.json();
   if (!r.ok) { const b = document.getElementById('banner'); b.textContent = answer.error; b.style.display = 'block'; }
 }
+let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
 async function refresh() {
+  const mine = ++asked;
   const data = await (await fetch('/club/api/referee')).json();
+  if (mine !== asked) return;
   const list = document.getElementById('violations');
   list.innerHTML = data.violations.map((v, i) =>
     `<li><a href="/club/table/${encodeURIComponent(v.table)}">${esc(v.table)}</a> 第 ${v.deal} 副 第 ${v.trick + 1} 墩
@@ -435,8 +441,11 @@ def standings_page() -> Response:
             "<th>胜局</th><th>得分</th></tr></thead><tbody id='standings'></tbody></table>")
     script = f"""
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}})[c]);
+let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
 async function refresh() {{
+  const mine = ++asked;
   const data = await (await fetch('/club/api/standings?rule={rule}')).json();
+  if (mine !== asked) return;
   document.getElementById('standings').innerHTML = data.standings.map(r =>
     `<tr><td>${{r.rank}}</td><td class="pair">${{esc(r.pair)}}</td><td>${{r.rounds}}</td><td>${{r.levels_gained}}</td>
      <td>${{r.level_diff}}</td><td>${{r.deals_won}}</td><td>${{r.points}}</td></tr>`).join('');

@@ -8,10 +8,11 @@ modules), where this blueprint answers:
 
 - ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.api._build_game_payload`
   over a :class:`~session.live.LiveGame` of the club's record: the view, the audit once, the
-  pending cards), made once per change of the table (the change's number is its version);
+  pending cards), made once per change of the table;
 - ``GET …/api/events``: the table's changes as server-sent events, relayed from PostgreSQL's
   LISTEN/NOTIFY (:mod:`web.club.notify`) in the order the club applied them;
-- ``GET …/api/tracker``: the card tracker of the record's last deal;
+- ``GET …/api/tracker``: the card tracker of the record's last deal; ``…/api/share/…``: the shared
+  results' PNGs (:mod:`web.share`); ``…/api/evidence``: no pictures (they stay on the table's machine);
 - ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
   ``?token=…``, kept in a cookie), a play or a ruling queued as a command for the table's machine,
   the one writer of its record (:meth:`~web.club.store.ClubStore.add_command`); the answer waits
@@ -46,7 +47,8 @@ from ..api import _build_game_payload
 from ..store import Session
 from ..tracker import tracker_of
 from ..view import PROFILES
-from .store import ClubDatabaseDown, ClubRefused
+from .notify import Listener
+from .store import ClubDatabaseDown, ClubRefused, ClubStore
 
 club_table_bp = Blueprint("club_table", __name__)
 
@@ -82,13 +84,14 @@ PRELUDE = """
 """Re-roots the page's ``/api/…`` requests (``fetch``, ``EventSource``, and the links and pictures it
 makes: the shared results' PNGs) under the table's address."""
 
-def _club() -> Any:
+
+def _club() -> ClubStore:
     from .pages import store
 
     return store()
 
 
-def _listener() -> Any:
+def _listener() -> Listener:
     from .pages import listener
 
     return listener()
@@ -200,7 +203,8 @@ def state_of(name: str, row: dict[str, Any]) -> dict[str, Any]:
     session = Session(id=int(row["session"]), name=str(row["name"]), source="club", created=updated,
                       updated=updated, record=record)
     game = LiveGame(record)
-    payload: dict[str, Any] = _build_game_payload(None, game, session)
+    # the table is not read there (the game and the session are): the club has no table of its own
+    payload: dict[str, Any] = _build_game_payload(None, game, session)  # type: ignore[arg-type]
     return payload | {"feed": None, "club": {"table": name, "n": int(row["n"])}}
 
 
