@@ -111,5 +111,12 @@ def test_a_play_entered_on_the_page_is_the_tables(tmp_path: Path, club: ClubServ
         # any other change is the table's own page's
         undo = client.post("/club/table/T/api/undo", headers=headers, json={})
         assert undo.status_code == 409 and "table's own page" in undo.get_json()["error"]
+
+        # the table's machine away: the play waits at the club, and the page says so
+        pusher.stop()
+        club.app.config["CLUB_COMMAND_WAIT_S"] = 1.5
+        waiting = client.post("/club/table/T/api/play", headers=headers, json={"seat": 0, "cards": ["AS"]})
+        assert waiting.status_code == 504 and waiting.get_json()["queued"] is True, waiting.get_json()
+        assert "已排队" in waiting.get_json()["message"]["zh"]
     finally:
         pusher.stop()

@@ -16,8 +16,9 @@ modules), where this blueprint answers:
 - ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
   ``?token=…``, kept in a cookie), a play or a ruling queued as a command for the table's machine,
   the one writer of its record (:meth:`~web.club.store.ClubStore.add_command`); the answer waits
-  for the table's verdict (``CLUB_COMMAND_WAIT_S``): the table's refusal in one line, or the state
-  once the table's change is back. Any other change is the table's own page's to make.
+  for the table's verdict (``CLUB_COMMAND_WAIT_S``): the table's refusal in one line, the state
+  once the table's change is back, or (504) that the command waits at the club for a table's
+  machine that did not answer in time. Any other change is the table's own page's to make.
 
 Without the token the page is read-only, as ``serve``'s spectator view is: no entry form, and
 every change refused.
@@ -345,7 +346,9 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
     finally:
         relay.unsubscribe(subscription)
     if result is None:
-        return _refused(ClubRefused("club.command_queued", command=command_id), 202, command=command_id, queued=True)
+        # said by the form (its cards kept, the command waiting at the club all the same): the club, between the
+        # phone and the table's machine, had no answer from it in time
+        return _refused(ClubRefused("club.command_queued", command=command_id), 504, command=command_id, queued=True)
     if not result.startswith("applied"):
         line = result.removeprefix("refused: ")
         words = message if isinstance(message, dict) and message.get("zh") else {"zh": line, "en": line}
