@@ -145,9 +145,10 @@ def shipped_test_set_evaluation(shipped_reader: Any) -> Any:
     return evaluate(shipped_reader, samples_from_folder(ROOT / "tests" / "data" / "detector"), progress=False)
 
 
-_MARKED_BY_FOLDER = {"browser": "browser", "club": "slow"}
+_MARKED_BY_FOLDER = {"browser": "browser", "club": "slow", "training": "slow"}
 """Every test of a folder carries its mark: the browser tests need chromium, the club's start a
-PostgreSQL server (the quick subset, ``-m "not slow and not browser"``, leaves both out)."""
+PostgreSQL server, the training ones train (the quick subset, ``-m "not slow and not browser"``,
+leaves them out)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -37,6 +37,8 @@ from tests.fuzz_harness import (
 
 SEEDS = corpus()
 
+pytestmark = pytest.mark.slow  # the fuzz runs in CI; the quick subset leaves it out
+
 
 @pytest.fixture(scope="module")
 def ws() -> Iterator[Workspace]:

@@ -68,6 +68,7 @@ def _env() -> dict[str, str]:
 
 
 @pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped models")
+@pytest.mark.slow
 def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> None:
     """`tuolaji demo --record-check --models DIR` replays the demo with DIR's reader and
     records the result there only; `--help` renders nothing."""

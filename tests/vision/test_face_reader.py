@@ -64,6 +64,7 @@ def test_order_quad_and_portrait() -> None:
     assert portrait(np.zeros((200, 100, 3), np.uint8)).shape == (200, 100, 3)
 
 
+@pytest.mark.slow
 def test_face_set_writes_labelled_pictures(tmp_path: Path) -> None:
     from tuolaji.datasets.faces import write_face_set
 

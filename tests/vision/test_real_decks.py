@@ -151,6 +151,7 @@ def _manifest(folder: Path, photos: list[list[str]], seed: int = 10) -> Path:
 
 
 @needs_models
+@pytest.mark.slow
 def test_enrol_learns_a_deck_and_detect_reads_with_it(tmp_path: Path) -> None:
     manifest = _manifest(tmp_path / "photos", DECK_PHOTOS)
     data = tmp_path / "data"

@@ -48,6 +48,8 @@ THREE_DECK: dict[str, Any] = {
     ]}],
 }
 
+pytestmark = pytest.mark.slow  # end to end: the quick subset leaves it out
+
 
 def inject_revoke(record: dict[str, Any]) -> tuple[dict[str, Any], int, int]:
     """Swap two of one seat's single cards between tricks so it revokes, keeping every winner.

@@ -40,6 +40,7 @@ def wait_for(client: Any, test: Any, seconds: float = 10.0) -> dict[str, Any]:
     raise AssertionError(f"the camera's state never came: {state}")
 
 
+@pytest.mark.slow
 def test_a_phone_s_address_typed_on_the_page(app: Flask, client: Any, phone: MjpegServer) -> None:
     url = f"http://me:secret@127.0.0.1:{phone.port}/video"
     state = client.post("/api/camera/open", json={"url": url, "size": "1920x1080"}).get_json()
@@ -77,6 +78,7 @@ def test_an_address_that_is_no_stream_is_refused_in_words(app: Flask, client: An
     assert "url" not in load_settings(Path(app.config["DATA_DIR"]))
 
 
+@pytest.mark.slow
 def test_serve_with_a_phone_as_the_camera(tmp_path: Path, phone: MjpegServer) -> None:
     """``tuolaji serve --camera URL``: the pipeline reads the phone; /camera previews the very frames
     it reads; the stream drops and the feed stops at once all the same."""

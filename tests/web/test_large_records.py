@@ -77,6 +77,7 @@ def big_record() -> dict[str, Any]:
     return record
 
 
+@pytest.mark.slow
 def test_a_legal_record_at_the_limit_corrected_11_times_stays_listed_resumable_exportable_and_auditable(
         tmp_path: Path, big_record: dict[str, Any]) -> None:
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "RESUME_LATEST": False})
