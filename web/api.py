@@ -11,10 +11,8 @@ from __future__ import annotations
 import copy
 import json
 import logging
-import queue
 import time
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -30,6 +28,7 @@ from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 from . import dealing, history, results, rules_words, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
+from .sse import event_stream
 from .store import BIN_DAYS, MAX_NAME_LENGTH, NoSuchSessionError
 from .table import NoGameError, Table
 
@@ -240,26 +239,9 @@ def events() -> Response:
     keepalive_s = float(current_app.config["SSE_KEEPALIVE_S"])
     lifetime_s = current_app.config.get("SSE_LIFETIME_S")
     events_queue, unsubscribe = table.bus.subscribe_queue()
-
-    def stream() -> Iterator[str]:
-        started = time.monotonic()
-        number = 0
-        try:
-            yield "retry: 1500\n\n"
-            yield f"event: hello\ndata: {json.dumps({'session': table.session_id})}\n\n"
-            while lifetime_s is None or time.monotonic() - started < float(lifetime_s):
-                try:
-                    event = events_queue.get(timeout=keepalive_s)
-                except queue.Empty:
-                    yield ": keep-alive\n\n"
-                    continue
-                number += 1
-                yield f"id: {number}\ndata: {json.dumps(event_to_json(event), ensure_ascii=False)}\n\n"
-        finally:
-            unsubscribe()
-
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return event_stream(lambda timeout: events_queue.get(timeout=timeout), close=unsubscribe,
+                        hello={"session": table.session_id}, message=event_to_json,
+                        keepalive_s=keepalive_s, lifetime_s=lifetime_s)
 
 
 # --- set-up ------------------------------------------------------------------------

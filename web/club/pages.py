@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import html
 import io
-import json
 import os
-import queue
-import time
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from ..sse import event_stream
 from .notify import Listener
 from .results import RULES, standings_csv
 from .store import ClubDatabaseDown, ClubRefused, ClubStore
@@ -234,26 +231,14 @@ def api_events() -> Response:
     relay = listener()  # the stream runs past the request's context
     subscription = relay.subscribe()
 
-    def stream() -> Iterator[str]:
-        started = time.monotonic()
-        try:
-            yield "retry: 2000\n\n"
-            hello = {"database": "up" if relay.up else "down", "worker": os.getpid()}
-            yield f"data: {json.dumps(hello)}\n\n"
-            while lifetime is None or time.monotonic() - started < float(lifetime):
-                try:
-                    event = subscription.get(timeout=keepalive)
-                except queue.Empty:
-                    yield ": keepalive\n\n"
-                    continue
-                if only is not None and "table" in event and event["table"] != only:
-                    continue
-                yield f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
-        finally:
-            relay.unsubscribe(subscription)
+    def message(event: dict[str, Any]) -> dict[str, Any] | None:
+        return None if only is not None and "table" in event and event["table"] != only else event
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return event_stream(lambda timeout: subscription.get(timeout=timeout),
+                        close=lambda: relay.unsubscribe(subscription), message=message,
+                        hello={"database": "up" if relay.up else "down", "worker": os.getpid()},
+                        keepalive_s=keepalive, lifetime_s=lifetime, retry_ms=2000, numbered=False,
+                        hello_event=False)
 
 
 # --- the pictures ----------------------------------------------------------------------------------

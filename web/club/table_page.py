@@ -31,7 +31,6 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -45,6 +44,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame
 
 from ..api import _build_game_payload
+from ..sse import event_stream
 from ..store import Session
 from ..tracker import tracker_of
 from ..view import PROFILES
@@ -271,31 +271,17 @@ def api_events(name: str) -> Response:
     relay = _listener()
     subscription = relay.subscribe()
 
-    def stream() -> Iterator[str]:
-        started = time.monotonic()
-        number = 0
-        try:
-            yield "retry: 1500\n\n"
-            yield f"event: hello\ndata: {json.dumps({'table': name, 'database': 'up' if relay.up else 'down'})}\n\n"
-            while lifetime is None or time.monotonic() - started < float(lifetime):
-                try:
-                    event = subscription.get(timeout=keepalive)
-                except queue.Empty:
-                    yield ": keep-alive\n\n"
-                    continue
-                if "table" in event and event["table"] != name:
-                    continue
-                if "n" in event:
-                    event = {"type": "state-changed", "reason": "club", "table": name, "n": event["n"]}
-                elif "round" in event:
-                    continue
-                number += 1
-                yield f"id: {number}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
-        finally:
-            relay.unsubscribe(subscription)
+    def message(event: dict[str, Any]) -> dict[str, Any] | None:
+        if "table" in event and event["table"] != name:
+            return None
+        if "n" in event:
+            return {"type": "state-changed", "reason": "club", "table": name, "n": event["n"]}
+        return None if "round" in event else event
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return event_stream(lambda timeout: subscription.get(timeout=timeout),
+                        close=lambda: relay.unsubscribe(subscription), message=message,
+                        hello={"table": name, "database": "up" if relay.up else "down"},
+                        keepalive_s=keepalive, lifetime_s=lifetime)
 
 
 # --- plays and rulings entered at the club ----------------------------------------------------------
