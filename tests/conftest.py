@@ -13,6 +13,9 @@ app's token with every request. Every ``app.test_client()`` is one (see
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -162,3 +165,66 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if mark is not None and item.get_closest_marker(mark) is None:
             item.add_marker(getattr(pytest.mark, mark))
 
+
+# --- the browser: one Chromium for the whole run (tests/browser, tests/club) ------------------------
+
+CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
+# attacker.test and rebind.test resolve to this machine: another site's page, and one that re-points its name here
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--host-resolver-rules=MAP attacker.test 127.0.0.1, MAP rebind.test 127.0.0.1"]
+
+
+@pytest.fixture(scope="session")
+def browser_context() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        message = f"{CHROMIUM} is not installed (scripts/setup.sh dev installs Debian's chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI must run the browser tests, never skip them
+        pytest.skip(message)
+    from playwright import sync_api
+    user_data = tempfile.mkdtemp(prefix="tuolaji-chromium-")
+    with sync_api.sync_playwright() as playwright:
+        RUNNING["playwright"] = playwright
+        context = playwright.chromium.launch_persistent_context(
+            user_data, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1440, "height": 1000}, locale="zh-CN")
+        context.set_default_timeout(15_000)
+        yield context
+        context.close()
+    shutil.rmtree(user_data, ignore_errors=True)
+
+
+RUNNING: dict[str, Any] = {}
+"""The session's Playwright, once ``browser_context`` started it (for :func:`other_device`)."""
+
+
+@pytest.fixture()
+def other_device(browser_context) -> Iterator[Any]:
+    """A page in a second browser context of its own (its cookies, storage and script apart): another
+    phone at the same table. Started only by the tests that need one."""
+    browser = RUNNING["playwright"].chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="zh-CN")
+    context.set_default_timeout(15_000)
+    other = context.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield other
+    finally:
+        context.close()
+        browser.close()
+    assert errors == [], errors
+
+
+@pytest.fixture()
+def page(browser_context) -> Iterator[Any]:
+    # Each test starts as a new visitor: the language chosen by an earlier test (a cookie every
+    # test server on 127.0.0.1 shares) must not carry over.
+    browser_context.clear_cookies()
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    page.close()
+    assert errors == [], errors

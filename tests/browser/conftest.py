@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,11 +21,6 @@ import pytest
 from .records import point_correction, revoke_record
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
-# attacker.test and rebind.test resolve to this machine: another site's page, and one that re-points its name here
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--host-resolver-rules=MAP attacker.test 127.0.0.1, MAP rebind.test 127.0.0.1"]
 
 
 @dataclass
@@ -73,61 +67,6 @@ def stop_serve(process: subprocess.Popen) -> None:
         process.kill()
         process.wait()
     process.stdout.close()
-
-
-@pytest.fixture(scope="session")
-def browser_context() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        message = f"{CHROMIUM} is not installed (scripts/setup.sh dev installs Debian's chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)  # CI must run the browser tests, never skip them
-        pytest.skip(message)
-    from playwright import sync_api
-    user_data = tempfile.mkdtemp(prefix="tuolaji-chromium-")
-    with sync_api.sync_playwright() as playwright:
-        RUNNING["playwright"] = playwright
-        context = playwright.chromium.launch_persistent_context(
-            user_data, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1440, "height": 1000}, locale="zh-CN")
-        context.set_default_timeout(15_000)
-        yield context
-        context.close()
-    shutil.rmtree(user_data, ignore_errors=True)
-
-
-RUNNING: dict[str, Any] = {}
-"""The session's Playwright, once ``browser_context`` started it (for :func:`other_device`)."""
-
-
-@pytest.fixture()
-def other_device(browser_context) -> Iterator[Any]:
-    """A page in a second browser context of its own (its cookies, storage and script apart): another
-    phone at the same table. Started only by the tests that need one."""
-    browser = RUNNING["playwright"].chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-    context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="zh-CN")
-    context.set_default_timeout(15_000)
-    other = context.new_page()
-    errors: list[str] = []
-    other.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        yield other
-    finally:
-        context.close()
-        browser.close()
-    assert errors == [], errors
-
-
-@pytest.fixture()
-def page(browser_context) -> Iterator[Any]:
-    # Each test starts as a new visitor: the language chosen by an earlier test (a cookie every
-    # test server on 127.0.0.1 shares) must not carry over.
-    browser_context.clear_cookies()
-    page = browser_context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    page.close()
-    assert errors == [], errors
 
 
 @pytest.fixture(scope="module")

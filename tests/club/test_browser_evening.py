@@ -5,11 +5,7 @@ the final ranking with its CSV and PNG."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,30 +14,7 @@ import pytest
 from .conftest import ClubServer, PostgresServer
 from .test_rounds import evening, setup_of
 
-CHROMIUM = os.environ.get("TUOLAJI_CHROMIUM", "/usr/bin/chromium")
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def page() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is not installed (scripts/setup.sh dev installs Debian's chromium)")
-    from playwright import sync_api
-
-    user_data = tempfile.mkdtemp(prefix="tuolaji-club-chromium-")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            user_data, executable_path=CHROMIUM, headless=True, args=["--headless", "--no-sandbox", "--disable-gpu"],
-            viewport={"width": 1280, "height": 900}, locale="zh-CN")
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        yield page
-        context.close()
-    shutil.rmtree(user_data, ignore_errors=True)
-    assert errors == [], errors
 
 
 def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres: PostgresServer) -> None:

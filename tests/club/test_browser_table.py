@@ -12,13 +12,12 @@ import pytest
 from tuolaji.web.club.results import table_summary
 
 from .conftest import ClubServer, played_records
-from .test_browser_evening import page  # noqa: F401  (the Chromium page fixture)
 from .test_table_push import add_table, play, stored_record, table_machine, wait_for
 
 pytestmark = pytest.mark.browser
 
 
-def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServer, tmp_path: Path) -> None:  # noqa: F811
+def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServer, tmp_path: Path) -> None:
     token = add_table(club, "七号桌")
     table, pusher = table_machine(tmp_path, club, "七号桌", token)
     records = played_records(seed=31)
