@@ -33,8 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, start_serve, stop_serve  # noqa: E402
+from tests.browser.conftest import start_serve, stop_serve  # noqa: E402
 from tests.browser.records import point_correction, revoke_record  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 900}
 
