@@ -415,12 +415,16 @@ class TablePipeline:
         ``size`` with its likeliest card (its most frequent) and the filled cards are marked for
         a person, with those of the lead already marked."""
         lead = self._trick.plays[0]
-        seat = self._seat_of_position(0)
+        filled = fit_to_size(self._as_recorded(0), size, filler=Counter(lead).most_common(1)[0][0])
+        self._replace_play(0, self._seat_of_position(0), filled, reason="play-revised", attempt=None)
+
+    def _as_recorded(self, position: int) -> ZoneContent:
+        """The play at ``position`` of the trick as the record holds it, its marked cards kept marked."""
+        play = self._trick.plays[position]
+        seat = self._seat_of_position(position)
         last = self.game.record()["deals"][-1]["tricks"][-1]
         marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
-        as_read = ZoneContent(tuple(lead), tuple(1.0 for _ in lead), marked)
-        filled = fit_to_size(as_read, size, filler=Counter(lead).most_common(1)[0][0])
-        self._replace_play(0, seat, filled, reason="play-revised", attempt=None)
+        return ZoneContent(tuple(play), tuple(1.0 for _ in play), marked)
 
     def _correct_misreads(self, frame: Frame) -> None:
         """A play whose cards have not moved since it was recorded but now read differently was misread: fix it."""
@@ -463,15 +467,11 @@ class TablePipeline:
         so it is filled to the lead's size with the gap marked for a person (:func:`fit_to_size`),
         never left to read as a follow of the wrong size."""
         size = len(self._trick.plays[0])
-        last = self.game.record()["deals"][-1]["tricks"][-1]
         for position in range(1, len(self._trick.plays)):
             play = self._trick.plays[position]
-            if not play or len(play) >= size:
-                continue
-            seat = self._seat_of_position(position)
-            marked = tuple(index for who, index in last.get("unconfirmed", []) if who == seat)
-            filled = fit_to_size(ZoneContent(tuple(play), tuple(1.0 for _ in play), marked), size)
-            self._replace_play(position, seat, filled, reason="play-revised", attempt=None)
+            if play and len(play) < size:
+                self._replace_play(position, self._seat_of_position(position),
+                                   fit_to_size(self._as_recorded(position), size), reason="play-revised", attempt=None)
 
     def _try_lead(self, frame: Frame) -> None:
         expected = self.game.expected_seat()

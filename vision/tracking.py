@@ -46,13 +46,12 @@ class Track:
     last_confidence: float = 0.0
     seen: int = 0  # reads that saw it since the zone last moved
     summed: Counter[str] = field(default_factory=Counter)  # the candidates of its reads, summed
-    summed_reads: int = 0  # reads that gave candidates
 
     def candidates(self, count: int = 5) -> Candidates:
         """What this card may be, fused over its reads: the summed candidates' shares, most likely
         first (empty when no read gave candidates)."""
         total = sum(self.summed.values())
-        if not self.summed_reads or total <= 0:
+        if total <= 0:
             return ()
         return tuple((card, weight / total) for card, weight in self.summed.most_common(count))
 
@@ -175,19 +174,10 @@ class ZoneTracker:
                 matched.add(track.track_id)
         return matched
 
-    def _sure(self, track: Track) -> bool:
-        """Whether a track's card may be written without a person: its last read at least
-        ``min_confidence`` (a read the game doubted down to nothing never is). Its reads' summed
-        candidates are kept for the rules to weigh (:meth:`Track.candidates`), not to decide this:
-        measured on rendered 3-deck deals, a fused share as the bar traded flags for silent
-        mistakes (models/README)."""
-        return track.last_confidence >= self.min_confidence
-
     @staticmethod
     def _apply(track: Track, observation: Observation) -> None:
         card, u, v, confidence = observation[:4]
-        if len(observation) > 4 and observation[4]:
-            track.summed_reads += 1
+        if len(observation) > 4:
             for candidate, weight in observation[4]:
                 track.summed[candidate] += weight
         track.u, track.v = u, v
@@ -202,5 +192,7 @@ class ZoneTracker:
         ordered = sorted(tracks, key=lambda t: t.u * fx + t.v * fy)
         cards = tuple(t.card for t in ordered)
         confidence = tuple(round(t.last_confidence, 3) for t in ordered)
-        unconfirmed = tuple(i for i, t in enumerate(ordered) if t.track_id in hesitant or not self._sure(t))
+        unconfirmed = tuple(
+            i for i, t in enumerate(ordered) if t.track_id in hesitant or t.last_confidence < self.min_confidence
+        )
         return ZoneContent(cards, confidence, unconfirmed, tuple(t.candidates() for t in ordered))
