@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.scorer.cards import CARD_NAMES, JOKERS
 from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
 
 
@@ -403,12 +403,95 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
     1
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (0, 40, 10, 56), 0.8, 180.0)]))
     2
+
+    Two same-facing boxes of one index that read different cards (half of the smaller one
+    shared: :data:`OTHER_NAME_OVERLAP`) are one reading of the card both reads make likeliest:
+
+    >>> p = np.zeros(54); p[CARD_NAMES.index("QS")], p[CARD_NAMES.index("QC")] = 0.52, 0.48
+    >>> q = np.zeros(54); q[CARD_NAMES.index("QS")], q[CARD_NAMES.index("QC")] = 0.3, 0.7
+    >>> [(r.card, r.box) for r in drop_duplicate_reads([IndexReading("QS", (182, 183, 202, 197), 0.52, 90.0, probs=p),
+    ...                                                  IndexReading("QC", (183, 189, 203, 204), 0.47, 90.0, probs=q)])]
+    [('QC', (182, 183, 202, 197))]
     """
     readings = [r for r in readings if not _spans_index_crosswise(r, readings)]
     kept: list[IndexReading] = []
     for reading in sorted(readings, key=lambda r: -r.confidence):
-        if not any(k.card == reading.card and _same_index(k, reading, spacing) for k in kept):
+        if any(k.card == reading.card and _same_index(k, reading, spacing) for k in kept):
+            continue
+        twin = next((i for i, k in enumerate(kept) if _one_index_read_twice(k, reading)), None)
+        if twin is None:
             kept.append(reading)
+        else:
+            kept[twin] = _read_together(kept[twin], reading)
+    return kept
+
+
+OTHER_NAME_OVERLAP = 0.5
+"""Two same-facing readings of different cards whose boxes share this much of the smaller one
+are one index boxed twice (:func:`drop_duplicate_reads`): fanned cards leave every index in
+view, so no two visible indices lie half over each other."""
+
+
+def _one_index_read_twice(kept: IndexReading, reading: IndexReading) -> bool:
+    return (kept.card != reading.card and kept.probs is not None and reading.probs is not None
+            and float(_up(kept) @ _up(reading)) > 0.7 and _overlap_of_smaller(kept.box, reading.box) >= OTHER_NAME_OVERLAP)
+
+
+def _read_together(kept: IndexReading, other: IndexReading) -> IndexReading:
+    """One index from two boxes of it that read different cards: the surer box, read as the
+    likeliest card given both reads (their probabilities averaged)."""
+    assert kept.probs is not None and other.probs is not None
+    together = (kept.probs + other.probs) / 2
+    k = int(together.argmax())
+    confidence = kept.confidence * float(together[k]) / max(float(kept.probs[CARD_NAMES.index(kept.card)]), 1e-9)
+    return IndexReading(CARD_NAMES[k], kept.box, min(confidence, kept.confidence), kept.angle_deg, kept.side, together)
+
+
+PIP_BOX_GROWTH = 1.6
+"""A reading at least this many times the size of a surer reading whose box it holds is a box
+drawn around that index and the pips beside it (:func:`drop_pip_boxes`)."""
+
+OUTSIZED_INDEX = 2.0
+"""An unsure reading this many times the median size of the sure ones is not an index (:func:`drop_pip_boxes`)."""
+
+SURE_INDEX = 0.6
+"""From this confidence a reading counts as sure when :func:`drop_pip_boxes` measures the indices' size."""
+
+
+def drop_pip_boxes(readings: list[IndexReading]) -> list[IndexReading]:
+    """The readings without boxes drawn around pips (a row of large pips beside an index, read
+    as another card).
+
+    On a table laid by ``docs/TABLE.md`` every visible index is about the size of the others
+    of its deck, and no index lies inside another. So a reading whose box holds most of a
+    smaller, surer reading's box and is :data:`PIP_BOX_GROWTH` times its size is dropped, and so
+    is an unsure reading (under :data:`SURE_INDEX`) :data:`OUTSIZED_INDEX` times the median size
+    of the sure readings (jokers' tall columns left out of both).
+
+    >>> index = IndexReading("5C", (45, 96, 55, 113), 0.85, 180.0)
+    >>> pips = IndexReading("4C", (7, 92, 54, 114), 0.43, 180.0)
+    >>> [r.card for r in drop_pip_boxes([index, pips])]
+    ['5C']
+    >>> others = [IndexReading(c, (x, 0, x + 10, 17), 0.9, 0.0) for c, x in (("AC", 0), ("9H", 50), ("KS", 100))]
+    >>> [r.card for r in drop_pip_boxes(others + [IndexReading("4C", (200, 0, 225, 49), 0.52, 0.0)])]
+    ['AC', '9H', 'KS']
+    >>> [r.card for r in drop_pip_boxes(others + [IndexReading("4C", (200, 0, 225, 49), 0.9, 0.0)])]
+    ['AC', '9H', 'KS', '4C']
+    """
+    sure_sizes = sorted(index_size(r) for r in readings if r.confidence >= SURE_INDEX and r.card not in JOKERS)
+    typical = sure_sizes[len(sure_sizes) // 2] if len(sure_sizes) >= 2 else None
+    kept = []
+    for reading in readings:
+        size = index_size(reading)
+        if typical is not None and reading.card not in JOKERS and reading.confidence < SURE_INDEX \
+                and size >= OUTSIZED_INDEX * typical:
+            continue
+        if any(other is not reading and other.confidence > reading.confidence
+               and size >= PIP_BOX_GROWTH * index_size(other) and _overlap_of_smaller(other.box, reading.box) >= 0.8
+               and _area(other.box) < _area(reading.box)
+               for other in readings):
+            continue
+        kept.append(reading)
     return kept
 
 
@@ -428,7 +511,7 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
     >>> sorted(len(c.indices) for c in group_indices([tl, br, fan]))
     [1, 2]
     """
-    readings = drop_duplicate_reads(readings, spacing)
+    readings = drop_duplicate_reads(drop_pip_boxes(readings), spacing)
     n = len(readings)
     parent = list(range(n))
     size = [1] * n

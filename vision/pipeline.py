@@ -71,6 +71,7 @@ from tuolaji.vision.plays import (
     sweep_done,
     trick_of,
     without_current_tricks,
+    without_unsure,
 )
 from tuolaji.vision.read_check import deal_facts, one_suit_lead
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
@@ -406,8 +407,37 @@ class TablePipeline:
         )
         if now - zone.short_since >= self.short_play_wait_s or next_played:
             if len(content) > lead_size:
-                self._grow_lead(len(content))
+                if self._lead_hid_a_copy(content, expected):
+                    self._grow_lead(len(content))
+                else:
+                    content = without_unsure(content, len(content) - lead_size)
+            elif len(self._trick.plays) == 1 and self._lead_read_extra(content):
+                self._shrink_lead(len(content))
+                lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
+
+    def _lead_hid_a_copy(self, content: ZoneContent, seat: int) -> bool:
+        """A follow longer than the lead shows the lead's true size when it holds more sure
+        cards than the lead, or when another follower's zone also holds more than the lead; else
+        its extra cards are unsure reads where there is no card (a pip cluster read as an index)."""
+        lead_size = len(self._trick.plays[0])
+        if len(content) - len(content.unconfirmed) > lead_size:
+            return True
+        leader = self._seat_of_position(0)
+        return any(z.seat not in (seat, leader) and z.content is not None and len(z.content) > lead_size
+                   for z in self.zones)
+
+    def _lead_read_extra(self, follow: ZoneContent) -> bool:
+        """The first follow is shorter than the lead, and the lead holds enough unsure cards to
+        make up the difference: those were read where there is no card."""
+        marked = self._as_recorded(0).unconfirmed
+        return len(marked) >= len(self._trick.plays[0]) - len(follow)
+
+    def _shrink_lead(self, size: int) -> None:
+        """The lead without its unsure cards beyond ``size`` (the last marked first)."""
+        lead = self._as_recorded(0)
+        self._replace_play(0, self._seat_of_position(0), without_unsure(lead, len(lead) - size),
+                           reason="play-revised", attempt=None)
 
     def _grow_lead(self, size: int) -> None:
         """A follow that stays longer than the lead: a copy of the lead most likely lay hidden
@@ -443,9 +473,9 @@ class TablePipeline:
                 continue
             if position > 0 and len(content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
                 continue  # the rules side with what was recorded
-            if position == 0 and len(content) < len(committed) and len(trick.plays) > 1 \
+            if position == 0 and len(content) != len(committed) and len(trick.plays) > 1 \
                     and all(len(play) == len(committed) for play in trick.plays[1:]):
-                continue  # a lead filled to its follows' size (_grow_lead): a hidden copy is still hidden
+                continue  # a lead fitted to its follows' size (_grow_lead, _shrink_lead): they side with it
             if seat in corrected_seats(self.game.record()):
                 continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, content, reason="misread-corrected", attempt=None)

@@ -95,6 +95,25 @@ def fit_to_size(content: ZoneContent, size: int, filler: str | None = None) -> Z
     return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
 
 
+def without_unsure(content: ZoneContent, count: int) -> ZoneContent:
+    """``content`` without up to ``count`` of its unsure cards, the least sure first.
+
+    >>> c = ZoneContent(("10C", "10C", "10C", "10C"), (0.97, 0.85, 0.41, 0.78), (2,))
+    >>> without_unsure(c, 1)
+    ZoneContent(cards=('10C', '10C', '10C'), confidence=(0.97, 0.85, 0.78), unconfirmed=())
+    >>> without_unsure(c, 2).cards
+    ('10C', '10C', '10C')
+    """
+    dropped = set(sorted(content.unconfirmed, key=lambda i: (content.confidence[i], -i))[:max(0, count)])
+    if not dropped:
+        return content
+    kept = [i for i in range(len(content)) if i not in dropped]
+    renumber = {old: new for new, old in enumerate(kept)}
+    return ZoneContent(tuple(content.cards[i] for i in kept), tuple(content.confidence[i] for i in kept),
+                       tuple(renumber[i] for i in content.unconfirmed if i not in dropped),
+                       tuple(content.candidates[i] for i in kept) if content.candidates else ())
+
+
 def lead_zone(zones: list[ZoneState], expected: int | None) -> ZoneState | None:
     """The zone whose new settled content leads the trick: the expected leader's, else the one
     that settled first. Cards lying in another seat's zone since before anything moved there (a

@@ -324,6 +324,42 @@ def test_a_follow_recorded_before_the_lead_grew_is_filled_and_marked_not_left_sh
     assert [0, 2] in trick["unconfirmed"] and [1, 2] in trick["unconfirmed"]
 
 
+def test_a_follow_longer_than_the_lead_by_an_unsure_card_alone_does_not_grow_the_lead(tmp_path):
+    """One A♣ led; seat 1's 5♣ also reads a 4♣ at 0.45 (a row of large pips boxed as an index).
+    The lead keeps its one card and the follow is recorded without the unsure extra read:
+    a single unsure read in one zone is no evidence of a hidden copy."""
+    script = {0: {}, 10: {0: [("AC", 0.95)]},
+              30: {0: [("AC", 0.95)], 1: [("5C", 0.95), ("4C", 0.45)]},
+              60: {0: [("AC", 0.95)], 1: [("5C", 0.95), ("4C", 0.45)], 2: [("SJ", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["AC"], ["5C"], ["SJ"]]
+    assert trick.get("unconfirmed", []) == []
+
+
+def test_a_lead_with_an_unsure_extra_card_is_cut_to_its_first_follow(tmp_path):
+    """Three 10♣ led, a fourth read at 0.45 beside them (pips boxed as an index); seat 1 lays
+    three cards. The lead's unsure extra card goes, and the follows are not filled to four."""
+    lead = [("10C", 0.95), ("10C", 0.95), ("10C", 0.95), ("10C", 0.45)]
+    script = {0: {}, 10: {0: lead},
+              30: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)]},
+              60: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)], 2: [("QC", 0.95), ("JC", 0.95), ("4C", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["10C", "10C", "10C"], ["KC", "8C", "8C"], ["QC", "JC", "4C"]]
+    assert trick.get("unconfirmed", []) == []
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     from tuolaji import scorer
     from tuolaji.datasets.video import RenderOptions, render_video
