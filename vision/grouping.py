@@ -404,13 +404,14 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
     >>> len(drop_duplicate_reads([a, IndexReading("7H", (0, 40, 10, 56), 0.8, 180.0)]))
     2
 
-    Two same-facing boxes of one index that read different cards (half of the smaller one
-    shared: :data:`OTHER_NAME_OVERLAP`) are one reading of the card both reads make likeliest:
+    With ``spacing`` > 0 (a table laid by ``docs/TABLE.md``), two same-facing boxes of one index
+    that read different cards (half of the smaller one shared: :data:`OTHER_NAME_OVERLAP`) are
+    one reading of the card both reads make likeliest:
 
     >>> p = np.zeros(54); p[CARD_NAMES.index("QS")], p[CARD_NAMES.index("QC")] = 0.52, 0.48
     >>> q = np.zeros(54); q[CARD_NAMES.index("QS")], q[CARD_NAMES.index("QC")] = 0.3, 0.7
     >>> [(r.card, r.box) for r in drop_duplicate_reads([IndexReading("QS", (182, 183, 202, 197), 0.52, 90.0, probs=p),
-    ...                                                  IndexReading("QC", (183, 189, 203, 204), 0.47, 90.0, probs=q)])]
+    ...                                                  IndexReading("QC", (183, 189, 203, 204), 0.47, 90.0, probs=q)], spacing=0.75)]
     [('QC', (182, 183, 202, 197))]
     """
     readings = [r for r in readings if not _spans_index_crosswise(r, readings)]
@@ -418,7 +419,7 @@ def drop_duplicate_reads(readings: list[IndexReading], spacing: float = 0.0) -> 
     for reading in sorted(readings, key=lambda r: -r.confidence):
         if any(k.card == reading.card and _same_index(k, reading, spacing) for k in kept):
             continue
-        twin = next((i for i, k in enumerate(kept) if _one_index_read_twice(k, reading)), None)
+        twin = next((i for i, k in enumerate(kept) if _one_index_read_twice(k, reading)), None) if spacing > 0 else None
         if twin is None:
             kept.append(reading)
         else:
