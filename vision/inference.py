@@ -375,7 +375,8 @@ class CardReader:
         """Index reads and face reads together:
 
         - a face read surely (``face_threshold``; a joker also ``joker_threshold``) where no index
-          was read adds its card;
+          was read adds its card, unless a card of that name was read from an index on the
+          outline's edge (the same card, its outline found a little inside it);
         - where one card was read from its indices, that card becomes the likeliest given both
           its indices and the face, and carries their joint probabilities (``CardInstance.probs``:
           what its candidates say);
@@ -398,7 +399,8 @@ class CardReader:
                     cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _card_share(p)))
                 continue
             if not inside:
-                cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _card_share(p)))
+                if not any(c.card == CARD_NAMES[k] and _reaches_into(quad, c.box) for c in cards):
+                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _card_share(p)))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
                 parts = [cards[i] for i in inside]
                 if parts[0].card == CARD_NAMES[k] and _spans(quad, parts) and not _fanned(quad, parts):
@@ -485,6 +487,14 @@ def _card_share(probs: np.ndarray) -> np.ndarray:
 def _inside(quad: np.ndarray, box: Box) -> bool:
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), centre, False) >= 0
+
+
+def _reaches_into(quad: np.ndarray, box: Box) -> bool:
+    """Whether ``box`` reaches into the outline ``quad``: its centre lies within half its size
+    outside it (an index on the card's edge, where the outline found runs a little inside)."""
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    distance = cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), centre, True)
+    return distance >= -max(box[2] - box[0], box[3] - box[1]) / 2
 
 
 def _card_probs(card: CardInstance) -> np.ndarray:

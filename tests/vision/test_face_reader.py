@@ -176,3 +176,19 @@ def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table(
     plain = CardReader.load()
     assert plain.settings.face_guess_threshold == 0
     assert plain.merge_faces([other], [outline], _face_probs("BJ", 0.61)) == [other]
+
+
+def test_a_face_read_surely_adds_no_second_card_where_its_index_lies_on_the_outline_edge() -> None:
+    """A 5♣ lying sideways: its corner index sits on the card's edge, where the outline found runs
+    a pixel or two inside, so the index's centre falls just outside it. The face reads 5♣ surely:
+    that is the same card, not a second 5♣; a face of another name there, or one far from any
+    index, still adds its card."""
+    from tuolaji.vision.readings import CardInstance
+
+    reader = CardReader.load(face_threshold=0.6)
+    outline = np.array([[452, 218], [534, 218], [534, 268], [452, 268]], np.float32)
+    index = CardInstance("5C", (453, 266, 473, 276), 0.82)
+    assert [c.card for c in reader.merge_faces([index], [outline], _face_probs("5C", 0.95))] == ["5C"]
+    assert sorted(c.card for c in reader.merge_faces([index], [outline], _face_probs("6C", 0.95))) == ["5C", "6C"]
+    far = np.array([[52, 18], [134, 18], [134, 68], [52, 68]], np.float32)
+    assert sorted(c.card for c in reader.merge_faces([index], [far], _face_probs("5C", 0.95))) == ["5C", "5C"]
