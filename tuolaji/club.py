@@ -95,15 +95,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
+    from tuolaji.web.server import streams_for
+
+    threads = max(8, args.threads)
     command = [sys.executable, "-m", "gunicorn", "--workers", str(args.workers), "--worker-class", "gthread",
-               "--threads", str(args.threads),
-               # a worker whose threads are all taken (pages' event streams hold one each) takes no more
-               # connections: the next one goes to a worker that can answer it
-               "--worker-connections", str(args.threads), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
+               "--threads", str(threads),
+               # each worker's streams are gated below its threads (app_from_env), so its threads always answer;
+               # the connections a worker holds (streams, and the ones refused, kept alive a moment) are more
+               "--worker-connections", str(threads * 4), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
                "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.web.club.app:app_from_env()"]
     print(f"tuolaji club: open http://{args.host}:{args.port}/club  ({args.workers} workers; Ctrl-C stops)",
           flush=True)
-    process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn})
+    process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn,
+                                                          "TUOLAJI_CLUB_MAX_STREAMS": str(streams_for(threads))})
 
     def forward(signum: int, frame: object) -> None:
         process.send_signal(signum)
@@ -117,11 +121,13 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
 def _waitress(args: argparse.Namespace, dsn: str) -> int:
     from tuolaji.serve import listen_socket
     from tuolaji.web.club.app import create_club_app
-    from tuolaji.web.server import TableServer
+    from tuolaji.web.server import TableServer, streams_for
 
     app = create_club_app(dsn)
     sock = listen_socket(args.host, args.port)
-    server = TableServer(app, sock, threads=max(8, args.threads), max_streams=max(4, args.threads - 8))
+    threads = max(8, args.threads)
+    server = TableServer(app, sock, threads=threads, max_streams=streams_for(threads),
+                         max_body=int(app.config["MAX_CONTENT_LENGTH"]) + 1024 * 1024)
     print(f"tuolaji club: open http://{args.host}:{server.server_address[1]}/club  (Ctrl-C stops)", flush=True)
     thread = threading.Thread(target=server.serve_forever, name="tuolaji-club-http", daemon=True)
     thread.start()

@@ -13,11 +13,13 @@ anyone on the network could exhaust the open files with idle connections. Here (
   at once (``tuolaji serve`` derives it from the open-file limit, so the server never runs out
   of descriptors for its database and pictures); when the limit is reached, the connections
   idle the longest are closed to make room, instead of the newcomers waiting behind them.
-- **Streams are bounded.** A server-sent event stream (:data:`STREAM_PATHS`) holds a worker
+- **Streams are bounded.** A server-sent event stream (:func:`is_stream`: serve's ``/api/events``
+  and the club's ``/club/api/events`` and ``/club/table/<name>/api/events``) holds a worker
   thread for its whole life. At most :data:`MAX_STREAMS` run at once, so :data:`THREADS` minus
   that many threads always answer the plays, corrections and pages; a stream past the limit is
-  answered at once with an SSE ``retry`` that brings the browser back later
-  (:data:`BUSY_RETRY_MS`), not held.
+  answered at once with an SSE ``retry`` (and ``Retry-After``) that brings the browser back later
+  (:data:`BUSY_RETRY_MS`), not held. The club's gunicorn workers put the same gate (:class:`StreamGate`)
+  in front of their application, one a worker (:func:`streams_for` its threads).
 - **Events leave at once.** Waitress sends what a stream yields as soon as it is written
   (its ``send_bytes`` is 1, a setting deprecated for removal: the tests check that an event
   reaches its viewers while their streams stay open).
@@ -38,8 +40,9 @@ from waitress.adjustments import Adjustments
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-STREAM_PATHS = frozenset({"/api/events"})
-"""The routes whose answer is a long-lived stream (server-sent events)."""
+STREAM_SUFFIX = "/api/events"
+"""Every route whose answer is a long-lived stream (server-sent events) ends so: serve's ``/api/events``,
+the club's ``/club/api/events`` and a table's ``/club/table/<name>/api/events``."""
 
 THREADS = 48
 """Worker threads: :data:`MAX_STREAMS` viewers' streams, and the rest for everything else."""
@@ -66,6 +69,9 @@ ACCEPT_BATCH = 64
 SELECT_LIMIT = 500
 """Where there is no ``poll`` (Windows), ``select`` watches at most 512 sockets."""
 
+STREAM_RESERVE = 8
+"""Threads a server (or a gunicorn worker) keeps for everything but streams."""
+
 BUSY_STREAM = f"retry: {BUSY_RETRY_MS}\n\n: busy: too many streams open\n\n".encode("ascii")
 
 logger = logging.getLogger("tuolaji.server")
@@ -90,8 +96,19 @@ def connection_limit(open_files: int | None) -> int:
     return limit
 
 
+def is_stream(path: str) -> bool:
+    """Whether a request's path is one of the event streams (:data:`STREAM_SUFFIX`)."""
+    return path.endswith(STREAM_SUFFIX)
+
+
+def streams_for(threads: int) -> int:
+    """The streams a server of ``threads`` worker threads lets run at once: all but
+    :data:`STREAM_RESERVE` (half of a small pool)."""
+    return max(threads // 2, threads - STREAM_RESERVE)
+
+
 class StreamGate:
-    """WSGI middleware: at most ``limit`` streams (:data:`STREAM_PATHS`) at once; one more is told to
+    """WSGI middleware: at most ``limit`` streams (:func:`is_stream`) at once; one more is told to
     come back later. Counts the streams open, so a shutdown knows which requests are worth waiting for."""
 
     def __init__(self, app: WSGIApp, limit: int = MAX_STREAMS) -> None:
@@ -102,7 +119,7 @@ class StreamGate:
         self._lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") not in STREAM_PATHS:
+        if not is_stream(str(environ.get("PATH_INFO", ""))):
             return self.app(environ, start_response)
         with self._lock:
             full = self.open >= self.limit
@@ -115,6 +132,7 @@ class StreamGate:
                 logger.warning("%d event streams open (the limit): another one is told to come back in %d s",
                                self.limit, BUSY_RETRY_MS // 1000)
             start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"),
+                                      ("Retry-After", str(BUSY_RETRY_MS // 1000)),
                                       ("Content-Length", str(len(BUSY_STREAM)))])
             return [BUSY_STREAM]
         try:

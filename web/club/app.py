@@ -14,6 +14,10 @@ from .store import ClubDatabaseDown, ClubStore
 
 log = logging.getLogger("tuolaji.club")
 
+MAX_BODY = 24 * 1024 * 1024
+"""The largest request body the club reads: a push of one session as large as a table keeps
+(16 MiB, :data:`web.store.MAX_RECORD_BYTES`), with room; a larger one is refused unread (413)."""
+
 
 def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: bool = True) -> Flask:
     """The club's application on the database at ``dsn`` (migrated if need be). ``listen``: relay the
@@ -27,7 +31,7 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
     # a table's page at the club is serve's page: its templates, its static files, its card pictures
     app = Flask(__name__, static_folder=str(web / "static"), template_folder=str(web / "templates"))
     app.config.update({"SSE_KEEPALIVE_S": 15.0, "SCREEN_SECONDS": 10, "JSON_SORT_KEYS": False,
-                       "CLUB_COMMAND_WAIT_S": 8.0})
+                       "CLUB_COMMAND_WAIT_S": 8.0, "MAX_CONTENT_LENGTH": MAX_BODY})
     if config:
         app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -87,7 +91,12 @@ class RoundClock:
 
 
 def app_from_env() -> Flask:
-    """The application of ``$TUOLAJI_CLUB_DB`` (what ``tuolaji club --workers`` has gunicorn load)."""
+    """The application of ``$TUOLAJI_CLUB_DB`` (what ``tuolaji club --workers`` has gunicorn load), its
+    event streams gated at ``$TUOLAJI_CLUB_MAX_STREAMS`` in this worker (waitress's own gate, one a worker)."""
     import os
 
-    return create_club_app(os.environ["TUOLAJI_CLUB_DB"])
+    from ..server import MAX_STREAMS, StreamGate
+
+    app = create_club_app(os.environ["TUOLAJI_CLUB_DB"])
+    app.wsgi_app = StreamGate(app.wsgi_app, int(os.environ.get("TUOLAJI_CLUB_MAX_STREAMS", MAX_STREAMS)))  # type: ignore[method-assign]
+    return app
