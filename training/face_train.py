@@ -81,8 +81,10 @@ def face_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     return -torch.where(known, picked, either).mean()
 
 
-def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Light extra variety at batch time: shifts of a few pixels and brightness."""
+def _augment(batch: np.ndarray, rng: np.random.Generator, strong: bool = False) -> np.ndarray:
+    """Extra variety at batch time: shifts of a few pixels and brightness; with ``strong``, also
+    a half turn (a card reads the same either way up), a white balance and a covered patch
+    (a finger, a card lying over it, glare)."""
     n = len(batch)
     pad = 6
     padded = np.pad(batch, ((0, 0), (pad, pad), (pad, pad), (0, 0)), mode="edge")
@@ -90,8 +92,18 @@ def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     offsets = rng.integers(0, 2 * pad + 1, (n, 2))
     for i, (dx, dy) in enumerate(offsets):
         out[i] = padded[i, dy:dy + FACE_PX, dx:dx + FACE_PX]
-    gain = rng.uniform(0.85, 1.15, (n, 1, 1, 1)).astype(np.float32)
-    return np.clip(out.astype(np.float32) * gain, 0, 255)
+    if not strong:
+        gain = rng.uniform(0.85, 1.15, (n, 1, 1, 1)).astype(np.float32)
+        return np.clip(out.astype(np.float32) * gain, 0, 255)
+    turned = rng.random(n) < 0.5
+    out[turned] = out[turned][:, ::-1, ::-1]
+    gain = (rng.uniform(0.8, 1.2, (n, 1, 1, 1)) * rng.uniform(0.92, 1.08, (n, 1, 1, 3))).astype(np.float32)
+    pictures = out.astype(np.float32) * gain
+    for i in np.flatnonzero(rng.random(n) < 0.3):
+        h, w = (int(v) for v in rng.integers(FACE_PX // 8, FACE_PX // 3, 2))
+        y, x = int(rng.integers(0, FACE_PX - h)), int(rng.integers(0, FACE_PX - w))
+        pictures[i, y:y + h, x:x + w] = rng.uniform(0, 255, 3).astype(np.float32)
+    return np.clip(pictures, 0, 255)
 
 
 def _to_tensor(batch: np.ndarray) -> torch.Tensor:
@@ -123,7 +135,7 @@ def evaluate(net: FaceNet, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 def train(train_dirs: list[Path], val_dirs: list[Path], out: Path, epochs: int, resume: bool = False,
           init: Path | None = None, lr: float = 0.003, batch: int = 96, width: int = 24, threads: int = 2,
-          seed: int = 0, samples_per_epoch: int = 0) -> dict:
+          seed: int = 0, samples_per_epoch: int = 0, strong_augment: bool = False) -> dict:
     """Train (or resume) the face network; returns the last epoch's validation figures."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
@@ -154,7 +166,7 @@ def train(train_dirs: list[Path], val_dirs: list[Path], out: Path, epochs: int, 
         for step in range(steps_per_epoch):
             pick = order[step * batch:(step + 1) * batch]
             labels = torch.from_numpy(y[pick])
-            classes, rank, suit = net.forward_train(_to_tensor(_augment(x[pick], rng)))
+            classes, rank, suit = net.forward_train(_to_tensor(_augment(x[pick], rng, strong_augment)))
             rank_t, suit_t = _rank_suit(labels)
             loss = face_loss(classes, labels) + 0.3 * (nn.functional.cross_entropy(rank, rank_t)
                                                        + nn.functional.cross_entropy(suit, suit_t, ignore_index=-100))
@@ -167,7 +179,9 @@ def train(train_dirs: list[Path], val_dirs: list[Path], out: Path, epochs: int, 
                   "seconds": round(time.time() - began)}
         history.append(result)
         torch.save({"model": net.state_dict(), "optimiser": optimiser.state_dict(), "schedule": schedule.state_dict(),
-                    "epoch": epoch + 1, "history": history, "width": width}, last)
+                    "epoch": epoch + 1, "history": history, "width": width,
+                    "settings": {"lr": lr, "batch": batch, "seed": seed, "samples_per_epoch": samples_per_epoch,
+                                 "strong_augment": strong_augment, "init": str(init) if init else None}}, last)
         (out / "history.json").write_text(json.dumps(history, indent=1) + "\n", encoding="utf-8")
         print(json.dumps(result), flush=True)
     return result

@@ -201,7 +201,8 @@ def train_face(settings: dict, args: argparse.Namespace) -> int:
                    int(args.epochs or settings.get("epochs", 20)), resume=args.resume, init=args.init,
                    lr=float(settings.get("lr", 0.003)), batch=int(args.batch or settings.get("batch", 96)),
                    width=int(settings.get("width", 20)), threads=int(args.threads or settings.get("threads", 2)),
-                   seed=int(settings.get("seed", 0)), samples_per_epoch=int(settings.get("samples_per_epoch", 0)))
+                   seed=int(settings.get("seed", 0)), samples_per_epoch=int(settings.get("samples_per_epoch", 0)),
+                   strong_augment=bool(settings.get("strong_augment", False)))
     print(f"train face: epoch {result.get('epoch')}, validation accuracy {result.get('accuracy', 0):.3f}")
     return 0
 
