@@ -27,6 +27,7 @@ sys.path.insert(0, str(REPO))
 
 from tuolaji.detect import add_reading_arguments  # noqa: E402
 from tuolaji.vision.detector import CardReader, reader_preset  # noqa: E402
+from tuolaji.vision.face import card_quads  # noqa: E402
 
 
 def main() -> int:
@@ -59,9 +60,10 @@ def main() -> int:
         probs, up, side = reader.classify(frame, boxes)
         t3 = time.perf_counter()
         readings = reader.readings_from(boxes, scores, probs, up, side)
-        found = reader.cards_from(readings)
+        quads = card_quads(frame)  # card outlines: the indices on one are one card
+        found = reader.cards_from(readings, quads)
         t4 = time.perf_counter()
-        found = reader.with_faces(frame, found)  # whole faces (nothing when the models have no face reader)
+        found = reader.with_faces(frame, found, quads)  # whole faces (nothing when the models have no face reader)
         t5 = time.perf_counter()
         cards += len(found)
         for name, dt in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):

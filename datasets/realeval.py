@@ -112,6 +112,8 @@ class RealTally:
     exact: int = 0
     photos_without_jokers: int = 0
     false_jokers: int = 0  # joker reads on photos whose label holds no joker
+    overcounted: int = 0  # photos read as more cards than they show (a card read twice, a card where there is none)
+    undercounted: int = 0  # photos read as fewer cards than they show
     by_suit: dict[str, list[int]] = field(default_factory=lambda: {s: [0, 0] for s in "SHCDJ"})  # suit -> [found, listed]
     confusions: Counter = field(default_factory=Counter)  # (listed, read) of the photos' unmatched pairs
     seconds: list[float] = field(default_factory=list)
@@ -121,6 +123,8 @@ class RealTally:
         self.tp, self.fp, self.fn = self.tp + tp, self.fp + fp, self.fn + fn
         self.photos += 1
         self.exact += fp == 0 and fn == 0
+        self.overcounted += len(read) > len(truth)
+        self.undercounted += len(read) < len(truth)
         if not any(c in (*JOKERS, ANY_JOKER) for c in truth):
             self.photos_without_jokers += 1
             self.false_jokers += sum(c in JOKERS for c in read)
@@ -157,6 +161,9 @@ class RealTally:
             "fp": self.fp,
             "fn": self.fn,
             "false_jokers_per_100_photos": round(100 * self.false_jokers / max(1, self.photos_without_jokers), 2),
+            "photos_counted_right": self.photos - self.overcounted - self.undercounted,
+            "photos_overcounted": self.overcounted,
+            "photos_undercounted": self.undercounted,
             "recall_by_suit": {s: round(v[0] / v[1], 4) for s, v in self.by_suit.items() if v[1]},
             "top_confusions": [f"{a}->{b}: {n}" for (a, b), n in self.confusions.most_common(8)],
             "read_ms_p50": round(float(np.median(self.seconds)) * 1000, 1) if self.seconds else None,
@@ -176,6 +183,8 @@ def format_real_report(m: dict) -> str:
         f"photos {m['photos']}  cards {m['cards']}  precision {m['precision']:.3f}  recall {m['recall']:.3f}  "
         f"F1 {m['f1']:.3f}  exact-photo {m['exact_photo_rate']:.3f}  (tp {m['tp']}, fp {m['fp']}, fn {m['fn']})",
         f"false jokers per 100 photos without jokers: {m['false_jokers_per_100_photos']}",
+        f"cards counted right in {m['photos_counted_right']} of {m['photos']} photos "
+        f"(more cards read than shown: {m['photos_overcounted']}, fewer: {m['photos_undercounted']})",
         f"recall by suit: {suits}",
         f"read time p50 {m['read_ms_p50']} ms per photo",
         "most frequent misreads (listed->read): " + (", ".join(m["top_confusions"]) or "none"),

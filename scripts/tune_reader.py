@@ -23,6 +23,7 @@ sys.path.insert(0, str(REPO))
 from tuolaji.datasets.realeval import RealTally, load_real_folder, real_samples  # noqa: E402
 from tuolaji.training.evaluate import Tally, samples_from_folder, score_image  # noqa: E402
 from tuolaji.vision.detector import CardReader  # noqa: E402
+from tuolaji.vision.face import card_quads  # noqa: E402
 
 GRID = {
     "detector_weight": (0.25,),
@@ -49,10 +50,11 @@ def main() -> int:
     def outputs_of(image) -> tuple:
         boxes, scores = reader.detect(image)
         faces = reader.face_reads(image) if reader.has_faces else ([], None)
-        return (boxes, scores, *reader.classify(image, boxes)), faces
+        return (boxes, scores, *reader.classify(image, boxes)), (*faces, card_quads(image))
 
     def cards_of(outputs: tuple, faces: tuple) -> list:
-        cards = reader.cards_from(reader.readings_from(*outputs))
+        *faces, quads = faces
+        cards = reader.cards_from(reader.readings_from(*outputs), quads)
         return reader.merge_faces(cards, *faces) if reader.settings.face_threshold > 0 else cards
 
     real = [(list(photo.cards), *outputs_of(image)) for photo, image in real_samples(load_real_folder(real_folder))]

@@ -25,6 +25,7 @@ from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_fac
 from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
 from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
 from tuolaji.vision.orientation import refine_ups
+from tuolaji.vision.outlines import cards_on_outline, join_on_outlines, one_card
 from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
 
 log = logging.getLogger(__name__)
@@ -339,33 +340,41 @@ class CardReader:
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:
-        """The physical cards in a BGR frame, most confident first."""
-        return self.with_faces(frame_bgr, self.cards_from(self.read_indices(frame_bgr)))
+        """The physical cards in a BGR frame, most confident first: the corner indices on one
+        card outline counted as one card (:func:`vision.outlines.join_on_outlines`), then
+        checked against the whole faces (:meth:`with_faces`)."""
+        readings = self.read_indices(frame_bgr)
+        quads = card_quads(frame_bgr) if readings or self.has_faces else []
+        return self.with_faces(frame_bgr, self.cards_from(readings, quads), quads)
 
     @property
     def has_faces(self) -> bool:
         """True when whole card faces are read too (``face.onnx`` loaded)."""
         return self._face is not None
 
-    def with_faces(self, frame_bgr: np.ndarray, cards: list[CardInstance]) -> list[CardInstance]:
+    def with_faces(self, frame_bgr: np.ndarray, cards: list[CardInstance],
+                   quads: list[np.ndarray] | None = None) -> list[CardInstance]:
         """``cards`` (read from corner indices) checked against the whole faces in the frame
-        (:meth:`face_reads`, :meth:`merge_faces`)."""
+        (:meth:`face_reads`, :meth:`merge_faces`; ``quads``: its card outlines, when found already)."""
         if self._face is None or self.settings.face_threshold <= 0:
             return cards
-        return self.merge_faces(cards, *self.face_reads(frame_bgr, cards))
+        return self.merge_faces(cards, *self.face_reads(frame_bgr, cards, quads))
 
-    def face_reads(self, frame_bgr: np.ndarray, cards: list[CardInstance] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    def face_reads(self, frame_bgr: np.ndarray, cards: list[CardInstance] | None = None,
+                   quads: list[np.ndarray] | None = None) -> tuple[list[np.ndarray], np.ndarray]:
         """The outlines a card's face may fill (the whole frame, then every card outline found
-        in it) and the face reader's probabilities (K×55) for each. Given the ``cards`` read from
-        corners, outlines holding two or more different cards (a fan, a table: :meth:`merge_faces`
-        leaves those to the corners) are not read."""
+        in it, or ``quads`` where given) and the face reader's probabilities (K×55) for each. Given
+        the ``cards`` read from corners, outlines holding two or more different cards (a fan, a
+        table: :meth:`merge_faces` leaves those to the corners) are not read, unless those cards'
+        indices lie in its corners, one in each (one card's corners read differently)."""
         if self._face is None:
             raise InputError("reader.no_face")
         h, w = frame_bgr.shape[:2]
         outlines = [(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), True)]
-        outlines += [(quad, False) for quad in card_quads(frame_bgr)]
+        outlines += [(quad, False) for quad in (card_quads(frame_bgr) if quads is None else quads)]
         if cards is not None:
-            outlines = [(q, whole) for q, whole in outlines if len({c.card for c in cards if _inside(q, c.box)}) < 2]
+            outlines = [(q, whole) for q, whole in outlines
+                        if len({c.card for c in cards if _inside(q, c.box)}) < 2 or _one_card_outline(q, cards)]
         if not outlines:
             return [], np.zeros((0, REJECT + 1), np.float32)
         faces = [stretch_to_face(portrait(frame_bgr)) if whole else warp_face(frame_bgr, q) for q, whole in outlines]
@@ -380,6 +389,10 @@ class CardReader:
         - where one card was read from its indices, that card becomes the likeliest given both
           its indices and the face, and carries their joint probabilities (``CardInstance.probs``:
           what its candidates say);
+        - the cards read from corners whose indices lie in the corners of one outline read surely
+          as a card, one in each (:func:`vision.outlines.cards_on_outline`; the whole picture of a
+          card among them), are that one card (:func:`vision.outlines.one_card`), whatever names
+          its corners were read as; a sure face read inside such a card adds no second card;
         - several reads of one name inside one outline read surely as that card, spanning it, are
           one card whose indices were read apart (a long JOKER column read from both ends), unless
           two of them lie side by side as fanned cards do (a pair: :func:`vision.grouping.fanned_side_by_side`);
@@ -389,6 +402,13 @@ class CardReader:
         """
         s = self.settings
         cards = list(cards)
+        sure_faces = [(quad, CARD_NAMES[int(p.argmax())]) for quad, p in zip(quads, probs, strict=True)
+                if int(p.argmax()) != REJECT and p.max() >= s.face_threshold]
+        for quad, _name in sure_faces:
+            on = cards_on_outline(cards, quad)
+            if on is not None and len(on) > 1 and not _fanned(quad, [cards[i] for i in on]):
+                # one card whose corners were read apart: the face's read then weighs in below
+                cards = [c for i, c in enumerate(cards) if i not in on] + [one_card([cards[i] for i in on])]
         for quad, p in zip(quads, probs, strict=True):
             k = int(p.argmax())
             if k == REJECT:
@@ -399,7 +419,8 @@ class CardReader:
                     cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _card_share(p)))
                 continue
             if not inside:
-                if not any(c.card == CARD_NAMES[k] and _reaches_into(quad, c.box) for c in cards):
+                if not any(c.card == CARD_NAMES[k] and _reaches_into(quad, c.box) for c in cards) \
+                        and not _within_read_card(quad, CARD_NAMES[k], sure_faces, cards):
                     cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), float(p[k]), (), _card_share(p)))
             elif len({cards[i].card for i in inside}) == 1 and len(inside) > 1:
                 parts = [cards[i] for i in inside]
@@ -418,14 +439,17 @@ class CardReader:
                     cards[inside[0]] = CardInstance(CARD_NAMES[best], card.box, sure, card.indices, joint)
         return sorted(cards, key=lambda c: -c.confidence)
 
-    def cards_from(self, readings: list[IndexReading]) -> list[CardInstance]:
-        """The physical cards of some index readings (grouped, the unsure ones dropped).
+    def cards_from(self, readings: list[IndexReading], quads: list[np.ndarray] | None = None) -> list[CardInstance]:
+        """The physical cards of some index readings (grouped, those on one card outline of
+        ``quads`` joined into one card: :func:`vision.outlines.join_on_outlines`, the unsure ones dropped).
 
         A card counts from ``card_threshold``, or from ``small_card_threshold`` when all its
         indices are shorter than ``small_index_px`` (a small index is read less surely, right
         or wrong); a joker also needs ``joker_threshold``.
         """
         cards = group_indices(readings, self.settings.index_spacing)
+        if quads:
+            cards = join_on_outlines(cards, quads)
         s = self.settings
         return [c for c in cards if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
 
@@ -438,6 +462,21 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def _one_card_outline(quad: np.ndarray, cards: list[CardInstance]) -> bool:
+    on = cards_on_outline(cards, quad)
+    return on is not None and len(on) > 1
+
+
+def _within_read_card(quad: np.ndarray, name: str, sure: list[tuple[np.ndarray, str]], cards: list[CardInstance]) -> bool:
+    """Whether ``quad`` lies inside another outline read surely as the card ``name`` that holds a
+    card of that name read from its corners (a court panel or a frame of pips inside the card)."""
+    centre = tuple(float(v) for v in np.asarray(quad, np.float32).reshape(-1, 2).mean(axis=0))
+    return any(outer is not quad and outer_name == name
+               and cv2.pointPolygonTest(outer.reshape(-1, 1, 2).astype(np.float32), centre, False) > 0
+               and any(c.card == name and c.indices and _inside(outer, c.box) for c in cards)
+               for outer, outer_name in sure)
 
 
 def _bounds(quad: np.ndarray) -> Box:

@@ -1,0 +1,177 @@
+"""Cards before names: the corner indices that lie on one card outline are one physical card,
+whatever names they were read as.
+
+The grouping of :mod:`vision.grouping` joins two corners only where their names (or their
+probabilities) allow one card and their geometry is a card's. A card whose two corners read
+differently (2♠ and 2♣, an A♣ whose other corner reads 4♣) then becomes two cards, and a deck
+printing an index in all four corners becomes a pair when its top corners are not recognised
+as one card's. Where a card lies alone, its outline (a bright quadrilateral of a card's
+proportions, :func:`vision.face.card_quads`) settles the count: every index at a different
+corner of it belongs to that one card, and the card is named once, from all of them together
+(:func:`vision.grouping.fused_card`). Corners that disagree make one card marked unsure
+(:data:`DISAGREEING_CONFIDENCE`), named by the likelier reading given all of them, for a person
+to confirm.
+
+An outline is taken for one card only when nothing says otherwise: each index inside it lies
+in a different corner (a fan or a stack puts two indices in one corner, or one in the middle),
+every index is of a size a card of that outline prints, and no card read from its corners
+lies partly inside it and partly outside.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tuolaji.scorer.cards import CARD_NAMES
+from tuolaji.vision.grouping import fused_card, index_size
+from tuolaji.vision.readings import CardInstance, IndexReading, union_box
+
+CORNER_BAND = 0.38
+"""An index lies in a corner of an outline when its centre is within this fraction of the
+outline's width of a long edge and of its height of a short edge (a card's index centres lie
+about 0.1-0.2 in; a jumbo index's up to 0.3)."""
+
+INDEX_TO_WIDTH = (0.07, 0.5)
+"""An index's size (:func:`vision.grouping.index_size`) over its outline's short side: from a
+bridge deck's small indices to a jumbo deck's."""
+
+INSIDE_MARGIN = 0.3
+"""An index counts as inside an outline when its centre lies inside it or within this many
+index sizes outside (the outline found runs a little inside the card's edge) ..."""
+
+CROSSING_MARGIN = 0.75
+"""... and a card with an index inside and another one within this many index sizes of the
+outline but not inside is a card crossing it: the outline is not one card's."""
+
+SURE_NAME = 0.9
+"""Corners read as different cards are one card read surely when, given all of them, its name
+is at least this probable (a blurred 9♠/9♣ corner beside a sharp 9♣) ..."""
+
+DISAGREEING_CONFIDENCE = 0.5
+"""... and otherwise the card is reported at most this sure: under the table pipeline's
+``min_confidence`` (0.6), so a person confirms it."""
+
+
+def _unit_square(quad: np.ndarray) -> np.ndarray:
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32).reshape(4, 2), square)
+
+
+def _outline_point(matrix: np.ndarray, point: tuple[float, float]) -> tuple[float, float]:
+    u, v = cv2.perspectiveTransform(np.array([[point]], np.float32), matrix)[0, 0]
+    return float(u), float(v)
+
+
+def corner_of(u: float, v: float) -> int | None:
+    """Which corner of an outline (0-3 clockwise from (0, 0)) holds the point (u, v) of the
+    outline's unit square, or None when it lies along an edge or in the middle.
+
+    >>> corner_of(0.1, 0.12), corner_of(0.92, 0.88), corner_of(0.5, 0.1), corner_of(0.1, 0.5)
+    (0, 2, None, None)
+    """
+    column = 0 if u <= CORNER_BAND else 1 if u >= 1 - CORNER_BAND else None
+    row = 0 if v <= CORNER_BAND else 1 if v >= 1 - CORNER_BAND else None
+    if column is None or row is None:
+        return None
+    return (0, 1, 3, 2)[row * 2 + column]
+
+
+def _distance_inside(quad: np.ndarray, reading: IndexReading) -> float:
+    """How far the reading's centre lies inside ``quad``, in its index sizes (negative: outside)."""
+    contour = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return float(cv2.pointPolygonTest(contour, reading.centre, True)) / index_size(reading)
+
+
+def _short_side(quad: np.ndarray) -> float:
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
+    return min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
+
+
+def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] | None:
+    """The positions in ``cards`` of the cards read from corners that lie on the one card
+    outlined by ``quad``, or None when the outline cannot be one card holding them (an index
+    off its corners, two in one corner, an index of another card's size, a card crossing it).
+
+    >>> quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> top = CardInstance("2S", (4, 4, 18, 30), 0.9, (IndexReading("2S", (4, 4, 18, 30), 0.9, 0.0),))
+    >>> bottom = CardInstance("2C", (82, 110, 96, 136), 0.8, (IndexReading("2C", (82, 110, 96, 136), 0.8, 180.0),))
+    >>> cards_on_outline([top, bottom], quad)
+    [0, 1]
+    >>> fanned = CardInstance("2S", (24, 4, 38, 30), 0.9, (IndexReading("2S", (24, 4, 38, 30), 0.9, 0.0),))
+    >>> cards_on_outline([top, bottom, fanned], quad) is None
+    True
+    """
+    matrix = _unit_square(quad)
+    short = _short_side(quad)
+    on: list[int] = []
+    corners: set[int] = set()
+    for position, card in enumerate(cards):
+        if not card.indices:
+            continue
+        inside = [_distance_inside(quad, r) >= -INSIDE_MARGIN for r in card.indices]
+        near = [_distance_inside(quad, r) >= -CROSSING_MARGIN for r in card.indices]
+        if not any(inside):
+            if any(near):
+                return None
+            continue
+        if not all(inside):
+            return None
+        for reading in card.indices:
+            corner = corner_of(*_outline_point(matrix, reading.centre))
+            if corner is None or corner in corners:
+                return None
+            if not INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1]:
+                return None
+            corners.add(corner)
+        on.append(position)
+    return on
+
+
+def one_card(parts: list[CardInstance]) -> CardInstance:
+    """The card whose corners ``parts`` were read from: named by all their indices together
+    (:func:`vision.grouping.fused_card`), as sure as its grouping makes it where every index
+    read that name, else only where that name is :data:`SURE_NAME` probable given them all,
+    and otherwise marked unsure (:data:`DISAGREEING_CONFIDENCE`).
+
+    >>> p = np.full(54, 0.05 / 53); p[CARD_NAMES.index("2S")] = 0.95
+    >>> q = np.full(54, 0.1 / 53); q[CARD_NAMES.index("2C")] = 0.9
+    >>> a = CardInstance("2S", (0, 0, 10, 16), 0.95, (IndexReading("2S", (0, 0, 10, 16), 0.95, 0.0, probs=p),))
+    >>> b = CardInstance("2C", (60, 80, 70, 96), 0.9, (IndexReading("2C", (60, 80, 70, 96), 0.9, 180.0, probs=q),))
+    >>> card = one_card([a, b])
+    >>> card.card, card.confidence <= DISAGREEING_CONFIDENCE, len(card.indices)
+    ('2S', True, 2)
+    """
+    indices = tuple(sorted((r for c in parts for r in c.indices), key=lambda r: -r.confidence))
+    name = fused_card(indices)
+    miss = 1.0
+    for reading in indices:
+        miss *= 1.0 - reading.confidence_as(name)
+    confidence = 1.0 - miss
+    if any(r.card != name for r in indices):
+        joined = CardInstance(name, union_box([r.box for r in indices]), confidence, indices)
+        probability = dict(joined.candidates(len(CARD_NAMES))).get(name, 0.0)
+        if probability < SURE_NAME:
+            confidence = min(confidence, DISAGREEING_CONFIDENCE)
+    return CardInstance(name, union_box([r.box for r in indices]), confidence, indices)
+
+
+def join_on_outlines(cards: list[CardInstance], quads: list[np.ndarray]) -> list[CardInstance]:
+    """``cards`` (read from corner indices) with those lying on one card outline made one card
+    (:func:`cards_on_outline`, :func:`one_card`); smaller outlines first, each card joined once.
+
+    >>> quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> corners = [((4, 4, 18, 30), 0.0), ((82, 110, 96, 136), 180.0), ((82, 4, 96, 30), 0.0), ((4, 110, 18, 136), 180.0)]
+    >>> four = [CardInstance("5D", box, 0.9, (IndexReading("5D", box, 0.9, angle),)) for box, angle in corners]
+    >>> [(c.card, len(c.indices)) for c in join_on_outlines(four, [quad])]
+    [('5D', 4)]
+    """
+    cards = list(cards)
+    for quad in sorted(quads, key=lambda q: float(cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)))):
+        on = cards_on_outline(cards, quad)
+        if on is None or len(on) < 2:
+            continue
+        joined = one_card([cards[i] for i in on])
+        cards = [c for i, c in enumerate(cards) if i not in on] + [joined]
+    return sorted(cards, key=lambda c: -c.confidence)
