@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
 from .errors import InputError
 from .messages import Message
+from .names import MAX_NAME, unprintable
 from .profiles import Options, RulesError, resolve_rules
 from .seats import seat_of
 from .state import DealState
@@ -46,6 +47,7 @@ class ParsedTrick:
     unit: int | None = None  # the winning play's largest unit, in cards (the last trick's kitty multiplier)
     trump: bool = True  # the winning play was trumps (``kitty_needs_trump``)
     missing: tuple[int, ...] = ()  # seats whose play was not seen (their play is [], docs/RECORD.md)
+    unconfirmed: tuple[tuple[int, int], ...] = ()  # (seat, index into its play): cards a person has yet to confirm
 
     @property
     def points_only(self) -> bool:
@@ -109,8 +111,8 @@ def _int(value: Any, where: str, lo: int, hi: int) -> int:
 
 MAX_DEALS = 1000
 """The most deals a record may hold (a game to A takes a few dozen)."""
-MAX_NAME_LENGTH = 64
-"""The longest player name, in characters."""
+MAX_NAME_LENGTH = MAX_NAME
+"""The longest player name, in characters (the names' rule: :mod:`scorer.names`)."""
 
 
 MAX_COPIES = 4
@@ -183,6 +185,9 @@ def parse_record(record: Any) -> ParsedRecord:
         for i, p in enumerate(players):
             if len(p) > MAX_NAME_LENGTH:
                 raise RecordError("record.name_length", where=f"players[{i}]", length=len(p), most=MAX_NAME_LENGTH)
+            bad = next((char for char in p if unprintable(char)), None)
+            if bad is not None:
+                raise RecordError("name.unprintable", where=f"players[{i}]", char=f"U+{ord(bad):04X}")
         n = len(players)
     else:
         n = 0
@@ -287,7 +292,8 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
         attempt = (_cards(t["attempt"], f"{tw}.attempt", decks, copies_limit=True)
                    if t.get("attempt") is not None else None)
         missing = _missing(t.get("missing"), f"{tw}.missing", n, leader, plays)
-        tricks.append(ParsedTrick(leader, plays, attempt, missing=missing))
+        unconfirmed = _unconfirmed(t.get("unconfirmed"), f"{tw}.unconfirmed", n, leader, plays)
+        tricks.append(ParsedTrick(leader, plays, attempt, missing=missing, unconfirmed=unconfirmed))
     complete = d.get("complete")
     if complete is not None and not isinstance(complete, bool):
         raise RecordError("record.bool", where=f"{where}.complete")
@@ -296,6 +302,39 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
                       friend_seats=friend_seats)
     _parse_points(d, deal, where, n, decks)
     return deal
+
+
+def _unconfirmed(value: Any, where: str, n: int, leader: int, plays: list[list[int]]) -> tuple[tuple[int, int], ...]:
+    """A trick's ``unconfirmed``: ``[seat, index]`` of each card a person has yet to confirm
+    (docs/RECORD.md), each a card of that seat's play in this trick.
+
+    >>> _unconfirmed([[2, 1]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
+    ((2, 1),)
+    >>> _unconfirmed([[2, 2]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
+    Traceback (most recent call last):
+    ...
+    tuolaji.scorer.record.RecordError: t.unconfirmed[0]: seat 2 played 2 cards in this trick, so there is no card 2 to confirm
+    """
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > 54 * n:
+        raise RecordError("record.unconfirmed", where=where)
+    out: list[tuple[int, int]] = []
+    for i, entry in enumerate(value):
+        at = f"{where}[{i}]"
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise RecordError("record.unconfirmed", where=at)
+        seat = _int(entry[0], f"{at}[0]", 0, n)
+        index = entry[1]
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise RecordError("record.unconfirmed", where=f"{at}[1]")
+        position = (seat - leader) % n  # seats.position_of
+        played = len(plays[position]) if position < len(plays) else 0
+        if index >= played:
+            raise RecordError("record.unconfirmed_card", where=at, seat=seat, count=played, index=index)
+        if (seat, index) not in out:
+            out.append((seat, index))
+    return tuple(out)
 
 
 def _missing(value: Any, where: str, n: int, leader: int, plays: list[list[int]]) -> tuple[int, ...]:

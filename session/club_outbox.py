@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tuolaji.scorer.names import clean_name
+
 log = logging.getLogger("tuolaji.club")
 
 OUTBOX_NAME = "club-outbox.sqlite"
@@ -67,6 +69,10 @@ CREATE TABLE IF NOT EXISTS commands (
     id INTEGER PRIMARY KEY,
     digest TEXT NOT NULL,
     verdict TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS held (
+    n INTEGER PRIMARY KEY,
+    reason TEXT NOT NULL
 );
 """
 
@@ -103,7 +109,10 @@ class Outbox:
 
     def enqueue(self, session: int, name: str, record: dict[str, Any]) -> int | None:
         """Queue a session's record after a change as the table's next change; returns its number
-        (None when the session's last queued record is this one: nothing changed)."""
+        (None when the session's last queued record is this one: nothing changed). The name goes as
+        the names' rule has it (:func:`scorer.names.clean_name`: one stored before the rule holds
+        no character the club cannot keep)."""
+        name = clean_name(name)
         text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
         digest = _digest(name, text)
         with self._lock, self._connect() as connection:
@@ -161,6 +170,43 @@ class Outbox:
                 return
             connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
             connection.execute("DELETE FROM changes WHERE n <= ?", (through,))
+            connection.execute("DELETE FROM held WHERE n <= ?", (through,))
+
+    @property
+    def held(self) -> tuple[int, str] | None:
+        """The change the club refused to store and why (``(n, reason)``): none is sent until it is
+        mended (:meth:`skip`, :meth:`resend`)."""
+        with self._connect() as connection:
+            row = connection.execute("SELECT n, reason FROM held ORDER BY n LIMIT 1").fetchone()
+        return (int(row[0]), str(row[1])) if row is not None else None
+
+    def hold(self, n: int, reason: str) -> None:
+        """The club refused change ``n`` as one it cannot store: it waits, with its reason, for a person."""
+        with self._lock, self._connect() as connection:
+            connection.execute("INSERT OR REPLACE INTO held (n, reason) VALUES (?, ?)", (n, reason[:500]))
+
+    def skip(self, n: int) -> None:
+        """Drop the held change ``n``; the changes after it move up one (the club numbers them without a
+        gap). What it held of its session comes with that session's next change (each holds the whole record)."""
+        with self._lock, self._connect() as connection:
+            if connection.execute("SELECT 1 FROM held WHERE n = ?", (n,)).fetchone() is None:
+                raise ValueError(f"change {n} is not held")
+            later = connection.execute("SELECT n, session, name, record FROM changes WHERE n > ? ORDER BY n",
+                                       (n,)).fetchall()
+            connection.execute("DELETE FROM changes WHERE n >= ?", (n,))
+            connection.executemany("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
+                                   [(number - 1, session, name, text) for number, session, name, text in later])
+            connection.execute("UPDATE meta SET value = value - 1 WHERE key = 'last_n'")
+            connection.execute("DELETE FROM held")
+
+    def resend(self, sessions: Callable[[], Iterable[tuple[int, str, dict[str, Any]]]]) -> int:
+        """Mend a held change: every change not yet acknowledged is replaced by each session's current
+        record (its name as the rule has it), sent as the changes after the club's last. Returns how
+        many were queued."""
+        with self._lock, self._connect() as connection:
+            queued = self._requeue(connection, self._acked(connection), sessions)
+            connection.execute("DELETE FROM held")
+        return queued
 
 
     def rewind(self, through: int, sessions: Callable[[], Iterable[tuple[int, str, dict[str, Any]]]]) -> int:
@@ -172,25 +218,32 @@ class Outbox:
         for from the first again (its numbering restarts from its backup's): one this table applied
         already is answered with the verdict it gave (:meth:`verdict`), not applied twice. Returns
         how many changes were queued."""
-        queued = 0
         with self._lock, self._connect() as connection:
-            # read under the lock: a save that lands meanwhile is queued after these, as a later change
-            current = [(session, name, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-                       for session, name, record in sessions()]
-            connection.execute("DELETE FROM changes WHERE n > ?", (through,))
-            connection.execute("DELETE FROM last")
-            for n, (session, name, text) in enumerate(current, start=through + 1):
-                connection.execute("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
-                                   (n, session, name, text))
-                connection.execute("INSERT OR REPLACE INTO last (session, digest) VALUES (?, ?)",
-                                   (session, _digest(name, text)))
-                queued += 1
-            connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
-            connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (through + queued,))
+            queued = self._requeue(connection, through, sessions)
             # the restored club numbers its commands again from its backup's: every one not done is
             # asked for, and one this table applied already is answered with its kept verdict
             connection.execute("UPDATE meta SET value = 0 WHERE key = 'command'")
         return queued
+
+    @staticmethod
+    def _requeue(connection: sqlite3.Connection, through: int,
+                 sessions: Callable[[], Iterable[tuple[int, str, dict[str, Any]]]]) -> int:
+        """Every change after ``through`` replaced by each session's current record (the one changed
+        last at the end), as the changes from ``through + 1``; the club acknowledged ``through``."""
+        # read under the lock: a save that lands meanwhile is queued after these, as a later change
+        current = [(session, clean_name(name), json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+                   for session, name, record in sessions()]
+        connection.execute("DELETE FROM changes WHERE n > ?", (through,))
+        connection.execute("DELETE FROM last")
+        connection.execute("DELETE FROM held WHERE n > ?", (through,))
+        for n, (session, name, text) in enumerate(current, start=through + 1):
+            connection.execute("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
+                               (n, session, name, text))
+            connection.execute("INSERT OR REPLACE INTO last (session, digest) VALUES (?, ?)",
+                               (session, _digest(name, text)))
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'acked'", (through,))
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (through + len(current),))
+        return len(current)
 
     @property
     def command(self) -> int:
@@ -250,9 +303,11 @@ class ClubPusher:
         self.sessions = sessions  # the table's sessions now: what a club that lost changes is sent again
         self.check_s = check_s  # how often an idle table asks the club what it holds (check_club)
         self._next_check = 0.0
+        self._one_by_one = False  # a batch refused as too large: the changes go one a push
         self._commands_url = self.url.rsplit("/changes", 1)[0] + "/commands"
         self._next_poll = 0.0
-        self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error
+        self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error;
+        # "held": the club cannot store a change (Outbox.held): none is sent until a person skips or resends it
         self.last_error: str | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -288,13 +343,48 @@ class ClubPusher:
             if self.on_state is not None:
                 self.on_state(state)
 
+    def status(self) -> dict[str, Any]:
+        """What the table's page says of the club: the state, its last line, the changes waiting and
+        the change held (``{"n", "reason"}``) the club refused to store."""
+        held = self.outbox.held
+        return {"state": self.state, "error": self.last_error, "waiting": self.outbox.last_n - self.outbox.acked,
+                "held": {"n": held[0], "reason": held[1]} if held is not None else None}
+
+    def skip(self) -> int:
+        """Drop the change held (the club refused to store it); returns its number."""
+        held = self.outbox.held
+        if held is None:
+            raise LookupError("no change is held")
+        self.outbox.skip(held[0])
+        log.warning("club %s, table %s: change %d skipped (%s)", self.url.split("/club/api/")[0], self.table,
+                    held[0], held[1])
+        self._set("sending")
+        self.wake()
+        return held[0]
+
+    def resend(self) -> int:
+        """Mend the change held: the changes waiting are replaced by each session's current record
+        (:meth:`Outbox.resend`); returns how many are queued."""
+        if self.outbox.held is None or self.sessions is None:
+            raise LookupError("no change is held")
+        queued = self.outbox.resend(self.sessions)
+        self._set("sending")
+        self.wake()
+        return queued
+
     def _run(self) -> None:
         delay = self.retry_s
         while not self._stop.is_set():
             if self.on_command is not None and time.monotonic() >= self._next_poll:
                 self._next_poll = time.monotonic() + self.command_poll_s
                 self.take_commands()
-            changes = self.outbox.pending(self.batch)
+            held = self.outbox.held
+            if held is not None:  # refused for good: sent again only once a person mends it
+                self._set("held", f"the club refused change {held[0]}: {held[1]}")
+                self._wake.wait(min(1.0, self.command_poll_s))
+                self._wake.clear()
+                continue
+            changes = self.outbox.pending(1 if self._one_by_one else self.batch)
             if not changes and self.sessions is not None and time.monotonic() >= self._next_check:
                 self._next_check = time.monotonic() + self.check_s
                 if self.check_club():
@@ -378,13 +468,26 @@ class ClubPusher:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
                 answer = json.loads(response.read() or b"{}")
             self.outbox.ack(int(answer["applied_through"]))
+            self._one_by_one = False
             return True
         except urllib.error.HTTPError as exc:
             try:
-                answer = json.loads(exc.read() or b"{}")
+                answer = json.loads(exc.read(64 * 1024) or b"{}")
             except ValueError:
                 answer = {}
+            if not isinstance(answer, dict):
+                answer = {}
             line = str(answer.get("error") or f"HTTP {exc.code}")
+            if exc.code == 422 and isinstance(answer.get("applied_through"), int):
+                self.outbox.ack(int(answer["applied_through"]))  # those before the one refused
+            if exc.code == 413 and len(changes) > 1:
+                self._one_by_one = True  # each alone, and the one too large is held
+                return False
+            held = answer.get("n") if exc.code == 422 else changes[0]["n"] if exc.code == 413 else None
+            if isinstance(held, int) and not isinstance(held, bool):
+                self.outbox.hold(held, line)  # sent again and again, it would be refused again and again
+                self._set("held", f"the club refused change {held}: {line}")
+                return False
             if exc.code == 409 and isinstance(answer.get("applied_through"), int):
                 through = int(answer["applied_through"])
                 if through >= changes[0]["n"] - 1 and "differs" not in line:

@@ -15,6 +15,7 @@ import unicodedata
 from typing import Any
 
 from tuolaji.scorer.audit import audit_record
+from tuolaji.scorer.names import printable
 from tuolaji.scorer.record import loads_record
 
 
@@ -90,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     audit = audit_record(record)
     if args.json:
-        json.dump(audit, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(printable(json.dumps(audit, ensure_ascii=False, indent=2), json=True) + "\n")
     else:
-        print(format_table(record, audit))
+        print(printable(format_table(record, audit)))  # nothing of the record reaches the terminal as a control
     return 0

@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="server processes (1: one process, waitress; more: gunicorn with N workers)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a host name the club answers to besides its addresses and this machine's names (repeatable)")
     parser.add_argument("--threads", type=int, default=64, metavar="N",
                         help="threads of each gunicorn worker (each open page holds one; default 64)")
     action = parser.add_mutually_exclusive_group()
@@ -98,16 +100,18 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
     from tuolaji.web.server import streams_for
 
     threads = max(8, args.threads)
-    command = [sys.executable, "-m", "gunicorn", "--workers", str(args.workers), "--worker-class", "gthread",
-               "--threads", str(threads),
-               # each worker's streams are gated below its threads (app_from_env), so its threads always answer;
-               # the connections a worker holds (streams, and the ones refused, kept alive a moment) are more
-               "--worker-connections", str(threads * 4), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
+    command = [sys.executable, "-m", "gunicorn", "--workers", str(args.workers),
+               "--worker-class", "tuolaji.web.club.worker.ClubWorker", "--threads", str(threads),
+               # each worker's streams are gated below its threads (app_from_env), so its threads always
+               # answer; a worker whose threads are all taken takes no more connections: the next one goes
+               # to a worker that can answer it (and one whose streams are all taken lets the others go first)
+               "--worker-connections", str(threads), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
                "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.web.club.app:app_from_env()"]
     print(f"tuolaji club: open http://{args.host}:{args.port}/club  ({args.workers} workers; Ctrl-C stops)",
           flush=True)
     process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn,
-                                                          "TUOLAJI_CLUB_MAX_STREAMS": str(streams_for(threads))})
+                                                          "TUOLAJI_CLUB_MAX_STREAMS": str(streams_for(threads)),
+                                                          "TUOLAJI_CLUB_ALLOW_HOSTS": ",".join(args.allow_host)})
 
     def forward(signum: int, frame: object) -> None:
         process.send_signal(signum)
@@ -123,7 +127,7 @@ def _waitress(args: argparse.Namespace, dsn: str) -> int:
     from tuolaji.web.club.app import create_club_app
     from tuolaji.web.server import TableServer, streams_for
 
-    app = create_club_app(dsn)
+    app = create_club_app(dsn, {"ALLOWED_HOSTS": tuple(args.allow_host)})
     sock = listen_socket(args.host, args.port)
     threads = max(8, args.threads)
     server = TableServer(app, sock, threads=threads, max_streams=streams_for(threads),

@@ -43,7 +43,8 @@ def table(players: list[dict]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tuolaji.web.stats import gather
+    from tuolaji.scorer.names import check_name, printable
+    from tuolaji.web.stats import gather, known_player
     from tuolaji.web.store import DATABASE_NAME, SessionStore, default_data_dir
 
     folder = args.data or default_data_dir()
@@ -52,14 +53,13 @@ def run(args: argparse.Namespace) -> int:
         raise FileNotFoundError(2, "no sessions database here", str(database))
     store = SessionStore(database)
     if args.rename:
-        old, new = (name.strip() for name in args.rename)
-        if not old or not new:
-            raise SystemExit("tuolaji stats: --rename needs two names")
+        old, new = check_name(args.rename[0], "NAME"), check_name(args.rename[1], "NEW")
+        known_player(store, old)
         store.rename_player(old, new)
     records = gather(store)
     if args.json:
-        print(json.dumps(records, ensure_ascii=False, indent=2))
+        print(printable(json.dumps(records, ensure_ascii=False, indent=2), json=True))
         return 0
-    print(table(records["players"]) if records["players"] else "no players yet")
+    print(printable(table(records["players"])) if records["players"] else "no players yet")
     print(f"{records['sessions']} sessions" + (f" ({records['skipped']} unreadable, left out)" if records["skipped"] else ""))
     return 0

@@ -21,6 +21,7 @@ from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.names import check_name
 from tuolaji.scorer.scoring import is_unit_size
 from tuolaji.session.events import event_to_json
 from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
@@ -95,15 +96,13 @@ def _body(*, optional: bool = False) -> dict[str, Any]:
 
 
 def _name_field(data: dict[str, Any], name: str = "name") -> str:
+    """A name by the names' rule (:func:`scorer.names.check_name`), or "" when there is none."""
     value = data.get(name)
     if value is None:
         return ""
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         raise BadRequestError("page.name_type", where=name)
-    text = str(value).strip()
-    if len(text) > MAX_NAME_LENGTH:
-        raise BadRequestError("record.name_length", where=name, length=len(text), most=MAX_NAME_LENGTH)
-    return text
+    return check_name(str(value), name, empty=True)
 
 
 def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | None = None) -> int:
@@ -139,9 +138,10 @@ def _cards_field(data: dict[str, Any], name: str) -> list[str]:
 def state_payload(table: Table) -> dict[str, Any]:
     """Everything the live page draws: session, record, audit, pending cards and derived figures."""
     feed = table.feed.status() if table.feed is not None else None
+    club = table.club.status() if table.club is not None else None
     if not table.has_game:
-        return {"session": None, "feed": feed, "profiles": view.PROFILES}
-    return _game_payload(table) | {"feed": feed}
+        return {"session": None, "feed": feed, "club": club, "profiles": view.PROFILES}
+    return _game_payload(table) | {"feed": feed, "club": club}
 
 
 _payloads: weakref.WeakKeyDictionary[Table, tuple[Any, ...]] = weakref.WeakKeyDictionary()
@@ -222,9 +222,10 @@ def state_response(table: Table, extra: dict[str, Any] | None = None) -> Respons
         body = _game_payload(table, text=True)
     except NoGameError:  # closed meanwhile
         return jsonify((extra or {}) | state_payload(table))
+    club = table.club.status() if table.club is not None else None
     head = json.dumps(extra, ensure_ascii=False)[1:-1] + ", " if extra else ""
-    return Response("{" + head + body[1:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False) + "}",
-                    mimetype="application/json")
+    return Response("{" + head + body[1:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False)
+                    + ', "club": ' + json.dumps(club, ensure_ascii=False) + "}", mimetype="application/json")
 
 
 @api_bp.get("/state")
@@ -244,6 +245,25 @@ def events() -> Response:
                         keepalive_s=keepalive_s, lifetime_s=lifetime_s)
 
 
+@api_bp.post("/club/<action>")
+def club_mend(action: str) -> Response:
+    """The change the club refused to store (``tuolaji serve --club``), mended from the page: ``skip``
+    drops it, ``resend`` sends each session's current record in place of the changes waiting."""
+    pusher = get_table().club
+    if pusher is None:
+        raise BadRequestError("page.no_club")
+    if action not in ("skip", "resend"):
+        raise BadRequestError("page.club_action", action=action[:20])
+    try:
+        if action == "skip":
+            pusher.skip()
+        else:
+            pusher.resend()
+    except LookupError:
+        raise BadRequestError("page.club_nothing_held") from None
+    return jsonify({"club": pusher.status()})
+
+
 # --- set-up ------------------------------------------------------------------------
 
 
@@ -255,7 +275,7 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) and name.strip() for name in players):
         raise BadRequestError("record.names")
-    players = [name.strip() for name in players]
+    players = [check_name(name, f"players[{i}]") for i, name in enumerate(players)]
     if len(players) > 12 or any(len(name) > scorer.record.MAX_NAME_LENGTH for name in players):
         raise BadRequestError("page.players_names", most=12, length=scorer.record.MAX_NAME_LENGTH)
     if len(players) not in view.PROFILES[profile]["players"]:
@@ -612,7 +632,7 @@ def read_uploaded_record() -> tuple[dict[str, Any], str]:
     """The record in an upload (form field ``file``) or the JSON body; and a name for it."""
     upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
     if upload is not None and upload.filename:
-        name = safejson.check_text(upload.filename, "file name")[:MAX_NAME_LENGTH]
+        name = check_name(safejson.check_text(upload.filename, "file name")[:MAX_NAME_LENGTH], "file name")
         record = safejson.loads(upload.read(safejson.MAX_BYTES + 1), name)
     else:
         record = json_body()
@@ -629,7 +649,7 @@ def read_uploaded_record() -> tuple[dict[str, Any], str]:
     # the game's name an export wrote into the record (unless the request names it), else the file's without .json
     own = record.pop("name", None)
     if isinstance(own, str) and own.strip() and name in ("import", upload.filename if upload is not None else None):
-        name = own.strip()[:MAX_NAME_LENGTH]
+        name = check_name(own, "name")
     elif upload is not None and name.lower().endswith(".json") and len(name) > 5:
         name = name[:-5]
     return record, name

@@ -49,13 +49,13 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.names import check_name
 from tuolaji.scorer.tracker import track
 from tuolaji.vision.sources import Frame
 
 from .api import BadRequestError, get_table
 from .explain import error_arguments
 from .replay import timeline
-from .store import MAX_NAME_LENGTH
 from .table import Table
 
 pictures_bp = Blueprint("pictures", __name__)
@@ -364,7 +364,7 @@ def import_archive(raw: bytes) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise BadRequestError("picture.not_a_record")
     scorer.validate_record(record)
-    name = str(meta.get("name") or "import")[:MAX_NAME_LENGTH] if isinstance(meta, dict) else "import"
+    name = check_name(str(meta.get("name") or "import"), "session.json: name") if isinstance(meta, dict) else "import"
     listed = [(entry, entry.filename.removeprefix("pictures/")) for entry in entries.values()
               if entry.filename.startswith("pictures/") and is_picture_name(entry.filename.removeprefix("pictures/"))]
     for entry, _short in listed:

@@ -23,10 +23,11 @@ from flask import Blueprint, Response, jsonify
 
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
-from tuolaji.scorer.player_stats import RANKING, STAT_KEYS, player_stats
+from tuolaji.scorer.names import check_name
+from tuolaji.scorer.player_stats import RANKING, STAT_KEYS, name_key, player_stats
 
 from .api import BadRequestError, get_table, json_body
-from .store import MAX_NAME_LENGTH, Session, SessionStore
+from .store import Session, SessionStore
 
 stats_bp = Blueprint("stats", __name__)
 
@@ -63,15 +64,20 @@ def gather(store: SessionStore) -> dict[str, Any]:
 
 
 def _name(data: dict[str, Any], field: str) -> str:
-    value = data.get(field)
-    if not isinstance(value, str):
-        raise BadRequestError("page.name_type", where=field)
-    text = value.strip()
-    if not text:
-        raise BadRequestError("page.name_empty")
-    if len(text) > MAX_NAME_LENGTH:
-        raise BadRequestError("record.name_length", where=field, length=len(text), most=MAX_NAME_LENGTH)
-    return text
+    return check_name(data.get(field), field)
+
+
+def known_player(store: SessionStore, name: str) -> None:
+    """Refuse a name no session's players hold, nor any rename gives (renaming it would do nothing)."""
+    key = name_key(name)
+    renamed = store.player_names()
+    if key in renamed or any(name_key(known) == key for known in renamed.values()):
+        return
+    for session in store.list():
+        players = session.record.get("players")
+        if isinstance(players, list) and any(isinstance(p, str) and name_key(p) == key for p in players):
+            return
+    raise BadRequestError("stats.unknown_player", name=name)
 
 
 @stats_bp.get("/stats")
@@ -93,6 +99,7 @@ def rename() -> Response:
         raise BadRequestError("page.json_object")
     old, new = _name(data, "name"), _name(data, "to")
     store = get_table().store
+    known_player(store, old)
     store.rename_player(old, new)
     return jsonify(gather(store) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
 

@@ -54,6 +54,7 @@ from typing import Any
 
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.names import MAX_NAME, check_name
 from tuolaji.scorer.player_stats import name_key
 from tuolaji.session.live import NotSavedError, not_saved
 
@@ -97,7 +98,7 @@ class StoreError(InputError):
 log = logging.getLogger("tuolaji.store")
 
 MAX_SESSION_ID = 2**63 - 1
-MAX_NAME_LENGTH = 200
+MAX_NAME_LENGTH = MAX_NAME
 
 
 def _check_id(session_id: int) -> int:
@@ -194,6 +195,7 @@ class SessionStore:
     def create(self, record: dict[str, Any], *, name: str, source: str) -> int:
         """Store a new session; returns its id."""
         now = time.time()
+        name = check_name(name, "name", empty=True)
         body, changes = _split(record)
         text = _dumps(body, "new session")
         with self._writing("new session") as connection:
@@ -230,6 +232,7 @@ class SessionStore:
 
     def rename(self, session_id: int, name: str) -> None:
         _check_id(session_id)
+        name = check_name(name, "name")
         with self._writing(f"session {session_id}") as connection:
             cursor = connection.execute("UPDATE sessions SET name = ? WHERE id = ? AND deleted IS NULL",
                                         (name[:MAX_NAME_LENGTH], session_id))
@@ -301,7 +304,7 @@ class SessionStore:
         """Know the player ``old`` as ``new`` from now on, in every session (two players become one
         when ``new`` is the other's name). The renames that led to ``old`` lead to ``new``; ``new``
         itself is renamed no further, so no rename leads round in a circle."""
-        old_key, new_key, new = name_key(old), name_key(new), new.strip()[:MAX_NAME_LENGTH]
+        old_key, new_key, new = name_key(old), name_key(new), check_name(new, "to")
         with self._writing("player names") as connection:
             if new_key != old_key:
                 connection.execute("DELETE FROM player_names WHERE key = ?", (new_key,))

@@ -7,10 +7,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+import psycopg
+from flask import Flask, jsonify, request
 
+from tuolaji.scorer.errors import InputError
+
+from ..security import own_host_names
 from .notify import Listener
-from .store import ClubDatabaseDown, ClubStore
+from .store import ClubDatabaseDown, ClubRefused, ClubStore, _first_line
 
 log = logging.getLogger("tuolaji.club")
 
@@ -49,6 +53,7 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
     app.register_blueprint(club_table_bp)
     app.register_blueprint(serve_links_bp)
     app.register_blueprint(cards_bp)
+    _harden(app, own_host_names(app.config.get("ALLOWED_HOSTS", ())))
 
     @app.context_processor
     def _i18n() -> dict[str, Any]:
@@ -56,6 +61,51 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
         return {"t": lambda key, **values: translate(key, lang, **values), "zuihe": False}
 
     return app
+
+
+def _harden(app: Flask, names: frozenset[str]) -> None:
+    """serve's hardening at the club: only its own names (``Host``: addresses, this machine's names and
+    ``ALLOWED_HOSTS``), no framing, no type sniffing; and every refusal one line of JSON, never a page."""
+    from werkzeug.exceptions import HTTPException
+    from werkzeug.wrappers.response import Response as BaseResponse
+
+    from ..security import host_allowed, protect_response
+
+    @app.before_request
+    def _host() -> Any:
+        if not host_allowed(request.host, names):
+            shown = request.host[:80].encode("ascii", "backslashreplace").decode("ascii")
+            return _refusal(ClubRefused("club.host", host=shown), 400)
+        return None
+
+    @app.after_request
+    def _protect(response: BaseResponse) -> BaseResponse:
+        return protect_response(response)
+
+    @app.errorhandler(HTTPException)
+    def _http(error: HTTPException) -> Any:
+        code = error.code or 400
+        if code == 413:
+            return _refusal(ClubRefused("club.body_size", most=int(app.config["MAX_CONTENT_LENGTH"]) // 1024 // 1024),
+                            413)
+        return jsonify({"error": f"{code} {error.name}".lower()}), code
+
+    @app.errorhandler(InputError)
+    def _input(error: InputError) -> Any:
+        return _refusal(error, int(getattr(error, "status", 400)))
+
+    @app.errorhandler(psycopg.DataError)
+    def _data(error: psycopg.DataError) -> Any:  # a value PostgreSQL cannot take (out of range, NUL): the request's
+        return _refusal(ClubRefused("club.bad_value", reason=_first_line(error)), 400)
+
+    @app.errorhandler(Exception)
+    def _crash(error: Exception) -> Any:
+        log.exception("%s %s", request.method, request.path)
+        return jsonify({"error": f"internal error ({type(error).__name__}); the club's log says more"}), 500
+
+
+def _refusal(error: InputError, status: int) -> Any:
+    return jsonify({"error": str(error), **getattr(error, "extra", {})}), status
 
 
 class RoundClock:
@@ -90,6 +140,10 @@ class RoundClock:
         self.store.close()
 
 
+WORKER_GATE: Any = None
+"""This gunicorn worker's stream gate (:func:`app_from_env`), which its worker (:mod:`web.club.worker`) reads."""
+
+
 def app_from_env() -> Flask:
     """The application of ``$TUOLAJI_CLUB_DB`` (what ``tuolaji club --workers`` has gunicorn load), its
     event streams gated at ``$TUOLAJI_CLUB_MAX_STREAMS`` in this worker (waitress's own gate, one a worker)."""
@@ -97,6 +151,10 @@ def app_from_env() -> Flask:
 
     from ..server import MAX_STREAMS, StreamGate
 
-    app = create_club_app(os.environ["TUOLAJI_CLUB_DB"])
-    app.wsgi_app = StreamGate(app.wsgi_app, int(os.environ.get("TUOLAJI_CLUB_MAX_STREAMS", MAX_STREAMS)))  # type: ignore[method-assign]
+    global WORKER_GATE
+
+    hosts = tuple(name for name in os.environ.get("TUOLAJI_CLUB_ALLOW_HOSTS", "").split(",") if name)
+    app = create_club_app(os.environ["TUOLAJI_CLUB_DB"], {"ALLOWED_HOSTS": hosts})
+    WORKER_GATE = StreamGate(app.wsgi_app, int(os.environ.get("TUOLAJI_CLUB_MAX_STREAMS", MAX_STREAMS)))
+    app.wsgi_app = WORKER_GATE  # type: ignore[method-assign]
     return app

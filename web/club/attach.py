@@ -17,6 +17,7 @@ from typing import Any
 
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Command, Outbox
+from tuolaji.session.events import StateChanged
 
 from ..explain import describe_error
 from ..store import SessionStore
@@ -114,10 +115,13 @@ def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, to
     outbox.reconcile((s.id, s.name, store._store.get(s.id).record)
                      for s in sorted(store._store.list(), key=lambda s: s.id))
     pusher_options.setdefault("on_command", lambda command: command_verdict(table, command))
+    # the page reads the state again (its club line: a change the club refused, or mended)
+    pusher_options.setdefault("on_state", lambda state: table.bus.publish(StateChanged(reason="club")))
     pusher_options.setdefault("sessions", lambda: [(s.id, s.name, store._store.get(s.id).record) for s in sorted(
         store._store.list(), key=lambda s: (s.updated, s.id))])
     pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
     store.pusher = pusher
     table.store = store  # type: ignore[assignment]
+    table.club = pusher
     pusher.start()
     return pusher

@@ -96,6 +96,9 @@ ALTER TABLE club_seatings ADD COLUMN last_deal INTEGER;
     (5, "a command's verdict in both languages (what the table's page at the club shows)", """
 ALTER TABLE club_commands ADD COLUMN message TEXT;
 """),
+    (6, "a table's change the club refused to store, and why (what the room shows until the table mends it)", """
+ALTER TABLE club_tables ADD COLUMN refused_n BIGINT, ADD COLUMN refused TEXT;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

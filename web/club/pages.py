@@ -15,6 +15,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from tuolaji.scorer import safejson
+from tuolaji.scorer.errors import InputError
+
 from ..sse import event_stream
 from .notify import Listener
 from .results import RULES, standings_csv
@@ -56,7 +59,13 @@ def _down(error: ClubDatabaseDown) -> tuple[Response, int]:
 
 
 def _json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    """The request's JSON object, read by the project's reader (:func:`scorer.safejson.loads`: its
+    depth, numbers and text; the size is the app's ``MAX_CONTENT_LENGTH``)."""
+    try:
+        body = safejson.loads(request.get_data(cache=True), "request body",
+                              max_bytes=int(current_app.config["MAX_CONTENT_LENGTH"]))
+    except InputError as exc:
+        raise ClubRefused(exc.key, 400, **exc.params) from None
     if not isinstance(body, dict):
         raise ClubRefused("club.body_object")
     return body
@@ -84,10 +93,19 @@ def api_add_table() -> tuple[Response, int]:
     return jsonify({"table": name, "token": store().add_table(str(name or ""))}), 201
 
 
+def _row_id(value: int | None) -> int:
+    """A row's id from the address: one PostgreSQL's BIGINT holds, else 404 (not a 500)."""
+    if value is not None and not 0 <= value < 2**63:
+        raise ClubRefused("club.no_session", 404, name=request.view_args.get("name", "") if request.view_args else "")
+    return int(value or 0)
+
+
 @club_bp.get("/club/api/tables/<name>")
 def api_table(name: str) -> Response:
     entry = store().table_overview(name)
     session = request.args.get("session", type=int)
+    if session is not None:
+        _row_id(session)
     record = store().record(name, session) if entry["session"] is not None else None
     return jsonify(entry | {"record": record, "sessions": store().sessions(name)})
 
@@ -99,6 +117,7 @@ def api_last_change(name: str) -> Response:
 
 @club_bp.post("/club/api/tables/<name>/changes")
 def api_push(name: str) -> Response:
+    store().check_table_token(name, bearer())  # before the body is read: a wrong token costs one query
     body = _json_body()
     if body.get("table", name) != name:
         raise ClubRefused("club.wrong_table", given=body.get("table"), name=name)
@@ -130,16 +149,21 @@ def api_ruling() -> tuple[Response, int]:
 
 @club_bp.get("/club/api/tables/<name>/commands")
 def api_commands(name: str) -> Response:
-    return jsonify({"commands": store().commands(name, bearer(), request.args.get("after", 0, type=int))})
+    return jsonify({"commands": store().commands(name, bearer(), _row_id(request.args.get("after", 0, type=int)))})
 
 
 @club_bp.get("/club/api/tables/<name>/commands/<int:command_id>")
 def api_command(name: str, command_id: int) -> Response:
-    return jsonify(store().command(name, command_id))
+    """A command's result; its body (the cards a phone entered) only with the table's or the organiser's token."""
+    command = store().command(name, _row_id(command_id))
+    if not (store().table_token_ok(name, bearer()) or store().is_organiser(bearer())):
+        command.pop("body", None)
+    return jsonify(command)
 
 
 @club_bp.post("/club/api/tables/<name>/commands/<int:command_id>/done")
 def api_command_done(name: str, command_id: int) -> Response:
+    store().check_table_token(name, bearer())
     body = _json_body()
     result = body.get("result")
     store().command_done(name, bearer(), command_id, str(result or "done"), body.get("message"))
@@ -296,8 +320,10 @@ ROOM_SCRIPT = """
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
 function card(t) {
   const s = t.summary;
+  const refused = t.refused ? `<div class="alert refused">⛔ 第 ${t.refused.n} 个变化被拒收，本桌的推送停在这里 /
+    change ${t.refused.n} refused, the table's feed waits: ${esc(t.refused.reason)}</div>` : '';
   if (!s) return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
-    <h2>${esc(t.table)}</h2><div class="muted">还没有牌局 / no game yet</div></a>`;
+    <h2>${esc(t.table)}</h2><div class="muted">还没有牌局 / no game yet</div>${refused}</a>`;
   const turn = s.expected_seat == null ? '—' : esc(s.players[s.expected_seat]);
   const alerts = (s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '')
     + ((s.rulings || []).length ? `<div class="ruling">⚖ ${s.rulings.length} 裁决 / rulings</div>` : '');
@@ -306,7 +332,7 @@ function card(t) {
     <div>第 ${s.deal} 副 · 打 ${esc(s.level)} · 主 ${esc(s.trump)}</div>
     <div>级别 / levels: ${s.levels.map(esc).join(' ')}</div>
     <div>闲家得分 / points: <b class="points">${s.defender_points}</b> · 墩 ${s.tricks}</div>
-    <div>轮到 / to play: <span class="turn">${turn}</span></div>${alerts}
+    <div>轮到 / to play: <span class="turn">${turn}</span></div>${alerts}${refused}
     <div class="muted">#${t.last_n}</div></a>`;
 }
 let pending = null;

@@ -146,13 +146,25 @@ def standings(results: Iterable[dict[str, Any]], rule: str = "levels") -> list[d
 def standings_csv(rows: list[dict[str, Any]]) -> str:
     """The standings as CSV (a header line, then one line a pair).
 
-    >>> standings_csv([{"rank": 1, "pair": "甲", "rounds": 2, "levels_gained": 3, "level_diff": 1,
+    A text cell a spreadsheet would take for a formula (``=``, ``+``, ``-``, ``@``, a tab or a return
+    first) is written with a ``'`` before it; numbers stay numbers.
+
+    >>> standings_csv([{"rank": 1, "pair": "甲", "rounds": 2, "levels_gained": 3, "level_diff": -1,
     ...                 "deals_won": 2, "points": 100}]).splitlines()
-    ['rank,pair,rounds,levels_gained,level_diff,deals_won,points', '1,甲,2,3,1,2,100']
+    ['rank,pair,rounds,levels_gained,level_diff,deals_won,points', '1,甲,2,3,-1,2,100']
+    >>> standings_csv([{"rank": 1, "pair": "=1+2", "rounds": 0, "levels_gained": 0, "level_diff": 0,
+    ...                 "deals_won": 0, "points": 0}]).splitlines()[1]
+    "1,'=1+2,0,0,0,0,0"
     """
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(COLUMNS), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({column: row[column] for column in COLUMNS})
+        writer.writerow({column: _cell(row[column]) for column in COLUMNS})
     return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

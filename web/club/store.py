@@ -33,9 +33,10 @@ import psycopg
 
 from tuolaji.scorer import format_card, parse_card, validate_record
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.names import MAX_NAME, BadNameError, check_name
 
 from .migrations import migrate
-from .results import pair_results, table_summary
+from .results import RULES, pair_results, table_summary
 
 T = TypeVar("T")
 
@@ -45,7 +46,9 @@ CHANNEL = "tuolaji_club"
 MAX_BATCH = 500
 """The most changes one push may carry."""
 
-MAX_NAME = 100
+MAX_ROUND_MINUTES = 24 * 60
+"""The longest round by time (a day)."""
+
 
 
 class ClubDatabaseDown(Exception):
@@ -90,12 +93,16 @@ class Change:
         if not isinstance(session, int) or isinstance(session, bool) or session < 1:
             raise ClubRefused("club.change_session", n=n, session=session)
         if not isinstance(name, str) or not isinstance(record, dict):
-            raise ClubRefused("club.change_fields", n=n)
+            raise ClubRefused("club.change_fields", 422, extra={"n": n}, n=n)
+        try:
+            name = check_name(name, "name", empty=True)
+        except BadNameError as exc:
+            raise ClubRefused("club.change_name", 422, extra={"n": n}, n=n, error=exc) from None
         try:
             validate_record(record)
         except InputError as exc:
-            raise ClubRefused("club.change_record", n=n, error=exc) from None
-        return cls(n, session, name[:200], record)
+            raise ClubRefused("club.change_record", 422, extra={"n": n}, n=n, error=exc) from None
+        return cls(n, session, name, record)
 
 
 def _stale_retried(method: Callable[..., T]) -> Callable[..., T]:
@@ -206,6 +213,15 @@ class ClubStore:
             row = connection.execute("SELECT token FROM club_tables WHERE name = %s", (name,)).fetchone()
         return row is not None and bool(token) and hmac.compare_digest(str(row[0]), str(token))
 
+    def check_table_token(self, name: str, token: str | None) -> None:
+        """Refuse (404) a table the club does not know and (403) a token that is not the table's."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT token FROM club_tables WHERE name = %s", (name,)).fetchone()
+        if row is None:
+            raise ClubRefused("club.no_table", 404, name=name)
+        if not token or not hmac.compare_digest(str(row[0]), str(token)):
+            raise ClubRefused("club.wrong_token", 403, name=name)
+
     @_stale_retried
     def table_names(self) -> list[str]:
         with self._connection() as connection:
@@ -228,16 +244,26 @@ class ClubStore:
         :class:`ClubRefused`: a wrong token (403), an unknown table (404), a change out of order
         (409, after applying those before it, with ``expected``), the same number with another
         change (409)."""
-        parsed = [Change.parse(value) for value in changes]
-        if len(parsed) > MAX_BATCH:
-            raise ClubRefused("club.batch", 413, most=MAX_BATCH, got=len(parsed))
+        values = list(changes)
+        if len(values) > MAX_BATCH:
+            raise ClubRefused("club.batch", 413, most=MAX_BATCH, got=len(values))
+        self.check_table_token(name, token)  # before anything of the body is looked at: a wrong token costs nothing
+        parsed: list[Change] = []
+        refusal: ClubRefused | None = None
+        for value in values:  # those before a change the club cannot take are applied, as before a gap
+            try:
+                parsed.append(Change.parse(value))
+            except ClubRefused as exc:
+                if "n" not in exc.extra:
+                    raise
+                refusal = exc
+                break
         latest: dict[int, Change] = {}
         for change in parsed:
             latest[change.session] = change
         summaries = {session: json.dumps(table_summary(change.record), ensure_ascii=False)
                      for session, change in latest.items()}
         applied = duplicates = 0
-        refusal: ClubRefused | None = None
         with self._connection() as connection, connection.transaction():
             row = connection.execute("SELECT id, token, last_n FROM club_tables WHERE name = %s FOR UPDATE",
                                      (name,)).fetchone()
@@ -263,22 +289,36 @@ class ClubStore:
                     break
                 record_text = json.dumps(change.record, ensure_ascii=False, separators=(",", ":"))
                 summary = summaries[change.session] if latest[change.session] is change else "{}"
-                session_id = connection.execute(
-                    "INSERT INTO club_sessions (table_id, local_id, name, record, summary, n) "
-                    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, local_id) DO UPDATE SET "
-                    "name = EXCLUDED.name, record = EXCLUDED.record, "
-                    "summary = CASE WHEN EXCLUDED.summary = '{}' THEN club_sessions.summary ELSE EXCLUDED.summary END, "
-                    "n = EXCLUDED.n, updated = now() RETURNING id",
-                    (table_id, change.session, change.name, record_text, summary, change.n)).fetchone()[0]
+                try:
+                    with connection.transaction():  # a savepoint: a change PostgreSQL refuses leaves those before it
+                        session_id = connection.execute(
+                            "INSERT INTO club_sessions (table_id, local_id, name, record, summary, n) "
+                            "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, local_id) DO UPDATE SET "
+                            "name = EXCLUDED.name, record = EXCLUDED.record, summary = CASE WHEN EXCLUDED.summary = "
+                            "'{}' THEN club_sessions.summary ELSE EXCLUDED.summary END, "
+                            "n = EXCLUDED.n, updated = now() RETURNING id",
+                            (table_id, change.session, change.name, record_text, summary, change.n)).fetchone()[0]
+                        connection.execute("INSERT INTO club_changes (table_id, n, session_id, digest) "
+                                           "VALUES (%s, %s, %s, %s)", (table_id, change.n, session_id, change.digest))
+                except (psycopg.DataError, psycopg.IntegrityError, psycopg.errors.ProgramLimitExceeded) as exc:
+                    refusal = ClubRefused("club.change_unstorable", 422, extra={"n": change.n}, n=change.n,
+                                          reason=_first_line(exc))
+                    break
                 session_ids[change.session] = int(session_id)
-                connection.execute("INSERT INTO club_changes (table_id, n, session_id, digest) VALUES (%s, %s, %s, %s)",
-                                   (table_id, change.n, session_id, change.digest))
                 last_n = change.n
                 applied += 1
-            connection.execute("UPDATE club_tables SET last_n = %s, seen = now() WHERE id = %s", (last_n, table_id))
-            if applied:
-                connection.execute("SELECT pg_notify(%s, %s)",
-                                   (CHANNEL, json.dumps({"table": name, "n": last_n}, ensure_ascii=False)))
+            unstorable = refusal is not None and "n" in refusal.extra
+            connection.execute(
+                "UPDATE club_tables SET last_n = %s, seen = now(), refused_n = CASE WHEN %s THEN %s WHEN %s > 0 "
+                "THEN NULL ELSE refused_n END, refused = CASE WHEN %s THEN %s WHEN %s > 0 THEN NULL ELSE refused END "
+                "WHERE id = %s",
+                (last_n, unstorable, refusal.extra.get("n") if unstorable and refusal else None, applied,
+                 unstorable, str(refusal) if unstorable and refusal else None, applied, table_id))
+            if applied or unstorable:
+                event: dict[str, Any] = {"table": name, "n": last_n}
+                if unstorable and refusal is not None:
+                    event["refused"] = {"n": refusal.extra["n"], "reason": str(refusal)}
+                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(event, ensure_ascii=False)))
         if refusal is not None:
             refusal.extra |= {"applied_through": last_n, "applied": applied, "duplicates": duplicates}
             raise refusal
@@ -291,11 +331,12 @@ class ClubStore:
         """Every table with its latest session's summary (what the room's page shows)."""
         with self._connection() as connection:
             rows = connection.execute(
-                "SELECT t.name, t.last_n, t.seen, s.local_id, s.name, s.summary FROM club_tables t "
-                "LEFT JOIN LATERAL (SELECT local_id, name, summary FROM club_sessions WHERE table_id = t.id "
-                "ORDER BY n DESC LIMIT 1) s ON true ORDER BY t.id").fetchall()
+                "SELECT t.name, t.last_n, t.seen, s.local_id, s.name, s.summary, t.refused_n, t.refused "
+                "FROM club_tables t LEFT JOIN LATERAL (SELECT local_id, name, summary FROM club_sessions "
+                "WHERE table_id = t.id ORDER BY n DESC LIMIT 1) s ON true ORDER BY t.id").fetchall()
         return [{"table": row[0], "last_n": int(row[1]), "seen": row[2].isoformat() if row[2] else None,
-                 "session": row[3], "session_name": row[4], "summary": json.loads(row[5]) if row[5] else None}
+                 "session": row[3], "session_name": row[4], "summary": json.loads(row[5]) if row[5] else None,
+                 "refused": {"n": int(row[6]), "reason": row[7]} if row[6] is not None else None}
                 for row in rows]
 
     def table_overview(self, name: str) -> dict[str, Any]:
@@ -336,16 +377,18 @@ class ClubStore:
         change. :class:`ClubRefused` (404) for an unknown table."""
         with self._connection() as connection:
             row = connection.execute(
-                "SELECT t.id, s.local_id, s.name, s.n, s.updated" + (", s.record" if with_record else "")
+                "SELECT t.id, s.local_id, s.name, s.n, s.updated, t.refused_n, t.refused"
+                + (", s.record" if with_record else "")
                 + " FROM club_tables t LEFT JOIN LATERAL (SELECT * FROM club_sessions WHERE table_id = t.id "
                 "ORDER BY n DESC LIMIT 1) s ON true WHERE t.name = %s", (name,)).fetchone()
         if row is None:
             raise ClubRefused("club.no_table", 404, name=name)
         if row[1] is None:
             return None
-        out = {"session": int(row[1]), "name": row[2], "n": int(row[3]), "updated": row[4]}
+        out = {"session": int(row[1]), "name": row[2], "n": int(row[3]), "updated": row[4],
+               "refused": {"n": int(row[5]), "reason": row[6]} if row[5] is not None else None}
         if with_record:
-            out["record"] = json.loads(row[5])
+            out["record"] = json.loads(row[7])
         return out
 
     @_stale_retried
@@ -469,10 +512,14 @@ class ClubStore:
             raise ClubRefused("club.round_open", 409, round=open_round[0])
         if ends_by not in ("deals", "time"):
             raise ClubRefused("club.round_ends_by")
-        if ends_by == "deals" and not (isinstance(deals, int) and deals >= 1):
+        if ends_by == "deals" and not (isinstance(deals, int) and not isinstance(deals, bool) and 1 <= deals <= 1000):
             raise ClubRefused("club.round_deals")
-        if ends_by == "time" and not (isinstance(minutes, int) and minutes >= 1):
+        if ends_by == "time" and not (isinstance(minutes, int) and not isinstance(minutes, bool) and minutes >= 1):
             raise ClubRefused("club.round_minutes")
+        if ends_by == "time" and isinstance(minutes, int) and minutes > MAX_ROUND_MINUTES:
+            raise ClubRefused("club.minutes", most=MAX_ROUND_MINUTES, value=minutes)
+        if seating == "swiss" and rule not in RULES:
+            raise ClubRefused("club.standings_rule", rule=str(rule)[:40], choices=list(RULES))
         names = self.table_names()
         pair_names = [p["pair"] for p in self.pairs()]
         if seating == "hand":
@@ -710,9 +757,12 @@ def _finished_deals(record: dict[str, Any]) -> int:
 
 
 def _name(name: Any, what: str) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
         raise ClubRefused("club.name_length", what=what, most=MAX_NAME)
-    return name.strip()
+    try:
+        return check_name(name, what)
+    except BadNameError as exc:
+        raise ClubRefused(exc.key, **exc.params) from None
 
 
 def _first_line(exc: BaseException) -> str:

@@ -179,12 +179,14 @@ class _States:
         club = _club()
         head = club.latest_session(name)
         if head is None:
+            entry = club.table_overview(name)
             return json.dumps({"session": None, "feed": None, "profiles": PROFILES,
-                               "club": {"table": name, "n": club.last_n(name)}}, ensure_ascii=False)
+                               "club": {"table": name, "n": entry["last_n"], "refused": entry["refused"]}},
+                              ensure_ascii=False)
         with self._lock:
             cached = self._states.get(name)
         # the session, its last change and when it came (a club restored from a backup numbers changes again)
-        if cached is not None and cached[0] == (head["session"], head["n"], head["updated"]):
+        if cached is not None and cached[0] == (head["session"], head["n"], head["updated"], str(head["refused"])):
             return cached[1]
         row = club.latest_session(name, with_record=True)
         assert row is not None
@@ -192,7 +194,7 @@ class _States:
         with self._lock:
             if len(self._states) >= self.size:
                 self._states.pop(next(iter(self._states)))
-            self._states[name] = ((row["session"], row["n"], row["updated"]), text)
+            self._states[name] = ((row["session"], row["n"], row["updated"], str(row["refused"])), text)
         return text
 
 
@@ -206,7 +208,7 @@ def state_of(name: str, row: dict[str, Any]) -> dict[str, Any]:
     game = LiveGame(record)
     # the table is not read there (the game and the session are): the club has no table of its own
     payload: dict[str, Any] = _build_game_payload(None, game, session)  # type: ignore[arg-type]
-    return payload | {"feed": None, "club": {"table": name, "n": int(row["n"])}}
+    return payload | {"feed": None, "club": {"table": name, "n": int(row["n"]), "refused": row.get("refused")}}
 
 
 def _states() -> _States:

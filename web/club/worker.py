@@ -1,0 +1,29 @@
+"""The club's gunicorn worker (``tuolaji club --workers N``): gunicorn's threaded worker, which lets
+the other workers take a new connection first while its own event streams are all taken.
+
+Every worker waits on the one listening socket and the quickest takes each connection. A worker
+whose streams are all taken (its :class:`~web.server.StreamGate`, :data:`web.club.app.WORKER_GATE`)
+would take the next page's stream only to refuse it, however much room the others have; it waits
+:data:`YIELD_S` before taking a connection, so a worker with room takes it, and it takes it itself
+only when none did (a request that is no stream, or every worker full).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from gunicorn.workers.gthread import ThreadWorker
+
+from . import app
+
+YIELD_S = 0.02
+"""How long a worker with its streams all taken lets the others take a new connection first."""
+
+
+class ClubWorker(ThreadWorker):  # type: ignore[misc]
+    def accept(self, listener: Any) -> None:
+        gate = app.WORKER_GATE
+        if gate is not None and gate.open >= gate.limit:
+            time.sleep(YIELD_S)
+        super().accept(listener)
