@@ -349,6 +349,7 @@ MESSAGES_EN: dict[str, str] = {
     "club.body_size": "the request's body is over {most} MiB",
     "club.bad_value": "a value the club's database cannot take ({reason})",
     "club.minutes": "a round by time lasts 1 to {most} minutes, not {value!r}",
+    "club.import_pushing": "table {name!r} already pushes its changes (it holds {n}): import into a new table",
     "club.body_object": "the body must be a JSON object",
     "club.wrong_table": "changes for table {given!r} pushed to table {name!r}",
     "club.changes_list": "changes must be a list",

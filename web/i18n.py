@@ -716,6 +716,7 @@ MESSAGES_ZH: dict[str, str] = {
     "club.body_size": "请求内容超过 {most} MiB",
     "club.bad_value": "俱乐部的数据库存不下这个值（{reason}）",
     "club.minutes": "按时间的一轮为 1 到 {most} 分钟，不是 {value!r}",
+    "club.import_pushing": "桌“{name}”已经在推送自己的变化（已有 {n} 个）：请导入一张新桌子",
     "club.body_object": "请求内容应是一个 JSON 对象",
     "club.wrong_table": "桌 {given!r} 的改动推送到了桌 {name!r}",
     "club.changes_list": "changes 应是列表",

@@ -45,6 +45,13 @@ def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytes
     assert store.record("一号桌", first) == sessions.get(first).record
     assert store.record("一号桌", second) == sessions.get(second).record
     assert [s["name"] for s in store.sessions("一号桌")] == ["周二", "周一"]
+    # a table that holds changes already (its machine pushing) is refused: its numbering stays its machine's
+    last = store.last_n("一号桌")
+    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
+                         "--table", "一号桌"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already pushes" in err
+    assert store.last_n("一号桌") == last
 
 
 def test_bad_options_are_one_line(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

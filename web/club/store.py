@@ -706,6 +706,8 @@ class ClubStore:
         if row is None:
             raise ClubRefused("club.no_table", 404, name=name)
         token, n = str(row[0]), int(row[1])
+        if n > 0:  # its machine numbers the changes: those moved in would take its numbers and stall its feed
+            raise ClubRefused("club.import_pushing", 409, name=name, n=n)
         changes = []
         for local_id, session_name, record in sessions:
             n += 1
