@@ -14,6 +14,7 @@ Evidence names the later play that proves a card was held.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -108,6 +109,19 @@ class _Carried:
         self.findings = audit.deal_findings()
 
 
+def _evidence_in(fact: Fact, seat: int) -> Iterator[tuple[int, Evidence]]:
+    """(seat, evidence) of each place a fact names where a seat's cards show up: its own
+    ``evidence`` (about ``seat``, the seat at fault) and each beaten unit's (about the seat that
+    could beat it)."""
+    for field in dataclasses.fields(fact):
+        value = getattr(fact, field.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Evidence):
+                yield seat, item
+            elif isinstance(item, Beaten):
+                yield item.seat, item.evidence
+
+
 class _DealAudit:
     """One pass over a deal: evidence tables, then trick by trick (:meth:`run`)."""
 
@@ -128,6 +142,7 @@ class _DealAudit:
         self.penalties: list[dict[str, Any]] = []
         self.penalty_findings: list[Penalty] = []
         self._pending_penalties: list[tuple[int | None, int, int, PenaltyFact | RulingFact]] = []
+        self._penalty_basis: list[set[tuple[int, int]]] = []  # per pending penalty: the plays it rests on
         self.level_penalty_seats: list[int] = []
         self.levels_after: list[int] | None = None
         self.output: dict[str, Any] = {}
@@ -497,6 +512,7 @@ class _DealAudit:
 
     def _result(self, out_tricks: list[dict[str, Any]]) -> dict[str, Any]:
         """The deal's figures: the sides, the penalties signed, and (complete deals) the outcome."""
+        self._hold_unconfirmed()
         d, n, opts = self.d, self.n, self.opts
         for k, ruling in enumerate(d.rulings):  # penalties the table applied by hand, counted like the rest
             if ruling["levels"]:
@@ -733,7 +749,7 @@ class _DealAudit:
         return all(key(u) >= key(unit) for u, _, _ in beaten)
 
     def _penalize(self, t: int | None, seat: int, mode: str, wrong: int, offence: Offence,
-                  cards: tuple[int, ...] = ()) -> None:
+                  cards: tuple[int, ...] = (), basis: set[tuple[int, int]] | None = None) -> None:
         """Apply one penalty of seed 001 Ⅰ.九 under its option ``mode`` (:class:`Penalty`):
         ``points`` per wrong card, ``level-points`` one level's worth, ``level`` one level."""
         if mode == "none" or wrong <= 0:
@@ -752,10 +768,75 @@ class _DealAudit:
             fact = PenaltyFact(offence, "level", wrong, cards=cards)
             self.level_penalty_seats.append(seat)
         self._pending_penalties.append((t, seat, pts, fact))
+        if basis is None:  # the violation just found at this play
+            last = self.findings[-1] if self.findings else None
+            basis = self._fact_plays(last) if last is not None and (last.trick, last.seat) == (t, seat) else set()
+        self._penalty_basis.append(basis)
 
     def _penalize_throw(self, t: int, seat: int, beaten: list[tuple[Unit, int, Unit]], cards: list[int]) -> None:
         stuck = sum(u.size for u, _, _ in beaten)
-        self._penalize(t, seat, self.opts.throw_penalty, stuck, "throw", tuple(cards))
+        basis = {(t, s) for s in range(self.n)}
+        for b in self._beaten_facts(beaten, t):
+            basis |= {(e, b.seat) for e in b.evidence.played}
+        self._penalize(t, seat, self.opts.throw_penalty, stuck, "throw", tuple(cards), basis)
+
+    # ---------------------------------------------------------------- cards still to confirm
+    def _fact_plays(self, found: Violation) -> set[tuple[int, int]]:
+        """The plays (trick, seat) a violation rests on: its trick's (the lead, the follows, the
+        winner), the trick before a wrong leader's (who won it), and the later plays its evidence
+        names (where the seat's cards show up)."""
+        t = found.trick
+        if t is None:
+            return set()
+        plays = {(t, s) for s in range(self.n)}
+        if found.rule == "wrong-leader" and t > 0:
+            plays |= {(t - 1, s) for s in range(self.n)}
+        for seat, evidence in _evidence_in(found.fact, found.seat):
+            plays |= {(e, seat) for e in evidence.played}
+        return plays
+
+    def _unconfirmed_in(self, plays: set[tuple[int, int]], card: int | None = None,
+                        upto: int | None = None) -> list[tuple[int, int, int]]:
+        """(trick, seat, index) of the cards still to confirm in ``plays`` (or, given ``card``, of
+        that card in any play up to trick ``upto``)."""
+        out = []
+        for t, tr in enumerate(self.d.tricks):
+            for seat, index in tr.unconfirmed:
+                if card is not None:
+                    position = (seat - tr.leader) % self.n
+                    if t <= (upto if upto is not None else t) and tr.plays[position][index] == card:
+                        out.append((t, seat, index))
+                elif (t, seat) in plays:
+                    out.append((t, seat, index))
+        return sorted(out)
+
+    def _hold_unconfirmed(self) -> None:
+        """A violation that rests on a card a person has yet to confirm (a camera's unsure read,
+        ``unconfirmed``) is not proven until it is: marked ``to_check`` (the cards), and the
+        penalties resting on such cards wait too."""
+        if not any(tr.unconfirmed for tr in self.d.tricks):
+            return
+        for k, found in enumerate(self.findings):
+            if not found.proven:
+                continue
+            if isinstance(found.fact, CardTooMany):
+                doubts = self._unconfirmed_in(set(), found.fact.card, found.trick)
+            else:
+                doubts = self._unconfirmed_in(self._fact_plays(found))
+            if doubts:
+                self.findings[k] = dataclasses.replace(found, proven=False, to_check=tuple(doubts))
+                self.violations[k]["proven"] = False
+                self.violations[k]["to_check"] = [list(d) for d in doubts]
+        kept = []
+        for entry, basis in zip(self._pending_penalties, self._penalty_basis, strict=True):
+            if basis and self._unconfirmed_in(basis):
+                fact = entry[3]
+                if isinstance(fact, PenaltyFact) and fact.mode == "level":
+                    self.level_penalty_seats.remove(entry[1])
+                continue
+            kept.append(entry)
+        self._pending_penalties = kept
+        self._penalty_basis = [set() for _ in kept]
 
     def _stuck_when_stopped(self, t: int, tr: ParsedTrick, units: list[Unit], beaten: list[tuple[Unit, int, Unit]]
                             ) -> list[tuple[Unit, int, Unit]]:

@@ -93,7 +93,6 @@ MESSAGES_EN: dict[str, str] = {
     "record.points_hands": "{where}: a deal recorded by points has no hands",
     "record.missing_seats": "{where}: expected a list of the seats whose play was not seen",
     "record.unconfirmed": "{where}: expected a list of [seat, card index] pairs of cards to confirm",
-    "record.unconfirmed_card": "{where}: seat {seat} played {count} card{count:plural} in this trick, so there is no card {index} to confirm",
     "record.missing_twice": "{where}: seat {seat} is listed twice",
     "record.missing_not_played": "{where}: seat {seat} has no play in this trick yet",
     "record.missing_played": "{where}: seat {seat}'s play was not seen, so its play is [], not {count} card{count:plural}",

@@ -306,14 +306,16 @@ def _parse_deal(d: Any, where: str, n: int, decks: int = 4) -> ParsedDeal:
 
 def _unconfirmed(value: Any, where: str, n: int, leader: int, plays: list[list[int]]) -> tuple[tuple[int, int], ...]:
     """A trick's ``unconfirmed``: ``[seat, index]`` of each card a person has yet to confirm
-    (docs/RECORD.md), each a card of that seat's play in this trick.
+    (docs/RECORD.md). An entry naming no card of that seat's play in this trick (a play taken
+    back since) leaves nothing to confirm and is passed over: records written before it was
+    cleared with the play still open.
 
-    >>> _unconfirmed([[2, 1]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
+    >>> _unconfirmed([[2, 1], [2, 2], [3, 0]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
     ((2, 1),)
-    >>> _unconfirmed([[2, 2]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
+    >>> _unconfirmed([[2]], "t.unconfirmed", 4, 1, [[5, 6], [7, 8]])
     Traceback (most recent call last):
     ...
-    tuolaji.scorer.record.RecordError: t.unconfirmed[0]: seat 2 played 2 cards in this trick, so there is no card 2 to confirm
+    tuolaji.scorer.record.RecordError: t.unconfirmed[0]: expected a list of [seat, card index] pairs of cards to confirm
     """
     if value is None:
         return ()
@@ -330,9 +332,7 @@ def _unconfirmed(value: Any, where: str, n: int, leader: int, plays: list[list[i
             raise RecordError("record.unconfirmed", where=f"{at}[1]")
         position = (seat - leader) % n  # seats.position_of
         played = len(plays[position]) if position < len(plays) else 0
-        if index >= played:
-            raise RecordError("record.unconfirmed_card", where=at, seat=seat, count=played, index=index)
-        if (seat, index) not in out:
+        if index < played and (seat, index) not in out:
             out.append((seat, index))
     return tuple(out)
 

@@ -444,6 +444,9 @@ class Violation:
     seat: int
     proven: bool
     fact: Fact
+    to_check: tuple[tuple[int, int, int], ...] = ()
+    """(trick, seat, index) of the cards a person has yet to confirm that this violation rests on:
+    until they are confirmed it is not proven (docs/RECORD.md ``to_check``)."""
 
 
 # --- penalties ----------------------------------------------------------------------------------

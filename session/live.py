@@ -584,6 +584,7 @@ class LiveGame:
             self._check_position(last, position, seat)
             changes.set_seen(last, seat)  # a play not seen (miss_play), read after all or taken back
             if not cards:
+                changes.set_unconfirmed(last, seat, [])
                 last["plays"].pop()
                 if not last["plays"]:
                     deal["tricks"].pop()

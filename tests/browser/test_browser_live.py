@@ -253,3 +253,25 @@ def test_a_won_game_is_announced_in_the_page_language(page, served):
     page.locator("#lang-toggle").click()
     assert text_of(page, "#summary .game-winner") == f"Game over: {winners} passed A and won!"
     page.locator("#lang-toggle").click()
+
+
+def test_a_violation_resting_on_an_unsure_card_is_to_check_until_the_card_is_confirmed(page, server):
+    """A revoke proven only by a card the camera was unsure of is shown as 待核实 (never 已证实),
+    naming the card to confirm; one click on 确认 proves it."""
+    record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["老张", "老李", "阿梅", "小王"],
+              "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": [
+                  {"leader": 0, "plays": [["AH"], ["3D"], ["4H"], ["6H"]]},
+                  {"leader": 0, "plays": [["7D"], ["5H"], ["8D"], ["9D"]], "unconfirmed": [[1, 0]]}]}]}
+    server.open_record(record)
+    page.goto(server.url)
+    alert = page.locator('.alerts .alert[data-rule="must-follow-suit"]')
+    alert.wait_for()
+    assert "to-check" in alert.get_attribute("class") and "proven" not in alert.get_attribute("class")
+    assert "待核实" in alert.inner_text() and "第 2 墩 老李 的 ♥5" in alert.inner_text()
+    assert page.locator(".alert.proven").count() == 0
+    state = server.state()["state"]["audit"]["deals"][0]
+    assert state["violations"][0]["proven"] is False and state["violations"][0]["to_check"] == [[1, 1, 0]]
+    page.locator("#pending .pending-item .confirm-btn").click()
+    page.locator('.alerts .alert.proven[data-rule="must-follow-suit"]').wait_for()
+    assert "已证实" in page.locator('.alerts .alert[data-rule="must-follow-suit"]').inner_text()
+    assert page.locator(".alert.to-check").count() == 0

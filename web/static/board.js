@@ -230,6 +230,17 @@ function penaltyTitle(p) {
   return t(p.points > 0 ? "penalty.defenders_gain" : "penalty.defenders_lose", { name: playerName(p.seat), p: Math.abs(p.points) });
 }
 
+/* The unsure cards a violation rests on, each named with its trick and player: confirm them first. */
+function toCheckHtml(deal, entries) {
+  if (!entries || !entries.length) return "";
+  const cards = entries.map(([trick, seat, index]) => {
+    const play = ((deal.tricks[trick] || {}).plays || []).find((p) => p.seat === seat);
+    const card = play && play.cards[index] != null ? cardLabel(play.cards[index]) : "?";
+    return t("alerts.to_check_card", { trick: trick + 1, name: playerName(seat), card: card });
+  });
+  return '<p class="alert-check">' + esc(t("alerts.to_check_cards", { cards: cards.join(t("alerts.list_sep")) })) + "</p>";
+}
+
 /* The current deal's alerts first; an earlier deal's are folded away below them. */
 function renderAlerts() {
   const data = page.data;
@@ -244,12 +255,14 @@ function renderAlerts() {
     for (let i = violations.length - 1; i >= 0; i -= 1) {
       const v = violations[i];
       const key = [d, v.trick, v.seat, v.rule].join(":");
-      items.push('<li class="alert ' + (v.proven ? "proven" : "suspected") + (fresh.violations.has(key) ? " fresh" : "") +
+      // to check: the audit found it, but it rests on cards the camera is unsure of (never shown as proven)
+      const status = v.proven ? "proven" : (v.to_check || []).length ? "to-check" : "suspected";
+      items.push('<li class="alert ' + status + (fresh.violations.has(key) ? " fresh" : "") +
         '" data-rule="' + esc(v.rule) + '" data-deal="' + d + '" data-trick="' + v.trick + '" data-seat="' + v.seat + '">' +
         '<div class="alert-head"><strong>' + esc(t("rule." + v.rule)) + '</strong> <span class="badge ' +
-        (v.proven ? "proven" : "suspected") + '">' + esc(v.proven ? t("alerts.proven") : t("alerts.suspected")) + "</span></div>" +
+        status + '">' + esc(t("alerts." + status)) + "</span></div>" +
         '<p class="alert-detail" data-detail="' + esc(v.detail) + '">' + alertWhere(d, v.trick, v.rule, multiple) + esc(t("alerts.colon")) +
-        esc(alertText(texts.violations, i, v.detail)) + "</p></li>");
+        esc(alertText(texts.violations, i, v.detail)) + "</p>" + toCheckHtml(deals[d], v.to_check) + "</li>");
     }
     (deals[d].penalties || []).forEach((p, i) => {
       items.push('<li class="alert penalty" data-rule="penalty" data-points="' + esc(p.points) + '"><div class="alert-head"><strong>' +
