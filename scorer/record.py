@@ -528,17 +528,17 @@ def validate_record(record: dict[str, Any]) -> None:
     parse_record(record)
 
 
-def loads_record(text: str | bytes, where: str = "record") -> dict[str, Any]:
+def loads_record(text: str | bytes, where: str = "record", *, max_bytes: int | None = None) -> dict[str, Any]:
     """Decode a record from JSON text and validate it (RecordError naming the place).
 
     >>> rec = loads_record('{"rules": "single-deck", "deals": [], "x-note": 1}')
     >>> dumps_record(rec)
     '{"rules": "single-deck", "deals": [], "x-note": 1}'
     """
-    from .safejson import JSONInputError, loads
+    from .safejson import MAX_BYTES, JSONInputError, loads
 
     try:
-        record: dict[str, Any] = loads(text, where)
+        record: dict[str, Any] = loads(text, where, max_bytes=max_bytes or MAX_BYTES)
     except JSONInputError as exc:
         raise RecordError(exc.key, **exc.params) from None
     validate_record(record)

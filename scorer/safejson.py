@@ -32,6 +32,10 @@ from .errors import InputError
 
 MAX_BYTES = 4 * 1024 * 1024
 """The largest JSON text read (a whole 4-deck game of many deals is well under 1 MiB)."""
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+"""The largest whole record read from a backup (an export, a zip's ``record.json``, ``tuolaji audit``):
+what a table keeps (web/store.py: a record row up to 16 MiB and its history apart) comes back; an
+export over it drops its oldest history entries and says so."""
 MAX_DEPTH = 32
 """The deepest nesting read (a record nests 6 levels)."""
 MAX_INT_DIGITS = 30

@@ -26,11 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(path: str) -> Any:
     """Read and decode a record file; bad JSON raises RecordError naming line and column."""
-    from tuolaji.scorer.safejson import MAX_BYTES
+    from tuolaji.scorer.safejson import MAX_RECORD_BYTES
 
     with open(path, "rb") as fh:
-        data = fh.read(MAX_BYTES + 1)
-    return loads_record(data, where=path)
+        data = fh.read(MAX_RECORD_BYTES + 1)
+    return loads_record(data, where=path, max_bytes=MAX_RECORD_BYTES)  # a table's backup comes back whole
 
 
 def _pad(text: str, width: int) -> str:

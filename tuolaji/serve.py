@@ -337,6 +337,7 @@ def app_config(args: argparse.Namespace, data: Path | str, *, local_only: bool, 
 def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
     """The application, its input attached and started, and its HTTP server (not yet serving)."""
     from tuolaji.web import create_app, get_table
+    from tuolaji.web.api import MAX_IMPORT_BYTES
     from tuolaji.web.security import is_loopback_host, lan_address
     from tuolaji.web.server import TableServer, connection_limit
     from tuolaji.web.store import default_data_dir
@@ -362,8 +363,8 @@ def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
         server = TableServer(
             app, sock, connection_limit=args.max_connections or connection_limit(open_files),
             idle_timeout_s=args.idle_timeout, access_log=args.verbose,
-            # a body past the page's own limit is refused by the server before it is read whole
-            max_body=int(app.config["MAX_CONTENT_LENGTH"]) + 1024 * 1024)
+            # a body past the page's own limits (an import's the largest) is refused by the server before it is read whole
+            max_body=max(int(app.config["MAX_CONTENT_LENGTH"]), MAX_IMPORT_BYTES) + 1024 * 1024)
     except BaseException:
         sock.close()
         data_lock.close()

@@ -40,7 +40,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "LOCAL_ONLY": True,  # bound to this machine only: every page may write (False: only with the token)
     "ALLOWED_HOSTS": (),  # host names answered besides addresses, localhost and this machine's name
     "PUBLIC_URL": None,  # the address the phones open (the QR code); None: the address the page was opened at
-    "MAX_CONTENT_LENGTH": MAX_BYTES,  # request bodies (imports included): 413 beyond
+    "MAX_CONTENT_LENGTH": MAX_BYTES,  # request bodies: 413 beyond (an import: web.api.MAX_IMPORT_BYTES)
     "MAX_FORM_MEMORY_SIZE": MAX_BYTES,
 }
 
@@ -105,7 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def _http_error(error: HTTPException) -> Response:
         code = error.code or 400
         words = HTTP_MESSAGES.get(code) or {"zh": f"请求出错（{code}）", "en": error.name.lower()}
-        limit = f"{app.config['MAX_CONTENT_LENGTH'] / 1024 / 1024:g}"
+        limit = f"{(request.max_content_length or app.config['MAX_CONTENT_LENGTH']) / 1024 / 1024:g}"
         return error_response({lang: text.format(limit=limit) for lang, text in words.items()}, code,
                               code=f"http-{code}")
 

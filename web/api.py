@@ -38,6 +38,10 @@ api_bp = Blueprint("api", __name__, url_prefix="/api")
 TRUMPS = ("S", "H", "C", "D", "NT")
 
 
+MAX_IMPORT_BYTES = safejson.MAX_RECORD_BYTES + 1024 * 1024
+"""The largest body of an import (a backup's record, or its zip, with the upload's envelope)."""
+
+
 class BadRequestError(InputError):
     """A request body that is missing a field or has one of the wrong kind."""
 
@@ -77,7 +81,7 @@ def _input_error(error: InputError) -> tuple[Response, int]:
     return jsonify({"error": str(error), "message": {"zh": message["zh"], "en": message["en"]}}), status
 
 
-def json_body(*, optional: bool = False) -> Any:
+def json_body(*, optional: bool = False, max_bytes: int = safejson.MAX_BYTES) -> Any:
     """The request's JSON body, read by :func:`scorer.safejson.loads` (size, depth, numbers, text);
     ``optional``: an empty body is ``{}``."""
     raw = request.get_data(cache=True)
@@ -85,7 +89,7 @@ def json_body(*, optional: bool = False) -> Any:
         return {}
     if not request.is_json:
         raise BadRequestError("page.json_content_type")
-    return safejson.loads(raw, "request body")
+    return safejson.loads(raw, "request body", max_bytes=max_bytes)
 
 
 def _body(*, optional: bool = False) -> dict[str, Any]:
@@ -620,22 +624,47 @@ def export(session_id: int) -> Response:
     audit`` reads): indented, or compact when indented it would pass the size a reader takes."""
     session = get_table().store.get(session_id)
     record = {**session.record, "name": session.name}  # the game's name travels with it (read back on import)
-    body = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
-    if len(body.encode("utf-8")) > safejson.MAX_BYTES:
-        body = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    body, trimmed = backup_text(record)
     filename = f"tuolaji-session-{session_id}.json"
-    return Response(body, mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    if trimmed:
+        headers["X-Tuolaji-History-Trimmed"] = str(trimmed)
+    return Response(body, mimetype="application/json", headers=headers)
+
+
+def backup_text(record: dict[str, Any]) -> tuple[str, int]:
+    """A record as a backup's JSON text that the import and ``tuolaji audit`` read back (at most
+    :data:`scorer.safejson.MAX_RECORD_BYTES`): indented, or compact when indented it would pass the
+    size a reader takes by default; past the backup's limit, its oldest history entries are dropped
+    (``x-history-trimmed``: how many; undo reaches back less far). Returns the text and that count."""
+    body = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    if len(body.encode("utf-8")) <= safejson.MAX_BYTES:
+        return body, 0
+    body = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    history = record.get("history")
+    if len(body.encode("utf-8")) <= safejson.MAX_RECORD_BYTES or not isinstance(history, list):
+        return body, 0
+    sizes = [len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + 1 for entry in history]
+    over = len(body.encode("utf-8")) - safejson.MAX_RECORD_BYTES + 64
+    dropped = 0
+    while dropped < len(history) and over > 0:
+        over -= sizes[dropped]
+        dropped += 1
+    trimmed = {**record, "history": history[dropped:], "x-history-trimmed": dropped}
+    logging.getLogger("tuolaji.store").warning("export: %d oldest history entries left out (over %d MiB)",
+                                               dropped, safejson.MAX_RECORD_BYTES // 1024 // 1024)
+    return json.dumps(trimmed, ensure_ascii=False, separators=(",", ":")) + "\n", dropped
 
 
 def read_uploaded_record() -> tuple[dict[str, Any], str]:
     """The record in an upload (form field ``file``) or the JSON body; and a name for it."""
+    request.max_content_length = MAX_IMPORT_BYTES  # a backup of whatever a table keeps comes back
     upload = request.files.get("file") if request.mimetype == "multipart/form-data" else None
     if upload is not None and upload.filename:
         name = check_name(safejson.check_text(upload.filename, "file name")[:MAX_NAME_LENGTH], "file name")
-        record = safejson.loads(upload.read(safejson.MAX_BYTES + 1), name)
+        record = safejson.loads(upload.read(safejson.MAX_RECORD_BYTES + 1), name, max_bytes=safejson.MAX_RECORD_BYTES)
     else:
-        record = json_body()
+        record = json_body(max_bytes=safejson.MAX_RECORD_BYTES)
         name = "import"
         if isinstance(record, dict) and isinstance(record.get("record"), dict):
             name = _name_field(record) or name

@@ -53,7 +53,7 @@ from tuolaji.scorer.names import check_name
 from tuolaji.scorer.tracker import track
 from tuolaji.vision.sources import Frame
 
-from .api import BadRequestError, get_table
+from .api import MAX_IMPORT_BYTES, BadRequestError, backup_text, get_table
 from .explain import error_arguments
 from .replay import timeline
 from .table import Table
@@ -267,7 +267,7 @@ def export_zip(session_id: int) -> Response:
     folder = pictures_dir(Path(_app().config["DATA_DIR"]), session_id)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("record.json", json.dumps(session.record, ensure_ascii=False, indent=1) + "\n")
+        archive.writestr("record.json", backup_text(session.record)[0])
         archive.writestr("session.json", json.dumps({"name": session.name, "source": session.source}, ensure_ascii=False))
         if folder.is_dir():
             for path in sorted(folder.glob("*.jpg")):
@@ -312,8 +312,13 @@ def _read_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int) ->
     _check_entry(entry, limit)
     name = entry.filename[:80]
     try:
-        with archive.open(entry) as handle:
-            data = handle.read(limit + 1)
+        with archive.open(entry) as handle:  # a megabyte at a time: a read never inflates more than that at once
+            chunks: list[bytes] = []
+            size = 0
+            while size <= limit and (chunk := handle.read(min(1 << 20, limit + 1 - size))):
+                chunks.append(chunk)
+                size += len(chunk)
+            data = b"".join(chunks)
     except zipfile.BadZipFile as exc:
         if "CRC" in str(exc):
             raise ZipImportError("zip.checksum", name=name) from None
@@ -357,7 +362,8 @@ def import_archive(raw: bytes) -> dict[str, Any]:
     entries = {entry.filename: entry for entry in archive.infolist()}
     if "record.json" not in entries:
         raise ZipImportError("zip.no_record")
-    record = safejson.loads(_read_entry(archive, entries["record.json"], safejson.MAX_BYTES), "record.json")
+    record = safejson.loads(_read_entry(archive, entries["record.json"], safejson.MAX_RECORD_BYTES), "record.json",
+                            max_bytes=safejson.MAX_RECORD_BYTES)
     meta: Any = {}
     if "session.json" in entries:
         meta = safejson.loads(_read_entry(archive, entries["session.json"], MAX_META_BYTES), "session.json")
@@ -388,6 +394,7 @@ def import_archive(raw: bytes) -> dict[str, Any]:
 
 
 def _uploaded() -> bytes:
+    request.max_content_length = MAX_IMPORT_BYTES  # a backup of whatever a table keeps comes back
     upload = request.files.get("file")
     return upload.read(MAX_ZIP_BYTES + 1) if upload is not None else request.get_data()
 
