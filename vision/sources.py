@@ -242,6 +242,14 @@ def stream_name(url: str) -> str:
                                     parts.fragment))
 
 
+OPEN_TIMEOUT_S = 10.0
+"""A stream's first connection and first whole picture, in all (what opening it may take at most)."""
+
+PICTURE_TIMEOUT_S = 5.0
+"""Each later picture of a stream, whole: a stream slower than that (one that trickles) is cut and
+connected again."""
+
+
 class StreamDropped(Exception):
     """The stream stopped mid-way (closed, timed out, garbled): the source connects again."""
 
@@ -271,7 +279,12 @@ class _Connection:
 class _HttpConnection(_Connection):
     """MJPEG over HTTP (``multipart/x-mixed-replace``), or a JPEG snapshot asked for again for each picture."""
 
-    def __init__(self, url: str, name: str, timeout_s: float, every_s: float = 0.0) -> None:
+    def __init__(self, url: str, name: str, timeout_s: float, every_s: float = 0.0,
+                 opened: list[_Connection] | None = None) -> None:
+        self.connection: http.client.HTTPConnection | None = None
+        self.sock: socket.socket | None = None
+        if opened is not None:
+            opened.append(self)  # the caller's deadline may close it while it is still being made
         self.url = url
         self.name = name
         self.timeout_s = timeout_s
@@ -304,6 +317,8 @@ class _HttpConnection(_Connection):
         self.connection = connection
         try:
             connection.request("GET", self.path, headers=self.headers)
+            # kept: the connection lets its socket go once a response that closes it (HTTP/1.0) has begun
+            self.sock = connection.sock
             response = connection.getresponse()
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
@@ -407,7 +422,9 @@ class _HttpConnection(_Connection):
 
     def close(self) -> None:
         """Safe from another thread: a read under way there ends at once with an error."""
-        sock = self.connection.sock
+        if self.connection is None:
+            return
+        sock = self.connection.sock or self.sock
         if sock is not None:
             try:
                 sock.shutdown(socket.SHUT_RDWR)
@@ -450,10 +467,11 @@ class _CaptureConnection(_Connection):
         self.capture.release()
 
 
-def _connect(url: str, name: str, timeout_s: float, every_s: float) -> _Connection:
+def _connect(url: str, name: str, timeout_s: float, every_s: float,
+             opened: list[_Connection] | None = None) -> _Connection:
     if urllib.parse.urlsplit(url).scheme.lower() in ("http", "https"):
         try:
-            return _HttpConnection(url, name, timeout_s, every_s)
+            return _HttpConnection(url, name, timeout_s, every_s, opened)
         except SourceError as exc:
             if exc.key != "source.stream_not_video" or exc.params.get("content_type", "").startswith("text/"):
                 raise
@@ -495,8 +513,9 @@ class StreamSource(FrameSource):
 
     live = True
 
-    def __init__(self, url: str, *, fps: float | None = None, open_timeout_s: float = 10.0,
-                 read_timeout_s: float = 3.0, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, url: str, *, fps: float | None = None, open_timeout_s: float = OPEN_TIMEOUT_S,
+                 read_timeout_s: float = 3.0, picture_timeout_s: float = PICTURE_TIMEOUT_S,
+                 clock: Callable[[], float] = time.monotonic,
                  reconnect_s: tuple[float, ...] = RECONNECT_S) -> None:
         url = url.strip()
         try:
@@ -510,6 +529,7 @@ class StreamSource(FrameSource):
         self.name = stream_name(url)
         self.fps = float(fps or 30.0)
         self.read_timeout_s = read_timeout_s
+        self.picture_timeout_s = picture_timeout_s
         self.reconnect_s = reconnect_s
         self.clock = clock
         self._closed = threading.Event()
@@ -523,17 +543,62 @@ class StreamSource(FrameSource):
         self.dropped = 0
         self.problem: str | None = None
         self._start = clock()
-        connection = _connect(url, self.name, min(open_timeout_s, max(read_timeout_s, 1.0)), 1.0 / self.fps)
-        try:
-            first = self._first_picture(connection, open_timeout_s)
-        except BaseException:
-            connection.close()
-            raise
+        self._reading_since: float | None = None  # when the reading thread began waiting for its picture
+        self._connection: _Connection | None = None
+        self._opening: list[_Connection] = []  # a connection being made again (the watchdog may cut it)
+        connection = self._open_first(open_timeout_s)
         self.connected = True
-        self._store(first)
-        self._connection: _Connection | None = connection
+        self._connection = connection
         self._thread = threading.Thread(target=self._grab, name="tuolaji-stream", daemon=True)
         self._thread.start()
+        self._watchdog = threading.Thread(target=self._watch, name="tuolaji-stream-watch", daemon=True)
+        self._watchdog.start()
+
+    def _open_first(self, timeout_s: float) -> _Connection:
+        """The first connection and its first whole picture within ``timeout_s`` in all (a stream that
+        trickles, its headers or its picture a byte at a time, is cut at the deadline)."""
+        opened: list[_Connection] = []
+        late = threading.Event()
+
+        def give_up() -> None:
+            late.set()
+            for connection in opened:
+                connection.close()
+
+        timer = threading.Timer(timeout_s, give_up)
+        timer.daemon = True
+        timer.start()
+        connection: _Connection | None = None
+        try:
+            connection = _connect(self.url, self.name, min(timeout_s, max(self.read_timeout_s, 1.0)),
+                                  1.0 / self.fps, opened)
+            self._store(self._first_picture(connection, timeout_s))
+            return connection
+        except SourceError:
+            if connection is not None:
+                connection.close()
+            if late.is_set():
+                raise SourceError("source.stream_no_picture", url=self.name,
+                                  problem=f"timed out: no whole picture in {timeout_s:g} s") from None
+            raise
+        except BaseException:
+            if connection is not None:
+                connection.close()
+            raise
+        finally:
+            timer.cancel()
+
+    def _watch(self) -> None:
+        """Cuts a connection whose next picture is not whole within :attr:`picture_timeout_s` (a
+        stream that trickles): the reading thread then connects again."""
+        while not self._closed.wait(min(0.25, self.picture_timeout_s / 4)):
+            since = self._reading_since
+            if since is not None and time.monotonic() - since > self.picture_timeout_s:
+                self._reading_since = None
+                for connection in (self._connection, *self._opening):
+                    if isinstance(connection, _HttpConnection):  # OpenCV's capture has FFmpeg's own timeouts
+                        self.problem = f"timed out: no whole picture in {self.picture_timeout_s:g} s"
+                        connection.close()
 
     def _first_picture(self, connection: _Connection, timeout_s: float) -> bytes | np.ndarray:
         deadline = time.monotonic() + timeout_s
@@ -561,13 +626,18 @@ class StreamSource(FrameSource):
         connection = self._connection
         while connection is not None and not self._closed.is_set():
             try:
+                self._reading_since = time.monotonic()
                 picture = connection.next_picture()
             except (StreamDropped, OSError, SourceError) as exc:
+                cut = self._reading_since is None  # the watchdog cut it: its problem says why
+                self._reading_since = None
                 connection.close()
                 self.connected = False
-                self.problem = _problem(exc)
+                if not cut:
+                    self.problem = _problem(exc)
                 connection = self._reconnect()
                 continue
+            self._reading_since = None
             self._store(picture)
         if connection is not None:
             connection.close()
@@ -576,8 +646,10 @@ class StreamSource(FrameSource):
         attempt = 0
         while not self._closed.wait(self.reconnect_s[min(attempt, len(self.reconnect_s) - 1)]):
             attempt += 1
+            self._opening = []
+            self._reading_since = time.monotonic()  # its headers and first picture are due as any picture
             try:
-                connection = _connect(self.url, self.name, self.read_timeout_s, 1.0 / self.fps)
+                connection = _connect(self.url, self.name, self.read_timeout_s, 1.0 / self.fps, self._opening)
             except (SourceError, OSError) as exc:
                 self.problem = exc.params.get("problem", str(exc)) if isinstance(exc, SourceError) else _problem(exc)
                 continue
