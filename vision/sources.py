@@ -25,6 +25,7 @@ import base64
 import collections
 import http.client
 import os
+import re
 import socket
 import ssl
 import threading
@@ -229,12 +230,14 @@ def stream_name(url: str) -> str:
 
     >>> stream_name("http://me:secret@192.168.1.5:8080/video")
     'http://me:***@192.168.1.5:8080/video'
+    >>> stream_name("http://me:secret@[::1/video")
+    'http://me:***@[::1/video'
     """
     url = url.strip()
     try:
         parts = urllib.parse.urlsplit(url)
-    except ValueError:
-        return url
+    except ValueError:  # malformed (a bracket unclosed): whatever stands between a user and an "@" is hidden
+        return re.sub(r"(://[^/@:]*:)[^@]*@", r"\1***@", url)
     if parts.password is None:
         return url
     user, _, host = parts.netloc.rpartition("@")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import time
 import weakref
 from typing import Any
@@ -115,10 +116,9 @@ def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | Non
         raise BadRequestError("page.whole_number", where=name)
     if isinstance(value, str) and len(value) > 20:
         raise BadRequestError("page.whole_number_length", where=name, length=len(value))
-    try:
-        number = int(value)
-    except ValueError as exc:
-        raise BadRequestError("page.whole_number_value", where=name, value=value) from exc
+    if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value):  # int() takes "1_0", " 10 ", "١٠"
+        raise BadRequestError("page.whole_number_value", where=name, value=value)
+    number = int(value)
     if number < low or (high is not None and number > high):
         raise BadRequestError("page.out_of_range", where=name, number=number)
     return number

@@ -18,6 +18,7 @@ and videos or folders of frames in ``DATA/videos/``.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -166,17 +167,24 @@ def find_choice(app: Flask, choice_id: object) -> Choice:
 
 def load_settings(folder: Path) -> dict[str, Any]:
     """What is kept with the table: the source, its resolution and the calibration ({} when nothing yet)."""
+    path = Path(folder) / SETTINGS_FILE
     try:
-        data = json.loads((Path(folder) / SETTINGS_FILE).read_text(encoding="utf-8"))
+        if path.stat().st_mode & 0o077:  # kept by an earlier version, readable by all
+            path.chmod(0o600)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
 def save_settings(folder: Path, settings: dict[str, Any]) -> None:
+    """Keep the settings, readable by their owner alone (a phone camera's address may hold its password)."""
     path = Path(folder) / SETTINGS_FILE
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(settings, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    temporary.unlink(missing_ok=True)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(settings, ensure_ascii=False, indent=1) + "\n")
     temporary.replace(path)
 
 
