@@ -33,7 +33,8 @@ def test_state_is_serves_state(tmp_path: Path, club: ClubServer) -> None:
         assert at_club["state"] == served["state"]
         assert at_club["view"] == served["view"]
         assert at_club["profiles"] == served["profiles"]
-        assert at_club["session"]["name"] == "周五" and at_club["club"] == {"table": "一号桌", "n": pusher.outbox.last_n}
+        assert at_club["session"]["name"] == "周五" and at_club["club"] == {"table": "一号桌", "n": pusher.outbox.last_n,
+                                                                 "refused": None}
     finally:
         pusher.stop()
 

@@ -104,7 +104,7 @@ def test_restarted_table_queues_what_it_saved_but_never_sent(tmp_path: Path, clu
 
 
 def test_wrong_token_is_one_line_and_nothing_is_lost(tmp_path: Path, club: ClubServer, caplog) -> None:  # type: ignore[no-untyped-def]
-    add_table(club, "T")
+    token = add_table(club, "T")
     outbox = Outbox(tmp_path / "outbox.sqlite")
     record = played_records(plays=0)[0]
     outbox.enqueue(1, "s", record)
@@ -112,10 +112,10 @@ def test_wrong_token_is_one_line_and_nothing_is_lost(tmp_path: Path, club: ClubS
     assert not pusher.send(outbox.pending())
     assert pusher.state == "refused" and pusher.last_error == "table 'T': wrong token"
     assert [c["n"] for c in outbox.pending()] == [1]  # kept for when the token is right
-    # pushing to another table's address: refused, one line
+    # pushing to another table's address (with this one's token: the token is checked first): refused, one line
     body = json.dumps({"table": "U", "changes": []}).encode()
     request = urllib.request.Request(f"{club.url}/club/api/tables/T/changes", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
     try:
         urllib.request.urlopen(request, timeout=5)
         raise AssertionError("accepted")

@@ -213,6 +213,7 @@ class ClubStore:
             row = connection.execute("SELECT token FROM club_tables WHERE name = %s", (name,)).fetchone()
         return row is not None and bool(token) and hmac.compare_digest(str(row[0]), str(token))
 
+    @_stale_retried
     def check_table_token(self, name: str, token: str | None) -> None:
         """Refuse (404) a table the club does not know and (403) a token that is not the table's."""
         with self._connection() as connection:
