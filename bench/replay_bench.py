@@ -111,6 +111,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
            for t in game.snapshot()["deals"][0]["tricks"][first:]]
     want = truth.record["deals"][0]["tricks"][first:]
     exact = sum(1 for g, w in zip(got, want, strict=False) if g == w)
+    accusations = false_accusations(game.snapshot(), truth.record, first)
     cards = card_errors(game.snapshot()["deals"][0]["tricks"][first:], want, len(truth.setup["players"]))
     recorded = game.snapshot()["deals"][0]["tricks"][first:]
     differences = [(number, truth_trick, recorded[number] if number < len(recorded) else None)
@@ -127,7 +128,24 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
         "tricks_exact": exact,
         "tricks": len(want),
         "events_match": len(events) == len(wanted),
+        **accusations,
     }
+
+
+def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: int = 0) -> dict[str, int]:
+    """Violations the recorded game shows that the true game does not have (trick, seat, rule),
+    from trick ``first`` on: ``false_proven`` (shown as proven: an accusation that never happened)
+    and ``false_to_check`` (shown as to check, resting on cards not yet confirmed)."""
+    from tuolaji import scorer
+
+    def found(record: dict[str, Any]) -> list[dict[str, Any]]:
+        return [v for v in scorer.audit_record(record)["deals"][-1]["violations"]
+                if v["trick"] is None or v["trick"] >= first]
+
+    real = {(v["trick"], v["seat"], v["rule"]) for v in found(truth)}
+    false = [v for v in found(recorded) if (v["trick"], v["seat"], v["rule"]) not in real]
+    return {"false_proven": sum(1 for v in false if v["proven"]),
+            "false_to_check": sum(1 for v in false if v.get("to_check"))}
 
 
 def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: int) -> dict[str, int]:
@@ -175,12 +193,14 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
                profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
-               first: int = 0) -> None:
+               first: int = 0, corners: int | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
     full hands, the deal's first ``tricks`` tricks filmed (leads of pairs, triples and tractors as
-    a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players."""
+    a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players;
+    ``corners`` (2 or 4, without ``real_art``): every deal drawn with a held-out procedural design
+    printing that many corner indices."""
     from tuolaji import scorer
 
     designs: tuple[str, ...] = ()
@@ -195,18 +215,19 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
                 ("four-deck", 4, 3)]
     exact = total = videos_exact = 0
-    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
+    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(first, count):
             chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
             seed = seed_base + k
             record = (scorer.random_record(chosen, seed, players=players, tricks=tricks) if tricks
                       else scorer.random_record(chosen, seed, players=players, hand_size=hand))
-            split = real_art or ("holdout" if k % 2 else "train")
+            split = real_art or ("holdout" if k % 2 or corners else "train")
             design = designs[k % len(designs)] if designs else None
             video = Path(folder) / f"deal{k}.mp4"
             truth = render_video(record, video, RenderOptions(seed=seed, style_split=split, gesture_rate=0.3,
-                                                              linger=((1, (seed % players)),), real_art=design))
+                                                              linger=((1, (seed % players)),), real_art=design,
+                                                              corners=corners))
             save_render(truth, video)
             reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models)
             result = replay_once(video, truth, reader, settle_s, realtime=False)
@@ -217,7 +238,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 errors[key] += result[key]
             print(f"  {chosen} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
-                  f"{result['flagged']} flagged, {result['fps']:.0f} fps")
+                  f"{result['flagged']} flagged, {result['false_proven']} false proven violations "
+                  f"({result['false_to_check']} to check), {result['fps']:.0f} fps")
             if show_wrong:
                 for number, truth_trick, recorded in result["differences"]:
                     print(f"    trick {number}: truth {truth_trick['leader']} {truth_trick['plays']}")
@@ -229,6 +251,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     per100 = 100 / max(1, errors["cards"])
     print(f"cards: {errors['cards']}, wrong {errors['wrong']} ({errors['wrong'] * per100:.2f} per 100), "
           f"silent_per_100={errors['silent'] * per100:.2f} flagged_per_100={errors['flagged'] * per100:.2f}")
+    print(f"violations that never happened: false_proven={errors['false_proven']} "
+          f"(shown as to check instead: {errors['false_to_check']})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --exact: start at this deal of the N (to look at one again)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="with --exact: print each trick that is not exact, the truth above what was recorded")
+    parser.add_argument("--corners", type=int, choices=(2, 4),
+                        help="with --exact and no --real-art: held-out procedural designs printing this many corner indices")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     args = parser.parse_args(argv)
 
@@ -263,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
-                   args.tricks, args.profile, args.show_wrong, args.seed_base, args.first)
+                   args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

@@ -71,6 +71,7 @@ class RenderOptions:
     max_tricks: int | None = None
     first_trick: int = 0  # film from this trick on: the tricks before it are the record of the deal so far
     real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
+    corners: int | None = None  # 2 or 4: the procedural design prints that many corner indices (None: as drawn)
 
 
 def setup_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -229,6 +230,8 @@ class _Director:
         self.rng = rng
         self.players = len(record["players"])
         self.style = CardStyle.random(rng, options.style_split)
+        if options.corners is not None:
+            self.style = self.style.with_corners(options.corners)
         self.deck = None
         if options.real_art is not None:
             from tuolaji.datasets.realart import load_deck

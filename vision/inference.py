@@ -50,8 +50,8 @@ class ReaderSettings:
     max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
     joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
     face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
-    face_guess_threshold: float = 0.0  # > 0: a card outline with nothing read in it gives its face's best read from this
-    # probability, as a guess (confidence at most GUESS_CONFIDENCE: for a person to confirm)
+    face_guess_threshold: float = 0.0  # > 0: a card outline with nothing read in it, its face at least this likely a
+    # card's (any card), gives its face's likeliest card as a guess (confidence at most GUESS_CONFIDENCE: a person names it)
     small_index_px: float = 0.0  # > 0: a card whose corner indices are all shorter than this (frame px) ...
     small_card_threshold: float = 0.0  # ... counts from this confidence instead of card_threshold (small indices read less surely)
     small_reader_px: float = 0.0  # > 0: index boxes whose longest side is under this (frame px) are also read by the
@@ -75,13 +75,14 @@ def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]
         raise ValueError("--careful and --fast exclude each other")
     return dict(CAREFUL) if careful else dict(FAST) if fast else {}
 
-TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.4}
+TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.5}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
 so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
 ``cards.json`` says (a card lying alone in a zone shows its face); a card outline in which
-nothing could be read is still a card played, so its face's best read is kept as a guess
-(``face_guess_threshold``) that the pipeline marks unconfirmed, rather than a play lost."""
+nothing could be read, but whose face is more likely a card's than not, is still a card played,
+so its face's likeliest card is kept as a guess (``face_guess_threshold``) that the pipeline
+marks unconfirmed, rather than a play lost."""
 
 SMALL_CLASSIFIER_FILE = "classifier_small.onnx"
 """The small-index specialist: a copy of the classifier trained only on indices read at under
@@ -398,7 +399,9 @@ class CardReader:
           two of them lie side by side as fanned cards do (a pair: :func:`vision.grouping.fanned_side_by_side`);
         - an outline holding different cards (a fan, a table) is left as the indices read it;
         - with ``face_guess_threshold``, a card outline (not the whole picture) with nothing read
-          in it gives its face's best read as a guess, at most :data:`GUESS_CONFIDENCE` sure.
+          in it whose face is at least that likely a card's (whichever card: a joker of a design
+          never seen, a smudged index) gives its face's likeliest card as a guess, at most
+          :data:`GUESS_CONFIDENCE` sure: a card seen is a card played, for a person to name.
         """
         s = self.settings
         cards = list(cards)
@@ -411,12 +414,12 @@ class CardReader:
                 cards = [c for i, c in enumerate(cards) if i not in on] + [one_card([cards[i] for i in on])]
         for quad, p in zip(quads, probs, strict=True):
             k = int(p.argmax())
-            if k == REJECT:
-                continue
             inside = [i for i, c in enumerate(cards) if _inside(quad, c.box)]
-            if p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
-                if 0 < s.face_guess_threshold <= p[k] and not inside and not _is_frame(quad):
-                    cards.append(CardInstance(CARD_NAMES[k], _bounds(quad), min(float(p[k]), GUESS_CONFIDENCE), (), _card_share(p)))
+            if k == REJECT or p[k] < (max(s.face_threshold, s.joker_threshold) if k in _JOKER_IDS else s.face_threshold):
+                card_face = 1.0 - float(p[REJECT])  # that the outline holds a card's face, whichever
+                if 0 < s.face_guess_threshold <= card_face and not inside and not _is_frame(quad):
+                    best = int(p[:REJECT].argmax())
+                    cards.append(CardInstance(CARD_NAMES[best], _bounds(quad), min(card_face, GUESS_CONFIDENCE), (), _card_share(p)))
                 continue
             if not inside:
                 if not any(c.card == CARD_NAMES[k] and _reaches_into(quad, c.box) for c in cards) \
@@ -447,11 +450,10 @@ class CardReader:
         indices are shorter than ``small_index_px`` (a small index is read less surely, right
         or wrong); a joker also needs ``joker_threshold``.
         """
-        cards = group_indices(readings, self.settings.index_spacing)
-        if quads:
-            cards = join_on_outlines(cards, quads)
         s = self.settings
-        return [c for c in cards if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+        cards = [c for c in group_indices(readings, s.index_spacing)
+                 if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
+        return join_on_outlines(cards, quads) if quads else cards
 
     def card_bar(self, card: CardInstance) -> float:
         """The confidence from which ``card`` (read from its corner indices) counts as read."""

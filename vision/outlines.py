@@ -14,8 +14,10 @@ to confirm.
 
 An outline is taken for one card only when nothing says otherwise: each index inside it lies
 in a different corner (a fan or a stack puts two indices in one corner, or one in the middle),
-every index is of a size a card of that outline prints, and no card read from its corners
-lies partly inside it and partly outside.
+facing as that corner's index does (the two of one short edge alike, of opposite edges opposite
+ways), every index is of a size a card of that outline prints, and no card read from its corners
+lies partly inside it and partly outside. Only cards the reader reports on their own are joined:
+an unsure read (a joker's lettering, a pip) neither joins a card nor counts as one.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
     short = _short_side(quad)
     on: list[int] = []
     corners: set[int] = set()
+    placed: list[tuple[IndexReading, int]] = []
     for position, card in enumerate(cards):
         if not card.indices:
             continue
@@ -124,9 +127,29 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
                 return None
             if not INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1]:
                 return None
+            if any(not _faces_as_corners(reading, corner, other, other_corner) for other, other_corner in placed):
+                return None
             corners.add(corner)
+            placed.append((reading, corner))
         on.append(position)
     return on
+
+
+def _up(reading: IndexReading) -> np.ndarray:
+    a = np.radians(reading.angle_deg)
+    return np.array([np.sin(a), -np.cos(a)])
+
+
+FACING_DOT = 0.3
+"""Two corner indices of one card at the two ends of one short edge face the same way (their
+up-vectors' dot product at least this), at opposite short edges opposite ways (at most minus
+this): the bottom corners are printed upside down, in every layout."""
+
+
+def _faces_as_corners(a: IndexReading, corner_a: int, b: IndexReading, corner_b: int) -> bool:
+    same_edge = (corner_a in (0, 1)) == (corner_b in (0, 1))
+    dot = float(_up(a) @ _up(b))
+    return dot >= FACING_DOT if same_edge else dot <= -FACING_DOT
 
 
 def one_card(parts: list[CardInstance]) -> CardInstance:

@@ -157,8 +157,10 @@ def test_merge_faces_keeps_the_two_cards_of_a_fanned_pair() -> None:
 def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table() -> None:
     """The table pipeline's reader (``TABLE``) keeps a card outline's best face read as a guess,
     under the pipeline's sure threshold, where no index could be read (a jester joker's tiny
-    corners): a card played is not a play lost. The whole picture never gives a guess, nor does
-    a face read below ``face_guess_threshold``; ``tuolaji detect`` (no guesses) reports nothing."""
+    corners): a card played is not a play lost, even when the face cannot say which card it is
+    (issue "One card, one read", item 4). The whole picture never gives a guess, nor does an
+    outline more likely not a card's face (``face_guess_threshold``); ``tuolaji detect`` (no
+    guesses) reports nothing."""
     from tuolaji.vision.detector import TABLE
     from tuolaji.vision.inference import GUESS_CONFIDENCE
     from tuolaji.vision.readings import CardInstance
@@ -170,7 +172,11 @@ def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table(
     guessed = table.merge_faces([other], [outline], _face_probs("BJ", 0.61))
     assert [(c.card, c.box, c.confidence) for c in guessed if c.card == "BJ"] == [("BJ", (186, 94, 276, 194), GUESS_CONFIDENCE)]
     assert GUESS_CONFIDENCE < 0.6  # the pipeline's min_confidence: a person confirms it
-    assert table.merge_faces([other], [outline], _face_probs("BJ", 0.3)) == [other]
+    unnamed = table.merge_faces([other], [outline], _face_probs("BJ", 0.3))  # a card, which one unsure
+    assert [(c.card, c.confidence) for c in unnamed if c is not other] == [("BJ", GUESS_CONFIDENCE)]
+    not_a_face = np.full((1, REJECT + 1), 0.4 / REJECT, np.float32)
+    not_a_face[0, REJECT] = 0.6
+    assert table.merge_faces([other], [outline], not_a_face) == [other]
     picture = np.array([[0, 0], [640, 0], [640, 480], [0, 480]], np.float32)
     assert table.merge_faces([], [picture], _face_probs("7H", 0.61)) == []
     plain = CardReader.load()

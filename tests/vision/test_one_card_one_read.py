@@ -114,3 +114,33 @@ def test_a_card_crossing_the_outline_keeps_it_from_joining() -> None:
     top = CardInstance("8D", (4, 4, 18, 30), 0.9, (IndexReading("8D", (4, 4, 18, 30), 0.9, 0.0),))
     crossing = CardInstance("8D", (82, 110, 174, 136), 0.9, (inside, outside))
     assert cards_on_outline([top, crossing], quad) is None
+
+
+@needs_models
+def test_a_card_nothing_could_name_is_still_a_card_of_the_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A joker of a design never seen: no index read, the face unsure which card it is. The table's
+    reader still reports a card there (its face's likeliest name, unsure), so the play is recorded
+    with one card for a person to name, never lost."""
+    from tuolaji.vision.classes import REJECT
+    from tuolaji.vision.detector import TABLE, CardReader
+    from tuolaji.vision.inference import GUESS_CONFIDENCE
+
+    reader = CardReader.load(**TABLE)
+    monkeypatch.setattr(reader, "read_indices", lambda _frame: [])
+
+    class UnsureFaces:
+        def read_both_ways(self, faces: np.ndarray) -> np.ndarray:
+            probs = np.full((len(faces), REJECT + 1), 0.7 / REJECT, np.float32)
+            probs[:, CARD_NAMES.index("BJ")] = 0.3
+            probs[0] = 0.0
+            probs[0, REJECT] = 1.0  # the whole picture: a table, not a card
+            return probs
+
+    monkeypatch.setattr(reader, "_face", UnsureFaces())
+    cards = reader.read(table((200, 150, 100, 140)))
+    assert [(c.card, c.confidence) for c in cards] == [("BJ", GUESS_CONFIDENCE)]
+    tracker = ZoneTracker(fan_direction=(1.0, 0.0))
+    observation = [(cards[0].card, 0.5, 0.8, cards[0].confidence, tuple(cards[0].candidates(2)))]
+    tracker.observe(observation)
+    content = tracker.observe(observation)
+    assert content is not None and len(content.cards) == 1 and content.unconfirmed == (0,)
