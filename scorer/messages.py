@@ -64,7 +64,6 @@ MESSAGES_EN: dict[str, str] = {
     "record.names": "players: expected a list of names",
     "record.name_length": "{where}: a name of {length} characters (at most {most})",
     "name.unprintable": "{where}: a name may not hold {char} (control characters and text-direction marks print nothing)",
-    "name.empty": "{where}: a name may not be empty",
     "record.player_count": "players: the rules allow {allowed:, } players, the record has {players}",
     "record.odd_players": "players: fixed partnerships need an even number of players, the record has {players}",
     "record.start_levels": "start_levels: expected {players} levels",

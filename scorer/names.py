@@ -57,7 +57,7 @@ def check_name(value: Any, where: str, *, most: int = MAX_NAME, empty: bool = Fa
     if len(text) > most:
         raise BadNameError("record.name_length", where=where, length=len(text), most=most)
     if not text and not empty:
-        raise BadNameError("name.empty", where=where)
+        raise BadNameError("page.name_empty")
     return text
 
 

@@ -446,7 +446,6 @@ MESSAGES_ZH: dict[str, str] = {
     "record.names": "请填写每位玩家的名字",
     "record.name_length": "{at}名字太长（{length} 个字，最多 {most}）",
     "name.unprintable": "{at}名字里不能有 {char}（控制字符和文字方向符号显示不出来）",
-    "name.empty": "{at}名字不能为空",
     "record.player_count": "这套规则要 {allowed} 人玩，记录里是 {players} 人",
     "record.odd_players": "固定搭档要偶数个玩家，记录里是 {players} 人",
     "record.start_levels": "起始级数应有 {players} 个",
