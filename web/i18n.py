@@ -36,6 +36,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "conn.lost": {"zh": "连接中断，正在重连…", "en": "connection lost, reconnecting…"},
     "club.held": {"zh": "俱乐部拒收了第 {n} 个变化，之后的变化都在等它：{reason}",
                   "en": "the club refused change {n}, and the changes after it wait: {reason}"},
+    "club.refused": {"zh": "俱乐部不收这张桌子的变化，它们在本机等着：{reason}",
+                     "en": "the club refuses this table's changes, which wait here: {reason}"},
     "club.resend": {"zh": "改发各局当前的记录", "en": "send the current records instead"},
     "club.skip": {"zh": "跳过这个变化", "en": "skip this change"},
     "feed.pipeline": {"zh": "摄像头识别中", "en": "camera reading"},

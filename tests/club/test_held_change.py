@@ -111,3 +111,40 @@ def test_a_change_the_club_refuses_is_held_shown_and_mended_from_the_page(tmp_pa
         assert client.post(f"/api/club/{mend}", json={}).status_code == 400  # nothing held now
     finally:
         pusher.stop()
+
+
+@pytest.mark.browser
+def test_the_table_s_page_shows_a_held_change_and_mends_it(page: Any, tmp_path: Path, club: ClubServer) -> None:
+    import socket
+    import threading
+
+    from tuolaji.web.server import TableServer
+
+    token = add_table(club, "三号桌")
+    app, pusher, records = _poisoned_table(tmp_path, club, "三号桌", token)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    server = TableServer(app, sock)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        wait_for(lambda: pusher.state == "held")
+        page.goto(f"{club.url}/club")  # the room (the director's page) says it too
+        refused = page.locator(".table[data-table='三号桌'] .refused")
+        refused.wait_for()
+        assert "U+0000" in refused.inner_text()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        line = page.locator("#club-line")
+        line.wait_for()
+        assert "U+0000" in line.inner_text() and "1" in line.inner_text()
+        page.locator("#club-resend").click()
+        line.wait_for(state="hidden", timeout=20_000)  # mended: the page is told (its state again)
+        store = club.app.extensions["tuolaji.club"]
+        wait_for(lambda: store.record("三号桌") == stored_record(get_table(app)))
+        page.goto(f"{club.url}/club")
+        page.locator(".table[data-table='三号桌']").wait_for()
+        assert page.locator(".table[data-table='三号桌'] .refused").count() == 0
+    finally:
+        pusher.stop()
+        server.shutdown(1.0)
+        server.server_close()
