@@ -18,6 +18,7 @@ from typing import TextIO
 import cv2
 import numpy as np
 
+from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
 from tuolaji.vision.classes import REJECT
 
@@ -162,6 +163,37 @@ def to_tensor_batch(x: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
 
 
+SPADES = np.array([i for i, name in enumerate(CARD_NAMES) if name.endswith("S")])
+CLUBS = np.array([i for i, name in enumerate(CARD_NAMES) if name.endswith("C")])
+"""The class ids of the 13 spades and the 13 clubs, rank for rank in the same order."""
+
+
+def black_suit_swaps(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Of the crops of spades (clubs), the share read as the club (spade) of the same rank: the
+    reader's commonest confusion on real decks.
+
+    >>> y = np.array([SPADES[0], SPADES[0], CLUBS[3], CLUBS[3]])
+    >>> black_suit_swaps(np.array([CLUBS[0], SPADES[0], CLUBS[3], SPADES[3]]), y)
+    {'spade_as_club': 0.5, 'club_as_spade': 0.5}
+    """
+    out = {}
+    for name, own, other in (("spade_as_club", SPADES, CLUBS), ("club_as_spade", CLUBS, SPADES)):
+        rank = {int(c): k for k, c in enumerate(own)}
+        mine = np.isin(y, own)
+        swapped = [int(p) == int(other[rank[int(t)]]) for p, t in zip(pred[mine], y[mine], strict=True)]
+        out[name] = round(float(np.mean(swapped)), 4) if swapped else 0.0
+    return out
+
+
+def black_weights(y: np.ndarray, weight: float) -> np.ndarray:
+    """Per crop: ``weight`` for a crop of a spade or a club, 1 for any other.
+
+    >>> black_weights(np.array([SPADES[2], 14, CLUBS[0]]), 3.0).tolist()
+    [3.0, 1.0, 3.0]
+    """
+    return np.where(np.isin(y, np.concatenate([SPADES, CLUBS])), weight, 1.0)
+
+
 def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndarray | None = None, batch: int = 512) -> dict:
     import torch
 
@@ -183,7 +215,8 @@ def evaluate(net, x: np.ndarray, y: np.ndarray, angle: np.ndarray, side: np.ndar
     vec = angle_vectors(angle[pos])
     cos = (orient[pos] * vec).sum(1) / np.maximum(np.linalg.norm(orient[pos], axis=1), 1e-6)
     angle_err = float(np.degrees(np.median(np.arccos(np.clip(cos, -1, 1))))) if pos.any() else 180.0
-    metrics = {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err}
+    metrics = {"acc": acc, "card_acc": pos_acc, "reject_recall": rej_recall, "angle_err_median_deg": angle_err,
+               **black_suit_swaps(pred, y)}
     if rights and side is not None and (known := pos & (side >= 0)).any():
         right = np.concatenate(rights)
         metrics["side_acc"] = float((right[known] == (side[known] == 1)).mean())
@@ -194,7 +227,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
                      width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0,
-                     lowres_share: float = 0.0, small_only: float = 0.0) -> dict:
+                     lowres_share: float = 0.0, small_only: float = 0.0, black_weight: float = 1.0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics.
 
     With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
@@ -202,7 +235,9 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     ``lowres_share`` > 0, that share of the crops of larger indices is read at a small index's
     resolution (:func:`lowres_factors`). With ``small_only`` > 0 it trains a small-index
     specialist: every card crop of an index at least that long (or of unknown size) is read
-    at a small index's resolution (:func:`specialist_sizes`).
+    at a small index's resolution (:func:`specialist_sizes`). With ``black_weight`` != 1, crops of
+    spades and clubs are drawn that many times as often too (:func:`black_weights`: ♠ and ♣ at
+    webcam sizes are the commonest confusion).
     """
     import torch
     import torch.nn.functional as F
@@ -230,6 +265,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
             weights = np.where((y != REJECT) & (index_size < small_below), small_weight, 1.0)
     else:
         x, y, angle, side = load_crops(train_dirs)
+    if black_weight != 1.0:
+        weights = black_weights(y, black_weight) * (1.0 if weights is None else weights)
     vx, vy, vangle, vside = load_crops(val_dirs)
     out_dir.mkdir(parents=True, exist_ok=True)
     last = out_dir / "last.pt"
@@ -296,7 +333,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
                  "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight,
-                 "lowres_share": lowres_share, "small_only": small_only}
+                 "lowres_share": lowres_share, "small_only": small_only, "black_weight": black_weight}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:

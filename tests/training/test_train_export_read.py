@@ -98,3 +98,12 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     small = ort.InferenceSession(str(models / "classifier_small.onnx"))
     assert [o.name for o in small.get_outputs()] == ["probs", "up", "side"]  # no features: enrolment adapts the classifier
     assert CardReader.load(models, small_reader_px=18.0).has_small_reader
+
+    # spades and clubs drawn more often (their confusion is the commonest on real decks); the
+    # validation says how often each is read as the other
+    assert tuolaji.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
+                             "--out", str(tmp_path / "black"), "--epochs", "1", "--batch", "32",
+                             "--set", "black_weight=3"]) == 0
+    state = torch.load(tmp_path / "black" / "last.pt", map_location="cpu", weights_only=False)
+    assert state["black_weight"] == 3.0
+    assert {"spade_as_club", "club_as_spade"} <= set(state["history"][-1])
