@@ -3,9 +3,10 @@ the other workers take a new connection first while its own event streams are al
 
 Every worker waits on the one listening socket and the quickest takes each connection. A worker
 whose streams are all taken (its :class:`~web.server.StreamGate`, :data:`web.club.app.WORKER_GATE`)
-would take the next page's stream only to refuse it, however much room the others have; it waits
-:data:`YIELD_S` before taking a connection, so a worker with room takes it, and it takes it itself
-only when none did (a request that is no stream, or every worker full).
+would take the next page's stream only to refuse it, however much room the others have. So a worker
+waits before taking a connection, the longer the more streams it holds (up to :data:`YIELD_S` when
+they are all taken): the least busy worker takes it first, and a full one takes it only when none
+other did (a request that is no stream, or every worker full).
 """
 
 from __future__ import annotations
@@ -24,6 +25,6 @@ YIELD_S = 0.02
 class ClubWorker(ThreadWorker):  # type: ignore[misc]
     def accept(self, listener: Any) -> None:
         gate = app.WORKER_GATE
-        if gate is not None and gate.open >= gate.limit:
-            time.sleep(YIELD_S)
+        if gate is not None and gate.open:  # the busier, the later: the least busy worker takes it first
+            time.sleep(YIELD_S * min(1.0, gate.open / max(1, gate.limit)))
         super().accept(listener)
