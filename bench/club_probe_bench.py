@@ -1,6 +1,6 @@
 """Issue 45's probes, rerun: what a stranger (or a broken phone) costs the club and the table.
 
-    .venv/bin/python bench/club_probe_bench.py [--streams 150] [--skip-camera]
+    .venv/bin/python bench/club_probe_bench.py [--streams 150] [--skip-camera | --camera-only]
 
 - **streams**: ``--streams`` tokenless event streams held open on ``tuolaji club`` (one process,
   waitress; then ``--workers 2``, gunicorn), half on the room's stream and half on a table's; then
@@ -8,7 +8,8 @@
 - **push cost**: a 4 MB push with a wrong token, the round trip; a body declaring 400 MB, the time to
   its refusal (none of it sent);
 - **camera deadline**: a phone stream trickling its first picture a byte every 0.5 s, the time
-  ``StreamSource`` (what ``serve --camera``, ``check-camera`` and the page's 打开 open) takes to say so;
+  ``StreamSource`` (what ``serve --camera``, ``check-camera`` and the page's 打开 open) takes to say so,
+  and ``tuolaji check-camera`` whole (its start included);
 - **backup**: a session of 5 MiB exported, imported (JSON) and audited.
 
 It starts a PostgreSQL of its own (``initdb`` in a temporary folder, as the tests do). The last
@@ -159,14 +160,21 @@ def camera_probe() -> None:
             except OSError:
                 return
 
+    url = f"http://127.0.0.1:{server.getsockname()[1]}/video"
     threading.Thread(target=feed, daemon=True).start()
     started = time.monotonic()
     try:
-        StreamSource(f"http://127.0.0.1:{server.getsockname()[1]}/video")
+        StreamSource(url)
         line = "opened?"
     except SourceError as exc:
         line = str(exc)
     print(f"camera_trickle_s={time.monotonic() - started:.2f} ({line})", flush=True)
+    threading.Thread(target=feed, daemon=True).start()
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "check-camera", "--camera", url], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    print(f"check_camera_trickle_s={time.monotonic() - started:.2f} (exit {result.returncode}: "
+          f"{result.stderr.strip()})", flush=True)
     server.close()
 
 
@@ -198,7 +206,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=150)
     parser.add_argument("--skip-camera", action="store_true")
+    parser.add_argument("--camera-only", action="store_true")
     args = parser.parse_args()
+    if args.camera_only:
+        camera_probe()
+        return 0
     folder = Path(tempfile.mkdtemp(prefix="tuolaji-probe-"))
     pg_folder = Path(tempfile.mkdtemp(prefix="tuolaji-pg-"))  # its own: PostgreSQL's user must reach it
     server = PostgresServer(pg_folder)

@@ -131,3 +131,27 @@ def test_check_camera_on_a_trickling_stream_answers_in_one_line(servers: list[Tr
     took = time.monotonic() - started
     assert result.returncode == 2 and took < 15.0, (result.returncode, took, result.stderr)
     assert result.stderr.count("\n") == 1 and "no whole picture in 10 s" in result.stderr, result.stderr
+
+
+@pytest.mark.slow
+def test_the_page_s_open_on_a_trickling_stream_answers_in_one_line(servers: list[Trickle], client) -> None:  # type: ignore[no-untyped-def]
+    server = Trickle(HEAD, _part(_jpeg()))
+    servers.append(server)
+    started = time.monotonic()
+    answer = client.post("/api/camera/open", json={"url": server.url, "size": "1920x1080"})
+    took = time.monotonic() - started
+    assert 400 <= answer.status_code < 500 and took < 15.0, (answer.status_code, took)
+    body = answer.get_json()
+    assert "no whole picture in 10 s" in body["error"] and "\n" not in body["error"] and body["message"]["zh"]
+
+
+@pytest.mark.slow
+def test_serve_on_a_trickling_stream_stops_in_one_line(servers: list[Trickle], tmp_path: Path) -> None:
+    server = Trickle(HEAD, _part(_jpeg()))
+    servers.append(server)
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "tuolaji", "serve", "--camera", server.url, "--port", "0",
+                             "--data", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    took = time.monotonic() - started
+    assert result.returncode == 2 and took < 15.0, (result.returncode, took, result.stderr)
+    assert result.stderr.count("\n") == 1 and "no whole picture in 10 s" in result.stderr, result.stderr
