@@ -358,6 +358,11 @@ class ClubPusher:
         self.outbox.skip(held[0])
         log.warning("club %s, table %s: change %d skipped (%s)", self.url.split("/club/api/")[0], self.table,
                     held[0], held[1])
+        if not self.outbox.pending(1):  # nothing after it: an empty push tells the club the line is mended
+            try:
+                self._call(self.url, {"table": self.table, "changes": []})
+            except (urllib.error.URLError, OSError, ValueError):
+                pass  # the club away: its line clears with the table's next change
         self._set("sending")
         self.wake()
         return held[0]

@@ -113,6 +113,20 @@ def test_a_change_the_club_refuses_is_held_shown_and_mended_from_the_page(tmp_pa
         pusher.stop()
 
 
+def test_the_last_change_skipped_clears_the_room_s_line(tmp_path: Path, club: ClubServer) -> None:
+    token = add_table(club, "四号桌")
+    app, pusher, _ = _poisoned_table(tmp_path, club, "四号桌", token)
+    try:
+        wait_for(lambda: pusher.state == "held")
+        assert _get(club.url + "/club/api/overview")["tables"][0]["refused"]["n"] == 1
+        assert app.test_client().post("/api/club/skip", json={}).status_code == 200
+        wait_for(lambda: _get(club.url + "/club/api/overview")["tables"][0]["refused"] is None)
+        wait_for(lambda: pusher.state == "up")
+        assert pusher.outbox.last_n == 0 and pusher.outbox.held is None
+    finally:
+        pusher.stop()
+
+
 @pytest.mark.browser
 def test_the_table_s_page_shows_a_held_change_and_mends_it(page: Any, tmp_path: Path, club: ClubServer) -> None:
     import socket

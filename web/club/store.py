@@ -266,11 +266,12 @@ class ClubStore:
                      for session, change in latest.items()}
         applied = duplicates = 0
         with self._connection() as connection, connection.transaction():
-            row = connection.execute("SELECT id, token, last_n FROM club_tables WHERE name = %s FOR UPDATE",
+            row = connection.execute("SELECT id, token, last_n, refused_n FROM club_tables WHERE name = %s FOR UPDATE",
                                      (name,)).fetchone()
             if row is None:
                 raise ClubRefused("club.no_table", 404, name=name)
             table_id, table_token, last_n = int(row[0]), str(row[1]), int(row[2])
+            refused_before = row[3] is not None
             if not token or not hmac.compare_digest(table_token, str(token)):
                 raise ClubRefused("club.wrong_token", 403, name=name)
             session_ids: dict[int, int] = {}
@@ -309,13 +310,15 @@ class ClubStore:
                 last_n = change.n
                 applied += 1
             unstorable = refusal is not None and "n" in refusal.extra
+            # a push taken whole (even an empty one, a table's word that it mended what was refused) clears the line
+            clear = refusal is None
             connection.execute(
-                "UPDATE club_tables SET last_n = %s, seen = now(), refused_n = CASE WHEN %s THEN %s WHEN %s > 0 "
-                "THEN NULL ELSE refused_n END, refused = CASE WHEN %s THEN %s WHEN %s > 0 THEN NULL ELSE refused END "
+                "UPDATE club_tables SET last_n = %s, seen = now(), refused_n = CASE WHEN %s THEN %s WHEN %s "
+                "THEN NULL ELSE refused_n END, refused = CASE WHEN %s THEN %s WHEN %s THEN NULL ELSE refused END "
                 "WHERE id = %s",
-                (last_n, unstorable, refusal.extra.get("n") if unstorable and refusal else None, applied,
-                 unstorable, str(refusal) if unstorable and refusal else None, applied, table_id))
-            if applied or unstorable:
+                (last_n, unstorable, refusal.extra.get("n") if unstorable and refusal else None, clear,
+                 unstorable, str(refusal) if unstorable and refusal else None, clear, table_id))
+            if applied or unstorable or (clear and refused_before):
                 event: dict[str, Any] = {"table": name, "n": last_n}
                 if unstorable and refusal is not None:
                     event["refused"] = {"n": refusal.extra["n"], "reason": str(refusal)}
