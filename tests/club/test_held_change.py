@@ -60,6 +60,24 @@ def test_a_push_naming_a_session_with_nul_is_refused_with_its_reason(club: ClubS
     assert _get(club.url + "/club/api/overview")["tables"][0]["refused"] is None
 
 
+def test_what_postgresql_itself_refuses_is_refused_with_its_reason(club: ClubServer,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the names' rule (an older club, a value the rule lets through): the database's own refusal
+    is the change's, 422 with its line, the changes before it kept; never a 500."""
+    from tuolaji.web.club import store as club_store
+
+    monkeypatch.setattr(club_store, "check_name", lambda name, where, **kwargs: name)
+    token = add_table(club, "五号桌")
+    url = club.url + "/club/api/tables/%E4%BA%94%E5%8F%B7%E6%A1%8C/changes"
+    record = played_records(1)[0]
+    changes = [{"n": 1, "session": 1, "name": "周五", "record": record},
+               {"n": 2, "session": 1, "name": "周五\u0000夜", "record": record}]
+    status, answer = _post(url, json.dumps({"changes": changes}).encode(), token)
+    assert status == 422 and answer["n"] == 2 and answer["applied_through"] == 1, answer
+    assert "database cannot store it" in answer["error"] and "NUL" in answer["error"]
+    assert _get(club.url + "/club/api/overview")["tables"][0]["refused"]["n"] == 2
+
+
 def _poisoned_table(tmp_path: Path, club: ClubServer, name: str, token: str) -> tuple[Any, Any, list[dict]]:
     """A table whose outbox holds, first, a change naming its session with a NUL (what an older
     version queued), then attached to the club."""
