@@ -124,3 +124,17 @@ def test_a_command_s_body_needs_a_token(club: ClubServer) -> None:
     assert status == 200 and "body" not in answer and answer["kind"] == "play"
     status, answer, _ = _call(club, "GET", f"{TABLE}/commands/{command}", headers={"Authorization": f"Bearer {token}"})
     assert status == 200 and answer["body"] == {"seat": 0, "cards": ["AS"]}
+
+
+def test_names_at_the_club_follow_the_rule(club: ClubServer) -> None:
+    for name in ("周\u0000五", "\u202e一号桌", "一号\n桌", "桌" * 65):
+        status, answer, _ = _call(club, "POST", "/club/api/tables", json.dumps({"name": name}).encode(),
+                                  organiser(club))
+        _refused_in_one_line(status, answer, 400)
+        body = {"name": name, "players": ["甲", "乙"]}
+        status, answer, _ = _call(club, "POST", "/club/api/pairs", json.dumps(body).encode(), organiser(club))
+        _refused_in_one_line(status, answer, 400)
+        body = {"name": "对一", "players": ["甲", name]}
+        status, answer, _ = _call(club, "POST", "/club/api/pairs", json.dumps(body).encode(), organiser(club))
+        _refused_in_one_line(status, answer, 400)
+    assert _call(club, "GET", "/club/api/pairs")[1] == {"pairs": []}
