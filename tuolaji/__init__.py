@@ -96,6 +96,7 @@ def _missing(command: str, exc: ModuleNotFoundError) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from tuolaji.scorer.errors import InputError
+    from tuolaji.scorer.names import printable
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -112,12 +113,13 @@ def main(argv: list[str] | None = None) -> int:
         if is_optional_missing(exc):
             return _missing(args.command, exc)
         raise
-    except InputError as exc:
-        print(f"tuolaji {args.command}: {exc}", file=sys.stderr)
+    except InputError as exc:  # its facts may quote the input: no control of it reaches the terminal
+        print(printable(f"tuolaji {args.command}: {exc}").replace("\n", "\\n"), file=sys.stderr)
         return 2
     except OSError as exc:
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"tuolaji {args.command}:{where}: {exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"tuolaji {args.command}:{where}: {exc.strerror or exc}").replace("\n", "\\n"),
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -102,3 +102,15 @@ def test_the_commands_refuse_bad_names_and_escape_what_they_print(tmp_path: Path
     assert tuolaji.main(["audit", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_a_command_s_error_line_quotes_its_input_escaped(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "level.json"
+    deal = {"level": "\x1b]0;pwned\x07\x1b[31mRED", "trump": "S", "dealer": 0, "tricks": []}
+    path.write_text(json.dumps(RECORD | {"deals": [deal]}), encoding="utf-8")
+    assert tuolaji.main(["audit", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;pwned\\x07" in err and err.count("\n") == 1
+    assert tuolaji.main(["audit", str(tmp_path / "no\x1b[31mfile.json")]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "no\\x1b[31mfile.json" in err and err.count("\n") == 1
