@@ -25,7 +25,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tuolaji.detect import add_reading_arguments  # noqa: E402
+from tuolaji.cli.detect import add_reading_arguments  # noqa: E402
 from tuolaji.vision.detector import CardReader, reader_preset  # noqa: E402
 from tuolaji.vision.face import card_quads  # noqa: E402
 

@@ -61,11 +61,11 @@ def serve_with_werkzeug(argv: list[str]) -> int:
     """What ``tuolaji serve`` ran before: the same application on Werkzeug's threaded development server."""
     from werkzeug.serving import make_server
 
-    import tuolaji
-    from tuolaji.serve import app_config, attach_source, listen_socket, lock_data_dir
+    from tuolaji import cli
+    from tuolaji.cli.serve import app_config, attach_source, listen_socket, lock_data_dir
     from tuolaji.web import create_app, get_table
 
-    args = tuolaji.build_parser().parse_args(["serve", *argv])
+    args = cli.build_parser().parse_args(["serve", *argv])
     lock = lock_data_dir(Path(args.data))
     sock = listen_socket(args.host, args.port)
     app = create_app(app_config(args, args.data, local_only=True, public_url=None))

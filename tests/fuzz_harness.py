@@ -172,12 +172,12 @@ class Tally:
 
 def run_cli(argv: list[str]) -> Outcome:
     """``tuolaji ARGV`` in this process: exit 0 or 2 with one line, or a crash."""
-    import tuolaji
+    from tuolaji import cli
 
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = tuolaji.main(argv)
+            code = cli.main(argv)
     except BaseException as exc:  # noqa: BLE001 - a traceback is what the fuzz looks for
         if isinstance(exc, KeyboardInterrupt):
             raise
@@ -247,8 +247,8 @@ class Workspace:
 
 def cli_targets(ws: Workspace) -> dict[str, Callable[[bytes], Outcome]]:
     """Every command's input reader, on one input's bytes."""
-    from tuolaji import replay as replay_cli
-    from tuolaji import serve as serve_cli
+    from tuolaji.cli import replay as replay_cli
+    from tuolaji.cli import serve as serve_cli
     from tuolaji.scorer.record import validate_record
     from tuolaji.session.live import read_json_file
     from tuolaji.web.table import record_setup

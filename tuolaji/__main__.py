@@ -1,7 +1,7 @@
-"""``python -m tuolaji <command> ...``: the same as the ``tuolaji`` script."""
+"""``python -m tuolaji <command> ...``: the same as the ``tuolaji`` script (:func:`tuolaji.cli.main`)."""
 
 import sys
 
-from tuolaji import main
+from tuolaji.cli import main
 
 sys.exit(main())

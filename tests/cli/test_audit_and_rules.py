@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.scorer import PROFILES, audit_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +17,7 @@ GOLDEN = ROOT / "tests" / "data" / "scorer"
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = tuolaji.main(args)
+    code = cli.main(args)
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 
-import tuolaji
-from tuolaji import scorer
-from tuolaji.serve import build_server
+from tuolaji import cli, scorer
+from tuolaji.cli.serve import build_server
 from tuolaji.session.live import write_json_atomic
 from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, DEMO_VIDEO
 
@@ -28,14 +27,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    assert tuolaji.main(argv) == 2
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     return err
 
 
 def test_a_second_server_on_one_data_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    args = cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
     server, _ = build_server(args)
     try:
         err = one_line_exit_2(["serve", "--resume", "--port", "0", "--data", str(tmp_path)], capsys)
@@ -60,14 +59,14 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Cap
 @pytest.mark.parametrize("option", [["--speed", "nan"], ["--speed", "inf"], ["--pace", "nan"], ["--pace", "-1"]])
 def test_serve_refuses_nonsense_numbers(tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        tuolaji.main(["serve", "--data", str(tmp_path), *option])
+        cli.main(["serve", "--data", str(tmp_path), *option])
     assert stopped.value.code == 2 and "expected a number" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option", [["--fps", "nan"], ["--settle", "inf"], ["--fps", "0"], ["--settle", "-0.5"]])
 def test_replay_refuses_nonsense_numbers(tmp_path: Path, option: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
-        tuolaji.main(["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(tmp_path / "o.json"),
+        cli.main(["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(tmp_path / "o.json"),
                           *option])
     assert stopped.value.code == 2 and "expected a number" in capsys.readouterr().err
     assert not (tmp_path / "o.json").exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.datasets.cardart import CARD_NAMES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -43,7 +43,7 @@ def test_detect_prints_one_object_per_image_in_order(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_detect_finds_the_cards_of_scenes(capsys) -> None:
     images = IMAGES
-    assert tuolaji.main(["detect", *map(str, images), "--json"]) == 0
+    assert cli.main(["detect", *map(str, images), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     common = expected_total = found_total = 0
     for image, entry in zip(images, out, strict=True):
@@ -70,7 +70,7 @@ def test_unreadable_image_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_missing_image_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
-    assert tuolaji.main(["detect", str(tmp_path / "nope.png"), "--json"]) == 2
+    assert cli.main(["detect", str(tmp_path / "nope.png"), "--json"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope.png" in err[0]
 
@@ -89,7 +89,7 @@ def copy_of_the_models(folder: Path) -> Path:
 @needs_models
 @pytest.mark.slow
 def test_eval_detector_reports_card_level_metrics(capsys) -> None:
-    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
+    assert cli.main(["eval-detector", "--data", str(TEST_SET), "--json"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     for key in ("precision", "recall", "f1", "exact_image_rate"):
         assert 0.0 <= metrics[key] <= 1.0
@@ -116,7 +116,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
         image = json.loads(meta.read_text())["image"]
         shutil.copy(TEST_SET / image, tune / image)
 
-    assert tuolaji.main(["eval-detector", "--data", str(tune), "--models", str(models), "--tune"]) == 0
+    assert cli.main(["eval-detector", "--data", str(tune), "--models", str(models), "--tune"]) == 0
     assert "written to" in capsys.readouterr().out
     written = json.loads((models / "cards.json").read_text())
     for key, choices in TUNING_GRID.items():
@@ -134,7 +134,7 @@ def test_eval_detector_tune_writes_the_best_thresholds_into_cards_json(tmp_path:
 def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None:
     scores = {}
     for flags in ([], ["--careful"]):
-        assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json", *flags]) == 0
+        assert cli.main(["eval-detector", "--data", str(TEST_SET), "--json", *flags]) == 0
         scores[bool(flags)] = json.loads(capsys.readouterr().out)["f1"]
     assert scores[True] >= scores[False] - 0.01, scores
 
@@ -142,7 +142,7 @@ def test_careful_reading_scores_at_least_as_well_as_the_fast_one(capsys) -> None
 @needs_models
 @pytest.mark.parametrize("preset", ["--careful", "--fast"])
 def test_detect_with_a_reading_preset_keeps_the_output_contract(preset: str, capsys) -> None:
-    assert tuolaji.main(["detect", str(IMAGES[0]), preset]) == 0
+    assert cli.main(["detect", str(IMAGES[0]), preset]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [o["image"] for o in out] == [str(IMAGES[0])]
     assert out[0]["cards"] and all(c["card"] in CARD_NAMES for c in out[0]["cards"])
@@ -154,7 +154,7 @@ def test_fast_reads_at_the_training_scale_and_still_scores(capsys) -> None:
 
     settings = CardReader.load(**reader_preset(fast=True)).settings
     assert (settings.input_width, settings.input_height, settings.reread_below) == (448, 336, 0.0) == tuple(FAST.values())
-    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0
+    assert cli.main(["eval-detector", "--data", str(TEST_SET), "--json", "--fast"]) == 0
     assert json.loads(capsys.readouterr().out)["f1"] >= 0.8
 
 
@@ -162,7 +162,7 @@ def test_careful_and_fast_exclude_each_other(capsys) -> None:
     from tuolaji.vision.detector import reader_preset
 
     with pytest.raises(SystemExit) as stop:
-        tuolaji.main(["detect", str(IMAGES[0]), "--fast", "--careful"])
+        cli.main(["detect", str(IMAGES[0]), "--fast", "--careful"])
     assert stop.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
     with pytest.raises(ValueError, match="exclude each other"):
@@ -179,12 +179,12 @@ def test_unknown_reader_setting_is_refused() -> None:
 @needs_models
 def test_eval_detector_record_writes_the_fixed_test_f1(tmp_path: Path, capsys) -> None:
     models = copy_of_the_models(tmp_path)
-    assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
+    assert cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record",
                              "--json"]) == 0
     measured = json.loads(capsys.readouterr().out)["f1"]
     assert json.loads((models / "cards.json").read_text())["metrics"]["fixed_test_f1"] == measured
-    assert tuolaji.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
+    assert cli.main(["eval-detector", "--data", str(tmp_path), "--models", str(models), "--record"]) == 2
     assert "--record" in capsys.readouterr().err
     for preset in ("--careful", "--fast"):
-        assert tuolaji.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record", preset]) == 2
+        assert cli.main(["eval-detector", "--data", str(TEST_SET), "--models", str(models), "--record", preset]) == 2
         assert "default read" in capsys.readouterr().err

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-import tuolaji
 from tests.scorer.test_points_only import _as_points, _last_unit
+from tuolaji import cli
 from tuolaji.scorer import audit_record, points_deal, random_record, validate_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ def build_points_example() -> dict[str, Any]:
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = tuolaji.main(args)
+    code = cli.main(args)
     out, err = capsys.readouterr()
     return code, out, err
 

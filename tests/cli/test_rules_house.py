@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = tuolaji.main(args)
+    code = cli.main(args)
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji
 from tests.browser.records import revoke_record
-from tuolaji.serve import build_server
+from tuolaji import cli
+from tuolaji.cli.serve import build_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +86,7 @@ def test_serve_a_record_then_resume_it_after_a_restart(tmp_path):
 
 
 def test_serve_binds_to_localhost_unless_told(tmp_path):
-    args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    args = cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
     try:
         assert server.server_address[0] == "127.0.0.1" and table.feed is None
@@ -96,7 +96,7 @@ def test_serve_binds_to_localhost_unless_told(tmp_path):
 
 def test_serve_help_lists_the_sources(capsys):
     with pytest.raises(SystemExit):
-        tuolaji.main(["serve", "--help"])
+        cli.main(["serve", "--help"])
     out = capsys.readouterr().out
     for option in ("--camera", "--video", "--demo", "--record", "--host", "--port", "--data"):
         assert option in out
@@ -112,7 +112,7 @@ def test_serve_help_lists_the_sources(capsys):
 def test_serve_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message):
     (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")
     argv = ["serve", "--port", "0", "--data", str(tmp_path)] + [a.format(data=tmp_path) for a in args]
-    assert tuolaji.main(argv) == 2
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
@@ -120,7 +120,7 @@ def test_serve_errors_are_one_line_and_exit_2(tmp_path, capsys, args, message):
 @pytest.mark.slow
 def test_serve_a_video_takes_its_set_up_from_the_sidecar_file(tmp_path):
     demo = ROOT / "vision" / "demo"
-    args = tuolaji.build_parser().parse_args([
+    args = cli.build_parser().parse_args([
         "serve", "--video", str(demo / "demo-3deck.mp4"), "--oracle", str(demo / "demo-3deck.frames.json"),
         "--fast", "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
@@ -186,7 +186,7 @@ def test_serve_stops_at_sigterm_with_viewers_streaming_and_frees_its_data_folder
                                     ["--max-connections", "8"], ["--max-connections", "-1"]])
 def test_serve_refuses_nonsense_server_limits(tmp_path, option, capsys):
     with pytest.raises(SystemExit) as stopped:
-        tuolaji.main(["serve", "--data", str(tmp_path), *option])
+        cli.main(["serve", "--data", str(tmp_path), *option])
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and "expected a whole number from" in err and "Traceback" not in err
 
@@ -199,7 +199,7 @@ def test_serve_raises_its_open_file_limit_and_sizes_its_connections_from_it(tmp_
     try:
         if hard != resource.RLIM_INFINITY and hard > 1024:
             resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
-        args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+        args = cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
         server, _ = build_server(args)
         try:
             now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-import tuolaji
-from tuolaji import scorer
+from tuolaji import cli, scorer
 from tuolaji.web.store import DATABASE_NAME, SessionStore
 
 
@@ -15,15 +14,15 @@ def test_the_records_in_text_and_json_and_a_rename(tmp_path, capsys):
         record = scorer.random_record("standard-2deck", seed, hand_size=6)
         record["players"] = players
         store.create(record, name=f"g{seed}", source="import")
-    assert tuolaji.main(["stats", "--data", str(tmp_path)]) == 0
+    assert cli.main(["stats", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "老李" in out and "2 sessions" in out and out.splitlines()[0].split()[:3] == ["#", "name", "games"]
-    assert tuolaji.main(["stats", "--data", str(tmp_path), "--json", "--rename", "li", "老李"]) == 0
+    assert cli.main(["stats", "--data", str(tmp_path), "--json", "--rename", "li", "老李"]) == 0
     players = json.loads(capsys.readouterr().out)["players"]
     assert next(p for p in players if p["name"] == "老李")["games"] == 2
     assert next(p for p in players if p["name"] == "b")["games"] == 2
 
 
 def test_no_database(tmp_path, capsys):
-    assert tuolaji.main(["stats", "--data", str(tmp_path / "none")]) == 2
+    assert cli.main(["stats", "--data", str(tmp_path / "none")]) == 2
     assert "no sessions database" in capsys.readouterr().err

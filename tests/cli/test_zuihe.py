@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 # 幺四坎 (ZH 哈 + three 白哈) with a 白叉: 10 和; filled with 副
@@ -29,7 +29,7 @@ def write(tmp_path: Path, obj: object, name: str = "hand.json") -> str:
 
 
 def test_json_output_has_the_issue_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert tuolaji.main(["zuihe", write(tmp_path, WINNING), "--json"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, WINNING), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out) == ["wins", "he", "zui", "groups", "items"]
     assert out["wins"] is True and out["he"] == 10 and out["zui"] == 5
@@ -43,17 +43,17 @@ def test_json_output_has_the_issue_shape(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_half_zui_is_a_json_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hand = dict(WINNING, flags={"jian": "huang"})
-    assert tuolaji.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["zui"] == 3.5
 
 
 def test_default_output_is_chinese_and_itemised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert tuolaji.main(["zuihe", write(tmp_path, WINNING)]) == 0
+    assert cli.main(["zuihe", write(tmp_path, WINNING)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "和了 — 哈牌，10和，5嘴"
     assert "  哈  红中 红中 红中  3和" in out
     assert "  幺四坎  2" in out and "  合计 5嘴" in out
-    assert tuolaji.main(["zuihe", write(tmp_path, WINNING), "--lang", "en"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, WINNING), "--lang", "en"]) == 0
     assert capsys.readouterr().out.startswith("Wins — 哈牌")
 
 
@@ -62,22 +62,22 @@ def test_chinese_card_names_in_the_file(tmp_path: Path, capsys: pytest.CaptureFi
              "5B": "五饼", "6B": "六饼", "4T": "四条", "5T": "五条", "6T": "六条", "7T": "七条", "8W": "八万", "BA": "白板"}
     hand = {"hand": [names[c] for c in WINNING["hand"]],
             "melds": [{"type": "cha", "cards": ["八万"] * 3}], "flags": {"mo": True, "jian": "mian"}}
-    assert tuolaji.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["zui"] == 5
 
 
 def test_a_hand_that_does_not_win_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hand = {"hand": WINNING["hand"][:-4] + ["4T", "5T", "8T", "2W"], "melds": WINNING["melds"]}
-    assert tuolaji.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, hand), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["wins"] is False and out["zui"] == 0 and out["he"] == 10 and out["items"] == []
-    assert tuolaji.main(["zuihe", write(tmp_path, hand)]) == 0
+    assert cli.main(["zuihe", write(tmp_path, hand)]) == 0
     assert capsys.readouterr().out.startswith("不和 — 哈牌，有闲牌")
 
 
 def test_options_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hand = {"hand": ["ZH", "FA", "9T"]}
-    assert tuolaji.main(["zuihe", write(tmp_path, hand), "--json", "-o", "sizes=any"]) == 0
+    assert cli.main(["zuihe", write(tmp_path, hand), "--json", "-o", "sizes=any"]) == 0
     assert json.loads(capsys.readouterr().out)["groups"] == [{"kind": "jia", "cards": ["ZH", "FA", "9T"], "he": 1}]
 
 
@@ -90,13 +90,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
                                           content: str, message: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
-    assert tuolaji.main(["zuihe", str(path)]) == 2
+    assert cli.main(["zuihe", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(message.format(path=path)) and err.count("\n") == 1
 
 
 def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert tuolaji.main(["zuihe", str(tmp_path / "nope.json")]) == 2
+    assert cli.main(["zuihe", str(tmp_path / "nope.json")]) == 2
     assert "nope.json" in capsys.readouterr().err
 
 

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.web.club.store import ClubStore
 from tuolaji.web.store import SessionStore
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert tuolaji.main(["club", "--db", club_db, "--add-table", "一号桌"]) == 0
+    assert cli.main(["club", "--db", club_db, "--add-table", "一号桌"]) == 0
     said = capsys.readouterr()
     token = said.out.strip()
     assert ClubStore(club_db).table_token_ok("一号桌", token)
@@ -38,7 +38,7 @@ def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytes
     first = sessions.create(records[0], name="周一", source="page")
     sessions.save(first, records[5])
     second = sessions.create(records[9], name="周二", source="page")
-    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
+    assert cli.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
                          "--table", "一号桌"]) == 0
     assert "2 sessions" in capsys.readouterr().out
     store = ClubStore(club_db)
@@ -47,7 +47,7 @@ def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytes
     assert [s["name"] for s in store.sessions("一号桌")] == ["周二", "周一"]
     # a table that holds changes already (its machine pushing) is refused: its numbering stays its machine's
     last = store.last_n("一号桌")
-    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
+    assert cli.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "tuolaji.sqlite"),
                          "--table", "一号桌"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "already pushes" in err
@@ -55,13 +55,13 @@ def test_add_table_and_import_sqlite(club_db: str, tmp_path: Path, capsys: pytes
 
 
 def test_bad_options_are_one_line(club_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert tuolaji.main(["club", "--db", "sqlite:///x", "--add-table", "A"]) == 2
+    assert cli.main(["club", "--db", "sqlite:///x", "--add-table", "A"]) == 2
     assert capsys.readouterr().err.strip() == "tuolaji club: --db must be a postgresql:// address, got 'sqlite:///x'"
-    assert tuolaji.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "none.sqlite"),
+    assert cli.main(["club", "--db", club_db, "--import-sqlite", str(tmp_path / "none.sqlite"),
                          "--table", "A"]) == 2
     assert capsys.readouterr().err.strip().endswith("none.sqlite: no such file")
     down = "postgresql://nobody@/x?host=/nonexistent&port=1"
-    assert tuolaji.main(["club", "--db", down, "--add-table", "A"]) == 2
+    assert cli.main(["club", "--db", down, "--add-table", "A"]) == 2
     assert capsys.readouterr().err.strip().startswith("tuolaji club: club database unavailable (")
 
 

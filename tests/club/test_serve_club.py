@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.web.store import DATABASE_NAME, SessionStore
 
 from .conftest import ClubServer, evening_record
@@ -58,7 +58,7 @@ def test_serve_pushes_a_replayed_deal_to_the_club(tmp_path: Path, club: ClubServ
 
 
 def test_serve_club_needs_a_table_and_token(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code = tuolaji.main(["serve", "--port", "0", "--resume", "--data", str(tmp_path), "--club", "http://127.0.0.1:9"])
+    code = cli.main(["serve", "--port", "0", "--resume", "--data", str(tmp_path), "--club", "http://127.0.0.1:9"])
     assert code == 2
     assert capsys.readouterr().err.strip() == ("tuolaji serve: --club needs --table NAME and the table's token "
                                                "(--club-token or $TUOLAJI_CLUB_TOKEN)")

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.datasets import realart
 from tuolaji.datasets.cardart import CARD_NAMES, CardStyle, index_boxes, render_card
 from tuolaji.datasets.scenes import generate_scene
@@ -132,9 +132,9 @@ def test_option_off_leaves_scenes_and_files_unchanged(tmp_path: Path) -> None:
     a = generate_scene(3, 1, 320, 320)
     b = generate_scene(3, 1, 320, 320, real_art=0.0)
     assert np.array_equal(a.image, b.image) and a.indices == b.indices and a.info == b.info
-    tuolaji.main(["generate", "--out", str(tmp_path / "a"), "--count", "2", "--seed", "3", "--size", "160x160",
+    cli.main(["generate", "--out", str(tmp_path / "a"), "--count", "2", "--seed", "3", "--size", "160x160",
                       "--quiet"])
-    tuolaji.main(["generate", "--out", str(tmp_path / "b"), "--count", "2", "--seed", "3", "--size", "160x160",
+    cli.main(["generate", "--out", str(tmp_path / "b"), "--count", "2", "--seed", "3", "--size", "160x160",
                       "--quiet", "--real-art", "0"])
     for sub in ("images/000001.jpg", "labels/000001.txt", "meta/000001.json", "generate.json"):
         assert (tmp_path / "a" / sub).read_bytes() == (tmp_path / "b" / sub).read_bytes(), sub
@@ -171,7 +171,7 @@ def test_the_holdout_never_draws_a_train_design(one_deck: realart.Design) -> Non
 
 
 def test_generate_writes_the_share_and_designs_it_drew_from(one_deck: realart.Design, tmp_path: Path) -> None:
-    assert tuolaji.main(["generate", "--out", str(tmp_path), "--count", "2", "--seed", "2", "--size", "320x240",
+    assert cli.main(["generate", "--out", str(tmp_path), "--count", "2", "--seed", "2", "--size", "320x240",
                              "--quiet", "--real-art", "0.7"]) == 0
     settings = json.loads((tmp_path / "generate.json").read_text())
     assert settings["real_art"] == 0.7 and settings["real_art_designs"] == [one_deck.name]

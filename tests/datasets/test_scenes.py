@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.datasets.cardart import CARD_NAMES
 from tuolaji.datasets.scenes import (
     REJECT,
@@ -93,9 +93,9 @@ def _digest(folder: Path) -> dict[str, str]:
 
 def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
-    assert tuolaji.main(["generate", "--out", str(one), "--count", "4", "--seed", "9", "--size", "320x240",
+    assert cli.main(["generate", "--out", str(one), "--count", "4", "--seed", "9", "--size", "320x240",
                              "--crops", "--quiet"]) == 0
-    assert tuolaji.main(["generate", "--out", str(two), "--count", "4", "--seed", "9", "--size", "320x240",
+    assert cli.main(["generate", "--out", str(two), "--count", "4", "--seed", "9", "--size", "320x240",
                              "--crops", "--workers", "2", "--quiet"]) == 0
     assert _digest(one) == _digest(two)
     assert len(list((one / "images").glob("*.jpg"))) == 4
@@ -106,7 +106,7 @@ def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None
 
 
 def test_generate_cli_rejects_a_bad_size(tmp_path: Path, capsys) -> None:
-    assert tuolaji.main(["generate", "--out", str(tmp_path), "--count", "1", "--seed", "1", "--size", "big"]) == 2
+    assert cli.main(["generate", "--out", str(tmp_path), "--count", "1", "--seed", "1", "--size", "big"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--size" in err[0]
 
@@ -116,7 +116,7 @@ def test_crops_written_before_they_carried_sides_get_them_from_the_meta(tmp_path
     from tuolaji.training.classifier_train import load_crops
 
     out = tmp_path / "set"
-    assert tuolaji.main(["generate", "--out", str(out), "--count", "3", "--seed", "4", "--size", "320x320",
+    assert cli.main(["generate", "--out", str(out), "--count", "3", "--seed", "4", "--size", "320x320",
                              "--crops", "--quiet"]) == 0
     x, y, angle, side = load_crops([out])
     assert set(side[y < REJECT]) <= {SIDE_LEFT, SIDE_RIGHT} and (side[y == REJECT] == SIDE_NONE).all()
@@ -141,7 +141,7 @@ def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epoch
     from tuolaji.training.classifier_train import epoch_order, load_crops
 
     out = tmp_path / "set"
-    assert tuolaji.main(["generate", "--out", str(out), "--count", "4", "--seed", "5", "--size", "640x480",
+    assert cli.main(["generate", "--out", str(out), "--count", "4", "--seed", "5", "--size", "640x480",
                              "--crops", "--quiet"]) == 0
     x, y, angle, side, size = load_crops([out], sizes=True)
     assert len(size) == len(y) and (size[y == REJECT] == 0).all() and (size[y < REJECT] >= 12).all()
@@ -165,7 +165,7 @@ def test_crop_index_sizes_come_from_the_meta_and_weight_small_indices_into_epoch
 def test_joker_share_sets_how_often_jokers_are_drawn(tmp_path: Path, capsys) -> None:
     def jokers(share: str) -> float:
         out = tmp_path / share
-        assert tuolaji.main(["generate", "--out", str(out), "--count", "6", "--seed", "3", "--size", "320x240",
+        assert cli.main(["generate", "--out", str(out), "--count", "6", "--seed", "3", "--size", "320x240",
                                  "--joker-share", share, "--quiet"]) == 0
         cards = [c["card"] for m in sorted((out / "meta").glob("*.json")) for c in json.loads(m.read_text())["cards"]]
         assert json.loads((out / "generate.json").read_text())["joker_share"] == float(share)
@@ -173,7 +173,7 @@ def test_joker_share_sets_how_often_jokers_are_drawn(tmp_path: Path, capsys) -> 
 
     assert jokers("0") == 0.0
     assert jokers("0.6") > 0.35
-    assert tuolaji.main(["generate", "--out", str(tmp_path / "bad"), "--count", "1", "--seed", "1",
+    assert cli.main(["generate", "--out", str(tmp_path / "bad"), "--count", "1", "--seed", "1",
                              "--joker-share", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--joker-share" in err[0]

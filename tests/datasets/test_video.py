@@ -7,8 +7,7 @@ import json
 import cv2
 import pytest
 
-import tuolaji
-from tuolaji import scorer
+from tuolaji import cli, scorer
 from tuolaji.datasets.video import RenderOptions, VideoTruth, filmed_record, render_video, setup_of
 from tuolaji.vision.oracle import OracleReader
 
@@ -84,7 +83,7 @@ def test_cards_lie_in_their_seats_zone_and_at_the_card_readers_scale(short_deal)
 
 def test_render_video_command_writes_video_setup_truth_and_frames(tmp_path, capsys):
     out = tmp_path / "cli.mp4"
-    assert tuolaji.main(["render-video", str(out), "--profile", "standard-2deck", "--seed", "2",
+    assert cli.main(["render-video", str(out), "--profile", "standard-2deck", "--seed", "2",
                              "--hand-size", "1", "--fps", "8", "--style-split", "holdout", "--linger", "0:1"]) == 0
     printed = capsys.readouterr().out
     for suffix in (".truth.json", ".setup.json", ".frames.json"):
@@ -105,6 +104,6 @@ def test_render_video_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, m
     bad = tmp_path / "bad.json"
     bad.write_text("{oops")
     args = [a.format(missing=tmp_path / "missing.json", bad=bad) for a in args]
-    assert tuolaji.main(["render-video", str(tmp_path / "x.mp4"), *args]) == 2
+    assert cli.main(["render-video", str(tmp_path / "x.mp4"), *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err

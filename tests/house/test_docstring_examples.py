@@ -23,7 +23,7 @@ def test_docstring_examples(module_with_examples: str) -> None:
 def test_the_collector_finds_the_modules_with_examples() -> None:
     names = modules_with_examples()
     assert {"tuolaji.scorer.audit", "tuolaji.scorer.zuihe", "tuolaji.vision.detector", "tuolaji.vision.grouping",
-            "tuolaji.web", "tuolaji", "tests.conftest", "tests.browser.records"} <= set(names)
+            "tuolaji.web", "tuolaji.cli", "tests.conftest", "tests.browser.records"} <= set(names)
     assert "tuolaji.vision.cards_json" not in names  # no examples: not a case
 
 

@@ -10,7 +10,8 @@ From the bottom::
                 pipeline (WEB_CAMERA_MODULES)
     datasets    generation (scenes, card art, videos, real-photo sets): may use vision's geometry
     training    training, export and evaluation: on top of datasets
-    tuolaji the commands: anything, but at module level only the light layers
+    cli         the commands: anything, but at module level only the light layers
+    tuolaji     the one import name's own package: ``python -m tuolaji`` runs the commands
 
 The check reads every module's source (an AST walk, so imports inside functions count too:
 "imported by nothing at run time" means not even lazily). Tests, benchmarks and scripts sit
@@ -33,7 +34,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PACKAGES = ("scorer", "models", "session", "vision", "web", "datasets", "training", "tuolaji")
+PACKAGES = ("scorer", "models", "session", "vision", "web", "datasets", "training", "cli", "tuolaji")
 """The project's top-level packages, from the bottom layer up."""
 
 ALLOWED: dict[str, frozenset[str]] = {
@@ -44,7 +45,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "web": frozenset({"web", "session", "scorer"}),
     "datasets": frozenset({"datasets", "vision", "session", "scorer", "models"}),
     "training": frozenset({"training", "datasets", "vision", "session", "scorer", "models"}),
-    "tuolaji": frozenset(PACKAGES),
+    "cli": frozenset(PACKAGES) - {"tuolaji"},
+    "tuolaji": frozenset({"tuolaji", "cli"}),
 }
 """Package -> the project packages its modules may import (anywhere in the module)."""
 
@@ -52,7 +54,7 @@ WEB_CAMERA_MODULES = frozenset({"web.camera", "web.decks_page", "web.pictures", 
 """The page's modules that run the camera pipeline (set-up, enrolment, play pictures, the feed):
 the only ones of ``web`` that may import ``vision``."""
 
-LIGHT_AT_MODULE_LEVEL = frozenset({"scorer", "session", "models", "tuolaji"})
+LIGHT_AT_MODULE_LEVEL = frozenset({"scorer", "session", "models", "cli"})
 """What a command module may import at module level besides the standard library."""
 
 TRAINING_ONLY = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})
@@ -81,10 +83,10 @@ def module_name(root: Path, path: Path) -> str:
 
 def canonical(target: str) -> str:
     """An imported module by its layer: ``tuolaji.scorer.cards`` is ``scorer.cards`` (every folder
-    installs under the one name ``tuolaji``; the commands are ``tuolaji`` itself).
+    installs under the one name ``tuolaji``; the commands are ``tuolaji.cli``).
 
-    >>> canonical("tuolaji.scorer.cards"), canonical("tuolaji._common"), canonical("numpy")
-    ('scorer.cards', 'tuolaji._common', 'numpy')
+    >>> canonical("tuolaji.scorer.cards"), canonical("tuolaji.cli._common"), canonical("tuolaji"), canonical("numpy")
+    ('scorer.cards', 'cli._common', 'tuolaji', 'numpy')
     """
     first, _, rest = target.partition(".")
     if first == "tuolaji" and rest.partition(".")[0] in PACKAGES:
@@ -149,16 +151,16 @@ def violations(root: Path) -> list[str]:
             if top in PACKAGES:
                 if top not in ALLOWED[here] and not (here == "web" and top == "vision" and imp.module in WEB_CAMERA_MODULES):
                     out.append(f"{where} ({here} may import {', '.join(sorted(ALLOWED[here]))})")
-                if top == "tuolaji" and here != "tuolaji":
+                if top in ("cli", "tuolaji") and here not in ("cli", "tuolaji"):
                     out.append(f"{where} (nothing imports the commands)")
-                if here == "tuolaji" and imp.top_level and top not in LIGHT_AT_MODULE_LEVEL:
+                if here == "cli" and imp.top_level and top not in LIGHT_AT_MODULE_LEVEL:
                     out.append(f"{where} at module level (a command imports {top} when it runs)")
             else:
                 if here in RUNTIME and top in TRAINING_ONLY:
                     out.append(f"{where} (training's dependency, in the runtime)")
                 if here in ("scorer", "session", "models") and top in NO_NATIVE:
                     out.append(f"{where} ({here} is pure Python)")
-                if here == "tuolaji" and imp.top_level and top not in stdlib and top != "__future__":
+                if here == "cli" and imp.top_level and top not in stdlib and top != "__future__":
                     out.append(f"{where} at module level (a command imports {top} when it runs)")
     return out
 
@@ -218,14 +220,14 @@ def test_the_check_finds_a_wrong_import(tmp_path: Path) -> None:
         "datasets/__init__.py": "",
         "datasets/scenes.py": "from vision.cardcrop import crop_index\n",  # allowed: top -> down
         "training/__init__.py": "",
-        "tuolaji/__init__.py": "",
-        "tuolaji/detect.py": "import cv2\nfrom vision import detector\n"
+        "cli/__init__.py": "",
+        "cli/detect.py": "import cv2\nfrom vision import detector\n"
                                  "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import numpy\n"
                                  "def run(args):\n    import onnxruntime\n",
     })
     found = violations(root)
     assert [v.split(": imports")[0] for v in found] == [
-        "scorer.rules:1", "session.live:2", "tuolaji.detect:1", "tuolaji.detect:2",
+        "cli.detect:1", "cli.detect:2", "scorer.rules:1", "session.live:2",
         "vision.oracle:2", "vision.reader:1", "web.api:1", "web.view:1"]
     assert found[-1].startswith("web.view:1: imports training (web may import")
 
@@ -240,12 +242,12 @@ def test_the_check_knows_the_real_tree_would_fail(tmp_path: Path) -> None:
 # --- the commands ----------------------------------------------------------------------------
 
 def test_one_module_per_command_named_after_it() -> None:
-    import tuolaji
+    from tuolaji import cli
 
-    modules = {p.stem for p in (ROOT / "tuolaji").glob("*.py") if not p.stem.startswith("_")}
-    assert modules == {name.replace("-", "_") for name in tuolaji.COMMANDS}
-    for name in tuolaji.COMMANDS:
-        module = importlib.import_module(tuolaji.module_of(name))
+    modules = {p.stem for p in (ROOT / "cli").glob("*.py") if not p.stem.startswith("_")}
+    assert modules == {name.replace("-", "_") for name in cli.COMMANDS}
+    for name in cli.COMMANDS:
+        module = importlib.import_module(cli.module_of(name))
         assert callable(module.add_arguments) and callable(module.run), name
     for package in PACKAGES:  # no command modules left elsewhere under the old names
         strays = [p for p in (ROOT / package).glob("*.py") if p.stem.endswith("_cli") or p.stem.startswith("cli")]
@@ -264,8 +266,8 @@ def test_audit_runs_without_opencv_flask_onnxruntime_or_numpy() -> None:
     record = ROOT / "examples" / "demo-3deck.json"
     done = _python(textwrap.dedent(f"""
         import json, sys
-        import tuolaji
-        code = tuolaji.main(["audit", {str(record)!r}, "--json"])
+        from tuolaji import cli
+        code = cli.main(["audit", {str(record)!r}, "--json"])
         loaded = sorted(m for m in {HEAVY!r} if m in sys.modules)
         print(json.dumps({{"code": code, "loaded": loaded}}), file=sys.stderr)
     """))
@@ -275,37 +277,37 @@ def test_audit_runs_without_opencv_flask_onnxruntime_or_numpy() -> None:
 
 
 def test_the_parser_loads_nothing_heavy() -> None:
-    done = _python(f"import sys, tuolaji; tuolaji.build_parser(); print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    done = _python(f"import sys; from tuolaji import cli; cli.build_parser(); print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
     assert done.stdout.strip() == "[]", done.stderr
 
 
 def test_a_missing_module_that_is_not_an_extra_surfaces(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tuolaji
+    from tuolaji import cli
 
     real_import = importlib.import_module
 
     def broken(name: str, *args: object) -> object:
-        if name == "tuolaji.rules":
+        if name == "tuolaji.cli.rules":
             raise ModuleNotFoundError("No module named 'scorer.gone'", name="scorer.gone")
-        if name == "tuolaji.train":
+        if name == "tuolaji.cli.train":
             raise ModuleNotFoundError("No module named 'torch'", name="torch")
         return real_import(name, *args)
 
     monkeypatch.setattr(importlib, "import_module", broken)
-    assert tuolaji._load("tuolaji.train") is None  # the train extra: quietly absent from --help
+    assert cli._load("tuolaji.cli.train") is None  # the train extra: quietly absent from --help
     with pytest.raises(ModuleNotFoundError, match="scorer.gone"):
-        tuolaji.build_parser()  # a broken install: said, not a command silently gone
+        cli.build_parser()  # a broken install: said, not a command silently gone
 
 
 def test_a_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import tuolaji
-    import tuolaji.export as export
+    import tuolaji.cli.export as export
+    from tuolaji import cli
 
     def needs_torch(args: object) -> int:
         raise ModuleNotFoundError("No module named 'torch'", name="torch")
 
     monkeypatch.setattr(export, "run", needs_torch)
-    assert tuolaji.main(["export", "--classifier", "x.pt"]) == 2
+    assert cli.main(["export", "--classifier", "x.pt"]) == 2
     assert capsys.readouterr().err == "tuolaji export: missing dependency 'torch' (install the project's 'train' extra)\n"
 
 
@@ -385,8 +387,8 @@ def test_every_copy_is_the_declaration_itself() -> None:
 
 
 def test_export_writes_the_classes_and_loading_checks_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import tuolaji
-    from tuolaji.export import write_cards_json
+    from tuolaji import cli
+    from tuolaji.cli.export import write_cards_json
     from tuolaji.scorer.errors import InputError
     from tuolaji.vision.classes import CLASSIFIER_CLASSES
     from tuolaji.vision.detector import CardReader
@@ -398,7 +400,7 @@ def test_export_writes_the_classes_and_loading_checks_them(tmp_path: Path, capsy
     with pytest.raises(InputError, match="classifier_classes .* is not the reader's vocabulary"):
         CardReader.load(tmp_path)
     image = ROOT / "tests" / "data" / "detector" / "images" / "000000.jpg"
-    assert tuolaji.main(["detect", str(image), "--models", str(tmp_path)]) == 2
+    assert cli.main(["detect", str(image), "--models", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"tuolaji detect: {tmp_path / 'cards.json'}: classifier_classes (55 classes, starting ['3S'")
     assert err.count("\n") == 1

@@ -391,7 +391,7 @@ def test_bidding_state_friends_later_deal() -> None:
 
 
 def test_rules_lists_the_new_options() -> None:
-    from tuolaji.rules import describe
+    from tuolaji.cli.rules import describe
 
     text = describe("guangzhou-3deck")
     for option in ("triple_pair_tractor", "titanic_beats_three_pair", "forced_unit", "discard_penalty",

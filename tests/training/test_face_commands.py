@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.vision.face import FACE_PX, FaceReader
 
 pytest.importorskip("torch")
@@ -16,20 +16,20 @@ pytest.importorskip("torch")
 
 def test_face_set_train_export_and_read(tmp_path: Path, capsys) -> None:
     faces = tmp_path / "faces"
-    assert tuolaji.main(["face-set", "--out", str(faces), "--seed", "2", "--styles", "1", "--art-copies", "1",
+    assert cli.main(["face-set", "--out", str(faces), "--seed", "2", "--styles", "1", "--art-copies", "1",
                              "--rejects", "30"]) == 0
     assert "training pictures" in capsys.readouterr().out
     run = tmp_path / "run"
     args = ["train", "face", "--train", str(faces), "--val", str(faces), "--out", str(run), "--epochs", "1",
             "--set", "samples_per_epoch=192", "--set", "width=8"]
-    assert tuolaji.main(args) == 0
+    assert cli.main(args) == 0
     history = json.loads((run / "history.json").read_text())
     assert [h["epoch"] for h in history] == [1] and 0.0 <= history[0]["accuracy"] <= 1.0
     # a finished run resumed is a no-op that keeps its checkpoint
-    assert tuolaji.main([*args, "--resume"]) == 0
+    assert cli.main([*args, "--resume"]) == 0
     assert len(json.loads((run / "history.json").read_text())) == 1
     models = tmp_path / "models"
-    assert tuolaji.main(["export", "--face", str(run / "last.pt"), "--out", str(models)]) == 0
+    assert cli.main(["export", "--face", str(run / "last.pt"), "--out", str(models)]) == 0
     import onnxruntime as ort
 
     reader = FaceReader(ort.InferenceSession(str(models / "face.onnx"), providers=["CPUExecutionProvider"]))
@@ -38,7 +38,7 @@ def test_face_set_train_export_and_read(tmp_path: Path, capsys) -> None:
 
 
 def test_train_face_refuses_a_folder_that_is_no_face_set(tmp_path: Path, capsys) -> None:
-    assert tuolaji.main(["train", "face", "--train", str(tmp_path), "--val", str(tmp_path), "--out",
+    assert cli.main(["train", "face", "--train", str(tmp_path), "--val", str(tmp_path), "--out",
                              str(tmp_path / "run")]) == 2
     assert "not a face set" in capsys.readouterr().err
 
@@ -62,10 +62,10 @@ def test_strong_augment_turns_recolours_and_covers_but_keeps_the_picture() -> No
 
 def test_train_face_with_strong_augment_from_the_settings(tmp_path: Path) -> None:
     faces = tmp_path / "faces"
-    assert tuolaji.main(["face-set", "--out", str(faces), "--seed", "3", "--styles", "1", "--art-copies", "1",
+    assert cli.main(["face-set", "--out", str(faces), "--seed", "3", "--styles", "1", "--art-copies", "1",
                              "--rejects", "20"]) == 0
     run = tmp_path / "run"
-    assert tuolaji.main(["train", "face", "--train", str(faces), "--val", str(faces), "--out", str(run),
+    assert cli.main(["train", "face", "--train", str(faces), "--val", str(faces), "--out", str(run),
                              "--epochs", "1", "--set", "samples_per_epoch=96", "--set", "width=8",
                              "--set", "strong_augment=true"]) == 0
     import torch

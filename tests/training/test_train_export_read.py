@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-import tuolaji
+from tuolaji import cli
 
 pytest.importorskip("torch")
 pytest.importorskip("ultralytics")
@@ -17,31 +17,31 @@ pytest.importorskip("ultralytics")
 
 def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     data = tmp_path / "set"
-    assert tuolaji.main(["generate", "--out", str(data), "--count", "4", "--seed", "3", "--size", "320x320",
+    assert cli.main(["generate", "--out", str(data), "--count", "4", "--seed", "3", "--size", "320x320",
                              "--crops", "--quiet"]) == 0
-    assert tuolaji.main(["train", "detector", "--train", str(data), "--val", str(data), "--out",
+    assert cli.main(["train", "detector", "--train", str(data), "--val", str(data), "--out",
                              str(tmp_path / "det"), "--epochs", "1", "--batch", "4"]) == 0
     last = tmp_path / "det" / "weights" / "last.pt"
     assert last.exists()
-    assert tuolaji.main(["train", "classifier", "--train", str(data), "--val", str(data), "--out",
+    assert cli.main(["train", "classifier", "--train", str(data), "--val", str(data), "--out",
                              str(tmp_path / "cls"), "--epochs", "1", "--batch", "32"]) == 0
     assert (tmp_path / "cls" / "last.pt").exists() and (tmp_path / "cls" / "history.json").exists()
     # resuming a finished classifier run is a no-op that keeps the checkpoint
-    assert tuolaji.main(["train", "classifier", "--train", str(data), "--val", str(data), "--out",
+    assert cli.main(["train", "classifier", "--train", str(data), "--val", str(data), "--out",
                              str(tmp_path / "cls"), "--epochs", "1", "--resume"]) == 0
     models = tmp_path / "models"
     models.mkdir()
     # what was measured of the models an export replaces does not describe the new ones
     (models / "cards.json").write_text(json.dumps({"reader": {"card_threshold": 0.6}, "metrics": {"demo_replay_exact": True},
                                                     "reader_tuned_on": "old"}))
-    assert tuolaji.main(["export", "--detector", str(last), "--classifier", str(tmp_path / "cls" / "last.pt"),
+    assert cli.main(["export", "--detector", str(last), "--classifier", str(tmp_path / "cls" / "last.pt"),
                              "--int8-classifier", "--out", str(models)]) == 0
     assert {p.name for p in models.iterdir()} >= {"detector.onnx", "classifier.onnx", "cards.json", "reader_check.npz"}
     written = json.loads((models / "cards.json").read_text())
     assert written["classifier_weights"] == "int8 (7-bit weights)" and written["reader"]["card_threshold"] == 0.6
     assert "metrics" not in written and "reader_tuned_on" not in written
     floats = tmp_path / "float-models"
-    assert tuolaji.main(["export", "--classifier", str(tmp_path / "cls" / "last.pt"), "--out", str(floats)]) == 0
+    assert cli.main(["export", "--classifier", str(tmp_path / "cls" / "last.pt"), "--out", str(floats)]) == 0
     assert json.loads((floats / "cards.json").read_text())["classifier_weights"] == "float32"
     from tests.vision.test_model_check import widest_integer_weight
 
@@ -70,7 +70,7 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     # two checkpoints make one ensemble network; a network twice over reads as itself
     pair = tmp_path / "pair-models"
     checkpoint = str(tmp_path / "cls" / "last.pt")
-    assert tuolaji.main(["export", "--classifier", checkpoint, "--classifier", checkpoint,
+    assert cli.main(["export", "--classifier", checkpoint, "--classifier", checkpoint,
                              "--out", str(pair)]) == 0
     pair_out = ort.InferenceSession(str(pair / "classifier.onnx")).run(None, {"crops": blob})
     float_out = ort.InferenceSession(str(floats / "classifier.onnx")).run(None, {"crops": blob})
@@ -87,21 +87,21 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
 
     # a small-index specialist: trained on small indices and larger ones shrunk to their pixels,
     # exported beside the classifier, and loaded by the reader for the small indices
-    assert tuolaji.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
+    assert cli.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
                              "--out", str(tmp_path / "small"), "--epochs", "1", "--batch", "32",
                              "--set", "small_only=18", "--set", "small_weight=2"]) == 0
     import torch
 
     state = torch.load(tmp_path / "small" / "last.pt", map_location="cpu", weights_only=False)
     assert state["small_only"] == 18 and state["lowres_share"] == 1.0
-    assert tuolaji.main(["export", "--small-classifier", str(tmp_path / "small" / "last.pt"), "--out", str(models)]) == 0
+    assert cli.main(["export", "--small-classifier", str(tmp_path / "small" / "last.pt"), "--out", str(models)]) == 0
     small = ort.InferenceSession(str(models / "classifier_small.onnx"))
     assert [o.name for o in small.get_outputs()] == ["probs", "up", "side"]  # no features: enrolment adapts the classifier
     assert CardReader.load(models, small_reader_px=18.0).has_small_reader
 
     # spades and clubs drawn more often (their confusion is the commonest on real decks); the
     # validation says how often each is read as the other
-    assert tuolaji.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
+    assert cli.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
                              "--out", str(tmp_path / "black"), "--epochs", "1", "--batch", "32",
                              "--set", "black_weight=3"]) == 0
     state = torch.load(tmp_path / "black" / "last.pt", map_location="cpu", weights_only=False)

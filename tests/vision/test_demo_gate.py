@@ -98,12 +98,11 @@ def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Pat
     far, the video's tricks come back exactly, then the kitty is turned up (the defenders win it ×4,
     their side goes up two levels) and the next deal starts as 开始下一副 starts it; the demo's
     game is then the bundled record, and the proven revoke is in the audit."""
-    import tuolaji
-    from tuolaji import scorer
-    from tuolaji.serve import build_server
+    from tuolaji import cli, scorer
+    from tuolaji.cli.serve import build_server
     from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
 
-    args = tuolaji.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
+    args = cli.build_parser().parse_args(["serve", "--demo", "--fast", "--oracle", str(DEMO_FRAMES),
                                                   "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
     try:

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.vision.detector import CARD_NAMES, MODELS_DIR, REJECT, CardReader
 from tuolaji.vision.face import FACE_PX, card_quads, order_quad, portrait, warp_face
 
@@ -103,7 +103,7 @@ def test_detect_cli_reads_faces_with_the_face_setting(tmp_path: Path, capsys) ->
     photo = cv2.resize(np.ascontiguousarray(render_card("9C", style, 224)[..., :3]), (224, 224))
     path = tmp_path / "nine.png"
     cv2.imwrite(str(path), photo)
-    assert tuolaji.main(["detect", str(path), "--json"]) == 0
+    assert cli.main(["detect", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [c["card"] for c in out[0]["cards"]] == ["9C"]
 

@@ -374,7 +374,7 @@ def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
 
 
 def test_replay_without_a_card_model_says_so(tmp_path, monkeypatch):
-    from tuolaji import replay
+    from tuolaji.cli import replay
     from tuolaji.vision import detector
 
     def no_models(*args, **kwargs):

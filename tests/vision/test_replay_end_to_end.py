@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-import tuolaji
-from tuolaji import scorer
+from tuolaji import cli, scorer
 from tuolaji.datasets.video import RenderOptions, VideoTruth, render_video, save_render
 from tuolaji.session.events import PlaySettled, StateChanged
 from tuolaji.session.live import LiveGame
@@ -123,7 +122,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Pa
 
 
 def replay(paths: dict[str, Path], out: Path, *extra: str) -> int:
-    return tuolaji.main(["replay", str(paths["video"]), "--setup", str(paths["setup"]), "--out", str(out),
+    return cli.main(["replay", str(paths["video"]), "--setup", str(paths["setup"]), "--out", str(out),
                              "--oracle", str(paths["frames"]), "--quiet", *extra])
 
 
@@ -216,7 +215,7 @@ def test_bundled_demo_replays_to_its_truth(tmp_path):
     out = tmp_path / "demo.json"
     args = ["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(out), "--quiet",
             "--oracle", str(DEMO_FRAMES)]
-    assert tuolaji.main(args) == 0
+    assert cli.main(args) == 0
     assert tricks_of(out) == tricks_of(DEMO_TRUTH)
 
 
@@ -237,7 +236,7 @@ def test_bundled_demo_replays_to_its_truth_with_the_shipped_reader(tmp_path):
 
     out = tmp_path / "demo.json"
     args = ["replay", str(DEMO_VIDEO), "--setup", str(DEMO_SETUP), "--out", str(out), "--quiet"]
-    assert tuolaji.main(args) == 0
+    assert cli.main(args) == 0
     assert tricks_of(out) == tricks_of(DEMO_TRUTH)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import tuolaji
+from tuolaji import cli
 from tuolaji.scorer import safejson
 from tuolaji.web import create_app, get_table
 from tuolaji.web.api import backup_text
@@ -49,7 +49,7 @@ def test_a_session_of_5_mib_exports_imports_and_audits(tmp_path: Path, five_mib:
     assert get_table(app).store.get(answer.get_json()["id"]).record == five_mib
     path = tmp_path / "backup.json"
     path.write_bytes(export.data)
-    assert tuolaji.main(["audit", str(path)]) == 0
+    assert cli.main(["audit", str(path)]) == 0
     capsys.readouterr()
 
 

@@ -81,7 +81,7 @@ def test_choose_a_source_fix_the_corners_and_keep_them(app: Flask, client: Any, 
 
 
 def test_the_next_game_starts_from_the_saved_calibration(tmp_path: Path) -> None:
-    from tuolaji.serve import add_arguments, attach_source
+    from tuolaji.cli.serve import add_arguments, attach_source
     from tuolaji.web import create_app
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
@@ -173,11 +173,11 @@ def test_tracker_api_live_and_in_replay(app: Flask, client: Any) -> None:
 
 
 def test_the_preview_of_a_running_game_is_the_pipeline_s_own(tmp_path: Path) -> None:
-    import tuolaji
-    from tuolaji.serve import build_server
+    from tuolaji import cli
+    from tuolaji.cli.serve import build_server
     from tuolaji.vision import demo
 
-    args = tuolaji.build_parser().parse_args([
+    args = cli.build_parser().parse_args([
         "serve", "--video", str(demo.DEMO_VIDEO), "--oracle", str(demo.DEMO_FRAMES), "--fast", "--port", "0",
         "--data", str(tmp_path)])
     server, table = build_server(args)

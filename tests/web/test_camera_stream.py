@@ -82,10 +82,10 @@ def test_an_address_that_is_no_stream_is_refused_in_words(app: Flask, client: An
 def test_serve_with_a_phone_as_the_camera(tmp_path: Path, phone: MjpegServer) -> None:
     """``tuolaji serve --camera URL``: the pipeline reads the phone; /camera previews the very frames
     it reads; the stream drops and the feed stops at once all the same."""
-    import tuolaji
-    from tuolaji.serve import build_server
+    from tuolaji import cli
+    from tuolaji.cli.serve import build_server
 
-    args = tuolaji.build_parser().parse_args([
+    args = cli.build_parser().parse_args([
         "serve", "--camera", phone.url, "--oracle", str(DEMO_FRAMES), "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
     try:

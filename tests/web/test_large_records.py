@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tuolaji import scorer
-from tuolaji.audit import load_record
+from tuolaji.cli.audit import load_record
 from tuolaji.scorer import safejson
 from tuolaji.web import create_app, get_table
 from tuolaji.web.store import DATABASE_NAME, STORED_MAX_BYTES, SessionStore

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import tuolaji
+from tuolaji import cli
 from tuolaji.scorer.names import check_name, clean_name, printable
 from tuolaji.web.store import DATABASE_NAME, SessionStore
 
@@ -80,26 +81,26 @@ def test_the_commands_refuse_bad_names_and_escape_what_they_print(tmp_path: Path
     store = SessionStore(tmp_path / DATABASE_NAME)
     store.create(RECORD, name="周五", source="page")
     for bad in ("周五\u0000夜", "\u202e老东"):
-        assert tuolaji.main(["stats", "--data", str(tmp_path), "--rename", "东", bad]) == 2
+        assert cli.main(["stats", "--data", str(tmp_path), "--rename", "东", bad]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "\x00" not in err and "\u202e" not in err
-    assert tuolaji.main(["stats", "--data", str(tmp_path), "--rename", "无名氏", "老王"]) == 2
+    assert cli.main(["stats", "--data", str(tmp_path), "--rename", "无名氏", "老王"]) == 2
     capsys.readouterr()
     # a name the store took before the rule (an older version): printed escaped
     import sqlite3
 
     with sqlite3.connect(tmp_path / DATABASE_NAME) as connection:
         connection.execute("INSERT INTO player_names (key, name) VALUES (?, ?)", ("东", "\x1b]0;pwned\x07\x1b[31mRED"))
-    assert tuolaji.main(["stats", "--data", str(tmp_path)]) == 0
+    assert cli.main(["stats", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b]0;pwned\\x07" in out
-    assert tuolaji.main(["stats", "--data", str(tmp_path), "--json"]) == 0
+    assert cli.main(["stats", "--data", str(tmp_path), "--json"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\u001b" in out
     # a record whose players hold a control is refused by the audit (exit 2), in one line
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(RECORD | {"players": ["东", "南", "西", "\x1b[31mRED"]}), encoding="utf-8")
-    assert tuolaji.main(["audit", str(path)]) == 2
+    assert cli.main(["audit", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\x1b" not in err
 
@@ -108,9 +109,9 @@ def test_a_command_s_error_line_quotes_its_input_escaped(tmp_path: Path, capsys)
     path = tmp_path / "level.json"
     deal = {"level": "\x1b]0;pwned\x07\x1b[31mRED", "trump": "S", "dealer": 0, "tricks": []}
     path.write_text(json.dumps(RECORD | {"deals": [deal]}), encoding="utf-8")
-    assert tuolaji.main(["audit", str(path)]) == 2
+    assert cli.main(["audit", str(path)]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err and "\\x1b]0;pwned\\x07" in err and err.count("\n") == 1
-    assert tuolaji.main(["audit", str(tmp_path / "no\x1b[31mfile.json")]) == 2
+    assert cli.main(["audit", str(tmp_path / "no\x1b[31mfile.json")]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "no\\x1b[31mfile.json" in err and err.count("\n") == 1

@@ -68,10 +68,10 @@ def test_every_command_refuses_the_escaped_quote_string_with_one_line(ws: Worksp
 
 
 def test_tuolaji_audit_prints_one_line_for_the_escaped_quote_string(ws: Workspace, capsys: Any) -> None:
-    import tuolaji
+    from tuolaji import cli
 
     path = ws.file(escaped_quotes(128 * 1024).encode(), "quotes.json")
-    assert tuolaji.main(["audit", path]) == 2
+    assert cli.main(["audit", path]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not valid JSON: Unterminated string starting at line 1 column 1" in err
 

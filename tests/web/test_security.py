@@ -155,8 +155,8 @@ def test_the_token_is_kept_in_the_data_folder_owner_only(tmp_path: Path) -> None
 
 
 def test_sixty_identical_cards_are_refused_within_a_second_and_resume_still_starts(tmp_path: Path) -> None:
-    import tuolaji
-    from tuolaji.serve import build_server
+    from tuolaji import cli
+    from tuolaji.cli.serve import build_server
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     client = app.test_client()
@@ -172,7 +172,7 @@ def test_sixty_identical_cards_are_refused_within_a_second_and_resume_still_star
     response = client.post("/api/sessions/import", json=record)
     assert time.monotonic() - begun < 1.0 and response.status_code == 400
     assert get_table(app).game.snapshot()["deals"][0].get("tricks", []) == []  # nothing was saved
-    args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    args = cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
     begun = time.monotonic()
     server, table = build_server(args)
     try:
@@ -286,10 +286,10 @@ def test_bodies_over_the_limit_are_413_with_a_message(app: Flask, client: Any) -
 
 
 def test_a_corrupt_sessions_database_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import tuolaji
+    from tuolaji import cli
 
     (tmp_path / "tuolaji.sqlite").write_bytes(b"this is not a database" * 100)
-    assert tuolaji.main(["serve", "--resume", "--port", "0", "--data", str(tmp_path)]) == 2
+    assert cli.main(["serve", "--resume", "--port", "0", "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "tuolaji.sqlite" in err and "cannot be read" in err and err.count("\n") == 1
 
@@ -329,14 +329,14 @@ def test_resume_starts_even_when_the_latest_session_holds_sixty_identical_cards(
                                                                                   capsys: pytest.CaptureFixture[str]
                                                                                   ) -> None:
     """A session an older version saved with 60 copies of a card (the hang of issue #17): the server starts."""
-    import tuolaji
-    from tuolaji.serve import build_server
+    from tuolaji import cli
+    from tuolaji.cli.serve import build_server
     from tuolaji.web.store import DATABASE_NAME, SessionStore
 
     record = scorer.random_record("standard-2deck", 2, hand_size=3)
     record["deals"][0]["tricks"][0]["plays"][0] = ["AS"] * 60
     SessionStore(tmp_path / DATABASE_NAME).create(record, name="old", source="page")
-    args = tuolaji.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
+    args = cli.build_parser().parse_args(["serve", "--resume", "--port", "0", "--data", str(tmp_path)])
     server, table = build_server(args)
     try:
         assert table.session_id is None and table.store.get(1).record == record  # kept, not opened

@@ -13,7 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tuolaji._common import camera_spec
+from tuolaji.cli._common import camera_spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

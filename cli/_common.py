@@ -1,6 +1,6 @@
 """Argument helpers shared by several commands (not a command itself: its name starts with ``_``).
 
-Like every module of :mod:`tuolaji` it imports only the standard library at module level,
+Like every module of :mod:`tuolaji.cli` it imports only the standard library at module level,
 so building the parser loads nothing heavy.
 
 >>> finite_float(low=0, above=True)("0.7")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji import scorer
-from tuolaji._common import add_deck_arguments, finite_float
+from tuolaji.cli._common import add_deck_arguments, finite_float
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tuolaji import scorer
-from tuolaji._common import camera_spec, finite_float
+from tuolaji.cli._common import camera_spec, finite_float
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import check_resumable, read_json_file
 

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuolaji._common import add_deck_arguments, add_reading_arguments
+from tuolaji.cli._common import add_deck_arguments, add_reading_arguments
 
 if TYPE_CHECKING:
     import numpy as np

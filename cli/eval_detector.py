@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuolaji._common import add_deck_arguments, add_reading_arguments
+from tuolaji.cli._common import add_deck_arguments, add_reading_arguments
 from tuolaji.scorer.errors import InputError
 
 if TYPE_CHECKING:

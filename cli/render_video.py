@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 from tuolaji import scorer
-from tuolaji._common import finite_float
+from tuolaji.cli._common import finite_float
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import read_json_file
 

@@ -123,7 +123,7 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
 
 
 def _waitress(args: argparse.Namespace, dsn: str) -> int:
-    from tuolaji.serve import listen_socket
+    from tuolaji.cli.serve import listen_socket
     from tuolaji.web.club.app import create_club_app
     from tuolaji.web.server import TableServer, streams_for
 
