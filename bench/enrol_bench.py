@@ -13,7 +13,10 @@ an imported real deck design (:mod:`datasets.realart`), 3-6 cards each at a tabl
 scale, turned any way, with a camera's look. That is where enrolment's settings are chosen;
 the real-photo folders only measure.
 
-Usage: ``.venv/bin/python bench/enrol_bench.py (DIR | --design NAME [--count 40]) [--photos 12] [--models DIR]``
+``--layout`` (with ``--design``): enrol from one photo of the whole deck laid out in order
+(``tuolaji enrol --layout``) instead, and score every drawn photo.
+
+Usage: ``.venv/bin/python bench/enrol_bench.py (DIR | --design NAME [--count 40] [--layout]) [--photos 12] [--models DIR]``
 """
 
 from __future__ import annotations
@@ -70,14 +73,41 @@ def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> 
     return folder
 
 
+def draw_layout(design: str, path: Path, seed: int = 0) -> Path:
+    """One 1920×1080 photo of the whole deck of ``design`` laid out for ``tuolaji enrol --layout``,
+    with a camera's look."""
+    import cv2
+    import numpy as np
+
+    from tuolaji.datasets.cardart import CardStyle, render_card
+    from tuolaji.datasets.layout import layout_photo
+    from tuolaji.datasets.realart import load_deck
+    from tuolaji.datasets.realcrops import camera_look
+
+    deck = load_deck(design)
+    rng = np.random.default_rng(seed)
+    style = CardStyle.random(rng)  # the faces a design lacks (its jokers) drawn as the videos draw them
+
+    def face(name: str, height: int) -> np.ndarray:
+        return deck.render(name, height) if deck.has(name) else render_card(name, style, height)
+
+    cv2.imwrite(str(path), camera_look(layout_photo(face, rng), rng))
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, nargs="?")
     parser.add_argument("--design", help="draw the photos with this imported design instead of reading DIR")
     parser.add_argument("--count", type=int, default=40, help="with --design: photos to draw (default 40)")
     parser.add_argument("--photos", type=int, default=12, help="photos to enrol on (default 12)")
+    parser.add_argument("--layout", action="store_true",
+                        help="with --design: enrol from one photo of the whole deck laid out (tuolaji enrol --layout) "
+                             "instead of --photos photos, and score every drawn photo")
     parser.add_argument("--models", type=Path, default=None)
     args = parser.parse_args()
+    if args.layout and not args.design:
+        parser.error("--layout draws the layout photo: it needs --design NAME")
     if (args.folder is None) == (args.design is None):
         parser.error("give a real-photo folder or --design NAME")
     drawn = tempfile.TemporaryDirectory() if args.design else None
@@ -87,14 +117,19 @@ def main() -> int:
         print(f"{args.folder}: {len(photos)} photos, need more than {args.photos}", file=sys.stderr)
         return 2
     step = len(photos) / args.photos
-    chosen = {int(i * step) for i in range(args.photos)}
+    chosen = set() if args.layout else {int(i * step) for i in range(args.photos)}
     enrolled = [p for i, p in enumerate(photos) if i in chosen]
     others = [p for i, p in enumerate(photos) if i not in chosen]
     with tempfile.TemporaryDirectory() as tmp:
-        manifest = Path(tmp) / "manifest.json"
-        manifest.write_text(json.dumps([{"image": os.path.relpath(p.image, tmp), "cards": list(p.cards)} for p in enrolled]))
+        manifest: Path | None = Path(tmp) / "manifest.json"
+        layouts = []
+        if args.layout:
+            layouts, manifest = [draw_layout(args.design, Path(tmp) / "layout.jpg")], None
+        else:
+            assert manifest is not None
+            manifest.write_text(json.dumps([{"image": os.path.relpath(p.image, tmp), "cards": list(p.cards)} for p in enrolled]))
         t0 = time.perf_counter()
-        result = enrol("bench", manifest, Path(tmp) / "data", args.models)
+        result = enrol("bench", manifest, Path(tmp) / "data", args.models, layouts=layouts)
         seconds = time.perf_counter() - t0
         print(f"enrolled on {result.photos} photos: {result.cards_matched} of {result.cards_listed} cards matched, "
               f"{result.lessons} corner indices, {seconds:.1f} s")

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from tuolaji.scorer.errors import InputError
@@ -51,6 +52,116 @@ from tuolaji.vision.detector import (
 class ManifestPhoto:
     image: Path
     cards: tuple[str, ...]
+    layout: bool = False  # the whole deck laid out in :data:`LAYOUT_ROWS` order: its cards named by where they lie
+
+
+LAYOUT_ROWS = (13, 13, 13, 13, 2)
+"""A deck laid out face up for enrolment (``tuolaji enrol NAME --layout PHOTO``): one row per
+suit, ♠ ♥ ♣ ♦, each from 2 to A, then 小王 and 大王, rows from the top of the picture and each
+row from its left: the cards in :data:`CARD_NAMES` order. The cards are named by where they lie,
+so no card is typed and no misread can name one."""
+
+LAYOUT_LEAST_INDEX_PX = 10.0
+"""A layout photo whose corner indices are shorter than this (median box height) is refused:
+too small to learn from (the camera too far, or too low a resolution)."""
+
+LAYOUT_SURE = 0.95
+"""A card read at least this surely as a card of another rank than its place in the layout
+says counts against the layout's order ..."""
+
+LAYOUT_MISPLACED = 3
+"""... and this many such cards make the photo refused as out of order (fewer are the reader's
+own mistakes, the very ones enrolment is for)."""
+
+
+def layout_places(quads: list[np.ndarray], rows: tuple[int, ...] = LAYOUT_ROWS) -> list[np.ndarray]:
+    """The card outlines of a layout photo in layout order: split into rows at the widest gaps
+    between their centres' heights, each row from the left; InputError ``enrol.layout_rows``
+    when the rows do not hold ``rows`` cards.
+
+    >>> quad = lambda x, y: np.array([[x, y], [x + 10, y], [x + 10, y + 14], [x, y + 14]], np.float32)
+    >>> places = layout_places([quad(30, 40), quad(0, 0), quad(15, 41), quad(15, 1)], rows=(2, 2))
+    >>> [tuple(int(v) for v in q[0]) for q in places]
+    [(0, 0), (15, 1), (15, 41), (30, 40)]
+    """
+    centres = np.array([np.asarray(q, np.float32).reshape(4, 2).mean(axis=0) for q in quads])
+    order = np.argsort(centres[:, 1], kind="stable")
+    gaps = np.diff(centres[order, 1])
+    cuts = sorted(int(i) + 1 for i in np.argsort(-gaps, kind="stable")[:len(rows) - 1]) if len(order) > 1 else []
+    found = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
+    if [len(row) for row in found] != list(rows):
+        raise InputError("enrol.layout_rows", found=tuple(len(row) for row in found), expected=tuple(rows))
+    places = []
+    for row in found:
+        places += [quads[int(i)] for i in sorted(row, key=lambda i: float(centres[i, 0]))]
+    return places
+
+
+def layout_pairs(image: np.ndarray, readings: list[IndexReading], where: str) -> list[tuple[CardInstance, str]]:
+    """(card, its name) for each card of a deck laid out in :data:`LAYOUT_ROWS` order in ``image``:
+    its outline found (:func:`vision.face.card_quads`), named by its place, its corner indices
+    those of ``readings`` that lie on it. InputError naming the photo when it cannot be used:
+    not 54 cards apart (one missing, two touching), rows of other lengths, indices too small,
+    or cards in another order."""
+    from tuolaji.vision.face import card_quads
+    from tuolaji.vision.outlines import depth_inside
+
+    deck = len(CARD_NAMES)
+    quads = card_quads(image, max_quads=3 * deck)
+    if quads:
+        areas = np.array([cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) for q in quads])
+        typical = float(np.median(areas))
+        quads = [q for q, a in zip(quads, areas, strict=True) if 0.6 * typical <= a <= 1.6 * typical]
+        outermost: list[np.ndarray] = []  # a court panel or an outline found a little inside is no card of its own
+        for quad in sorted(quads, key=lambda q: -cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2))):
+            centre = tuple(float(v) for v in np.asarray(quad, np.float32).reshape(4, 2).mean(axis=0))
+            if not any(cv2.pointPolygonTest(np.asarray(k, np.float32).reshape(-1, 1, 2), centre, False) >= 0 for k in outermost):
+                outermost.append(quad)
+        quads = outermost
+    if len(quads) != deck:
+        raise InputError("enrol.layout_count", image=where, found=len(quads), expected=deck)
+    try:
+        places = layout_places(quads)
+    except InputError as error:
+        raise InputError("enrol.layout_rows_in", image=where, found=error.params["found"],
+                         expected=error.params["expected"]) from None
+    heights = [r.box[3] - r.box[1] for r in readings]
+    if not heights or float(np.median(heights)) < LAYOUT_LEAST_INDEX_PX:
+        raise InputError("enrol.layout_small", image=where, px=round(float(np.median(heights)) if heights else 0.0, 1),
+                         least=LAYOUT_LEAST_INDEX_PX)
+    on: dict[int, list[IndexReading]] = {}
+    for reading in readings:
+        inside = [(depth_inside(q, reading), k) for k, q in enumerate(places)]
+        depth, k = max(inside)
+        if depth >= -0.5:
+            on.setdefault(k, []).append(reading)
+    misplaced = []
+    for k, indices in on.items():
+        name = CARD_NAMES[k]
+        for reading in indices:
+            if reading.probs is not None and float(reading.probs.max()) >= LAYOUT_SURE and _rank(reading.card) != _rank(name):
+                misplaced.append((k, reading.card))
+                break
+    if len(misplaced) >= LAYOUT_MISPLACED:
+        k, read_as = misplaced[0]
+        row, column = _row_and_column(k)
+        raise InputError("enrol.layout_order", image=where, misplaced=len(misplaced), row=row, column=column,
+                         read=read_as, expected=CARD_NAMES[k])
+    return [(CardInstance(CARD_NAMES[k], tuple(float(v) for v in cv2.boundingRect(np.asarray(places[k], np.float32))), 1.0,
+                          tuple(indices)), CARD_NAMES[k]) for k, indices in sorted(on.items())]
+
+
+def _rank(name: str) -> str:
+    return name if name in ("SJ", "BJ") else name[:-1]
+
+
+def _row_and_column(position: int) -> tuple[int, int]:
+    """1-based row and column of a layout position."""
+    for row, length in enumerate(LAYOUT_ROWS, 1):
+        if position < length:
+            return row, position + 1
+        position -= length
+    raise ValueError(position)
 
 
 @dataclass(frozen=True)
@@ -140,13 +251,25 @@ def match_listed(found: list[CardInstance], listed: tuple[str, ...]) -> list[tup
     return matched
 
 
-def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, threads: int = 2) -> EnrolResult:
-    """Enrol the deck ``name`` from ``manifest``'s photos into ``data/decks/name``."""
+def layout_photos(paths: list[Path]) -> list[ManifestPhoto]:
+    """Layout photos (:data:`LAYOUT_ROWS`) as manifest photos: each one whole deck."""
+    for path in paths:
+        if not path.is_file():
+            raise InputError("enrol.photo", where="--layout", image=path.name, path=str(path))
+    return [ManifestPhoto(path, tuple(CARD_NAMES), layout=True) for path in paths]
+
+
+def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = None, threads: int = 2,
+          layouts: list[Path] | tuple[Path, ...] = ()) -> EnrolResult:
+    """Enrol the deck ``name`` from ``manifest``'s photos and the ``layouts`` photos (each a
+    whole deck laid out in :data:`LAYOUT_ROWS` order) into ``data/decks/name``."""
     from tuolaji.vision.detector import MODELS_DIR
 
     t0 = time.perf_counter()
     check_deck_name(name)
-    photos = load_manifest(manifest)
+    photos = (load_manifest(manifest) if manifest is not None else []) + layout_photos(list(layouts))
+    if not photos:
+        raise InputError("enrol.nothing")
     images = [(photo, read_image_file(photo.image)) for photo in photos]
     models_dir = Path(models) if models is not None else MODELS_DIR
     head_path = models_dir / CLASSIFIER_HEAD_FILE
@@ -159,14 +282,20 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
         boxes, scores = reader.detect(image)
         probs, up, side = reader.classify(image, boxes)
         readings = every_index(boxes, scores, probs, up, side)
-        found = group_indices(readings)
-        pairs = match_listed(found, photo.cards)
-        listed += len(photo.cards)
-        if len(pairs) < len(photo.cards):
+        if photo.layout:
+            pairs = layout_pairs(image, readings, photo.image.name)
+            listed += len(photo.cards)
+            matched += len(pairs)
+        else:
+            found = group_indices(readings)
+            pairs = match_listed(found, photo.cards)
+            listed += len(photo.cards)
+        if not photo.layout and len(pairs) < len(photo.cards):
             missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
             raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
                              missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
-        matched += len(pairs)
+        if not photo.layout:
+            matched += len(pairs)
         taken = set()
         for card, label in pairs:
             for index in card.indices:
@@ -185,7 +314,8 @@ def enrol(name: str, manifest: Path, data: Path, models: Path | None = None, thr
         weight, bias = adapt_head(head["weight"], head["bias"], features, np.array(labels, np.int64))
     seconds = time.perf_counter() - t0
     lessons = sum(label != REJECT for label in labels) // 4
-    info = {"name": name, "manifest": str(manifest), "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
+    info = {"name": name, "manifest": str(manifest) if manifest is not None else None,
+            "layouts": [str(path) for path in layouts], "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
             "lessons": lessons, "not_index_lessons": sum(label == REJECT for label in labels), "models": str(models_dir), "seconds": round(seconds, 1),
             "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
     folder = save_deck(data, DeckHead(name, weight, bias, classifier_fingerprint(models_dir / "classifier.onnx")), info)

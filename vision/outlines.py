@@ -79,7 +79,7 @@ def corner_of(u: float, v: float) -> int | None:
     return (0, 1, 3, 2)[row * 2 + column]
 
 
-def _distance_inside(quad: np.ndarray, reading: IndexReading) -> float:
+def depth_inside(quad: np.ndarray, reading: IndexReading) -> float:
     """How far the reading's centre lies inside ``quad``, in its index sizes (negative: outside)."""
     contour = np.asarray(quad, np.float32).reshape(-1, 1, 2)
     return float(cv2.pointPolygonTest(contour, reading.centre, True)) / index_size(reading)
@@ -113,8 +113,8 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
     for position, card in enumerate(cards):
         if not card.indices:
             continue
-        inside = [_distance_inside(quad, r) >= -INSIDE_MARGIN for r in card.indices]
-        near = [_distance_inside(quad, r) >= -CROSSING_MARGIN for r in card.indices]
+        inside = [depth_inside(quad, r) >= -INSIDE_MARGIN for r in card.indices]
+        near = [depth_inside(quad, r) >= -CROSSING_MARGIN for r in card.indices]
         if not any(inside):
             if any(near):
                 return None
