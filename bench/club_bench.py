@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.club.conftest import PostgresServer, played_records  # noqa: E402
-from tuolaji.web.club.store import ClubStore  # noqa: E402
+from tuolaji.club.store import ClubStore  # noqa: E402
 
 
 def free_port() -> int:

@@ -6,7 +6,7 @@
     tuolaji club --db … --import-sqlite data/tuolaji.sqlite --table 一号桌   # move a table's sessions in
     tuolaji club --db … --organiser-token                            # print the organiser's token
 
-The database is migrated at start (:mod:`web.club.migrations`). A table's machine then runs
+The database is migrated at start (:mod:`club.migrations`). A table's machine then runs
 ``tuolaji serve --club http://club:8760 --table 一号桌 --club-token TOKEN``. ``--db`` may also come
 from ``$TUOLAJI_CLUB_DB``. Needs the ``club`` extra (psycopg, gunicorn).
 """
@@ -60,7 +60,7 @@ def _dsn(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     dsn = _dsn(args)
     try:
-        from tuolaji.web.club.store import ClubDatabaseDown, ClubStore, read_sqlite_sessions
+        from tuolaji.club.store import ClubDatabaseDown, ClubStore, read_sqlite_sessions
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.partition(".")[0] == "psycopg":
             raise ClubError("needs the 'club' extra (psycopg): pip install -e '.[club]'") from None
@@ -101,12 +101,12 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
 
     threads = max(8, args.threads)
     command = [sys.executable, "-m", "gunicorn", "--workers", str(args.workers),
-               "--worker-class", "tuolaji.web.club.worker.ClubWorker", "--threads", str(threads),
+               "--worker-class", "tuolaji.club.worker.ClubWorker", "--threads", str(threads),
                # each worker's streams are gated below its threads (app_from_env), so its threads always
                # answer; a worker whose threads are all taken takes no more connections: the next one goes
                # to a worker that can answer it (and one whose streams are all taken lets the others go first)
                "--worker-connections", str(threads), "--bind", f"{args.host}:{args.port}", "--timeout", "120",
-               "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.web.club.app:app_from_env()"]
+               "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.club.app:app_from_env()"]
     print(f"tuolaji club: open http://{args.host}:{args.port}/club  ({args.workers} workers; Ctrl-C stops)",
           flush=True)
     process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn,
@@ -124,7 +124,7 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
 
 def _waitress(args: argparse.Namespace, dsn: str) -> int:
     from tuolaji.cli.serve import listen_socket
-    from tuolaji.web.club.app import create_club_app
+    from tuolaji.club.app import create_club_app
     from tuolaji.web.server import TableServer, streams_for
 
     app = create_club_app(dsn, {"ALLOWED_HOSTS": tuple(args.allow_host)})

@@ -374,7 +374,7 @@ def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:
     server.tuolaji_public_url = public_url  # type: ignore[attr-defined]
     server.tuolaji_club_pusher = None  # type: ignore[attr-defined]
     if getattr(args, "club", None):
-        from tuolaji.web.club.attach import attach_club
+        from tuolaji.club.attach import attach_club
 
         if not args.table or not args.club_token:
             sock.close()

@@ -11,8 +11,8 @@ import psycopg
 from flask import Flask, jsonify, request
 
 from tuolaji.scorer.errors import InputError
+from tuolaji.web.security import own_host_names
 
-from ..security import own_host_names
 from .notify import Listener
 from .store import ClubDatabaseDown, ClubRefused, ClubStore, _first_line
 
@@ -26,14 +26,16 @@ MAX_BODY = 24 * 1024 * 1024
 def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: bool = True) -> Flask:
     """The club's application on the database at ``dsn`` (migrated if need be). ``listen``: relay the
     database's notifications to this process's pages (a background thread)."""
-    from ..i18n import normalise_language, translate
-    from ..pages import cards_bp
+    from tuolaji import web
+    from tuolaji.web.i18n import normalise_language, translate
+    from tuolaji.web.pages import cards_bp
+
     from .pages import club_bp
     from .table_page import club_table_bp, serve_links_bp
 
-    web = Path(__file__).resolve().parent.parent
+    web_folder = Path(web.__file__).resolve().parent
     # a table's page at the club is serve's page: its templates, its static files, its card pictures
-    app = Flask(__name__, static_folder=str(web / "static"), template_folder=str(web / "templates"))
+    app = Flask(__name__, static_folder=str(web_folder / "static"), template_folder=str(web_folder / "templates"))
     app.config.update({"SSE_KEEPALIVE_S": 15.0, "SCREEN_SECONDS": 10, "JSON_SORT_KEYS": False,
                        "CLUB_COMMAND_WAIT_S": 8.0, "MAX_CONTENT_LENGTH": MAX_BODY})
     if config:
@@ -69,7 +71,7 @@ def _harden(app: Flask, names: frozenset[str]) -> None:
     from werkzeug.exceptions import HTTPException
     from werkzeug.wrappers.response import Response as BaseResponse
 
-    from ..security import host_allowed, protect_response
+    from tuolaji.web.security import host_allowed, protect_response
 
     @app.before_request
     def _host() -> Any:
@@ -141,7 +143,7 @@ class RoundClock:
 
 
 WORKER_GATE: Any = None
-"""This gunicorn worker's stream gate (:func:`app_from_env`), which its worker (:mod:`web.club.worker`) reads."""
+"""This gunicorn worker's stream gate (:func:`app_from_env`), which its worker (:mod:`club.worker`) reads."""
 
 
 def app_from_env() -> Flask:
@@ -149,7 +151,7 @@ def app_from_env() -> Flask:
     event streams gated at ``$TUOLAJI_CLUB_MAX_STREAMS`` in this worker (waitress's own gate, one a worker)."""
     import os
 
-    from ..server import MAX_STREAMS, StreamGate
+    from tuolaji.web.server import MAX_STREAMS, StreamGate
 
     global WORKER_GATE
 

@@ -1,10 +1,10 @@
 """``tuolaji serve --club URL --table NAME``: every save of the table's sessions also goes to the
-club (through :class:`session.club_outbox.Outbox`, then :class:`~session.club_outbox.ClubPusher`).
+club (through :class:`club.outbox.Outbox`, then :class:`~club.outbox.ClubPusher`).
 
 :func:`attach_club` wraps the table's :class:`~web.store.SessionStore`: a session created or saved
 is queued as the table's next numbered change once the table has stored it (so the club never
 holds a change the table does not), and the pusher is woken. The sessions stored before (or
-saved just before a stop) are queued at start (:meth:`~session.club_outbox.Outbox.reconcile`).
+saved just before a stop) are queued at start (:meth:`~club.outbox.Outbox.reconcile`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji.scorer.errors import InputError
-from tuolaji.session.club_outbox import OUTBOX_NAME, ClubPusher, Command, Outbox
 from tuolaji.session.events import StateChanged
+from tuolaji.web.explain import describe_error
+from tuolaji.web.store import SessionStore
+from tuolaji.web.table import Table
 
-from ..explain import describe_error
-from ..store import SessionStore
-from ..table import Table
+from .outbox import OUTBOX_NAME, ClubPusher, Command, Outbox
 
 log = logging.getLogger("tuolaji.club")
 

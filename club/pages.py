@@ -1,4 +1,4 @@
-"""The club's pages and JSON API (a Flask blueprint; :func:`web.club.create_club_app` registers it).
+"""The club's pages and JSON API (a Flask blueprint; :func:`club.create_club_app` registers it).
 
 Who may do what: anyone may read (the room, a table, the standings); a table's machine pushes
 its changes with its own token (``Authorization: Bearer <token>``); the organiser's token
@@ -17,8 +17,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.web.sse import event_stream
 
-from ..sse import event_stream
 from .notify import Listener
 from .results import RULES, standings_csv
 from .store import ClubDatabaseDown, ClubRefused, ClubStore

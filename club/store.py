@@ -7,7 +7,7 @@ applied once: the table's ``last_n`` moves on by one in the same transaction tha
 record; a change already applied is absorbed (when it is the same change: its digest is kept), a
 change past the next one is refused with the number expected, and nothing is lost either way (the
 table keeps it and sends it again). Each applied batch sends one ``NOTIFY`` (at commit, so in
-order per table) that every server process relays to its pages (:mod:`web.club.notify`).
+order per table) that every server process relays to its pages (:mod:`club.notify`).
 
 Each thread keeps its own connection; a connection lost (PostgreSQL restarted, the network)
 is dropped and the call raises :class:`ClubDatabaseDown`, one line; the next call connects again.

@@ -6,16 +6,16 @@ The page's scripts address the table's API as ``/api/…``; here each of their r
 under ``/club/table/<name>`` (:data:`PRELUDE`, a classic script that runs before the page's
 modules), where this blueprint answers:
 
-- ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.api._build_game_payload`
+- ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.api.build_game_payload`
   over a :class:`~session.live.LiveGame` of the club's record: the view, the audit once, the
   pending cards), made once per change of the table;
 - ``GET …/api/events``: the table's changes as server-sent events, relayed from PostgreSQL's
-  LISTEN/NOTIFY (:mod:`web.club.notify`) in the order the club applied them;
+  LISTEN/NOTIFY (:mod:`club.notify`) in the order the club applied them;
 - ``GET …/api/tracker``: the card tracker of the record's last deal; ``…/api/share/…``: the shared
   results' PNGs (:mod:`web.share`); ``…/api/evidence``: no pictures (they stay on the table's machine);
 - ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
   ``?token=…``, kept in a cookie), a play or a ruling queued as a command for the table's machine,
-  the one writer of its record (:meth:`~web.club.store.ClubStore.add_command`); the answer waits
+  the one writer of its record (:meth:`~club.store.ClubStore.add_command`); the answer waits
   for the table's verdict (``CLUB_COMMAND_WAIT_S``): the table's refusal in one line, the state
   once the table's change is back, or (504) that the command waits at the club for a table's
   machine that did not answer in time. Any other change is the table's own page's to make.
@@ -42,12 +42,12 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame
+from tuolaji.web.api import build_game_payload
+from tuolaji.web.sse import event_stream
+from tuolaji.web.store import Session
+from tuolaji.web.tracker import tracker_of
+from tuolaji.web.view import PROFILES
 
-from ..api import _build_game_payload
-from ..sse import event_stream
-from ..store import Session
-from ..tracker import tracker_of
-from ..view import PROFILES
 from .notify import Listener
 from .store import ClubDatabaseDown, ClubRefused, ClubStore
 
@@ -117,7 +117,7 @@ def _refusal(words: dict[str, str], status: int, **extra: Any) -> tuple[Response
 
 def _refused(error: InputError, status: int = 400, **extra: Any) -> tuple[Response, int]:
     """An error of the club or of the rules, in both languages as serve's page words it (its key and facts)."""
-    from ..explain import describe_error
+    from tuolaji.web.explain import describe_error
 
     words = describe_error(error)
     return _refusal({"zh": words["zh"], "en": words["en"]}, status, **extra)
@@ -143,7 +143,7 @@ def _input_error(error: InputError) -> tuple[Response, int]:
 @club_table_bp.get("/club/table/<name>")
 def table_page(name: str) -> Response | BaseResponse:
     """The table's live page: read-only, or (the table's token held) entering plays and rulings."""
-    from ..pages import render_page
+    from tuolaji.web.pages import render_page
 
     _club().last_n(name)  # 404 for a table the club does not know
     given = request.args.get("token")
@@ -200,15 +200,12 @@ class _States:
 
 def state_of(name: str, row: dict[str, Any]) -> dict[str, Any]:
     """What ``serve``'s ``/api/state`` gives for the club's copy of a table's session (``row``:
-    :meth:`~web.club.store.ClubStore.latest_session` with its record), made by the same functions."""
+    :meth:`~club.store.ClubStore.latest_session` with its record), made by the same functions."""
     record = row["record"]
     updated = row["updated"].timestamp() if isinstance(row["updated"], datetime) else time.time()
     session = Session(id=int(row["session"]), name=str(row["name"]), source="club", created=updated,
                       updated=updated, record=record)
-    game = LiveGame(record)
-    # the table is not read there (the game and the session are): the club has no table of its own
-    payload: dict[str, Any] = _build_game_payload(None, game, session)  # type: ignore[arg-type]
-    return payload | {"feed": None, "club": {"table": name, "n": int(row["n"]), "refused": row.get("refused")}}
+    return build_game_payload(LiveGame(record), session) | {"feed": None, "club": {"table": name, "n": int(row["n"]), "refused": row.get("refused")}}
 
 
 def _states() -> _States:
@@ -239,23 +236,23 @@ def api_evidence(name: str) -> Response:
 @club_table_bp.get("/club/table/<name>/api/share/<int:session>/deal/<int:deal>.png")
 def api_share_deal(name: str, session: int, deal: int) -> Response:
     """A deal's settlement as one PNG for a phone (``serve``'s :func:`web.share.deal_card`)."""
-    from ..share import _lang, _png, deal_card
+    from tuolaji.web.share import deal_card, png_response, request_language
 
     record = _club().record(name, session)
     if not 0 <= deal < len(record.get("deals", [])):
         raise ClubRefused("club.no_session", 404, name=name)
-    return _png(deal_card(record, deal, _session_name(name, session), _lang()))
+    return png_response(deal_card(record, deal, _session_name(name, session), request_language()))
 
 
 @club_table_bp.get("/club/table/<name>/api/share/<int:session>/levels.png")
 def api_share_levels(name: str, session: int) -> Response:
     """The game's level chart as one PNG (``serve``'s :func:`web.share.levels_card`)."""
-    from ..share import _lang, _png, levels_card
+    from tuolaji.web.share import levels_card, png_response, request_language
 
     record = _club().record(name, session)
     if not record.get("deals"):
         raise ClubRefused("club.no_session", 404, name=name)
-    return _png(levels_card(record, _session_name(name, session), _lang()))
+    return png_response(levels_card(record, _session_name(name, session), request_language()))
 
 
 def _session_name(name: str, session: int) -> str:

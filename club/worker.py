@@ -2,7 +2,7 @@
 the other workers take a new connection first while its own event streams are all taken.
 
 Every worker waits on the one listening socket and the quickest takes each connection. A worker
-whose streams are all taken (its :class:`~web.server.StreamGate`, :data:`web.club.app.WORKER_GATE`)
+whose streams are all taken (its :class:`~web.server.StreamGate`, :data:`club.app.WORKER_GATE`)
 would take the next page's stream only to refuse it, however much room the others have. So a worker
 waits before taking a connection, the longer the more streams it holds (up to :data:`YIELD_S` when
 they are all taken): the least busy worker takes it first, and a full one takes it only when none

@@ -67,7 +67,7 @@ def client(app: Flask) -> FlaskClient:
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PROJECT_PACKAGES = ("scorer", "session", "vision", "web", "datasets", "training", "cli", "tuolaji", "models")
+PROJECT_PACKAGES = ("scorer", "session", "vision", "web", "club", "datasets", "training", "cli", "tuolaji", "models")
 """The packages whose modules' docstring examples are tests (the layers of docs/ARCHITECTURE.md)."""
 
 OPTIONAL_EXTRAS = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})

@@ -25,13 +25,13 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
 from tuolaji.scorer.scoring import is_unit_size
 from tuolaji.session.events import event_to_json
-from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
+from tuolaji.session.live import LiveGame, NoSuchCardError, NotSavedError, OutOfTurnError
 
 from . import dealing, history, results, rules_words, view
 from .explain import describe_error
 from .replay import NoSuchStepError, record_at, timeline
 from .sse import event_stream
-from .store import BIN_DAYS, MAX_NAME_LENGTH, NoSuchSessionError
+from .store import BIN_DAYS, MAX_NAME_LENGTH, NoSuchSessionError, Session
 from .table import NoGameError, Table
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
@@ -161,13 +161,16 @@ def _game_payload(table: Table, *, text: bool = False) -> Any:
     cached = _payloads.get(table)
     # a change makes a new version; a save, a rename or a resume a new session object
     if cached is None or cached[0] is not game or cached[1] != version or cached[2] is not session:
-        payload = _build_game_payload(table, game, session)
+        payload = build_game_payload(game, session)
         cached = (game, version, session, payload, json.dumps(payload, ensure_ascii=False))
         _payloads[table] = cached
     return cached[4] if text else dict(cached[3])  # a new dict; the parts are shared, never changed
 
 
-def _build_game_payload(table: Table, game: Any, session: Any) -> dict[str, Any]:
+def build_game_payload(game: LiveGame, session: Session | None) -> dict[str, Any]:
+    """What the live page draws of ``game`` (the record, its audit once, the view, the pending
+    cards) and its ``session``'s summary: ``/api/state`` without the feed and the club, of the
+    table's game here and of the club's copy of a table's record at the club."""
     # the record and its one audit run (output, typed findings, dealer sides), of one version: read, not
     # copied (the payload is made once and never changed); nothing is audited again or matched here
     full, run = game.audited()

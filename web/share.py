@@ -79,7 +79,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size)
 
 
-def _png(image: Image.Image) -> Response:
+def png_response(image: Image.Image) -> Response:
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=True)
     return Response(buffer.getvalue(), mimetype="image/png", headers={"Cache-Control": "no-store"})
@@ -208,7 +208,7 @@ def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
     return card.crop()
 
 
-def _lang() -> str:
+def request_language() -> str:
     return normalise_language(request.args.get("lang") or request.cookies.get("lang"))
 
 
@@ -217,7 +217,7 @@ def deal_png(session_id: int, deal: int) -> Response:
     session = get_table().store.get(session_id)
     if not 0 <= deal < len(session.record.get("deals", [])):
         abort(404)
-    return _png(deal_card(session.record, deal, session.name, _lang()))
+    return png_response(deal_card(session.record, deal, session.name, request_language()))
 
 
 @share_bp.get("/<int:session_id>/levels.png")
@@ -225,4 +225,4 @@ def levels_png(session_id: int) -> Response:
     session = get_table().store.get(session_id)
     if not session.record.get("deals"):
         abort(404)
-    return _png(levels_card(session.record, session.name, _lang()))
+    return png_response(levels_card(session.record, session.name, request_language()))

@@ -55,7 +55,7 @@ class Table:
         self._session: Session | None = None
         self._game: LiveGame | None = None
         self.feed: Feed | None = None
-        self.club: Any = None  # the club's pusher (tuolaji serve --club: session.club_outbox.ClubPusher)
+        self.club: Any = None  # the club's pusher (tuolaji serve --club: club.outbox.ClubPusher)
         self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
         self.on_delete: list[Callable[[int], None]] = []  # called with the id of each session purged from the bin
 

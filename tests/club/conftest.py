@@ -133,7 +133,7 @@ class ClubServer:
     thread; :meth:`stop` and :meth:`start` take it away and bring it back on the same port."""
 
     def __init__(self, dsn: str, port: int = 0) -> None:
-        from tuolaji.web.club.app import create_club_app
+        from tuolaji.club.app import create_club_app
 
         self.app = create_club_app(dsn, {"SSE_KEEPALIVE_S": 0.5})
         self.port = port

@@ -87,9 +87,9 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
 
 
 def test_referee_rules_from_the_console(page: Any, club: ClubServer, tmp_path: Path) -> None:
+    from tuolaji.club.attach import attach_club
     from tuolaji.datasets.demo import demo_game
     from tuolaji.web import create_app, get_table
-    from tuolaji.web.club.attach import attach_club
 
     from .test_table_push import add_table, stored_record
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tuolaji.web.club.results import table_summary
+from tuolaji.club.results import table_summary
 
 from .conftest import ClubServer, played_records
 from .test_table_push import add_table, play, stored_record, table_machine, wait_for

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import pytest
 
 from tuolaji import cli
-from tuolaji.web.club.store import ClubStore
+from tuolaji.club.store import ClubStore
 from tuolaji.web.store import SessionStore
 
 from .conftest import played_records

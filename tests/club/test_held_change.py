@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from tuolaji.session.club_outbox import OUTBOX_NAME, Outbox
+from tuolaji.club.attach import attach_club
+from tuolaji.club.outbox import OUTBOX_NAME, Outbox
 from tuolaji.web import create_app, get_table
-from tuolaji.web.club.attach import attach_club
 
 from .conftest import ClubServer, played_records
 from .test_table_push import add_table, play, stored_record, wait_for
@@ -64,7 +64,7 @@ def test_what_postgresql_itself_refuses_is_refused_with_its_reason(club: ClubSer
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the names' rule (an older club, a value the rule lets through): the database's own refusal
     is the change's, 422 with its line, the changes before it kept; never a 500."""
-    from tuolaji.web.club import store as club_store
+    from tuolaji.club import store as club_store
 
     monkeypatch.setattr(club_store, "check_name", lambda name, where, **kwargs: name)
     token = add_table(club, "五号桌")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tuolaji.session.club_outbox import ClubPusher, Outbox
+from tuolaji.club.outbox import ClubPusher, Outbox
 
 from .conftest import played_records
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tuolaji import scorer
+from tuolaji.club.results import pair_results, standings, standings_csv, table_summary
 from tuolaji.datasets.demo import demo_game
 from tuolaji.scorer.errors import InputError
-from tuolaji.web.club.results import pair_results, standings, standings_csv, table_summary
 
 from .conftest import evening_record
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tuolaji.web.club.results import pair_results, standings
+from tuolaji.club.results import pair_results, standings
 
 from .conftest import ClubServer, evening_record, organiser
 
@@ -187,7 +187,7 @@ def test_a_round_by_time_past_its_end_ends_when_the_room_is_read(club_db: str) -
     """With no clock running (``ROUND_CHECK_S``: None), reading the room ends it as of its end time."""
     from datetime import datetime, timedelta
 
-    from tuolaji.web.club.app import create_club_app
+    from tuolaji.club.app import create_club_app
 
     app = create_club_app(club_db, {"ROUND_CHECK_S": None}, listen=False)
     server = ClubServer.__new__(ClubServer)

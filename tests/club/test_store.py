@@ -6,8 +6,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from tuolaji.web.club.migrations import MIGRATIONS, migrate
-from tuolaji.web.club.store import ClubRefused, ClubStore
+from tuolaji.club.migrations import MIGRATIONS, migrate
+from tuolaji.club.store import ClubRefused, ClubStore
 
 from .conftest import played_records
 

@@ -112,7 +112,7 @@ def _still_answers(port: int, token: str) -> None:
 
 
 def _token(dsn: str) -> str:
-    from tuolaji.web.club.store import ClubStore
+    from tuolaji.club.store import ClubStore
 
     store = ClubStore(dsn)
     try:

@@ -11,7 +11,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tuolaji.web.club.table_page import _cookie
+from tuolaji.club.table_page import _cookie
 
 from .conftest import ClubServer, played_records
 from .test_table_push import add_table, play, stored_record, table_machine, wait_for

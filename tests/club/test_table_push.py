@@ -11,9 +11,9 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from tuolaji.session.club_outbox import ClubPusher, Outbox
+from tuolaji.club.attach import attach_club
+from tuolaji.club.outbox import ClubPusher, Outbox
 from tuolaji.web import create_app, get_table
-from tuolaji.web.club.attach import attach_club
 
 from .conftest import ClubServer, PostgresServer, organiser, played_records
 

@@ -122,7 +122,7 @@ def test_the_wheel_installs_one_top_level_package_and_no_bare_name(installed: Pa
         print(json.dumps(tops))
     """)], cwd=tmp_path, env=_clean_env())
     assert json.loads(done.stdout) == ["tuolaji"]
-    for bare in ("scorer", "vision", "web", "models", "datasets", "session", "training", "cli", "tuolaji_cli"):
+    for bare in ("scorer", "vision", "web", "models", "datasets", "session", "training", "cli", "club", "tuolaji_cli"):
         missing = subprocess.run([str(installed / "bin" / "python"), "-c", f"import {bare}"], cwd=tmp_path,
                                  env=_clean_env(), capture_output=True, text=True, timeout=60)
         assert missing.returncode != 0 and "ModuleNotFoundError" in missing.stderr, bare

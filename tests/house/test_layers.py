@@ -8,6 +8,7 @@ From the bottom::
     vision      the runtime reader and table pipeline: scorer, session, models
     web         the page: scorer, session; vision only in the modules that run the camera
                 pipeline (WEB_CAMERA_MODULES)
+    club        the club server and a table's side of it: scorer, session and web's public names
     datasets    generation (scenes, card art, videos, real-photo sets): may use vision's geometry
     training    training, export and evaluation: on top of datasets
     cli         the commands: anything, but at module level only the light layers
@@ -34,7 +35,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PACKAGES = ("scorer", "models", "session", "vision", "web", "datasets", "training", "cli", "tuolaji")
+PACKAGES = ("scorer", "models", "session", "vision", "web", "club", "datasets", "training", "cli", "tuolaji")
 """The project's top-level packages, from the bottom layer up."""
 
 ALLOWED: dict[str, frozenset[str]] = {
@@ -43,6 +44,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "session": frozenset({"session", "scorer"}),
     "vision": frozenset({"vision", "session", "scorer", "models"}),
     "web": frozenset({"web", "session", "scorer"}),
+    "club": frozenset({"club", "web", "session", "scorer"}),
     "datasets": frozenset({"datasets", "vision", "session", "scorer", "models"}),
     "training": frozenset({"training", "datasets", "vision", "session", "scorer", "models"}),
     "cli": frozenset(PACKAGES) - {"tuolaji"},
@@ -60,7 +62,7 @@ LIGHT_AT_MODULE_LEVEL = frozenset({"scorer", "session", "models", "cli"})
 TRAINING_ONLY = frozenset({"torch", "torchvision", "ultralytics", "onnx", "yaml"})
 """Third-party modules of training alone: never imported by the runtime layers."""
 
-RUNTIME = ("scorer", "models", "session", "vision", "web")
+RUNTIME = ("scorer", "models", "session", "vision", "web", "club")
 
 NO_NATIVE = frozenset({"cv2", "numpy", "onnxruntime", "PIL", "flask", "werkzeug"})
 """What the rules and the session never import (pure Python, importable anywhere)."""
@@ -230,6 +232,48 @@ def test_the_check_finds_a_wrong_import(tmp_path: Path) -> None:
         "cli.detect:1", "cli.detect:2", "scorer.rules:1", "session.live:2",
         "vision.oracle:2", "vision.reader:1", "web.api:1", "web.view:1"]
     assert found[-1].startswith("web.view:1: imports training (web may import")
+
+
+def private_imports(root: Path) -> list[str]:
+    """Every import of another package's private name (``_name``, or a name of a ``_module``): a
+    name with a leading underscore is its package's own (the club uses the page's public functions,
+    never ``web.api._…``)."""
+    out = []
+    for path in project_files(root):
+        name = module_name(root, path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = canonical(node.module or "")
+                imported = [f"{target}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                imported = [canonical(alias.name) for alias in node.names]
+            else:
+                continue
+            for full in imported:
+                top = full.partition(".")[0]
+                private = [part for part in full.split(".") if part.startswith("_") and not part.startswith("__")]
+                if top in PACKAGES and top != name.partition(".")[0] and private:
+                    out.append(f"{name}:{node.lineno}: imports {full} (private to {top})")
+    return out
+
+
+def test_no_module_imports_another_packages_private_name(tmp_path: Path) -> None:
+    assert private_imports(ROOT) == []
+    root = _tree(tmp_path, {
+        "web/__init__.py": "", "web/api.py": "from .view import _table\n", "web/view.py": "",
+        "club/__init__.py": "",
+        "club/page.py": "from tuolaji.web.api import _build_game_payload, state_payload\n"
+                        "def f():\n    from tuolaji.web import _helpers\n    import tuolaji.cli._common\n",
+    })
+    assert private_imports(root) == [
+        "club.page:1: imports web.api._build_game_payload (private to web)",
+        "club.page:3: imports web._helpers (private to web)",
+        "club.page:4: imports cli._common (private to cli)"]
 
 
 def test_the_check_knows_the_real_tree_would_fail(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """One writer of the record (issue 32, item 4): the live game (:class:`session.live.LiveGame`) is
 the only code that changes a record it holds. The pipeline (``vision/``) and the page (``web/``)
-send it intents (its typed commands), never whole records: nothing outside ``session/`` calls a
+and the club (``club/``) send it intents (its typed commands), never whole records: nothing outside ``session/`` calls a
 ``replace_record``, reaches into the game's private record or commit, or overrides its methods."""
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def test_no_code_outside_session_replaces_a_record_or_overrides_the_game() -> No
     assert not bad, "\n".join(bad)
 
 
-def test_the_pipeline_and_the_page_never_touch_the_games_insides() -> None:
+def test_the_pipeline_the_page_and_the_club_never_touch_the_games_insides() -> None:
     bad = []
-    for folder in ("vision", "web"):
+    for folder in ("vision", "web", "club"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             tree = ast.parse(path.read_text("utf-8"), str(path))
             bad += [f"{path.relative_to(ROOT)}:{line}: {why}" for line, why in private_uses(tree)]

@@ -25,7 +25,7 @@ from tuolaji.web.explain import (
 from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYED_PACKAGES = ("scorer", "session", "web", "vision")
+KEYED_PACKAGES = ("scorer", "session", "web", "club", "vision")
 """Where every error is raised by key (the commands' own lines, which no page shows, may be free text)."""
 def sources() -> list[Path]:
     return [path for package in KEYED_PACKAGES for path in sorted((ROOT / package).rglob("*.py"))
