@@ -201,6 +201,7 @@ MESSAGES_EN: dict[str, str] = {
     "camera.encode": "camera: the picture cannot be encoded",
     "camera.corners": "corners: expected four [x, y] points",
     "camera.corner_outside": "corners: a corner lies outside the picture",
+    "decks.layout": "layout: expected true or false",
     "decks.name": "name: expected a deck name",
     "decks.learning": "enrolment: a deck is being learnt; wait until it is done",
     "decks.not_started": "enrolment: start one first (a deck name)",

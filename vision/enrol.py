@@ -177,12 +177,19 @@ class EnrolResult:
 
 def parse_manifest(data: object, path: Path, check_files: bool = True) -> list[ManifestPhoto]:
     """The photos of a manifest's JSON ``data`` (read from ``path``); InputError naming the
-    entry for anything else than a non-empty list of ``{"image": str, "cards": [names]}``."""
+    entry for anything else than a non-empty list of ``{"image": str, "cards": [names]}`` or
+    ``{"image": str, "layout": true}`` (the whole deck laid out in :data:`LAYOUT_ROWS` order)."""
     if not isinstance(data, list) or not data:
         raise InputError("enrol.manifest_list", path=str(path))
     photos = []
     for number, entry in enumerate(data, 1):
         where = f"{path}: entry {number}"
+        if isinstance(entry, dict) and isinstance(entry.get("image"), str) and entry.get("layout") is True:
+            image = path.parent / entry["image"]
+            if check_files and not image.is_file():
+                raise InputError("enrol.photo", where=where, image=entry["image"], path=str(image))
+            photos.append(ManifestPhoto(image, tuple(CARD_NAMES), layout=True))
+            continue
         if not isinstance(entry, dict) or not isinstance(entry.get("image"), str) or not isinstance(entry.get("cards"), list):
             raise InputError("enrol.entry", where=where)
         if not entry["cards"]:

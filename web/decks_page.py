@@ -1,5 +1,6 @@
 """The table's decks on the camera set-up page (blueprint ``decks``, ``/api/decks/…``): the decks
-enrolled under the data folder, and a new deck enrolled from the camera in five guided steps.
+enrolled under the data folder, and a new deck enrolled from the camera in five guided steps,
+or in one: the whole deck laid out in order (``layout``), each card named by where it lies.
 
 Each step asks for one layout under the camera (the 13 cards of one suit face up, then
 the two jokers) and takes the preview's newest frame as that step's photo; the page
@@ -20,7 +21,7 @@ from typing import Any
 import cv2
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
-from tuolaji.scorer.cards import RANKS, SUITS
+from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUITS
 from tuolaji.scorer.errors import InputError
 from tuolaji.vision.decks import check_deck_name, list_decks
 
@@ -35,6 +36,10 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """The guided steps: what to lay out under the camera (a key for the page's words) and the cards it shows."""
 
+LAYOUT_STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (("layout", tuple(CARD_NAMES)),)
+"""The one step of an enrolment from the deck laid out in order (:data:`vision.enrol.LAYOUT_ROWS`):
+the cards are named by where they lie."""
+
 
 class EnrolmentStateError(InputError):
     """A step asked for out of turn (no enrolment started, photos still missing, already learning)."""
@@ -48,10 +53,15 @@ class Enrolment:
     status: str = "photos"  # photos, learning, done, failed
     result: dict[str, Any] | None = None
     error: str | None = None
+    layout: bool = False  # one photo of the whole deck laid out in order (LAYOUT_STEPS), else the five STEPS
+
+    @property
+    def steps(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return LAYOUT_STEPS if self.layout else STEPS
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "status": self.status, "photos": self.photos,
-                "steps": [{"key": key, "cards": list(cards)} for key, cards in STEPS],
+        return {"name": self.name, "status": self.status, "photos": self.photos, "layout": self.layout,
+                "steps": [{"key": key, "cards": list(cards)} for key, cards in self.steps],
                 "result": self.result, "error": self.error}
 
 
@@ -93,6 +103,9 @@ def start() -> Response:
     if not isinstance(name, str):
         raise BadRequestError("decks.name")
     name = check_deck_name(name.strip())
+    layout = data.get("layout", False)
+    if not isinstance(layout, bool):
+        raise BadRequestError("decks.layout")
     current = _enrolment(app)
     if current is not None and current.status == "learning":
         raise EnrolmentStateError("decks.learning")
@@ -100,7 +113,7 @@ def start() -> Response:
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    app.extensions["tuolaji.enrolment"] = Enrolment(name, folder)
+    app.extensions["tuolaji.enrolment"] = Enrolment(name, folder, layout=layout)
     return jsonify(_payload(app))
 
 
@@ -111,15 +124,16 @@ def photo() -> Response:
     enrolment = _enrolment(app)
     if enrolment is None or enrolment.status != "photos":
         raise EnrolmentStateError("decks.not_started")
-    if len(enrolment.photos) >= len(STEPS):
+    if len(enrolment.photos) >= len(enrolment.steps):
         raise EnrolmentStateError("decks.all_taken")
     frame, image = _latest_image(get_desk(app))
-    key, cards = STEPS[len(enrolment.photos)]
+    key, cards = enrolment.steps[len(enrolment.photos)]
     name = f"{len(enrolment.photos) + 1:02d}-{key}.jpg"
     if not cv2.imwrite(str(enrolment.folder / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
         raise InputError("decks.unwritable", path=str(enrolment.folder / name))
     enrolment.photos.append({"image": name, "cards": list(cards), "frame": frame.index})
-    manifest = [{"image": p["image"], "cards": p["cards"]} for p in enrolment.photos]
+    manifest = [{"image": p["image"], "layout": True} if enrolment.layout else {"image": p["image"], "cards": p["cards"]}
+                for p in enrolment.photos]
     (enrolment.folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n",
                                                     encoding="utf-8")
     return jsonify(_payload(app))
@@ -130,8 +144,8 @@ def finish() -> tuple[Response, int]:
     """Learn the deck from the photos, in the background (the page polls ``GET /api/decks``)."""
     app = _app()
     enrolment = _enrolment(app)
-    if enrolment is None or enrolment.status != "photos" or len(enrolment.photos) < len(STEPS):
-        raise EnrolmentStateError("decks.photos_needed", photos=len(STEPS))
+    if enrolment is None or enrolment.status != "photos" or len(enrolment.photos) < len(enrolment.steps):
+        raise EnrolmentStateError("decks.photos_needed", photos=len(STEPS if enrolment is None else enrolment.steps))
     enrolment.status = "learning"
     data = Path(app.config["DATA_DIR"])
 

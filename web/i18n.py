@@ -580,6 +580,7 @@ MESSAGES_ZH: dict[str, str] = {
     "camera.encode": "画面无法编码",
     "camera.corners": "请给出四个角 [x, y]",
     "camera.corner_outside": "有一个角在画面之外",
+    "decks.layout": "layout 应是 true 或 false",
     "decks.name": "请填写这副牌的名称",
     "decks.learning": "正在学习一副牌：请等它学完",
     "decks.not_started": "请先开始（填写这副牌的名称）",

@@ -214,7 +214,7 @@ def test_a_phone_as_the_camera(page, camera_server):
         page.fill("#camera-url", phone.url)
         page.click("#camera-form button[type=submit]")
         page.locator("#camera-stage").wait_for(state="visible")
-        assert error.is_hidden()
+        error.wait_for(state="hidden")  # the stage may show the camera an earlier test opened before this answer comes
         page.wait_for_function("document.getElementById('camera-info').textContent.includes('手机画面已连接')")
         assert page.locator("#camera-source").input_value() == "url"
         assert json.loads((data / "table-camera.json").read_text(encoding="utf-8"))["url"] == phone.url
@@ -231,3 +231,38 @@ def test_a_phone_as_the_camera(page, camera_server):
         page.wait_for_function("window.TuolajiCamera.state.source === 'demo'")
     finally:
         phone.stop()
+
+
+def test_a_deck_enrolled_from_one_photo_of_it_laid_out_in_order(page, camera_server):
+    """The whole deck laid out in order under the camera (one row per suit, then the jokers): one
+    photo, no card typed, and the deck is learnt."""
+    from tuolaji.datasets.cardart import CardStyle
+    from tuolaji.datasets.layout import layout_photo as whole_deck
+
+    url, data = camera_server
+    folder = data / "videos" / "layout-whole"
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "000.png"), whole_deck(CardStyle.random(np.random.default_rng(3), "holdout"),
+                                                    np.random.default_rng(1)))
+    page.goto(url + "camera")
+    page.locator("#deck-list li").first.wait_for()
+    page.fill("#enrol-start input[name=name]", "laid")
+    page.click("#enrol-layout")
+    page.wait_for_function("document.getElementById('enrol-step').textContent.includes('第 1/1 步')")
+    assert "每种花色一行" in page.locator("#enrol-step").inner_text()
+    open_source(page, "video:layout-whole", "1920x1080")
+    page.wait_for_function("document.getElementById('camera-frame').naturalWidth > 0 && "
+                           "window.TuolajiCamera.state.source === 'video:layout-whole'")
+    page.click("#enrol-shoot")
+    page.locator("#enrol-finish").wait_for(state="visible")
+    manifest = json.loads((data / "enrol" / "laid" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest == [{"image": "01-layout.jpg", "layout": True}]
+    page.click("#enrol-finish")
+    result = page.locator("#enrol-result")
+    deadline = time.monotonic() + 180
+    while result.get_attribute("data-status") not in ("done", "failed") and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+    assert result.get_attribute("data-status") == "done", result.inner_text()
+    assert "登记完成：laid" in result.inner_text()
+    assert (data / "decks" / "laid" / "deck.json").is_file()
+    page.locator("#deck-list li", has_text="laid").wait_for()

@@ -242,7 +242,8 @@ function bind() {
   document.getElementById("enrol-start").addEventListener("submit", (event) => {
     event.preventDefault();
     enrolName = event.target.name.value.trim();
-    api("/api/decks/enrol/start", { name: enrolName }).then((json) => { decks = json; renderDecks(); }).catch(() => {});
+    const layout = Boolean(event.submitter && event.submitter.id === "enrol-layout");
+    api("/api/decks/enrol/start", { name: enrolName, layout }).then((json) => { decks = json; renderDecks(); }).catch(() => {});
   });
   document.getElementById("enrol-shoot").addEventListener("click", () => {
     api("/api/decks/enrol/photo", {}).then((json) => { decks = json; renderDecks(); }).catch(() => {});
