@@ -50,10 +50,18 @@ from .record import (
     trick_winner,
     validate_record,
 )
+from .record_types import CardTrick, Deal, Play, PointsTrick, Record, Trick, is_points_trick
 from .scoring import partnerships
 from .state import DealState
 
 __all__ = [
+    "CardTrick",
+    "Deal",
+    "Play",
+    "PointsTrick",
+    "Record",
+    "Trick",
+    "is_points_trick",
     "Bid",
     "Obligation",
     "BidError",

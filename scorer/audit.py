@@ -35,6 +35,7 @@ from .record import (
     missing_winner,
     parse_record,
 )
+from .record_types import Record
 from .scoring import (
     advance_level,
     dealer_side,
@@ -990,14 +991,14 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _audits(record: dict[str, Any]) -> list[_DealAudit]:
+def _audits(record: Record) -> list[_DealAudit]:
     """Every deal's audit, run in order: levels carry from deal to deal (``start_levels``,
     then each complete deal's ``levels_after``)."""
     with _collector_paused():
         return _audits_unpaused(record)
 
 
-def _audits_unpaused(record: dict[str, Any]) -> list[_DealAudit]:
+def _audits_unpaused(record: Record) -> list[_DealAudit]:
     parsed = parse_record(record)
     levels = list(parsed.start_levels)
     audits: list[_DealAudit] = []
@@ -1038,7 +1039,7 @@ class AuditRun:
         return [_dealer_side(self.whole, deal) for deal in self.whole.deals]
 
 
-def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> AuditRun:
+def audit_again(record: Record, earlier: AuditRun | None = None) -> AuditRun:
     """The audit of ``record`` as an :class:`AuditRun`; with ``earlier`` (the run of an earlier
     version of the record) the deals before the first one that changed keep their audit.
     The output equals :func:`audit_record`'s. The deals of ``record`` must not be changed in
@@ -1055,7 +1056,7 @@ def audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> Audi
         return _audit_again(record, earlier)
 
 
-def _audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> AuditRun:
+def _audit_again(record: Record, earlier: AuditRun | None = None) -> AuditRun:
     header = tuple(record.get(key) for key in _HEADER_KEYS) if isinstance(record, dict) else ()
     deals = record.get("deals") if isinstance(record, dict) else None
     first = 0
@@ -1069,7 +1070,7 @@ def _audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> Aud
         carried: list[_Carried] = []
     else:
         try:
-            parsed = parse_record({**record, "deals": deals[first:]})  # type: ignore[index]
+            parsed = parse_record({**record, "deals": deals[first:]})
         except RecordError:
             parsed = parse_record(record)  # raises, naming the deal where it is
         kept = earlier.parsed[:first]
@@ -1092,7 +1093,7 @@ def _audit_again(record: dict[str, Any], earlier: AuditRun | None = None) -> Aud
     return AuditRun(header, list(deals) if isinstance(deals, list) else [], whole, carried)
 
 
-def audit_record(record: dict[str, Any]) -> dict[str, Any]:
+def audit_record(record: Record) -> dict[str, Any]:
     """Audit every deal of a record: exactly docs/RECORD.md's audit output.
 
     Raises :class:`scorer.record.RecordError` for a malformed record. Levels carry
@@ -1101,7 +1102,7 @@ def audit_record(record: dict[str, Any]) -> dict[str, Any]:
     return {"deals": [audit.output for audit in _audits(record)]}
 
 
-def audit_findings(record: dict[str, Any]) -> list[DealFindings]:
+def audit_findings(record: Record) -> list[DealFindings]:
     """Each deal's violations and penalties as data (:mod:`scorer.violations`), in the order
     of :func:`audit_record`'s lists; their ``detail`` is :func:`scorer.violation_text.detail`
     of each fact.
@@ -1116,13 +1117,13 @@ def audit_findings(record: dict[str, Any]) -> list[DealFindings]:
     return [audit.deal_findings() for audit in _audits(record)]
 
 
-def audit_with_findings(record: dict[str, Any]) -> tuple[dict[str, Any], list[DealFindings]]:
+def audit_with_findings(record: Record) -> tuple[dict[str, Any], list[DealFindings]]:
     """:func:`audit_record` and :func:`audit_findings` of one run."""
     audits = _audits(record)
     return {"deals": [audit.output for audit in audits]}, [audit.deal_findings() for audit in audits]
 
 
-def _deal_audited_again(run: AuditRun, index: int, record: dict[str, Any]) -> dict[str, Any]:
+def _deal_audited_again(run: AuditRun, index: int, record: Record) -> dict[str, Any]:
     """Deal ``index`` of the record ``run`` audited, audited again under ``record``'s rules (its
     penalty options scaled): from the levels and the previous deal ``run`` found, no other deal
     audited."""
@@ -1149,7 +1150,7 @@ RULE_PENALTIES: dict[str, tuple[str, ...]] = {
 """The violations seed 001 Ⅰ.九 penalises, and the penalty each gets (the start of its detail)."""
 
 
-def ruling_offers(record: dict[str, Any], deal: int = -1, *, audit: dict[str, Any] | None = None,
+def ruling_offers(record: Record, deal: int = -1, *, audit: dict[str, Any] | None = None,
                   run: AuditRun | None = None) -> list[dict[str, Any] | None]:
     """For each violation of a deal (parallel to the audit's ``violations``), the penalty the
     profile's scale gives it, as a ruling the table may apply (``{"seat", "trick", "rule",
@@ -1178,7 +1179,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *, audit: dict[str, An
     except RecordError:
         parse_record(record)  # raises, naming the deal where it is
         raise
-    part = {**record, "deals": record["deals"][:index + 1]}
+    part: Record = {**record, "deals": record["deals"][:index + 1]}
     if run is None and audit is None:
         with _collector_paused():
             run = _audit_again(part)
@@ -1187,7 +1188,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *, audit: dict[str, An
         return [None] * len(base["violations"])
     opts = parsed.options
     scale = opts.throw_penalty if opts.throw_penalty != "none" else "points"
-    rules = dict(record["rules"]) if isinstance(record["rules"], dict) else {"profile": record["rules"]}
+    rules: dict[str, Any] = dict(record["rules"]) if isinstance(record["rules"], dict) else {"profile": record["rules"]}
     for name in PENALTY_OPTIONS:
         if getattr(opts, name) == "none":
             rules[name] = scale
@@ -1217,7 +1218,7 @@ def ruling_offers(record: dict[str, Any], deal: int = -1, *, audit: dict[str, An
     return offers
 
 
-def bidding_state(record: dict[str, Any], deal: int = -1, *, earlier: AuditRun | None = None) -> BiddingState:
+def bidding_state(record: Record, deal: int = -1, *, earlier: AuditRun | None = None) -> BiddingState:
     """The live :class:`BiddingState` of a record's deal, with its recorded bids pushed: the
     game so far decides who may bid and at which level (找朋友: the side that won the last
     deal, each at his own level), whether first-deal rules apply, and the rotation's dealer.
@@ -1269,7 +1270,7 @@ def bidding_state(record: dict[str, Any], deal: int = -1, *, earlier: AuditRun |
     return state
 
 
-def next_dealers(record: dict[str, Any], deal: int = -1, *, earlier: AuditRun | None = None) -> list[int]:
+def next_dealers(record: Record, deal: int = -1, *, earlier: AuditRun | None = None) -> list[int]:
     """Who may deal the deal after ``deal``: with fixed partnerships the audit's ``next_dealer``
     alone; in 找朋友 every player of the side that won it, in seat order from the dealer's next
     seat — their bids decide which of them deals (RULES §10), so the first is only where a new

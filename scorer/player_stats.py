@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .record import dealer_sides
+from .record_types import Record
 
 STAT_KEYS: tuple[str, ...] = ("games", "games_won", "deals", "dealer", "took_over", "levels_won", "kitty", "violations")
 """The figures of a player's record, in the order shown."""
@@ -83,7 +84,7 @@ class PlayerStats:
         return asdict(self)
 
 
-def player_stats(games: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]],
+def player_stats(games: Iterable[tuple[Record, Mapping[str, Any]]],
                  aliases: Mapping[str, str] | None = None) -> list[PlayerStats]:
     """Each player's record over ``games`` (pairs of a record and its audit), in leaderboard
     order (:data:`RANKING`, then the name). ``aliases``: a name's :func:`name_key` -> the name
@@ -108,12 +109,12 @@ def player_stats(games: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]],
     return sorted(table.values(), key=lambda row: (*(-getattr(row, key) for key in RANKING), row.name))
 
 
-def _add_game(record: Mapping[str, Any], audit: Mapping[str, Any], rows: list[PlayerStats]) -> None:
+def _add_game(record: Record, audit: Mapping[str, Any], rows: list[PlayerStats]) -> None:
     deals = list(record.get("deals") or [])
     audits = list(audit.get("deals") or [])
     if not deals or not rows:
         return
-    sides = dealer_sides(dict(record))
+    sides = dealer_sides(record)
     n = len(rows)
     winners: set[int] = set()
     for index, (deal, deal_audit) in enumerate(zip(deals, audits, strict=False)):
@@ -139,7 +140,8 @@ def _add_game(record: Mapping[str, Any], audit: Mapping[str, Any], rows: list[Pl
                     rows[seat].took_over += 1
         tricks = deal_audit.get("tricks") or []
         # the last trick's winner; a deal kept by its points alone (只记分) names him in its own last_trick
-        last_winner = tricks[-1].get("winner") if tricks else (deal.get("last_trick") or {}).get("winner")
+        last_trick = deal.get("last_trick")
+        last_winner = tricks[-1].get("winner") if tricks else last_trick.get("winner") if last_trick else None
         if deal_audit.get("kitty_won_by") == "defenders" and isinstance(last_winner, int) and 0 <= last_winner < n:
             rows[last_winner].kitty += 1
         if deal_audit.get("game_winner"):

@@ -22,6 +22,17 @@ from .errors import InputError
 from .messages import Message
 from .names import MAX_NAME, unprintable
 from .profiles import Options, RulesError, resolve_rules
+from .record_types import (
+    CardTrick,
+    Deal,
+    FriendCall,
+    LastTrickEntry,
+    Play,
+    PointsDeal,
+    PointsTrick,
+    Record,
+    Trick,
+)
 from .seats import seat_of
 from .state import DealState
 
@@ -419,7 +430,7 @@ def _points_trick(t: dict[str, Any], where: str, n: int, decks: int) -> ParsedTr
 
 
 def points_trick(winner: int, points: int, *, leader: int | None = None, unit: int | None = None,
-                 trump: bool = True) -> dict[str, Any]:
+                 trump: bool = True) -> PointsTrick:
     """A trick for a record that keeps points only (docs/RECORD.md 只记分): who won it and the
     points in it, no cards; ``leader`` when the table noted it (the audit checks it); for the
     last trick ``unit``, the cards of the winning play's largest unit (1 a single, 2 a pair,
@@ -430,8 +441,8 @@ def points_trick(winner: int, points: int, *, leader: int | None = None, unit: i
     >>> points_trick(2, 25), points_trick(1, 10, leader=2, unit=2)
     ({'winner': 2, 'points': 25}, {'leader': 2, 'winner': 1, 'points': 10, 'unit': 2})
     """
-    trick: dict[str, Any] = {} if leader is None else {"leader": leader}
-    trick.update({"winner": winner, "points": points})
+    trick: PointsTrick = ({"winner": winner, "points": points} if leader is None
+                          else {"leader": leader, "winner": winner, "points": points})
     if unit is not None:
         trick["unit"] = unit
     if not trump:
@@ -440,7 +451,7 @@ def points_trick(winner: int, points: int, *, leader: int | None = None, unit: i
 
 
 def points_deal(defender_points: int, last_winner: int, unit: int, *, trump: bool = True,
-                kitty_points: int | None = None) -> dict[str, Any]:
+                kitty_points: int | None = None) -> PointsDeal:
     """The keys that record a whole deal by points (docs/RECORD.md 只记分): the defenders' points
     from the tricks, who won the last trick and with which unit (the kitty's multiplier), and
     the kitty's points when its cards are not recorded. Merge them into a deal with no
@@ -449,10 +460,10 @@ def points_deal(defender_points: int, last_winner: int, unit: int, *, trump: boo
     >>> points_deal(85, 1, 2, kitty_points=10)
     {'defender_points': 85, 'last_trick': {'winner': 1, 'unit': 2}, 'kitty_points': 10}
     """
-    last: dict[str, Any] = {"winner": last_winner, "unit": unit}
+    last: LastTrickEntry = {"winner": last_winner, "unit": unit}
     if not trump:
         last["trump"] = False
-    deal: dict[str, Any] = {"defender_points": defender_points, "last_trick": last}
+    deal: PointsDeal = {"defender_points": defender_points, "last_trick": last}
     if kitty_points is not None:
         deal["kitty_points"] = kitty_points
     return deal
@@ -516,7 +527,7 @@ def _parse_rulings(value: Any, where: str, n: int, tricks: int) -> list[dict[str
     return out
 
 
-def validate_record(record: dict[str, Any]) -> None:
+def validate_record(record: Record) -> None:
     """Raise :class:`RecordError` (naming the place) if ``record`` is not a valid record.
 
     >>> validate_record({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "H", "dealer": 0,
@@ -528,7 +539,7 @@ def validate_record(record: dict[str, Any]) -> None:
     parse_record(record)
 
 
-def loads_record(text: str | bytes, where: str = "record", *, max_bytes: int | None = None) -> dict[str, Any]:
+def loads_record(text: str | bytes, where: str = "record", *, max_bytes: int | None = None) -> Record:
     """Decode a record from JSON text and validate it (RecordError naming the place).
 
     >>> rec = loads_record('{"rules": "single-deck", "deals": [], "x-note": 1}')
@@ -538,14 +549,14 @@ def loads_record(text: str | bytes, where: str = "record", *, max_bytes: int | N
     from .safejson import MAX_BYTES, JSONInputError, loads
 
     try:
-        record: dict[str, Any] = loads(text, where, max_bytes=max_bytes or MAX_BYTES)
+        record: Record = loads(text, where, max_bytes=max_bytes or MAX_BYTES)
     except JSONInputError as exc:
         raise RecordError(exc.key, **exc.params) from None
     validate_record(record)
     return record
 
 
-def dumps_record(record: dict[str, Any], indent: int | None = None) -> str:
+def dumps_record(record: Record, indent: int | None = None) -> str:
     """Encode a record as JSON text (UTF-8 names kept, unknown keys kept, key order kept)."""
     return json.dumps(record, ensure_ascii=False, indent=indent)
 
@@ -553,7 +564,7 @@ def dumps_record(record: dict[str, Any], indent: int | None = None) -> str:
 _CARD_LIST_KEYS = ("kitty", "attempt")
 
 
-def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
+def normalize_record(record: Record) -> Record:
     """A copy of a valid record with every card in canonical notation (``♥T`` → ``10H``);
     everything else, unknown keys included, is kept as it is.
 
@@ -568,8 +579,8 @@ def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
     def canon(cards: list[str]) -> list[str]:
         return [format_card(parse_card(c)) for c in cards]
 
-    out: dict[str, Any] = json.loads(json.dumps(record))
-    for d in out.get("deals", []):
+    copied: Any = json.loads(json.dumps(record))  # a deep copy whose cards are written again below
+    for d in copied.get("deals", []):
         if d.get("hands") is not None:
             d["hands"] = [canon(h) for h in d["hands"]]
         for key in _CARD_LIST_KEYS:
@@ -584,7 +595,8 @@ def normalize_record(record: dict[str, Any]) -> dict[str, Any]:
                 t["plays"] = [canon(p) for p in t["plays"]]
             if t.get("attempt") is not None:
                 t["attempt"] = canon(t["attempt"])
-    return out
+    normalized: Record = copied
+    return normalized
 
 
 def _deal_index(parsed: ParsedRecord, deal: int) -> int:
@@ -594,7 +606,7 @@ def _deal_index(parsed: ParsedRecord, deal: int) -> int:
     return deal % n
 
 
-def next_leader(record: dict[str, Any], deal: int = -1) -> int | None:
+def next_leader(record: Record, deal: int = -1) -> int | None:
     """The seat that must lead the next trick (or is leading the current incomplete one).
 
     After a trick with a missing play (docs/RECORD.md ``missing``) the best of its known plays
@@ -618,7 +630,7 @@ def next_leader(record: dict[str, Any], deal: int = -1) -> int | None:
     return trick_winner(record, i, len(d.tricks) - 1, _parsed=parsed)
 
 
-def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
+def trick_winner(record: Record, deal: int, trick: int, *, _parsed: ParsedRecord | None = None) -> int | None:
     """Winning seat of a complete trick, None for an incomplete one. A trick with a missing play:
     :func:`missing_winner` (the next trick's leader, else the best known play; None when its lead
     was not seen and no trick follows).
@@ -650,7 +662,7 @@ def trick_winner(record: dict[str, Any], deal: int, trick: int, *, _parsed: Pars
     return seat_of(t.leader, trick_resolution(order, lead, t.plays, parsed.options.throw_compare, parsed.options), parsed.players)
 
 
-def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
+def legal_plays(record: Record, seat: int, deal: int = -1, *, limit: int | None = None) -> list[list[str]]:
     """Every legal play for ``seat`` now, from its hand as the record knows it.
 
     The hand is the record's ``hands`` minus what the seat has played (without
@@ -674,7 +686,7 @@ def legal_plays(record: dict[str, Any], seat: int, deal: int = -1, *, limit: int
     return [format_cards(p) for p in state.legal_plays(limit)]
 
 
-def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None:
+def follow_hint(record: Record, seat: int, deal: int = -1) -> str | None:
     """What ``seat`` must play to the trick in progress, in words (None when it is not
     following now, or when the record does not know the seat's hand: without
     ``hands`` a hand during the deal is only what the seat plays later, which says
@@ -691,7 +703,7 @@ def follow_hint(record: dict[str, Any], seat: int, deal: int = -1) -> str | None
     return None if message is None else str(message)
 
 
-def follow_hint_message(record: dict[str, Any], seat: int, deal: int = -1) -> Message | None:
+def follow_hint_message(record: Record, seat: int, deal: int = -1) -> Message | None:
     """:func:`follow_hint` as data: a ``hint.*`` key of :data:`scorer.messages.MESSAGES_EN` and
     its facts (the suit's label, the cards led, the cards held, the requirement's shapes).
 
@@ -729,7 +741,7 @@ def follow_hint_message(record: dict[str, Any], seat: int, deal: int = -1) -> Me
     return Message("hint.follow_requirement", {"suit": label, "n": lead.size, "requirement": tuple(req)})
 
 
-def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
+def lead_obligation(record: Record, deal: int = -1) -> str | None:
     """What the lead of the trick in progress obliges the followers, in words, without
     any hand (a camera never sees the hands: :func:`follow_hint` and :func:`legal_plays`
     need them). None when no trick is in progress.
@@ -743,7 +755,7 @@ def lead_obligation(record: dict[str, Any], deal: int = -1) -> str | None:
     return None if obligation is None else str(obligation)
 
 
-def lead_obligation_fact(record: dict[str, Any], deal: int = -1) -> Obligation | None:
+def lead_obligation_fact(record: Record, deal: int = -1) -> Obligation | None:
     """:func:`lead_obligation` as data (:class:`scorer.follow.Obligation`: the suit, the lead's
     units, the ladder of requirements), for the page to word in its languages.
 
@@ -766,7 +778,7 @@ def lead_obligation_fact(record: dict[str, Any], deal: int = -1) -> Obligation |
     return obligation_of(Lead.of(order, d.tricks[-1].plays[0], parsed.options), parsed.options)
 
 
-def seat_points(record: dict[str, Any], deal: int = -1) -> list[int]:
+def seat_points(record: Record, deal: int = -1) -> list[int]:
     """Points each seat has won so far (找朋友: everyone keeps his own until revealed).
 
     >>> rec = random_record("friends-3deck", seed=2, players=5)
@@ -777,7 +789,7 @@ def seat_points(record: dict[str, Any], deal: int = -1) -> list[int]:
     return list(build_state(parsed, _deal_index(parsed, deal)).points)
 
 
-def dealer_side_seats(record: dict[str, Any], deal: int = -1) -> list[int]:
+def dealer_side_seats(record: Record, deal: int = -1) -> list[int]:
     """Seats known to be on the dealer's side so far (friends revealed by their card).
 
     >>> dealer_side_seats({"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 1}]})
@@ -787,7 +799,7 @@ def dealer_side_seats(record: dict[str, Any], deal: int = -1) -> list[int]:
     return _dealer_side(parsed, parsed.deals[_deal_index(parsed, deal)])
 
 
-def dealer_sides(record: dict[str, Any]) -> list[list[int]]:
+def dealer_sides(record: Record) -> list[list[int]]:
     """:func:`dealer_side_seats` of every deal (one reading of the record).
 
     >>> dealer_sides({"rules": {"profile": "standard-2deck", "players": [6]}, "players": list("abcdef"),
@@ -833,7 +845,7 @@ def build_state(parsed: ParsedRecord, deal: int) -> DealState:
 
 def random_record(profile: str, seed: int, *, players: int | None = None, tricks: int | None = None,
                   hand_size: int | None = None, rules: Any = None, attempt_chance: float = 0.0,
-                  dealer: int | None = None, level: str | None = None, trump: str | None = None) -> dict[str, Any]:
+                  dealer: int | None = None, level: str | None = None, trump: str | None = None) -> Record:
     """A random deal played with the legal-play generator, as a record.
 
     ``tricks`` keeps only the first N tricks (``"complete": false`` unless all were
@@ -870,7 +882,7 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
     trump = trump if trump is not None else trump_pick
     dealer = dealer if dealer is not None else dealer_pick
     state = DealState(options, level_index, trump, dealer, hands, n)
-    deal: dict[str, Any] = {
+    deal: Deal = {
         "level": RANKS[level_index],
         "trump": trump,
         "dealer": dealer,
@@ -879,25 +891,26 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
     }
     if options.friends:
         deal["friends"] = _random_friends(rng, options, n, state)
-    played: list[dict[str, Any]] = []
+    played: list[Trick] = []
     while not state.is_over():
         if tricks is not None and len(played) >= tricks:
             break
         leader = state.turn
-        plays = []
-        trick: dict[str, Any] = {"leader": leader}
+        plays: list[Play] = []
+        attempt: Play | None = None
         for j in range(n):
             play = None
             if j == 0 and attempt_chance and rng.random() < attempt_chance:
                 tried = state.failing_throw(leader, rng)
                 if tried is not None:
-                    trick["attempt"] = sorted_names(state, tried[0])
+                    attempt = sorted_names(state, tried[0])
                     play = tried[1]
             if play is None:
                 play = state.random_play(rng)
             state.push(play)
             plays.append(sorted_names(state, play))
-        trick["plays"] = plays
+        trick: CardTrick = ({"leader": leader, "plays": plays} if attempt is None
+                            else {"leader": leader, "attempt": attempt, "plays": plays})
         played.append(trick)
     deal["tricks"] = played
     deal["complete"] = state.is_over()
@@ -910,9 +923,9 @@ def random_record(profile: str, seed: int, *, players: int | None = None, tricks
     }
 
 
-def _random_friends(rng: random.Random, options: Options, n: int, state: DealState) -> list[dict[str, Any]]:
+def _random_friends(rng: random.Random, options: Options, n: int, state: DealState) -> list[FriendCall]:
     plain = [c for c in range(52) if state.order.suit[c] != 4]
-    calls = []
+    calls: list[FriendCall] = []
     for _ in range(options.friends_count(n)):
         card = rng.choice(plain)
         calls.append({"card": _name(card), "nth": rng.randint(1, options.decks)})

@@ -27,6 +27,7 @@ from typing import Any
 from .cards import CARD_NAMES, CARD_POINTS, NUM_KINDS, RANKS, SUITS
 from .order import TRUMP
 from .record import ParsedDeal, ParsedRecord, parse_record
+from .record_types import Record
 from .seats import seat_of
 
 SUIT_KEYS: tuple[str, ...] = (*SUITS, "trump")
@@ -48,7 +49,7 @@ def key_card_kinds(level: int) -> list[int]:
     return kinds
 
 
-def track(record: dict[str, Any], deal: int = -1, *, plays: int | None = None) -> dict[str, Any]:
+def track(record: Record, deal: int = -1, *, plays: int | None = None) -> dict[str, Any]:
     """The tracker of ``deal`` (default: the last) after its first ``plays`` plays (default: all)."""
     parsed = parse_record(record)
     if not parsed.deals:

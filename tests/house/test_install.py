@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,21 +38,39 @@ def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None, timeout:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtual environment with the wheel built from this checkout installed (its bin/)."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from a copy of this checkout's sources."""
     if importlib.util.find_spec("setuptools") is None:
         pytest.skip("setuptools is not installed: the wheel cannot be built offline")
-    base = tmp_path_factory.mktemp("install")
+    base = tmp_path_factory.mktemp("wheel")
     sources = base / "src"
     shutil.copytree(ROOT, sources, ignore=NOT_SOURCES, symlinks=False)
     build = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation", "--no-index",
                   "-w", str(base / "dist"), str(sources)], cwd=base)
     assert "Warning" not in build.stdout + build.stderr, _warnings(build.stdout + build.stderr)
-    wheel = next((base / "dist").glob("tuolaji-*.whl"))
+    return next((base / "dist").glob("tuolaji-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment with the wheel built from this checkout installed (its bin/)."""
+    base = tmp_path_factory.mktemp("install")
     venv = _fresh_venv(base / "venv")
     _run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "--no-index",
           str(wheel)], cwd=base)
     return venv
+
+
+@pytest.mark.slow
+def test_the_wheel_is_typed_and_names_the_commands_script(wheel: Path) -> None:
+    """PEP 561: ``tuolaji/py.typed`` in the wheel, so a type checker reads the installed package's
+    hints (every subpackage's: they are all ``tuolaji``'s); the ``tuolaji`` script runs the commands."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        entry_points = next(archive.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "tuolaji/py.typed" in names
+    assert {"tuolaji/cli/__init__.py", "tuolaji/club/store.py", "tuolaji/scorer/record_types.py"} <= set(names)
+    assert "tuolaji = tuolaji.cli:main" in entry_points.splitlines()
 
 
 def _fresh_venv(venv: Path) -> Path:
@@ -95,7 +114,7 @@ def test_the_wheel_carries_every_package_the_models_and_the_demo(installed: Path
     done = _run([str(installed / "bin" / "python"), "-c", textwrap.dedent("""
         import json, sys
         from pathlib import Path
-        from tuolaji import cli
+        import tuolaji
         from tuolaji import models, scorer, session, vision, web, datasets, training
         from tuolaji.scorer import zuihe
         from tuolaji.vision import demo
