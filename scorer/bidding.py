@@ -24,6 +24,7 @@ A bid shows level cards of one suit or jokers. Each profile's ``bid_order`` rank
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import BIG_JOKER, SMALL_JOKER, SUITS, pretty_card, rank_index
@@ -213,7 +214,7 @@ class BiddingState:
         fact = self.refusal(seat, cards, after_kitty)
         return None if fact is None else detail(fact)
 
-    def refusal(self, seat: int, cards: list[int] | tuple[int, ...], after_kitty: bool | None = None) -> Fact | None:
+    def refusal(self, seat: int, cards: Sequence[int], after_kitty: bool | None = None) -> Fact | None:
         """:meth:`why_not` as data (:mod:`scorer.violations`), None if the bid would stand."""
         bid = Bid(seat, tuple(cards), self.kitty_buried if after_kitty is None else after_kitty)
         return self._judge(bid, len(self.bids))[0]

@@ -283,7 +283,7 @@ MESSAGES_EN: dict[str, str] = {
     "change.deal_not_complete": "next deal: the current deal is not complete",
     "change.game_over": "next deal: the game is over",
     "change.kitty_first": "next deal: the kitty is not recorded",
-    "change.no_violation": "ruling: deal {deal} has no violation {violation}",
+    "change.no_violation": "ruling: deal {deal} has no violation {index}",
     "change.no_penalty": "ruling: the rules give this violation no penalty",
     "change.zero_penalty": "ruling: a penalty of 0",
     "change.no_ruling": "ruling: deal {deal} has no ruling {ruling}",

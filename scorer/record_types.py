@@ -44,6 +44,8 @@ class PointsTrick(TypedDict):
     """The last trick's largest winning unit (1 a single, 2 a pair, …): the kitty's multiplier."""
     trump: NotRequired[bool]
     """The last trick: ``False`` when the winning cards were not trumps."""
+    agreed: NotRequired[bool]
+    """认输 / 直接结算: a trick the table settled by the points agreed, before the deal's end."""
 
 
 Trick: TypeAlias = CardTrick | PointsTrick
@@ -96,6 +98,7 @@ class Deal(TypedDict):
     defender_points: NotRequired[int]
     last_trick: NotRequired[LastTrickEntry]
     complete: NotRequired[bool]
+    agreed: NotRequired[bool]
     rulings: NotRequired[list[dict[str, Any]]]
 
 

@@ -23,7 +23,7 @@ level; the audit says each seat's level before the deal. A change the game contr
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from tuolaji import scorer
 from tuolaji.scorer.cards import RANKS, parse_cards
@@ -44,6 +44,13 @@ class RefusedError(InputError):
         super().__init__(key, **params)
         self.violation = violation
         self.players = list(players or [])
+
+
+def rules_record(record: dict[str, Any]) -> scorer.Record:
+    """The record the live game edits (a JSON document: unknown keys kept, changed in place by the
+    rules here) as the rules core's typed record: the same object, of the shape every change keeps
+    (each change validates its deal, :func:`scorer.validate_record`)."""
+    return cast(scorer.Record, record)
 
 
 def _start_levels(record: dict[str, Any]) -> list[str]:
@@ -69,7 +76,7 @@ def levels_before(record: dict[str, Any], audit: dict[str, Any], deal_index: int
 def _follow_bids(record: dict[str, Any], deal_index: int, levels: list[str],
                  earlier: scorer.AuditRun | None = None) -> None:
     """Trump, dealer and level of the deal as its standing bid decides (unchanged without one)."""
-    state = scorer.bidding_state(record, deal_index, earlier=earlier)
+    state = scorer.bidding_state(rules_record(record), deal_index, earlier=earlier)
     deal = record["deals"][deal_index]
     if state.standing is None:
         return
@@ -88,7 +95,7 @@ def apply_bid(record: dict[str, Any], deal_index: int, seat: int, cards: list[st
     deal = record["deals"][deal_index]
     if deal.get("tricks"):
         raise RefusedError("change.bid_started")
-    state = scorer.bidding_state(record, deal_index, earlier=earlier)
+    state = scorer.bidding_state(rules_record(record), deal_index, earlier=earlier)
     refusal = state.refusal(seat, parse_cards(cards))
     if refusal is not None:
         raise RefusedError("change.bid_not_standing", detail=detail(refusal),
@@ -124,7 +131,7 @@ def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], 
     if deal.get("tricks"):
         raise RefusedError("change.deal_started")
     names = record["players"]
-    state = scorer.bidding_state(record, deal_index, earlier=earlier)
+    state = scorer.bidding_state(rules_record(record), deal_index, earlier=earlier)
     if state.standing is not None:
         if "trump" in changes and changes["trump"] != deal["trump"]:
             raise RefusedError("change.bid_decides_trump")
@@ -179,7 +186,7 @@ def set_kitty_points(record: dict[str, Any], deal_index: int, points: int) -> No
 # --- 只记分: tricks and deals recorded by their points (docs/RECORD.md) -----------------------------
 
 
-def _points_room(record: dict[str, Any], deal_index: int) -> list[dict[str, Any]]:
+def _points_room(record: dict[str, Any], deal_index: int) -> list[Any]:
     """The deal's tricks, when points-only tricks may follow them: the deal neither kept by its
     defenders' points nor over, and no trick of cards half played."""
     deal = record["deals"][deal_index]
@@ -225,7 +232,7 @@ def settle_by_points(record: dict[str, Any], deal_index: int, defender_points: i
         rest = defender_points - counted
         if rest < 0:
             raise InputError("points.below_counted", deal=deal_index, points=defender_points, counted=counted)
-        added: list[dict[str, Any]] = []
+        added: list[scorer.PointsTrick] = []
         if last_winner not in defenders and rest > 0:
             added.append(scorer.points_trick(defenders[0], rest))
             rest = 0
@@ -253,7 +260,7 @@ def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str, *
         raise RefusedError("change.kitty_first")
     # 找朋友 names no next dealer (the winners' bids make him, RULES §10): the deal starts with the
     # first winner after the last dealer until a bid stands
-    dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(record, earlier=run)[0]
+    dealer = int(last["next_dealer"]) if last["next_dealer"] is not None else scorer.next_dealers(rules_record(record), earlier=run)[0]
     deal: dict[str, Any] = {"level": last["levels_after"][dealer], "trump": trump, "dealer": dealer, "tricks": []}
     previous = record["deals"][-1]
     if previous.get("friends"):
@@ -272,10 +279,10 @@ def add_ruling(record: dict[str, Any], deal_index: int, audit: dict[str, Any], v
     in the deal's points and levels."""
     violations = audit["deals"][deal_index]["violations"]
     if not 0 <= violation < len(violations):
-        raise RefusedError("change.no_violation", deal=deal_index, violation=violation)
+        raise RefusedError("change.no_violation", deal=deal_index, index=violation)
     found = violations[violation]
     if points is None and levels is None:
-        offer = scorer.ruling_offers(record, deal_index, audit=audit, run=run)[violation]
+        offer = scorer.ruling_offers(rules_record(record), deal_index, audit=audit, run=run)[violation]
         if offer is None:
             raise RefusedError("change.no_penalty")
         ruling = offer

@@ -302,9 +302,9 @@ def _validate_deal(record: dict[str, Any], deal_index: int) -> None:
     """:func:`scorer.validate_record` of a record whose deal ``deal_index`` alone changed: that deal
     is checked (with the record's rules and players), not every deal again."""
     try:
-        scorer.validate_record(record | {"deals": [record["deals"][deal_index]]})
+        scorer.validate_record(changes.rules_record(record | {"deals": [record["deals"][deal_index]]}))
     except InputError:
-        scorer.validate_record(record)  # raises, naming the deal where it is
+        scorer.validate_record(changes.rules_record(record))  # raises, naming the deal where it is
         raise
 
 
@@ -320,7 +320,7 @@ class LiveGame:
         self._record = copy_record(record)
         # the audit reads the record as scorer.validate_record does: a malformed one is refused here;
         # the run is kept, so that a change is audited again from its deal on (scorer.audit_again)
-        self._audit_run: scorer.AuditRun = scorer.audit_again(self._record)
+        self._audit_run: scorer.AuditRun = scorer.audit_again(changes.rules_record(self._record))
         self._audit_fresh = True  # the run is of the current record (a change makes it stale until read)
         self.path = Path(path) if path is not None else None
         self.saver = saver
@@ -379,7 +379,7 @@ class LiveGame:
         with self._lock:
             record, run, version, fresh = self._record, self._audit_run, self._version, self._audit_fresh
         if not fresh:  # audited outside the lock: readers (snapshots, the page's state) never wait for it
-            run = scorer.audit_again(record, run)  # the deals before the first changed one keep their audit
+            run = scorer.audit_again(changes.rules_record(record), run)  # the deals before the first changed one keep their audit
             with self._lock:
                 if self._version == version and not self._audit_fresh:
                     self._audit_run, self._audit_fresh = run, True
@@ -451,7 +451,7 @@ class LiveGame:
                 trick = tricks[-1]
                 return seat_of(trick["leader"], len(trick["plays"]), self.players)
             # the leader follows from the deal alone: the other deals are not parsed again
-            return scorer.next_leader(self._record | {"deals": deals[-1:]}, 0)
+            return scorer.next_leader(changes.rules_record(self._record | {"deals": deals[-1:]}), 0)
 
     # --- changing ----------------------------------------------------------------
 
@@ -894,7 +894,7 @@ class LiveGame:
 
     def import_record(self, record: dict[str, Any], *, reason: str = "import") -> Change:
         """Replace the whole record (a set-up made on the page, an imported record)."""
-        scorer.validate_record(record)
+        scorer.validate_record(changes.rules_record(record))
         with self._lock:
             change = self._commit(copy_record(record), "import", {"reason": reason}, None)
         self.bus.publish(StateChanged(reason=reason))

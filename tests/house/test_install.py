@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "data", "runs", "__pycache__", "*.pyc", "build", "dist",
                                      "*.egg-info", ".pytest_cache", ".ruff_cache", ".hypothesis", "node_modules",
-                                     "checkpoints", "tests", "bench")
+                                     "checkpoints", "tests", "bench", "typecheck")
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None, timeout: float = 300

@@ -252,6 +252,21 @@ def test_bids_and_the_bids_panel_audit_no_earlier_deal(app: Any, monkeypatch: py
     assert audited == [3, 3, 3], audited
 
 
+def test_a_ruling_of_a_violation_the_deal_has_not_is_refused_in_words(app: Any) -> None:
+    """The index of a violation past the deal's: a refusal naming the deal and the index (the fact
+    once shared its name with the refusing finding's keyword and the message could not be made)."""
+    from tests.browser.records import revoke_record
+
+    record, _ = revoke_record()
+    get_table(app).start(record, name="x", source="import")
+    client = app.test_client()
+    refused = post(client, "/api/ruling", {"deal": 0, "violation": 999}, status=400)
+    assert refused["error"] == "ruling: deal 0 has no violation 999"
+    assert refused["message"]["zh"] and refused["message"]["en"]
+    with pytest.raises(RefusedError, match="^ruling: deal 0 has no violation 999$"):
+        get_table(app).game.rule(0, 999)
+
+
 def test_a_ruling_audits_its_deal_alone_under_the_profiles_scale(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.browser.records import revoke_record
 
