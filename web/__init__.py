@@ -20,14 +20,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
+from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.safejson import MAX_BYTES
 
+from .errors import input_error_response
 from .i18n import STRINGS, normalise_language, translate
 from .security import error_response, init_security, load_or_create_token, own_host_names
-from .store import DATABASE_NAME, NoSuchSessionError, SessionStore, default_data_dir
+from .store import DATABASE_NAME, SessionStore, default_data_dir
 from .table import Table
 
 DEFAULT_CONFIG: dict[str, Any] = {
@@ -95,11 +97,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         lang = normalise_language(request.args.get("lang") or request.cookies.get("lang"))
         return {"t": lambda key, **values: translate(key, lang, **values), "zuihe": app.config["ZUIHE"]}
 
-    @app.errorhandler(NoSuchSessionError)
-    def _no_session(error: NoSuchSessionError) -> tuple[Response | str, int]:
-        if request.path.startswith("/api/"):
-            return jsonify({"error": str(error)}), 404
-        return f"<!doctype html><title>404</title><p>{error}</p><p><a href='/sessions'>sessions</a>", 404
+    app.register_error_handler(InputError, input_error_response)  # every blueprint's, once
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Response:

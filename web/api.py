@@ -25,13 +25,12 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
 from tuolaji.scorer.scoring import is_unit_size
 from tuolaji.session.events import event_to_json
-from tuolaji.session.live import LiveGame, NoSuchCardError, NotSavedError, OutOfTurnError
+from tuolaji.session.live import LiveGame
 
 from . import dealing, history, results, rules_words, view
-from .explain import describe_error
-from .replay import NoSuchStepError, record_at, timeline
+from .replay import record_at, timeline
 from .sse import event_stream
-from .store import BIN_DAYS, MAX_NAME_LENGTH, NoSuchSessionError, Session
+from .store import BIN_DAYS, MAX_NAME_LENGTH, Session
 from .table import NoGameError, Table
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
@@ -49,37 +48,6 @@ class BadRequestError(InputError):
 
 def get_table() -> Table:
     return current_app.extensions["tuolaji.table"]
-
-
-@api_bp.errorhandler(dealing.RefusedError)
-def _refused(error: dealing.RefusedError) -> tuple[Response, int]:
-    return dealing.refused_response(error)
-
-
-NOT_SAVED_STATUS = {"disk-full": 507, "too-large": 507, "locked": 503, "failed": 503}
-"""The answer to a change that was not saved: 507 (no room), 503 (try again)."""
-
-
-@api_bp.errorhandler(NotSavedError)
-@api_bp.app_errorhandler(NotSavedError)
-def _not_saved(error: NotSavedError) -> tuple[Response, int]:
-    """A change that could not be saved was not made: the page shows why (「未保存：磁盘已满」)."""
-    logging.getLogger("tuolaji.save").error("%s %s: %s", request.method, request.path, error)
-    return jsonify({"error": str(error), "code": "not-saved", "kind": error.kind, "message": error.words}), \
-        NOT_SAVED_STATUS[error.kind]
-
-
-@api_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    status = 400
-    if isinstance(error, NoSuchSessionError | NoSuchStepError | NoSuchCardError):
-        status = 404
-    elif isinstance(error, NoGameError | OutOfTurnError):
-        status = 409
-    table = get_table()
-    players = table.game.snapshot()["players"] if table.has_game else []
-    message = describe_error(error, players)
-    return jsonify({"error": str(error), "message": {"zh": message["zh"], "en": message["en"]}}), status
 
 
 def json_body(*, optional: bool = False, max_bytes: int = safejson.MAX_BYTES) -> Any:

@@ -62,9 +62,13 @@ PREVIEW_WIDTH = 960
 class NoPreviewError(InputError):
     """The page asked for a frame or a check, but no source is open (choose one first)."""
 
+    http_status = 409  # web.errors.status_of
+
 
 class NoSuchSourceError(InputError):
     """A source the page does not offer."""
+
+    http_status = 404
 
 
 @dataclass(frozen=True)
@@ -496,13 +500,3 @@ def run_check() -> Response:
     return jsonify(camera_state(app))
 
 
-@camera_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    from .api import _input_error as api_error
-
-    response, status = api_error(error)
-    if isinstance(error, NoSuchSourceError):
-        status = 404
-    elif isinstance(error, NoPreviewError):
-        status = 409
-    return response, status

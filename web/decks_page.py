@@ -44,6 +44,8 @@ the cards are named by where they lie."""
 class EnrolmentStateError(InputError):
     """A step asked for out of turn (no enrolment started, photos still missing, already learning)."""
 
+    http_status = 409  # web.errors.status_of
+
 
 @dataclass
 class Enrolment:
@@ -80,14 +82,6 @@ def _app() -> Flask:
 
 
 decks_bp.before_request(camera_token_only)
-
-
-@decks_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    from .api import _input_error as api_error
-
-    response, status = api_error(error)
-    return response, 409 if isinstance(error, EnrolmentStateError) else status
 
 
 @decks_bp.get("")

@@ -185,16 +185,6 @@ def _app() -> Flask:
     return current_app._get_current_object()  # type: ignore[attr-defined]
 
 
-@pictures_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    from tuolaji.session.live import NotSavedError
-
-    from .api import _input_error as api_error
-    from .api import _not_saved
-
-    if isinstance(error, NotSavedError):  # an import that could not be saved: 507 / 503, as every change
-        return _not_saved(error)
-    return api_error(error)
 
 
 @pictures_bp.get("/pictures/<int:session_id>/<name>")

@@ -104,8 +104,3 @@ def rename() -> Response:
     return jsonify(gather(store) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
 
 
-@stats_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    from .api import _input_error as api_error
-
-    return api_error(error)

@@ -19,7 +19,6 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, jsonify, request
 
-from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.tracker import track
 
 from .api import get_table
@@ -86,8 +85,3 @@ def init_watch_guard(app: Flask) -> None:
                               code="spectator")
 
 
-@tracker_bp.errorhandler(InputError)
-def _input_error(error: InputError) -> tuple[Response, int]:
-    from .api import _input_error as api_error
-
-    return api_error(error)
