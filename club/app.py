@@ -14,7 +14,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.web.security import own_host_names
 
 from .notify import Listener
-from .store import ClubDatabaseDown, ClubRefused, ClubStore, _first_line
+from .store import ClubDatabaseDown, ClubRefused, ClubStore, first_line
 
 log = logging.getLogger("tuolaji.club")
 
@@ -98,7 +98,7 @@ def _harden(app: Flask, names: frozenset[str]) -> None:
 
     @app.errorhandler(psycopg.DataError)
     def _data(error: psycopg.DataError) -> Any:  # a value PostgreSQL cannot take (out of range, NUL): the request's
-        return _refusal(ClubRefused("club.bad_value", reason=_first_line(error)), 400)
+        return _refusal(ClubRefused("club.bad_value", reason=first_line(error)), 400)
 
     @app.errorhandler(Exception)
     def _crash(error: Exception) -> Any:

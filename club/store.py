@@ -142,7 +142,7 @@ class ClubStore:
         try:
             return psycopg.connect(self.dsn, autocommit=autocommit, connect_timeout=self.connect_timeout_s)
         except psycopg.OperationalError as exc:
-            raise ClubDatabaseDown(f"club database unavailable ({_first_line(exc)})") from None
+            raise ClubDatabaseDown(f"club database unavailable ({first_line(exc)})") from None
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -159,7 +159,7 @@ class ClubStore:
                 connection.close()
             except psycopg.Error:
                 pass
-            raise ClubDatabaseDown(f"club database unavailable ({_first_line(exc)})") from None
+            raise ClubDatabaseDown(f"club database unavailable ({first_line(exc)})") from None
         finally:
             if getattr(self._local, "connection", None) is connection and connection.info.transaction_status != 0:
                 connection.rollback()  # a read leaves no transaction open behind it
@@ -304,7 +304,7 @@ class ClubStore:
                                            "VALUES (%s, %s, %s, %s)", (table_id, change.n, session_id, change.digest))
                 except (psycopg.DataError, psycopg.IntegrityError, psycopg.errors.ProgramLimitExceeded) as exc:
                     refusal = ClubRefused("club.change_unstorable", 422, extra={"n": change.n}, n=change.n,
-                                          reason=_first_line(exc))
+                                          reason=first_line(exc))
                     break
                 session_ids[change.session] = int(session_id)
                 last_n = change.n
@@ -771,7 +771,8 @@ def _name(name: Any, what: str) -> str:
         raise ClubRefused(exc.key, **exc.params) from None
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's words (PostgreSQL's may run on), or its class's name."""
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
 

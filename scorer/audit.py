@@ -31,9 +31,9 @@ from .record import (
     ParsedRecord,
     ParsedTrick,
     RecordError,
-    _dealer_side,
     missing_winner,
     parse_record,
+    parsed_dealer_side,
 )
 from .record_types import Record
 from .scoring import (
@@ -1036,7 +1036,7 @@ class AuditRun:
 
     def dealer_sides(self) -> list[list[int]]:
         """:func:`scorer.record.dealer_sides` of the record audited (from this reading of it)."""
-        return [_dealer_side(self.whole, deal) for deal in self.whole.deals]
+        return [parsed_dealer_side(self.whole, deal) for deal in self.whole.deals]
 
 
 def audit_again(record: Record, earlier: AuditRun | None = None) -> AuditRun:

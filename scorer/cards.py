@@ -29,7 +29,8 @@ CARD_NAMES: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RA
 """The 54 canonical card names: ``2S``…``AS``, ``2H``…, ``2C``…, ``2D``…``AD``, ``SJ``, ``BJ``."""
 
 _SYMBOL_TO_SUIT = {sym: s for s, sym in SUIT_SYMBOLS.items()}
-_NAME_TO_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+"""A canonical card name -> its index in :data:`CARD_NAMES` (the record reader's fast path)."""
 _CHINESE_SUITS = {"黑桃": "S", "红桃": "H", "红心": "H", "梅花": "C", "草花": "C", "方块": "D", "方片": "D"}
 """The suits' Chinese names, as players type them before the rank (黑桃A)."""
 _CARD_TOKEN = re.compile(r"(?:黑桃|红桃|红心|梅花|草花|方块|方片|[♠♥♣♦])\s*(?:10|[2-9TJQKAtjqka])"
@@ -109,7 +110,7 @@ def parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise CardError("card.not_text", value=text)
     raw = text.strip()
-    found = _NAME_TO_INDEX.get(raw)
+    found = CARD_INDEX.get(raw)
     if found is not None:
         return CARDS[found]
     if raw in ("小王", "小鬼"):
@@ -118,7 +119,7 @@ def parse_card(text: str) -> Card:
         return CARDS[BIG_JOKER]
     s = raw.upper()
     if s in ("SJ", "BJ"):
-        return CARDS[_NAME_TO_INDEX[s]]
+        return CARDS[CARD_INDEX[s]]
     suit = None
     rank = None
     chinese = next((name for name in _CHINESE_SUITS if s.startswith(name)), None)

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import _NAME_TO_INDEX, RANKS, SUITS, CardError, parse_card
+from .cards import CARD_INDEX, RANKS, SUITS, CardError, parse_card
 from .errors import InputError
 from .messages import Message
 from .names import MAX_NAME, unprintable
@@ -147,7 +147,7 @@ def _cards(value: Any, where: str, decks: int = 4, *, copies_limit: bool = False
     if len(value) > 54 * decks:
         raise RecordError("record.cards_count", where=where, count=len(value), decks=decks, cards=54 * decks)
     # canonical names (what records hold): looked up at once; anything else is parsed one by one below
-    fast = [_NAME_TO_INDEX.get(text) if type(text) is str else None for text in value]
+    fast = [CARD_INDEX.get(text) if type(text) is str else None for text in value]
     if None not in fast and not (copies_limit and len(fast) > MAX_COPIES and _most_copies(fast) > MAX_COPIES):
         return fast  # type: ignore[return-value]
     out = []
@@ -796,7 +796,7 @@ def dealer_side_seats(record: Record, deal: int = -1) -> list[int]:
     [1, 3]
     """
     parsed = parse_record(record)
-    return _dealer_side(parsed, parsed.deals[_deal_index(parsed, deal)])
+    return parsed_dealer_side(parsed, parsed.deals[_deal_index(parsed, deal)])
 
 
 def dealer_sides(record: Record) -> list[list[int]]:
@@ -807,10 +807,11 @@ def dealer_sides(record: Record) -> list[list[int]]:
     [[0, 2, 4]]
     """
     parsed = parse_record(record)
-    return [_dealer_side(parsed, d) for d in parsed.deals]
+    return [parsed_dealer_side(parsed, d) for d in parsed.deals]
 
 
-def _dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
+def parsed_dealer_side(parsed: ParsedRecord, d: ParsedDeal) -> list[int]:
+    """The seats of the dealer's side of the parsed deal ``d`` (找朋友: as its plays revealed them)."""
     from .scoring import dealer_side
 
     n = parsed.players

@@ -61,7 +61,8 @@ def json_body(*, optional: bool = False, max_bytes: int = safejson.MAX_BYTES) ->
     return safejson.loads(raw, "request body", max_bytes=max_bytes)
 
 
-def _body(*, optional: bool = False) -> dict[str, Any]:
+def object_body(*, optional: bool = False) -> dict[str, Any]:
+    """The request's JSON body (:func:`json_body`), which must be an object: the fields of a change."""
     data = json_body(optional=optional)
     if not isinstance(data, dict):
         raise BadRequestError("page.json_object")
@@ -302,7 +303,7 @@ def _holds_anything(record: dict[str, Any]) -> bool:
 def setup() -> tuple[Response, int]:
     """Set up the table: the current session when it holds nothing yet (no plays, bids or kitty),
     else a new session (the old one stays as it was)."""
-    data = _body()
+    data = object_body()
     table = get_table()
     record = build_record(data)
     name = _name_field(data) or time.strftime("%Y-%m-%d %H:%M")
@@ -323,7 +324,7 @@ def setup() -> tuple[Response, int]:
 def edit_deal() -> Response:
     """Change the current deal's trump, dealer or 找朋友 call (before its first trick); the level
     is the dealer's own (one that is not is refused), the standing bid decides trump and dealer."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         record, _ = game.current()
         if not record["deals"]:
@@ -354,7 +355,7 @@ def _friends_field(data: dict[str, Any]) -> list[dict[str, Any]]:
 @api_bp.post("/next-deal")
 def next_deal() -> tuple[Response, int]:
     """Start the next deal: the audit's next dealer, at his side's new level, once the kitty is known."""
-    data = _body(optional=True)
+    data = object_body(optional=True)
     trump = _trump_field(data)
     with get_table().writing() as game:
         index = game.next_deal(trump, history=True)
@@ -365,7 +366,7 @@ def next_deal() -> tuple[Response, int]:
 def bid() -> Response:
     """A bid entered by click: the seat and the cards shown. Only a bid that stands is taken;
     trump, dealer and level follow the standing bid (the rules core's bidding state)."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         record, _ = game.current()
         seat = _int_field(data, "seat", high=len(record["players"]) - 1)
@@ -391,7 +392,7 @@ def withdraw_bid() -> Response:
 @api_bp.post("/play")
 def play() -> tuple[Response, int]:
     """A play entered by hand (a card the camera missed, or a table without a camera)."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         seat = _int_field(data, "seat", high=game.players - 1)
         cards = _cards_field(data, "cards")
@@ -413,7 +414,7 @@ def _card_position(data: dict[str, Any], game: Any) -> tuple[int, int, int, int]
 @api_bp.post("/correct")
 def correct() -> Response:
     """Replace one card the camera read; the record keeps the correction; re-audited at once."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal, trick, seat, index = _card_position(data, game)
         card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
@@ -426,7 +427,7 @@ def correct() -> Response:
 @api_bp.post("/confirm")
 def confirm() -> Response:
     """Confirm a card the camera could not settle, as read."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal, trick, seat, index = _card_position(data, game)
         event = game.confirm(deal, trick, seat, index, source="page-confirm", history=True)
@@ -437,7 +438,7 @@ def confirm() -> Response:
 def enter_play() -> Response:
     """Enter the cards of a play the camera did not see (the trick's ``missing``, docs/RECORD.md);
     kept in the history, undone like any change."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal, trick = _int_field(data, "deal"), _int_field(data, "trick")
         seat = _int_field(data, "seat", high=game.players - 1)
@@ -456,7 +457,7 @@ def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
 @api_bp.post("/kitty")
 def kitty() -> Response:
     """Record the kitty (the buried cards) once it is turned up, or ``{"unknown": true}``: 底牌未知."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "kitty")
         if data.get("points") is not None:  # 只记分: the kitty's points, its cards not recorded
@@ -478,7 +479,7 @@ def _unit_field(data: dict[str, Any], name: str = "unit") -> int:
 def points_trick() -> tuple[Response, int]:
     """A trick recorded by its winner and points alone; ``last``: the deal's last trick, won with a
     unit of ``unit`` cards (``trump: false``: not a trump), which ends the deal."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         if not game.current()[0]["deals"]:
             raise BadRequestError("session.no_deal", what="points")
@@ -494,7 +495,7 @@ def points_trick() -> tuple[Response, int]:
 def points_deal() -> Response:
     """The current deal ended by the defenders' points from the tricks, the last trick's winner and
     unit, and the kitty's points (optional); ``agreed``: 认输 / 直接结算, settled now with the points agreed."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         if not game.current()[0]["deals"]:
             raise BadRequestError("session.no_deal", what="points")
@@ -527,7 +528,7 @@ def redo() -> Response:
 def ruling() -> Response:
     """Apply a penalty for one of a deal's violations: the profile's (no ``points`` or ``levels``
     given) or the organiser's own; the audit counts it in the deal's points and levels."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "ruling")
         violation = _int_field(data, "violation", high=1000)
@@ -540,7 +541,7 @@ def ruling() -> Response:
 @api_bp.post("/ruling/remove")
 def remove_ruling() -> Response:
     """Take back one penalty the table applied."""
-    data = _body()
+    data = object_body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "ruling")
         game.remove_ruling(deal_index, _int_field(data, "ruling", high=1000), history=True)
@@ -568,7 +569,7 @@ def resume(session_id: int) -> Response:
 
 @api_bp.post("/sessions/<int:session_id>/rename")
 def rename(session_id: int) -> Response:
-    name = _name_field(_body())
+    name = _name_field(object_body())
     if not name:
         raise BadRequestError("page.name_empty")
     get_table().store.rename(session_id, name)

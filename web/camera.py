@@ -43,7 +43,7 @@ from tuolaji.vision.sources import (
     stream_name,
 )
 
-from .api import BadRequestError, _body, get_table
+from .api import BadRequestError, get_table, object_body
 
 camera_bp = Blueprint("camera", __name__)
 
@@ -278,7 +278,8 @@ def _calibration_for(settings: dict[str, Any]) -> tuple[list[list[float]] | None
     return None, None
 
 
-def _latest_image(desk: CameraDesk) -> tuple[Any, np.ndarray]:
+def latest_image(desk: CameraDesk) -> tuple[Any, np.ndarray]:
+    """The newest frame of the desk's open source and its picture; refused when there is none."""
     preview = desk.preview
     if preview is None:
         raise NoPreviewError("camera.not_open")
@@ -411,7 +412,7 @@ def open_camera() -> Response:
     """Open a source for the preview: ``{"source": id, "size": "1920x1080"}``, or a phone's stream
     ``{"url": "http://PHONE:8080/video"}`` (kept with the table)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    data = _body()
+    data = object_body()
     choice = typed_stream(app, data["url"]) if data.get("url") is not None else find_choice(app, data.get("source"))
     size = data.get("size", "1920x1080")
     if not isinstance(size, str) or size not in CAMERA_SIZES:
@@ -439,7 +440,7 @@ def close_camera() -> Response:
 def frame_jpeg() -> Response:
     desk = get_desk(_app())
     desk.touch()
-    _, image = _latest_image(desk)
+    _, image = latest_image(desk)
     h, w = image.shape[:2]
     if w > PREVIEW_WIDTH:
         image = cv2.resize(image, (PREVIEW_WIDTH, round(h * PREVIEW_WIDTH / w)), interpolation=cv2.INTER_AREA)
@@ -462,8 +463,8 @@ def _corners_field(data: dict[str, Any]) -> list[tuple[float, float]]:
 def set_corners() -> Response:
     """Fix the table: four corners in the picture's pixels; saved with the table."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    corners = _corners_field(_body())
-    _, image = _latest_image(get_desk(app))
+    corners = _corners_field(object_body())
+    _, image = latest_image(get_desk(app))
     size = (int(image.shape[1]), int(image.shape[0]))
     if not all(-0.05 * size[0] <= x <= 1.05 * size[0] and -0.05 * size[1] <= y <= 1.05 * size[1] for x, y in corners):
         raise BadRequestError("camera.corner_outside")
@@ -489,7 +490,7 @@ def run_check() -> Response:
     """The camera check (``tuolaji check-camera``) on the preview's newest frame."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     desk = get_desk(app)
-    frame, image = _latest_image(desk)
+    frame, image = latest_image(desk)
     assert desk.choice is not None
     reader, kind = _reader_for(desk, desk.choice, frame)
     check = check_frame(image, reader, _players())

@@ -25,8 +25,8 @@ from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUITS
 from tuolaji.scorer.errors import InputError
 from tuolaji.vision.decks import check_deck_name, list_decks
 
-from .api import BadRequestError, _body
-from .camera import _latest_image, camera_token_only, get_desk
+from .api import BadRequestError, object_body
+from .camera import camera_token_only, get_desk, latest_image
 
 decks_bp = Blueprint("decks", __name__, url_prefix="/api/decks")
 
@@ -92,7 +92,7 @@ def decks() -> Response:
 @decks_bp.post("/enrol/start")
 def start() -> Response:
     app = _app()
-    data = _body()
+    data = object_body()
     name = data.get("name")
     if not isinstance(name, str):
         raise BadRequestError("decks.name")
@@ -120,7 +120,7 @@ def photo() -> Response:
         raise EnrolmentStateError("decks.not_started")
     if len(enrolment.photos) >= len(enrolment.steps):
         raise EnrolmentStateError("decks.all_taken")
-    frame, image = _latest_image(get_desk(app))
+    frame, image = latest_image(get_desk(app))
     key, cards = enrolment.steps[len(enrolment.photos)]
     name = f"{len(enrolment.photos) + 1:02d}-{key}.jpg"
     if not cv2.imwrite(str(enrolment.folder / name), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):

@@ -234,10 +234,16 @@ def test_the_check_finds_a_wrong_import(tmp_path: Path) -> None:
     assert found[-1].startswith("web.view:1: imports training (web may import")
 
 
+SHARE_NO_PRIVATE_NAME = frozenset({"scorer", "session", "web", "club", "cli"})
+"""The packages whose modules import no private name of each other either (a private module of the
+package, ``cli/_common.py``, is the package's helpers: its public names are the package's); datasets,
+training and vision still do (issue 44)."""
+
+
 def private_imports(root: Path) -> list[str]:
     """Every import of another package's private name (``_name``, or a name of a ``_module``): a
     name with a leading underscore is its package's own (the club uses the page's public functions,
-    never ``web.api._…``)."""
+    never ``web.api._…``); in :data:`SHARE_NO_PRIVATE_NAME`, every import of another module's."""
     out = []
     for path in project_files(root):
         name = module_name(root, path)
@@ -254,18 +260,24 @@ def private_imports(root: Path) -> list[str]:
                 imported = [canonical(alias.name) for alias in node.names]
             else:
                 continue
+            here = name.partition(".")[0]
             for full in imported:
                 top = full.partition(".")[0]
                 private = [part for part in full.split(".") if part.startswith("_") and not part.startswith("__")]
-                if top in PACKAGES and top != name.partition(".")[0] and private:
+                if top in PACKAGES and top != here and private:
                     out.append(f"{name}:{node.lineno}: imports {full} (private to {top})")
+                elif (top == here in SHARE_NO_PRIVATE_NAME and full.rpartition(".")[2] in private
+                      and full.rpartition(".")[0] != name):
+                    out.append(f"{name}:{node.lineno}: imports {full} (private to its module)")
     return out
 
 
 def test_no_module_imports_another_packages_private_name(tmp_path: Path) -> None:
     assert private_imports(ROOT) == []
     root = _tree(tmp_path, {
-        "web/__init__.py": "", "web/api.py": "from .view import _table\n", "web/view.py": "",
+        "web/__init__.py": "", "web/api.py": "from .view import _table, table\n", "web/view.py": "",
+        "cli/__init__.py": "", "cli/_common.py": "", "cli/serve.py": "from tuolaji.cli._common import camera_spec\n",
+        "datasets/__init__.py": "", "datasets/faces.py": "from tuolaji.datasets.scenes import _surface\n",
         "club/__init__.py": "",
         "club/page.py": "from tuolaji.web.api import _build_game_payload, state_payload\n"
                         "def f():\n    from tuolaji.web import _helpers\n    import tuolaji.cli._common\n",
@@ -273,7 +285,8 @@ def test_no_module_imports_another_packages_private_name(tmp_path: Path) -> None
     assert private_imports(root) == [
         "club.page:1: imports web.api._build_game_payload (private to web)",
         "club.page:3: imports web._helpers (private to web)",
-        "club.page:4: imports cli._common (private to cli)"]
+        "club.page:4: imports cli._common (private to cli)",
+        "web.api:1: imports web.view._table (private to its module)"]
 
 
 def test_the_check_knows_the_real_tree_would_fail(tmp_path: Path) -> None:
