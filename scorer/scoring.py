@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from .cards import RANKS
 from .profiles import JACK, Options
@@ -53,6 +54,27 @@ def is_unit_size(cards: int, decks: int) -> bool:
     if 1 <= cards <= decks:
         return True
     return any(cards % width == 0 and cards // width >= 2 for width in range(2, decks + 1))
+
+
+def defenders_trick_points(audited_tricks: Iterable[Mapping[str, Any]], dealer_side: Collection[int]) -> int:
+    """The points of the audited tricks (the audit output's ``tricks``, cards or points alone) won
+    off the dealer's side: the defenders' points so far, the kitty and penalties aside (RULES §8).
+
+    >>> defenders_trick_points([{"winner": 1, "points": 20}, {"winner": 0, "points": 10},
+    ...                         {"winner": None, "points": 5}, {"winner": 3}], dealer_side=[0, 2])
+    20
+    """
+    return sum(int(trick.get("points") or 0) for trick in audited_tricks
+               if trick.get("winner") is not None and trick["winner"] not in dealer_side)
+
+
+def defender_seats(dealer: int, dealer_side: Collection[int], players: int) -> list[int]:
+    """The seats off the dealer's side, in playing order from the dealer's left.
+
+    >>> defender_seats(1, {1, 3}, 4), defender_seats(3, {3, 0}, 5)
+    ([2, 0], [4, 1, 2])
+    """
+    return [seat for seat in (seat_of(dealer, k, players) for k in range(1, players)) if seat not in dealer_side]
 
 
 def level_outcome(options: Options, players: int, points: int) -> tuple[str, int]:

@@ -53,6 +53,7 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import pretty_card
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.messages import Message
+from tuolaji.scorer.scoring import defender_seats, defenders_trick_points
 from tuolaji.scorer.seats import position_of, seat_of
 
 from . import changes
@@ -805,10 +806,8 @@ class LiveGame:
             audit = self.audit()
             deal_audit = audit["deals"][deal] if deal < len(audit["deals"]) else {"tricks": []}
             side = self.dealer_sides()[deal] if deal < len(audit["deals"]) else [record["deals"][deal]["dealer"]]
-            counted = sum(int(t.get("points") or 0) for t in deal_audit["tricks"]
-                          if t.get("winner") is not None and t["winner"] not in side)
-            dealer = int(record["deals"][deal]["dealer"])
-            defenders = [(dealer + k) % self.players for k in range(1, self.players) if (dealer + k) % self.players not in side]
+            counted = defenders_trick_points(deal_audit["tricks"], side)
+            defenders = defender_seats(int(record["deals"][deal]["dealer"]), side, self.players)
             changes.settle_by_points(record, deal, defender_points, last_winner, unit, counted=counted,
                                      defenders=defenders, trump=trump, agreed=agreed)
             if kitty_points is not None:

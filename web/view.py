@@ -20,6 +20,7 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer import violation_text
 from tuolaji.scorer.cards import RANKS
+from tuolaji.scorer.scoring import defenders_trick_points
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
 
@@ -148,8 +149,7 @@ def defender_points_so_far(record: dict[str, Any], deal_index: int, deal_audit: 
         return None
     if dealer_seats is None:
         dealer_seats = dealer_side(record, deal_index)
-    return sum(int(trick.get("points") or 0) for trick in deal_audit.get("tricks", [])
-               if trick.get("winner") is not None and trick["winner"] not in dealer_seats)
+    return defenders_trick_points(deal_audit.get("tricks", []), dealer_seats)
 
 
 def levels_chart_svg(record: dict[str, Any], history: list[list[str]], *, width: int = 460, height: int = 220) -> str:
