@@ -6,7 +6,7 @@ The page's scripts address the table's API as ``/api/…``; here each of their r
 under ``/club/table/<name>`` (:data:`PRELUDE`, a classic script that runs before the page's
 modules), where this blueprint answers:
 
-- ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.api.build_game_payload`
+- ``GET …/api/state``: what ``serve``'s ``/api/state`` gives (:func:`web.state.build_game_payload`
   over a :class:`~session.live.LiveGame` of the club's record: the view, the audit once, the
   pending cards), made once per change of the table;
 - ``GET …/api/events``: the table's changes as server-sent events, relayed from PostgreSQL's
@@ -42,8 +42,8 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame
-from tuolaji.web.api import build_game_payload
 from tuolaji.web.sse import event_stream
+from tuolaji.web.state import build_game_payload
 from tuolaji.web.store import Session
 from tuolaji.web.tracker import tracker_of
 from tuolaji.web.view import PROFILES

@@ -11,27 +11,23 @@ from __future__ import annotations
 import copy
 import json
 import logging
-import re
 import time
-import weakref
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tuolaji import scorer
 from tuolaji.scorer import safejson
-from tuolaji.scorer.cards import split_card_text
-from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
-from tuolaji.scorer.scoring import is_unit_size
 from tuolaji.session.events import event_to_json
-from tuolaji.session.live import LiveGame
 
-from . import dealing, history, results, rules_words, view
+from . import results, rules_words, view
 from .replay import record_at, timeline
+from .request_fields import BadRequestError, cards_field, int_field, json_body, name_field, object_body
 from .sse import event_stream
-from .store import BIN_DAYS, MAX_NAME_LENGTH, Session
-from .table import NoGameError, Table
+from .state import state_payload, state_response
+from .store import BIN_DAYS, MAX_NAME_LENGTH
+from .table import Table
 
 api_bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -42,138 +38,8 @@ MAX_IMPORT_BYTES = safejson.MAX_RECORD_BYTES + 1024 * 1024
 """The largest body of an import (a backup's record, or its zip, with the upload's envelope)."""
 
 
-class BadRequestError(InputError):
-    """A request body that is missing a field or has one of the wrong kind."""
-
-
 def get_table() -> Table:
     return current_app.extensions["tuolaji.table"]
-
-
-def json_body(*, optional: bool = False, max_bytes: int = safejson.MAX_BYTES) -> Any:
-    """The request's JSON body, read by :func:`scorer.safejson.loads` (size, depth, numbers, text);
-    ``optional``: an empty body is ``{}``."""
-    raw = request.get_data(cache=True)
-    if optional and not raw.strip():
-        return {}
-    if not request.is_json:
-        raise BadRequestError("page.json_content_type")
-    return safejson.loads(raw, "request body", max_bytes=max_bytes)
-
-
-def object_body(*, optional: bool = False) -> dict[str, Any]:
-    """The request's JSON body (:func:`json_body`), which must be an object: the fields of a change."""
-    data = json_body(optional=optional)
-    if not isinstance(data, dict):
-        raise BadRequestError("page.json_object")
-    return data
-
-
-def _name_field(data: dict[str, Any], name: str = "name") -> str:
-    """A name by the names' rule (:func:`scorer.names.check_name`), or "" when there is none."""
-    value = data.get(name)
-    if value is None:
-        return ""
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise BadRequestError("page.name_type", where=name)
-    return check_name(str(value), name, empty=True)
-
-
-def _int_field(data: dict[str, Any], name: str, *, low: int = 0, high: int | None = None) -> int:
-    value = data.get(name)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise BadRequestError("page.whole_number", where=name)
-    if isinstance(value, str) and len(value) > 20:
-        raise BadRequestError("page.whole_number_length", where=name, length=len(value))
-    if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value):  # int() takes "1_0", " 10 ", "١٠"
-        raise BadRequestError("page.whole_number_value", where=name, value=value)
-    number = int(value)
-    if number < low or (high is not None and number > high):
-        raise BadRequestError("page.out_of_range", where=name, number=number)
-    return number
-
-
-def _cards_field(data: dict[str, Any], name: str) -> list[str]:
-    value = data.get(name)
-    if isinstance(value, str):
-        value = split_card_text(value[:2000])  # 黑桃A 红桃10 大王, AS AS, ♠A♠A: one parser, the scorer's
-    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-        raise BadRequestError("record.cards_list", where=name)
-    cards = []
-    for position, card in enumerate(value):
-        try:
-            cards.append(scorer.format_card(scorer.parse_card(card)))
-        except (InputError, ValueError):
-            raise dealing.RefusedError("page.typed_card", field=name, index=position, card=card[:20]) from None
-    return cards
-
-
-def state_payload(table: Table) -> dict[str, Any]:
-    """Everything the live page draws: session, record, audit, pending cards and derived figures."""
-    feed = table.feed.status() if table.feed is not None else None
-    club = table.club.status() if table.club is not None else None
-    if not table.has_game:
-        return {"session": None, "feed": feed, "club": club, "profiles": view.PROFILES}
-    return _game_payload(table) | {"feed": feed, "club": club}
-
-
-_payloads: weakref.WeakKeyDictionary[Table, tuple[Any, ...]] = weakref.WeakKeyDictionary()
-"""Per table, the last game payload and its JSON: made once per change, whoever asks (every page
-watching reloads the state after each change)."""
-
-
-def _game_payload(table: Table, *, text: bool = False) -> Any:
-    """The state of the current game without the feed (cached until the game or session changes);
-    ``text``: its JSON text."""
-    game, session = table.game, table.session
-    version = game.version
-    cached = _payloads.get(table)
-    # a change makes a new version; a save, a rename or a resume a new session object
-    if cached is None or cached[0] is not game or cached[1] != version or cached[2] is not session:
-        payload = build_game_payload(game, session)
-        cached = (game, version, session, payload, json.dumps(payload, ensure_ascii=False))
-        _payloads[table] = cached
-    return cached[4] if text else dict(cached[3])  # a new dict; the parts are shared, never changed
-
-
-def build_game_payload(game: LiveGame, session: Session | None) -> dict[str, Any]:
-    """What the live page draws of ``game`` (the record, its audit once, the view, the pending
-    cards) and its ``session``'s summary: ``/api/state`` without the feed and the club, of the
-    table's game here and of the club's copy of a table's record at the club."""
-    # the record and its one audit run (output, typed findings, dealer sides), of one version: read, not
-    # copied (the payload is made once and never changed); nothing is audited again or matched here
-    full, run = game.audited()
-    audit = run.output
-    state = {"record": full, "audit": audit, "pending": game.pending(), "expected_seat": game.expected_seat()}
-    # the history of changes (web/history.py) stays in the stored record and its export; the page
-    # is sent what its undo and redo buttons say (view.history), not every entry at every change,
-    # and nothing else reads it (its size grows with every change, the page's work must not)
-    record = state["record"] = {key: value for key, value in full.items() if key != "history"}
-    return {
-        "session": session.summary() | {"id": session.id} if session is not None else None,
-        "state": state,
-        "view": view.table_view(record, audit, run.findings, run.dealer_sides()) | {
-            "bidding": dealing.bidding_view(record, run),
-            "settle_ready": [dealing.settle_ready(record, d) for d in range(len(record["deals"]))],
-            "rulings": dealing.rulings_view(record, state["audit"], len(record["deals"]) - 1, run=run)
-            if record["deals"] else None,
-            "history": history.history_view(full),
-            "results": results.deal_results(record, state["audit"]),
-            "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
-            "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))],
-            "points_units": points_units(view.decks(record))},
-        "profiles": view.PROFILES,
-    }
-
-
-def points_units(decks: int) -> list[int]:
-    """The sizes a last trick's winning unit may have with ``decks`` decks, the smallest eight (只记分's
-    unit buttons: the rules core's :func:`scorer.scoring.is_unit_size`).
-
-    >>> points_units(2), points_units(3)
-    ([1, 2, 4, 6, 8, 10, 12, 14], [1, 2, 3, 4, 6, 8, 9, 10])
-    """
-    return [size for size in range(1, 64) if is_unit_size(size, decks)][:8]
 
 
 @api_bp.get("/rules")
@@ -182,26 +48,10 @@ def rules() -> Response:
     profile = request.args.get("profile", "standard-2deck")
     if profile not in view.PROFILES:
         raise BadRequestError("page.profile", profile=profile[:40])
-    players = _int_field({"players": request.args.get("players", "4")}, "players", low=4, high=7)
+    players = int_field({"players": request.args.get("players", "4")}, "players", low=4, high=7)
     raw = request.args.get("options")
     house = rules_words.house_rules(safejson.loads(raw, "options") if raw else None)
     return jsonify(rules_words.rules_words({"profile": profile, **house} if house else profile, players))
-
-
-def state_response(table: Table, extra: dict[str, Any] | None = None) -> Response:
-    """``extra`` and :func:`state_payload` as a JSON response, the game's part from the JSON made
-    once per change (every page watching reloads it)."""
-    if not table.has_game:
-        return jsonify((extra or {}) | state_payload(table))
-    feed = table.feed.status() if table.feed is not None else None
-    try:
-        body = _game_payload(table, text=True)
-    except NoGameError:  # closed meanwhile
-        return jsonify((extra or {}) | state_payload(table))
-    club = table.club.status() if table.club is not None else None
-    head = json.dumps(extra, ensure_ascii=False)[1:-1] + ", " if extra else ""
-    return Response("{" + head + body[1:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False)
-                    + ', "club": ' + json.dumps(club, ensure_ascii=False) + "}", mimetype="application/json")
 
 
 @api_bp.get("/state")
@@ -264,15 +114,15 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     fixed_sides = not scorer.resolve_rules(profile).friends  # 找朋友: nobody shares a level from the start
     if fixed_sides and len(players) == 4 and (levels[0] != levels[2] or levels[1] != levels[3]):
         raise BadRequestError("page.partner_levels")
-    dealer = _int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
+    dealer = int_field(data, "dealer", high=len(players) - 1) if "dealer" in data else 0
     trump = _trump_field(data)
     deal: dict[str, Any] = {"level": levels[dealer], "trump": trump, "dealer": dealer, "tricks": []}
     friends = data.get("friends")
     if friends:
         if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
             raise BadRequestError("page.friends")
-        deal["friends"] = [{"card": _cards_field({"card": [f.get("card")]}, "card")[0],
-                            "nth": _int_field(f, "nth", low=1, high=4)} for f in friends]
+        deal["friends"] = [{"card": cards_field({"card": [f.get("card")]}, "card")[0],
+                            "nth": int_field(f, "nth", low=1, high=4)} for f in friends]
     house = rules_words.house_rules(data.get("options"))
     rules: Any = {"profile": profile, **house} if house else profile
     record = {"format": "tuolaji-record/1", "rules": rules, "players": players,
@@ -306,7 +156,7 @@ def setup() -> tuple[Response, int]:
     data = object_body()
     table = get_table()
     record = build_record(data)
-    name = _name_field(data) or time.strftime("%Y-%m-%d %H:%M")
+    name = name_field(data) or time.strftime("%Y-%m-%d %H:%M")
     # a demo or a replayed record keeps writing into its own session: the new game gets one of its own
     replaying = table.feed is not None and table.feed.session_id == table.session_id and table.feed.source in (
         "demo", "record")
@@ -333,7 +183,7 @@ def edit_deal() -> Response:
         if "trump" in data:
             changes["trump"] = _trump_field(data)
         if "dealer" in data:
-            changes["dealer"] = _int_field(data, "dealer", high=len(record["players"]) - 1)
+            changes["dealer"] = int_field(data, "dealer", high=len(record["players"]) - 1)
         if "level" in data:
             if not isinstance(data["level"], str) or data["level"] not in view.LEVELS:
                 raise BadRequestError("page.level")
@@ -348,7 +198,7 @@ def _friends_field(data: dict[str, Any]) -> list[dict[str, Any]]:
     friends = data.get("friends") or []
     if not isinstance(friends, list) or len(friends) > 4 or not all(isinstance(f, dict) for f in friends):
         raise BadRequestError("page.friends")
-    return [{"card": _cards_field({"card": [f.get("card")]}, "card")[0], "nth": _int_field(f, "nth", low=1, high=4)}
+    return [{"card": cards_field({"card": [f.get("card")]}, "card")[0], "nth": int_field(f, "nth", low=1, high=4)}
             for f in friends]
 
 
@@ -369,8 +219,8 @@ def bid() -> Response:
     data = object_body()
     with get_table().writing() as game:
         record, _ = game.current()
-        seat = _int_field(data, "seat", high=len(record["players"]) - 1)
-        cards = _cards_field(data, "cards")
+        seat = int_field(data, "seat", high=len(record["players"]) - 1)
+        cards = cards_field(data, "cards")
         if not cards:
             raise BadRequestError("page.bid_empty")
         if not record["deals"]:
@@ -394,21 +244,21 @@ def play() -> tuple[Response, int]:
     """A play entered by hand (a card the camera missed, or a table without a camera)."""
     data = object_body()
     with get_table().writing() as game:
-        seat = _int_field(data, "seat", high=game.players - 1)
-        cards = _cards_field(data, "cards")
+        seat = int_field(data, "seat", high=game.players - 1)
+        cards = cards_field(data, "cards")
         if not cards:
             raise BadRequestError("page.play_empty")
         # 甩牌失败: the throw laid down (the attempt) and the forced unit actually played
-        attempt = _cards_field(data, "attempt") if data.get("attempt") else None
+        attempt = cards_field(data, "attempt") if data.get("attempt") else None
         # the deal and trick the sender saw the play going into: another device's play meanwhile refuses it
-        seen = (_int_field(data, "deal"), _int_field(data, "trick")) if "trick" in data else None
+        seen = (int_field(data, "deal"), int_field(data, "trick")) if "trick" in data else None
         event = game.play(seat, cards, attempt=attempt, history=True, seen=seen)
     return state_response(get_table(), {"deal": event.deal, "trick": event.trick}), 201
 
 
 def _card_position(data: dict[str, Any], game: Any) -> tuple[int, int, int, int]:
-    return (_int_field(data, "deal"), _int_field(data, "trick"),
-            _int_field(data, "seat", high=game.players - 1), _int_field(data, "index"))
+    return (int_field(data, "deal"), int_field(data, "trick"),
+            int_field(data, "seat", high=game.players - 1), int_field(data, "index"))
 
 
 @api_bp.post("/correct")
@@ -417,7 +267,7 @@ def correct() -> Response:
     data = object_body()
     with get_table().writing() as game:
         deal, trick, seat, index = _card_position(data, game)
-        card = _cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
+        card = cards_field({"card": [data.get("card")]}, "card")[0] if isinstance(data.get("card"), str) else None
         if card is None:
             raise BadRequestError("page.card")
         event = game.correct(deal, trick, seat, index, card, source="page", history=True)
@@ -440,9 +290,9 @@ def enter_play() -> Response:
     kept in the history, undone like any change."""
     data = object_body()
     with get_table().writing() as game:
-        deal, trick = _int_field(data, "deal"), _int_field(data, "trick")
-        seat = _int_field(data, "seat", high=game.players - 1)
-        cards = _cards_field(data, "cards")
+        deal, trick = int_field(data, "deal"), int_field(data, "trick")
+        seat = int_field(data, "seat", high=game.players - 1)
+        cards = cards_field(data, "cards")
         game.enter_play(deal, trick, seat, cards, history=True)
     return state_response(get_table(), {"deal": deal, "trick": trick, "seat": seat})
 
@@ -451,7 +301,7 @@ def _deal_index(data: dict[str, Any], record: dict[str, Any], what: str) -> int:
     """The deal a request names (``deal``), else the current one; a record with no deal is refused."""
     if not record["deals"]:
         raise BadRequestError("session.no_deal", what=what)
-    return _int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
+    return int_field(data, "deal", high=len(record["deals"]) - 1) if "deal" in data else len(record["deals"]) - 1
 
 
 @api_bp.post("/kitty")
@@ -461,9 +311,9 @@ def kitty() -> Response:
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "kitty")
         if data.get("points") is not None:  # 只记分: the kitty's points, its cards not recorded
-            game.set_kitty_points(deal_index, _int_field(data, "points", high=scorer.record.MAX_POINTS), history=True)
+            game.set_kitty_points(deal_index, int_field(data, "points", high=scorer.record.MAX_POINTS), history=True)
             return state_response(get_table())
-        cards = None if data.get("unknown") is True else _cards_field(data, "cards")
+        cards = None if data.get("unknown") is True else cards_field(data, "cards")
         game.set_kitty(deal_index, cards, history=True)
     return state_response(get_table())
 
@@ -472,7 +322,7 @@ def kitty() -> Response:
 
 
 def _unit_field(data: dict[str, Any], name: str = "unit") -> int:
-    return _int_field(data, name, low=1, high=64)
+    return int_field(data, name, low=1, high=64)
 
 
 @api_bp.post("/points/trick")
@@ -483,8 +333,8 @@ def points_trick() -> tuple[Response, int]:
     with get_table().writing() as game:
         if not game.current()[0]["deals"]:
             raise BadRequestError("session.no_deal", what="points")
-        winner = _int_field(data, "winner", high=game.players - 1)
-        points = _int_field(data, "points", high=scorer.record.MAX_POINTS)
+        winner = int_field(data, "winner", high=game.players - 1)
+        points = int_field(data, "points", high=scorer.record.MAX_POINTS)
         last = data.get("last") is True
         unit = _unit_field(data) if last or data.get("unit") is not None else None
         game.play_points(winner, points, unit=unit, trump=data.get("trump") is not False, last=last, history=True)
@@ -499,9 +349,9 @@ def points_deal() -> Response:
     with get_table().writing() as game:
         if not game.current()[0]["deals"]:
             raise BadRequestError("session.no_deal", what="points")
-        points = _int_field(data, "defender_points", high=scorer.record.MAX_POINTS)
-        winner = _int_field(data, "last_winner", high=game.players - 1)
-        kitty = _int_field(data, "kitty_points", high=scorer.record.MAX_POINTS) if data.get("kitty_points") is not None else None
+        points = int_field(data, "defender_points", high=scorer.record.MAX_POINTS)
+        winner = int_field(data, "last_winner", high=game.players - 1)
+        kitty = int_field(data, "kitty_points", high=scorer.record.MAX_POINTS) if data.get("kitty_points") is not None else None
         game.settle_points(points, winner, _unit_field(data), trump=data.get("trump") is not False,
                            agreed=data.get("agreed") is True, kitty_points=kitty, history=True)
     return state_response(get_table())
@@ -531,9 +381,9 @@ def ruling() -> Response:
     data = object_body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "ruling")
-        violation = _int_field(data, "violation", high=1000)
-        points = _int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
-        levels = _int_field(data, "levels", low=1, high=3) if data.get("levels") else None
+        violation = int_field(data, "violation", high=1000)
+        points = int_field(data, "points", high=scorer.record.MAX_RULING_POINTS) if data.get("points") else None
+        levels = int_field(data, "levels", low=1, high=3) if data.get("levels") else None
         game.rule(deal_index, violation, points=points, levels=levels, history=True)
     return state_response(get_table())
 
@@ -544,7 +394,7 @@ def remove_ruling() -> Response:
     data = object_body()
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "ruling")
-        game.remove_ruling(deal_index, _int_field(data, "ruling", high=1000), history=True)
+        game.remove_ruling(deal_index, int_field(data, "ruling", high=1000), history=True)
     return state_response(get_table())
 
 
@@ -569,7 +419,7 @@ def resume(session_id: int) -> Response:
 
 @api_bp.post("/sessions/<int:session_id>/rename")
 def rename(session_id: int) -> Response:
-    name = _name_field(object_body())
+    name = name_field(object_body())
     if not name:
         raise BadRequestError("page.name_empty")
     get_table().store.rename(session_id, name)
@@ -639,7 +489,7 @@ def read_uploaded_record() -> tuple[dict[str, Any], str]:
         record = json_body(max_bytes=safejson.MAX_RECORD_BYTES)
         name = "import"
         if isinstance(record, dict) and isinstance(record.get("record"), dict):
-            name = _name_field(record) or name
+            name = name_field(record) or name
             record = record["record"]
     if not isinstance(record, dict):
         raise BadRequestError("page.import_object")

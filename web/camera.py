@@ -43,7 +43,8 @@ from tuolaji.vision.sources import (
     stream_name,
 )
 
-from .api import BadRequestError, get_table, object_body
+from .api import get_table
+from .request_fields import BadRequestError, object_body
 
 camera_bp = Blueprint("camera", __name__)
 

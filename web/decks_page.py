@@ -25,8 +25,8 @@ from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUITS
 from tuolaji.scorer.errors import InputError
 from tuolaji.vision.decks import check_deck_name, list_decks
 
-from .api import BadRequestError, object_body
 from .camera import camera_token_only, get_desk, latest_image
+from .request_fields import BadRequestError, object_body
 
 decks_bp = Blueprint("decks", __name__, url_prefix="/api/decks")
 

@@ -53,9 +53,10 @@ from tuolaji.scorer.names import check_name
 from tuolaji.scorer.tracker import track
 from tuolaji.vision.sources import Frame
 
-from .api import MAX_IMPORT_BYTES, BadRequestError, backup_text, get_table
+from .api import MAX_IMPORT_BYTES, backup_text, get_table
 from .explain import error_arguments
 from .replay import timeline
+from .request_fields import BadRequestError
 from .table import Table
 
 pictures_bp = Blueprint("pictures", __name__)

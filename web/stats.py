@@ -26,7 +26,8 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
 from tuolaji.scorer.player_stats import RANKING, STAT_KEYS, name_key, player_stats
 
-from .api import BadRequestError, get_table, json_body
+from .api import get_table
+from .request_fields import BadRequestError, json_body
 from .store import Session, SessionStore
 
 stats_bp = Blueprint("stats", __name__)

@@ -1,7 +1,7 @@
 """The table's TV (``/tv``): one big screen for everyone at the table, and what it reads aloud.
 
 ``GET /tv`` is the page (read-only: it is given no table token); ``GET /api/tv`` is what it
-draws, made by :func:`tv_view` from the live page's state (:func:`web.api.state_payload`: the
+draws, made by :func:`tv_view` from the live page's state (:func:`web.state.state_payload`: the
 record, its audit and the view) and nothing else: the big score (the defenders' total once
 the deal is settled, their points so far before), whose turn it is, the trick on the felt,
 the trick before it, the deal's alerts and the calls the page may read aloud
@@ -29,8 +29,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from .api import get_table, state_payload
+from .api import get_table
 from .i18n import STRINGS
+from .state import state_payload
 
 tv_bp = Blueprint("tv", __name__)
 

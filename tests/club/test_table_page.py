@@ -26,7 +26,7 @@ def test_state_is_serves_state(tmp_path: Path, club: ClubServer) -> None:
         for previous, record in zip(records[:6], records[1:7], strict=True):
             play(table, record, previous)
         assert pusher.flush(20.0)
-        from tuolaji.web.api import state_payload
+        from tuolaji.web.state import state_payload
 
         served = json.loads(json.dumps(state_payload(table)))  # type: ignore[arg-type]
         at_club = club.app.test_client().get("/club/table/一号桌/api/state").get_json()
