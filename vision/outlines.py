@@ -107,14 +107,17 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
     """
     matrix = _unit_square(quad)
     short = _short_side(quad)
+    x1, y1 = np.asarray(quad, np.float32).reshape(4, 2).min(axis=0) - short
+    x2, y2 = np.asarray(quad, np.float32).reshape(4, 2).max(axis=0) + short
     on: list[int] = []
     corners: set[int] = set()
     placed: list[tuple[IndexReading, int]] = []
     for position, card in enumerate(cards):
-        if not card.indices:
-            continue
-        inside = [depth_inside(quad, r) >= -INSIDE_MARGIN for r in card.indices]
-        near = [depth_inside(quad, r) >= -CROSSING_MARGIN for r in card.indices]
+        if not card.indices or card.box[2] < x1 or card.box[0] > x2 or card.box[3] < y1 or card.box[1] > y2:
+            continue  # nowhere near the outline (a card's width around it)
+        depths = [depth_inside(quad, r) for r in card.indices]
+        inside = [d >= -INSIDE_MARGIN for d in depths]
+        near = [d >= -CROSSING_MARGIN for d in depths]
         if not any(inside):
             if any(near):
                 return None
