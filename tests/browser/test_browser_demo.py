@@ -5,7 +5,7 @@ the deal so far, the video of its last seven tricks goes through the real camera
 (motion, settling, tracking, turn order) at four times real-time speed, read by the card
 reader the demo trusts (the shipped model once ``models/cards.json`` records that it replays
 the demo exactly, else the demo's ground-truth frames, as ``serve`` says on stderr). The page
-then shows a proven revoke, the kitty turned up and its multiplier (抠底 ×4), the level
+then shows a revoke to check (its proof an unsure read), proven once that card is confirmed, the kitty turned up and its multiplier (抠底 ×4), the level
 change, the next deal started, and 演示结束. With ``TUOLAJI_UPDATE_SCREENSHOT=1`` it also
 refreshes docs/screenshot.png, the README's picture of the page.
 """
@@ -83,12 +83,19 @@ def test_demo_shows_a_deal_end_the_kitty_a_level_change_a_revoke_and_the_next_de
     settlement = " ".join(seen["summary"])
     assert "抠底 ×4" in settlement and "闲家上台升 2 级" in settlement, settlement
     assert "2 → 4" in settlement, settlement
-    # the proven revoke: 未跟花色, 已证实, in trick 23 of the first deal
-    # the first deal's alerts are folded under the second deal's (issue 30, item 7 i)
+    # the revoke in trick 23 of the first deal rests on that unsure 7♦: 未跟花色, 待核实 (to check), never
+    # 已证实 on a read nobody confirmed (issue "One card, one read", item 5); the first deal's alerts are
+    # folded under the second deal's (issue 30, item 7 i)
     page.locator("#alerts .earlier-alerts > details > summary").click()
-    revoke = page.locator("#alerts li.alert.proven[data-rule='must-follow-suit']")
-    assert revoke.count() == 1 and "已证实" in revoke.inner_text() and "未跟花色" in revoke.inner_text()
+    revoke = page.locator("#alerts li.alert[data-rule='must-follow-suit']")
+    assert revoke.count() == 1 and "待核实" in revoke.inner_text() and "未跟花色" in revoke.inner_text()
+    assert "to-check" in revoke.get_attribute("class") and "第 24 墩" in revoke.inner_text() and "♦7" in revoke.inner_text()
     assert revoke.get_attribute("data-deal") == "0" and revoke.get_attribute("data-trick") == "22"
+    # one click confirms the 7♦ (待确认的牌), and the revoke is proven
+    page.locator("#pending .pending-item[data-deal='0'][data-trick='23'] .confirm-btn").click()
+    proven = page.locator("#alerts li.alert.proven[data-rule='must-follow-suit']")
+    proven.wait_for()
+    assert proven.count() == 1 and "已证实" in proven.inner_text() and proven.get_attribute("data-trick") == "22"
     # the first deal's result row stays in the history: 抠底 ×4 and the level change; the second deal is open
     result = page.locator(".deal-history[data-deal='0'] .deal-result")
     assert "×4" in result.inner_text() and "抠底" in result.inner_text(), result.inner_text()
