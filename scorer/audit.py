@@ -110,6 +110,10 @@ class _Carried:
         self.findings = audit.deal_findings()
 
 
+PLAY_AGAINST_LEAD = frozenset({"must-follow-suit", "must-follow-format", "wrong-card-count"})
+"""Violations of a follow judged against its lead alone: no other follow of the trick matters."""
+
+
 def _evidence_in(fact: Fact, seat: int) -> Iterator[tuple[int, Evidence]]:
     """(seat, evidence) of each place a fact names where a seat's cards show up: its own
     ``evidence`` (about ``seat``, the seat at fault) and each beaten unit's (about the seat that
@@ -783,13 +787,19 @@ class _DealAudit:
 
     # ---------------------------------------------------------------- cards still to confirm
     def _fact_plays(self, found: Violation) -> set[tuple[int, int]]:
-        """The plays (trick, seat) a violation rests on: its trick's (the lead, the follows, the
-        winner), the trick before a wrong leader's (who won it), and the later plays its evidence
-        names (where the seat's cards show up)."""
+        """The plays (trick, seat) a violation rests on: a follow's against its lead, the lead and
+        that follow; a mixed lead, the lead; anything else, its whole trick (the units that beat a
+        throw, the winner); the trick before a wrong leader's (who won it); and the later plays its
+        evidence names (where the seat's cards show up)."""
         t = found.trick
         if t is None:
             return set()
-        plays = {(t, s) for s in range(self.n)}
+        if found.rule in PLAY_AGAINST_LEAD:  # the lead and the play judged against it
+            plays = {(t, self.d.tricks[t].leader), (t, found.seat)}
+        elif found.rule == "lead-mixed-suits":
+            plays = {(t, found.seat)}
+        else:
+            plays = {(t, s) for s in range(self.n)}
         if found.rule == "wrong-leader" and t > 0:
             plays |= {(t - 1, s) for s in range(self.n)}
         for seat, evidence in _evidence_in(found.fact, found.seat):

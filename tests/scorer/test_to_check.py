@@ -45,8 +45,11 @@ def test_an_unsure_card_of_the_trick_itself_puts_the_violation_to_check(entry: l
     assert v["proven"] is False and v["to_check"] == [[0, *entry]]
 
 
-def test_an_unsure_card_the_violation_does_not_rest_on_changes_nothing() -> None:
-    other = audited({1: [[3, 0]]})  # seat 3's ♦9 in the next trick
+@pytest.mark.parametrize("entry", [(1, [3, 0]), (0, [2, 0]), (0, [3, 0])])
+def test_an_unsure_card_the_violation_does_not_rest_on_changes_nothing(entry: tuple[int, list[int]]) -> None:
+    """Seat 3's ♦9 in the next trick; the other followers' cards of the revoke's own trick."""
+    trick, seat_index = entry
+    other = audited({trick: [seat_index]})
     assert [(v["proven"], "to_check" in v) for v in other["violations"]] == [(True, False)]
     assert len(other["penalties"]) == 1
 
