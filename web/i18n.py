@@ -252,6 +252,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "points.winner": {"zh": "这一墩谁赢", "en": "Who won the trick"},
     "points.last": {"zh": "最后一墩（扣底）", "en": "Last trick (the kitty)"},
     "points.unit": {"zh": "最后一墩赢牌的牌型", "en": "The last trick's winning unit"},
+    "points.trump": {"zh": "最后一墩是用主牌赢的（不是：底分只算 ×1）", "en": "The last trick was won with trumps (if not, the kitty counts ×1)"},
     "points.unit_n": {"zh": "{n} 张", "en": "{n} cards"},
     "points.unit_1": {"zh": "单张", "en": "Single"},
     "points.unit_2": {"zh": "对子", "en": "Pair"},

@@ -73,7 +73,9 @@ def build_game_payload(game: LiveGame, session: Session | None) -> dict[str, Any
             "results": results.deal_results(record, state["audit"]),
             "rules_words": rules_words.rules_words(record["rules"], len(record["players"])),
             "trumped": [results.trumped_tricks(record, state["audit"], d) for d in range(len(record["deals"]))],
-            "points_units": points_units(view.decks(record))},
+            "points_units": points_units(view.decks(record)),
+            # the rules' "kitty ×1 unless the last trick is won with trumps": the points form asks
+            "kitty_needs_trump": view.options(record).kitty_needs_trump},
         "profiles": view.PROFILES,
     }
 

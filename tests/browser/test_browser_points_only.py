@@ -167,3 +167,40 @@ def test_the_replay_the_spectator_view_and_the_tv_draw_a_game_kept_by_points(pag
     page.goto("about:blank")
     page.goto(server.url + f"replay/{session}#66")  # the end: the last deal's settlement
     page.locator("#summary").wait_for(state="visible")
+
+
+def test_a_last_trick_not_won_with_trumps_counts_the_kitty_once_under_guangzhou(page, server, tmp_path):
+    """三副牌·广州: the kitty counts ×1 when the last trick is not won with trumps (issue 43, item 6). The
+    points form asks, for the rules that say so, and the settlement is the audit's."""
+    names = ["老张", "小李", "阿王", "大刘"]
+    page.goto(server.url)
+    set_up_by_hand(page, names, profile="guangzhou-3deck", decks="3")
+    dealer = server.state()["state"]["record"]["deals"][0]["dealer"]
+    left = (dealer + 1) % 4
+    page.locator("#points > summary").click()
+    page.locator("#points-last").click()
+    trump = page.locator("#points-trump")
+    assert trump.is_visible() and trump.is_checked() and "主牌" in page.locator("#points-trump-box").inner_text()
+    trump.uncheck()  # won by a plain-suit pair
+    page.locator('.points-unit[data-value="2"]').click()
+    page.locator(f'.points-seat[data-value="{left}"]').click()
+    with page.expect_response(lambda response: response.url.endswith("/api/points/trick")):
+        page.locator('.points-add[data-points="10"]').click()
+    page.locator("#kitty-wait").wait_for(state="visible")
+    page.locator("#kitty-points-form input[name=points]").fill("25")
+    with page.expect_response(lambda response: response.url.endswith("/api/kitty")):
+        page.locator("#kitty-points-form button[type=submit]").click()
+    saved, out = audited(server, tmp_path)
+    assert saved["deals"][0]["tricks"][-1] == {"winner": left, "points": 10, "unit": 2, "trump": False}
+    audit = out["deals"][0]
+    assert audit["kitty_won_by"] == "defenders" and audit["kitty_multiplier"] == 1
+    assert_settlement_is_the_audits(page, audit, names)
+    assert "×1" in page.locator("#summary .kitty-line").inner_text()
+
+
+def test_the_rules_that_count_the_kitty_whatever_wins_it_do_not_ask(page, server):
+    page.goto(server.url)
+    set_up_by_hand(page, ["老张", "小李", "阿王", "大刘"], profile="titanic-3deck", decks="3")
+    page.locator("#points > summary").click()
+    page.locator("#points-last").click()
+    assert page.locator("#points-trump-box").is_hidden() and page.locator("#points-deal-trump-box").is_hidden()

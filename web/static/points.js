@@ -39,6 +39,9 @@ export function renderPoints() {
     radio("points-seat", seat, winner === seat, name, !active)).join("");
   const unitBox = document.getElementById("points-units");
   unitBox.hidden = !last;
+  const askTrump = Boolean(page.data.view.kitty_needs_trump);  // the rules' word: the kitty ×1 unless won with trumps
+  document.getElementById("points-trump-box").hidden = !last || !askTrump;
+  document.getElementById("points-deal-trump-box").hidden = !askTrump;
   unitBox.innerHTML = units.map((n) => radio("points-unit", n, unit === n, unitLabel(n), !active)).join("");
   document.getElementById("points-quick").innerHTML = QUICK.map((p) => '<button type="button" class="points-add" data-points="' + p +
     '"' + (active ? "" : " disabled") + ">" + p + "</button>").join("");
@@ -60,9 +63,11 @@ function recordTrick(points, reload) {
   }
   const body = { winner: winner, points: points };
   if (last) { body.last = true; body.unit = unit; }
+  if (last && page.data.view.kitty_needs_trump) body.trump = document.getElementById("points-trump").checked;
   return api("/api/points/trick", body, "points-error").then(() => {
     winner = null; unit = null;
     document.getElementById("points-last").checked = false;
+    document.getElementById("points-trump").checked = true;
     document.querySelector("#points-form input[name=points]").value = "";
     return reload();
   }).catch(() => {});
@@ -93,8 +98,9 @@ export function bindPoints(reload, redraw) {
     const body = { defender_points: Number(f.defender_points.value), last_winner: Number(f.last_winner.value), unit: Number(f.unit.value),
       agreed: f.agreed.checked };
     if (f.kitty_points.value.trim()) body.kitty_points = Number(f.kitty_points.value);
+    if (page.data.view.kitty_needs_trump) body.trump = f.trump.checked;
     api("/api/points/deal", body, "points-deal-error").then(() => {
-      f.defender_points.value = ""; f.kitty_points.value = ""; f.agreed.checked = false;
+      f.defender_points.value = ""; f.kitty_points.value = ""; f.agreed.checked = false; f.trump.checked = true;
       return reload();
     }).catch(() => {});
   });
