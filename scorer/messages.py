@@ -141,6 +141,7 @@ MESSAGES_EN: dict[str, str] = {
     "session.deal_over": ("deals[{deal}]: the deal is over (every seat has played its {cards} cards): "
                           "record the kitty, then start the next deal"),
     "session.already_played": "deals[{deal}].tricks[{trick}]: seat {seat}'s play is already recorded ({cards: |})",
+    "session.points_recorded": "deals[{deal}].tricks[{trick}]: this trick is recorded already ({seat}: {points} points); nothing recorded",
     "session.trick_moved": "deals[{deal}].tricks[{trick}]: the table moved on since this play was typed; nothing recorded",
     "session.no_card": "deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}",
     "session.no_trick_to_revise": "the current deal has no trick to revise",

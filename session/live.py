@@ -642,6 +642,20 @@ class LiveGame:
             played = sum(len(self._play_of(trick, first["leader"]) or []) for trick in tricks)
             raise OutOfTurnError("session.deal_over", deal=deal_index, trick=len(tricks) - 1, cards=played)
 
+    @staticmethod
+    def _check_points_seen(record: dict[str, Any], seen: tuple[int, int]) -> None:
+        """Refuses a points trick whose sender saw another moment of the deal: the trick it meant is
+        recorded already (two phones on one trick), or the deal moved on."""
+        deal_index, trick_index = seen
+        deals = record["deals"]
+        tricks = deals[deal_index].get("tricks", []) if 0 <= deal_index < len(deals) else []
+        if 0 <= trick_index < len(tricks) and tricks[trick_index].get("points") is not None:
+            taken = tricks[trick_index]
+            raise OutOfTurnError("session.points_recorded", deal=deal_index, trick=trick_index,
+                                 seat=int(taken["winner"]), points=int(taken["points"]))
+        if deal_index != len(deals) - 1 or trick_index != len(deals[-1].get("tricks", [])):
+            raise OutOfTurnError("session.trick_moved", deal=deal_index, trick=trick_index)
+
     def _check_seen(self, seen: tuple[int, int], seat: int) -> None:
         """Refuses a play whose sender saw another moment of the table: ``seat`` already played in the
         trick seen (another device recorded it), or the play would go into another trick."""
@@ -781,11 +795,14 @@ class LiveGame:
                           history="kitty" if history else None)
 
     def play_points(self, winner: int, points: int, *, unit: int | None = None, trump: bool = True, last: bool = False,
-                    leader: int | None = None, history: bool = False) -> Change:
+                    leader: int | None = None, history: bool = False, seen: tuple[int, int] | None = None) -> Change:
         """A trick of the current deal recorded by its winner and points alone (只记分; ``leader`` if
         known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not
-        a trump), which ends it."""
+        a trump), which ends it. ``seen``: the (deal, trick) its sender was about to record (the page):
+        a trick another device recorded meanwhile refuses it, saying what was recorded."""
         def edit(record: dict[str, Any], deal: int) -> None:
+            if seen is not None:
+                self._check_points_seen(record, seen)
             changes.add_points_trick(record, deal, winner, points, unit=unit, trump=trump, last=last, leader=leader)
 
         params = {"winner": winner, "points": points, "unit": unit, "trump": trump, "last": last, "leader": leader}

@@ -337,7 +337,10 @@ def points_trick() -> tuple[Response, int]:
         points = int_field(data, "points", high=scorer.record.MAX_POINTS)
         last = data.get("last") is True
         unit = _unit_field(data) if last or data.get("unit") is not None else None
-        game.play_points(winner, points, unit=unit, trump=data.get("trump") is not False, last=last, history=True)
+        # the deal and trick the sender meant: a second phone's entry of a recorded trick is refused
+        seen = (int_field(data, "deal"), int_field(data, "trick")) if "trick" in data else None
+        game.play_points(winner, points, unit=unit, trump=data.get("trump") is not False, last=last, history=True,
+                         seen=seen)
     return state_response(get_table()), 201
 
 

@@ -522,6 +522,7 @@ MESSAGES_ZH: dict[str, str] = {
     "session.out_of_turn": "第 {trick} 墩：该 {turn} 出牌，不是 {seat}",
     "session.deal_over": "第 {deal} 局已经打完（每人 {cards} 张都出了），这手没有记：请记录底牌，再开始下一局",
     "session.already_played": "{seat} 这手已经有人记了（{cards}），这次没有记：请看现在该谁出牌",
+    "session.points_recorded": "第 {trick} 墩刚有人记了：{seat} {points} 分，这次没有记",
     "session.trick_moved": "第 {trick} 墩已经记完，牌桌往下走了：这次没有记，请再看一下",
     "session.no_card": "第 {trick} 墩：{seat} 没有第 {index} 张牌",
     "session.no_trick_to_revise": "这一副还没有可以修改的墩",
@@ -757,6 +758,7 @@ MESSAGES_PAGE_EN: dict[str, str] = {
     "session.deal_over": ("deal {deal} is over (every seat has played its {cards} cards); this play was not recorded: "
                           "record the kitty, then start the next deal"),
     "session.already_played": "{seat}'s play is already recorded ({cards}); this one was not: see whose turn it is now",
+    "session.points_recorded": "trick {trick} was just recorded: {seat} {points} points; this one was not",
     "session.trick_moved": "trick {trick} was recorded meanwhile and the table moved on; this play was not recorded: look again",
     "session.no_card": "trick {trick}: {seat} has no card {index}",
     "page.player_count": "{profile} is played by {counts} players, not {players}",

@@ -204,3 +204,27 @@ def test_the_rules_that_count_the_kitty_whatever_wins_it_do_not_ask(page, server
     page.locator("#points > summary").click()
     page.locator("#points-last").click()
     assert page.locator("#points-trump-box").is_hidden() and page.locator("#points-deal-trump-box").is_hidden()
+
+
+def test_two_phones_on_one_trick_the_second_is_refused_saying_what_was_recorded(page, other_device, server):
+    """Both phones begin trick 1; the first records 小李 20 points, the second (its entry begun before
+    the first's arrived) is refused with what was recorded, and the trick is recorded once (issue 43, item 6)."""
+    names = ["老张", "小李", "阿王", "大刘"]
+    page.goto(server.url)
+    set_up_by_hand(page, names, profile="standard-2deck", decks="2")
+    other_device.goto(server.url)
+    for phone in (page, other_device):
+        phone.wait_for_function("document.querySelector('#points-seats .points-seat') !== null")
+        if not phone.locator("#points").evaluate("el => el.open"):
+            phone.locator("#points > summary").click()
+    other_device.locator('.points-seat[data-value="1"]').click()  # the second phone begins the trick ...
+    page.locator('.points-seat[data-value="1"]').click()  # ... and the first records it
+    with page.expect_response(lambda response: response.url.endswith("/api/points/trick")):
+        page.locator('.points-add[data-points="20"]').click()
+    with other_device.expect_response(lambda response: response.url.endswith("/api/points/trick")) as answer:
+        other_device.locator('.points-add[data-points="20"]').click()
+    assert answer.value.status == 409
+    error = other_device.locator("#points-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "第 1 墩刚有人记了：小李 20 分，这次没有记"
+    assert server.state()["state"]["record"]["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]

@@ -177,3 +177,20 @@ def test_the_camera_pipeline_takes_the_next_lead_after_a_trick_by_points() -> No
     trick, complete = trick_of(record, 4)
     assert (trick.leader, trick.plays, complete) == (None, [], False)
     assert plays_in_deal(record) == 4
+
+
+def test_two_phones_entering_one_trick_record_it_once_and_the_second_is_told_what(client: FlaskClient) -> None:
+    """Both phones saw trick 1 about to be recorded; the first records 南 20 points, the second's entry
+    of the same trick is refused, saying what was recorded (issue 43, item 6)."""
+    _start(client)
+    assert client.post("/api/points/trick", json={"winner": 1, "points": 20, "deal": 0, "trick": 0}).status_code == 201
+    response = client.post("/api/points/trick", json={"winner": 1, "points": 20, "deal": 0, "trick": 0})
+    assert response.status_code == 409
+    message = response.get_json()["message"]
+    assert message["zh"] == "第 1 墩刚有人记了：南 20 分，这次没有记"
+    assert message["en"] == "trick 1 was just recorded: 南 20 points; this one was not"
+    assert _record(client)["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+    # the next trick, as that phone now sees it, goes in; an entry for a trick not yet reached is refused too
+    assert client.post("/api/points/trick", json={"winner": 0, "points": 5, "deal": 0, "trick": 1}).status_code == 201
+    assert client.post("/api/points/trick", json={"winner": 0, "points": 5, "deal": 0, "trick": 5}).status_code == 409
+    assert len(_record(client)["deals"][0]["tricks"]) == 2

@@ -9,6 +9,7 @@ const QUICK = [0, 5, 10, 15, 20, 25, 30, 35, 40, 50, 60, 80, 100];
 const OPEN_KEY = "tuolaji-points-open";
 let winner = null;
 let unit = null;
+let entryAt = null; // { deal, trick } the entry in progress is for
 
 function unitLabel(n) {
   if (n <= 3 && (n < 3 || (page.data.view.points_units || []).includes(3))) return t("points.unit_" + n);
@@ -61,16 +62,28 @@ function recordTrick(points, reload) {
     fieldError("points-error", I18N[winner == null ? "points.pick_winner" : "points.pick_unit"]);
     return Promise.resolve();
   }
-  const body = { winner: winner, points: points };
+  // the trick this entry was begun for (its winner picked then): another phone's entry of it meanwhile is refused, named
+  const at = entryAt || tableAt();
+  const body = { winner: winner, points: points, deal: at.deal, trick: at.trick };
   if (last) { body.last = true; body.unit = unit; }
   if (last && page.data.view.kitty_needs_trump) body.trump = document.getElementById("points-trump").checked;
   return api("/api/points/trick", body, "points-error").then(() => {
-    winner = null; unit = null;
+    winner = null; unit = null; entryAt = null;
     document.getElementById("points-last").checked = false;
     document.getElementById("points-trump").checked = true;
     document.querySelector("#points-form input[name=points]").value = "";
     return reload();
-  }).catch(() => {});
+  }).catch((e) => {
+    if (e instanceof TypeError) return undefined;  // the server unreachable: the entry stays, to send again
+    winner = null; unit = null; entryAt = null;  // refused (another phone recorded that trick): the table as it is now
+    return reload();
+  });
+}
+
+/* The deal and trick the table is at: the next trick to record. */
+function tableAt() {
+  const deals = page.data.state.record.deals;
+  return { deal: deals.length - 1, trick: (deals[deals.length - 1].tricks || []).length };
 }
 
 /* ``reload``: fetch the state and draw it; ``redraw``: draw the state held again. */
@@ -81,7 +94,10 @@ export function bindPoints(reload, redraw) {
   box.addEventListener("toggle", () => { try { localStorage.setItem(OPEN_KEY, box.open ? "1" : "0"); } catch (e) { /* kept for this page */ } });
   box.addEventListener("click", (event) => {
     const seat = event.target.closest(".points-seat");
-    if (seat) { winner = Number(seat.dataset.value); fieldError("points-error", null); redraw(); return; }
+    if (seat) {
+      if (winner == null) entryAt = tableAt();  // the entry begins: the trick it is for stays, whatever comes meanwhile
+      winner = Number(seat.dataset.value); fieldError("points-error", null); redraw(); return;
+    }
     const size = event.target.closest(".points-unit");
     if (size) { unit = Number(size.dataset.value); redraw(); return; }
     const add = event.target.closest(".points-add");
