@@ -141,6 +141,8 @@ MESSAGES_EN: dict[str, str] = {
     "session.deal_over": ("deals[{deal}]: the deal is over (every seat has played its {cards} cards): "
                           "record the kitty, then start the next deal"),
     "session.already_played": "deals[{deal}].tricks[{trick}]: seat {seat}'s play is already recorded ({cards: |})",
+    "session.points_not_five": "{points} points: a trick's points come in fives (5, 10, K); nothing recorded",
+    "session.points_too_many": "{points} points in one trick: {decks} decks hold {most} in all; nothing recorded",
     "session.points_recorded": "deals[{deal}].tricks[{trick}]: this trick is recorded already ({seat}: {points} points); nothing recorded",
     "session.trick_moved": "deals[{deal}].tricks[{trick}]: the table moved on since this play was typed; nothing recorded",
     "session.no_card": "deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}",

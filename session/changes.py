@@ -205,8 +205,14 @@ def add_points_trick(record: dict[str, Any], deal_index: int, winner: int, point
                      unit: int | None = None, trump: bool = True, last: bool = False, leader: int | None = None) -> None:
     """One more trick recorded by its winner and points (:func:`scorer.points_trick`; ``leader`` if
     known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (the kitty's
-    multiplier), which ends the deal (``complete``). Whether the points can be is the audit's
-    (``bad-points``)."""
+    multiplier), which ends the deal (``complete``). Points no trick can hold (not fives, more
+    than the decks hold) are refused here, at entry, with the reason: a scorer's slip is not a
+    player's violation (the audit's ``bad-points`` stays for records written elsewhere)."""
+    decks = scorer.resolve_rules(record.get("rules") or "standard-2deck").decks
+    if points % 5:
+        raise InputError("session.points_not_five", points=points)
+    if points > 100 * decks:
+        raise InputError("session.points_too_many", points=points, decks=decks, most=100 * decks)
     tricks = _points_room(record, deal_index)
     tricks.append(scorer.points_trick(winner, points, leader=leader, unit=unit, trump=trump or unit is None))
     if last:

@@ -522,6 +522,8 @@ MESSAGES_ZH: dict[str, str] = {
     "session.out_of_turn": "第 {trick} 墩：该 {turn} 出牌，不是 {seat}",
     "session.deal_over": "第 {deal} 局已经打完（每人 {cards} 张都出了），这手没有记：请记录底牌，再开始下一局",
     "session.already_played": "{seat} 这手已经有人记了（{cards}），这次没有记：请看现在该谁出牌",
+    "session.points_not_five": "{points} 分：一墩的分都是 5 的倍数（5、10、K），这次没有记",
+    "session.points_too_many": "一墩 {points} 分：{decks} 副牌一共只有 {most} 分，这次没有记",
     "session.points_recorded": "第 {trick} 墩刚有人记了：{seat} {points} 分，这次没有记",
     "session.trick_moved": "第 {trick} 墩已经记完，牌桌往下走了：这次没有记，请再看一下",
     "session.no_card": "第 {trick} 墩：{seat} 没有第 {index} 张牌",
@@ -758,6 +760,8 @@ MESSAGES_PAGE_EN: dict[str, str] = {
     "session.deal_over": ("deal {deal} is over (every seat has played its {cards} cards); this play was not recorded: "
                           "record the kitty, then start the next deal"),
     "session.already_played": "{seat}'s play is already recorded ({cards}); this one was not: see whose turn it is now",
+    "session.points_not_five": "{points} points: a trick's points come in fives (5, 10, K); not recorded",
+    "session.points_too_many": "{points} points in one trick: {decks} decks hold {most} in all; not recorded",
     "session.points_recorded": "trick {trick} was just recorded: {seat} {points} points; this one was not",
     "session.trick_moved": "trick {trick} was recorded meanwhile and the table moved on; this play was not recorded: look again",
     "session.no_card": "trick {trick}: {seat} has no card {index}",

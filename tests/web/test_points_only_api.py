@@ -117,11 +117,21 @@ def test_points_refused_in_a_trick_half_played_and_cards_after_points(client: Fl
     assert client.post("/api/points/trick", json={"winner": 1, "points": -5}).status_code == 400
 
 
-def test_the_audit_flags_points_that_cannot_be(client: FlaskClient) -> None:
+def test_points_that_cannot_be_are_refused_at_entry_not_turned_into_a_violation(client: FlaskClient) -> None:
+    """A scorer's slip (12 points, 400 in a trick of 2 decks) is refused with the reason, and nothing is
+    recorded (issue 43, item 6); a record written elsewhere with such points is still flagged by the audit."""
     _start(client)
-    client.post("/api/points/trick", json={"winner": 1, "points": 12})
-    violations = _state(client)["state"]["audit"]["deals"][0]["violations"]
-    assert [v["rule"] for v in violations] == ["bad-points"]
+    response = client.post("/api/points/trick", json={"winner": 1, "points": 12})
+    assert response.status_code == 400
+    assert response.get_json()["message"]["zh"] == "12 分：一墩的分都是 5 的倍数（5、10、K），这次没有记"
+    response = client.post("/api/points/trick", json={"winner": 1, "points": 400})
+    assert response.status_code == 400
+    assert response.get_json()["message"]["en"] == "400 points in one trick: 2 decks hold 200 in all; not recorded"
+    state = _state(client)["state"]
+    assert state["record"]["deals"][0]["tricks"] == [] and state["audit"]["deals"][0]["violations"] == []
+    record = _record(client)
+    record["deals"][0]["tricks"] = [{"winner": 1, "points": 12}]
+    assert [v["rule"] for v in scorer.audit_record(record)["deals"][0]["violations"]] == ["bad-points"]
 
 
 def test_replay_share_and_the_cli_read_a_points_game(client: FlaskClient, tmp_path: Any) -> None:
