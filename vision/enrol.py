@@ -74,13 +74,13 @@ LAYOUT_MISPLACED = 3
 own mistakes, the very ones enrolment is for)."""
 
 
-def layout_places(quads: list[np.ndarray], rows: tuple[int, ...] = LAYOUT_ROWS) -> list[np.ndarray]:
-    """The card outlines of a layout photo in layout order: split into rows at the widest gaps
-    between their centres' heights, each row from the left; InputError ``enrol.layout_rows``
+def layout_places(quads: list[np.ndarray], where: str, rows: tuple[int, ...] = LAYOUT_ROWS) -> list[np.ndarray]:
+    """The card outlines of the layout photo ``where`` in layout order: split into rows at the widest
+    gaps between their centres' heights, each row from the left; InputError ``enrol.layout_rows``
     when the rows do not hold ``rows`` cards.
 
     >>> quad = lambda x, y: np.array([[x, y], [x + 10, y], [x + 10, y + 14], [x, y + 14]], np.float32)
-    >>> places = layout_places([quad(30, 40), quad(0, 0), quad(15, 41), quad(15, 1)], rows=(2, 2))
+    >>> places = layout_places([quad(30, 40), quad(0, 0), quad(15, 41), quad(15, 1)], "a.jpg", rows=(2, 2))
     >>> [tuple(int(v) for v in q[0]) for q in places]
     [(0, 0), (15, 1), (15, 41), (30, 40)]
     """
@@ -90,7 +90,7 @@ def layout_places(quads: list[np.ndarray], rows: tuple[int, ...] = LAYOUT_ROWS) 
     cuts = sorted(int(i) + 1 for i in np.argsort(-gaps, kind="stable")[:len(rows) - 1]) if len(order) > 1 else []
     found = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True)]
     if [len(row) for row in found] != list(rows):
-        raise InputError("enrol.layout_rows", found=tuple(len(row) for row in found), expected=tuple(rows))
+        raise InputError("enrol.layout_rows", image=where, found=tuple(len(row) for row in found), expected=tuple(rows))
     places = []
     for row in found:
         places += [quads[int(i)] for i in sorted(row, key=lambda i: float(centres[i, 0]))]
@@ -111,20 +111,16 @@ def layout_pairs(image: np.ndarray, readings: list[IndexReading], where: str) ->
     if quads:
         areas = np.array([cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)) for q in quads])
         typical = float(np.median(areas))
-        quads = [q for q, a in zip(quads, areas, strict=True) if 0.6 * typical <= a <= 1.6 * typical]
+        sized = [(a, q) for q, a in zip(quads, areas, strict=True) if 0.6 * typical <= a <= 1.6 * typical]
         outermost: list[np.ndarray] = []  # a court panel or an outline found a little inside is no card of its own
-        for quad in sorted(quads, key=lambda q: -cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2))):
+        for _area, quad in sorted(sized, key=lambda item: -item[0]):
             centre = tuple(float(v) for v in np.asarray(quad, np.float32).reshape(4, 2).mean(axis=0))
             if not any(cv2.pointPolygonTest(np.asarray(k, np.float32).reshape(-1, 1, 2), centre, False) >= 0 for k in outermost):
                 outermost.append(quad)
         quads = outermost
     if len(quads) != deck:
         raise InputError("enrol.layout_count", image=where, found=len(quads), expected=deck)
-    try:
-        places = layout_places(quads)
-    except InputError as error:
-        raise InputError("enrol.layout_rows_in", image=where, found=error.params["found"],
-                         expected=error.params["expected"]) from None
+    places = layout_places(quads, where)
     heights = [r.box[3] - r.box[1] for r in readings]
     if not heights or float(np.median(heights)) < LAYOUT_LEAST_INDEX_PX:
         raise InputError("enrol.layout_small", image=where, px=round(float(np.median(heights)) if heights else 0.0, 1),
@@ -289,20 +285,17 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
         boxes, scores = reader.detect(image)
         probs, up, side = reader.classify(image, boxes)
         readings = every_index(boxes, scores, probs, up, side)
-        if photo.layout:
+        if photo.layout:  # named by place: a card that gave no index box teaches nothing, and is no refusal
             pairs = layout_pairs(image, readings, photo.image.name)
-            listed += len(photo.cards)
-            matched += len(pairs)
         else:
             found = group_indices(readings)
             pairs = match_listed(found, photo.cards)
-            listed += len(photo.cards)
-        if not photo.layout and len(pairs) < len(photo.cards):
-            missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
-            raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
-                             missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
-        if not photo.layout:
-            matched += len(pairs)
+            if len(pairs) < len(photo.cards):
+                missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
+                raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
+                                 missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
+        listed += len(photo.cards)
+        matched += len(pairs)
         taken = set()
         for card, label in pairs:
             for index in card.indices:
