@@ -16,9 +16,7 @@ import numpy as np
 
 from tuolaji.datasets.cardart import CardStyle, render_card
 from tuolaji.scorer.cards import CARD_NAMES
-
-LAYOUT_ROWS = (13, 13, 13, 13, 2)
-"""As :data:`vision.enrol.LAYOUT_ROWS` (datasets do not import the reader)."""
+from tuolaji.vision.enrol import LAYOUT_ROWS
 
 
 def layout_photo(style: CardStyle | Callable[[str, int], np.ndarray], rng: np.random.Generator,

@@ -49,8 +49,9 @@ def main() -> int:
 
     def outputs_of(image) -> tuple:
         boxes, scores = reader.detect(image)
-        faces = reader.face_reads(image) if reader.has_faces else ([], None)
-        return (boxes, scores, *reader.classify(image, boxes)), (*faces, card_quads(image))
+        quads = card_quads(image)  # found once: the faces read in them, the corners joined on them
+        faces = reader.face_reads(image, quads=quads) if reader.has_faces else ([], None)
+        return (boxes, scores, *reader.classify(image, boxes)), (*faces, quads)
 
     def cards_of(outputs: tuple, faces: tuple) -> list:
         *faces, quads = faces

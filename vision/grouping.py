@@ -56,14 +56,19 @@ def index_size(reading: IndexReading) -> float:
     return max(1.0, math.sqrt(max(x2 - x1, 1.0) * max(y2 - y1, 1.0)) / grow)
 
 
-def _up(reading: IndexReading) -> np.ndarray:
+def up_vector(reading: IndexReading) -> np.ndarray:
+    """The unit vector (image x, y) towards the top of ``reading``'s card.
+
+    >>> up_vector(IndexReading("7H", (0, 0, 10, 16), 0.9, 90.0)).round(6).tolist()
+    [1.0, -0.0]
+    """
     a = math.radians(reading.angle_deg)
     return np.array([math.sin(a), -math.cos(a)])
 
 
 def _offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
     """Where b lies in a's card frame (x to the card's right, y to its bottom), in index sizes."""
-    ua = _up(a)
+    ua = up_vector(a)
     size = (index_size(a) + index_size(b)) / 2
     d = np.subtract(b.centre, a.centre)
     right = np.array([-ua[1], ua[0]])
@@ -73,7 +78,7 @@ def _offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
 def _opposite_offset(a: IndexReading, b: IndexReading) -> tuple[float, float]:
     """(down, across): where b lies from a, in index sizes, in the frame of a pair of opposite
     corners (down along a's up-vector minus b's)."""
-    axis = _up(a) - _up(b)
+    axis = up_vector(a) - up_vector(b)
     axis /= max(float(np.linalg.norm(axis)), 1e-9)
     size = (index_size(a) + index_size(b)) / 2
     d = np.subtract(b.centre, a.centre)
@@ -119,7 +124,7 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     """
     if not may_be_same_card(a, b):
         return None
-    ua, ub = _up(a), _up(b)
+    ua, ub = up_vector(a), up_vector(b)
     if float(ua @ ub) >= LEVEL_DOT:
         return "level" if _level_pair(a, b) else None
     if float(ua @ ub) > OPPOSITE_DOT:
@@ -232,7 +237,7 @@ def _level_pair(a: IndexReading, b: IndexReading) -> bool:
         left, right = b, a
     else:
         return False
-    up = _up(left) + _up(right)
+    up = up_vector(left) + up_vector(right)
     up /= max(float(np.linalg.norm(up)), 1e-9)
     size = (index_size(left) + index_size(right)) / 2
     d = np.subtract(right.centre, left.centre)
@@ -275,8 +280,8 @@ def fanned_side_by_side(a: IndexReading, b: IndexReading, outline: np.ndarray) -
     >>> fanned_side_by_side(a, IndexReading("7H", (14, 8, 40, 16), 0.9, 0.0), outline)  # a glyph column read sideways
     False
     """
-    up = _up(a)
-    if float(up @ _up(b)) < LEVEL_DOT or _overlap_of_smaller(a.box, b.box) >= FAN_OVERLAP or not _alike(a.box, b.box):
+    up = up_vector(a)
+    if float(up @ up_vector(b)) < LEVEL_DOT or _overlap_of_smaller(a.box, b.box) >= FAN_OVERLAP or not _alike(a.box, b.box):
         return False
     right = np.array([-up[1], up[0]])
     d = np.subtract(b.centre, a.centre)
@@ -293,13 +298,13 @@ def _one_card(a: IndexReading, b: IndexReading) -> bool:
     Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
     misread side must not split a whole card in two.
     """
-    return may_be_same_card(a, b) and (float(_up(a) @ _up(b)) >= LEVEL_DOT or pair_kind(a, b) is not None)
+    return may_be_same_card(a, b) and (float(up_vector(a) @ up_vector(b)) >= LEVEL_DOT or pair_kind(a, b) is not None)
 
 
 def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
     """True when a and b face the same way but cannot be two top (or bottom) corners of one
     card ``card_height`` index sizes tall: closer than a card's width, or one below the other."""
-    if float(_up(a) @ _up(b)) < 0.8:
+    if float(up_vector(a) @ up_vector(b)) < 0.8:
         return False
     dx, dy = _offset(a, b)
     return abs(dx) < 0.55 * card_height or abs(dy) > 0.4 * card_height
@@ -315,7 +320,7 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
     reading at least half as sure as the less sure of a and b counts (a pip misread as an
     index must not split a card).
     """
-    if float(_up(a) @ _up(b)) < 0.8:
+    if float(up_vector(a) @ up_vector(b)) < 0.8:
         return False
     start, end = np.array(a.centre), np.array(b.centre)
     span = end - start
@@ -325,7 +330,7 @@ def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading
     size = (index_size(a) + index_size(b)) / 2
     least = 0.5 * min(a.confidence, b.confidence)
     for r in readings:
-        if r is a or r is b or r.confidence < least or float(_up(r) @ _up(a)) < 0.8:
+        if r is a or r is b or r.confidence < least or float(up_vector(r) @ up_vector(a)) < 0.8:
             continue
         d = np.array(r.centre) - start
         t = float(d @ span) / length2
@@ -355,7 +360,7 @@ away is a glyph column read sideways (:func:`drop_duplicate_reads`)."""
 def _spans_index_crosswise(reading: IndexReading, readings: list[IndexReading]) -> bool:
     area = _area(reading.box)
     return any(other is not reading and other.card == reading.card and _area(other.box) < area
-               and abs(float(_up(other) @ _up(reading))) < 0.5
+               and abs(float(up_vector(other) @ up_vector(reading))) < 0.5
                and _overlap_of_smaller(other.box, reading.box) >= CROSSWISE_INSIDE for other in readings)
 
 
@@ -370,7 +375,7 @@ are one column of glyphs read twice (no two cards' indices lie across each other
 
 def _same_index(kept: IndexReading, reading: IndexReading, spacing: float) -> bool:
     overlap = _overlap_of_smaller(kept.box, reading.box)
-    if float(_up(kept) @ _up(reading)) <= 0.7:
+    if float(up_vector(kept) @ up_vector(reading)) <= 0.7:
         return overlap >= OTHER_FACING_OVERLAP
     return overlap >= DUPLICATE_OVERLAP or math.dist(kept.centre, reading.centre) < spacing * (index_size(kept) + index_size(reading)) / 2
 
@@ -435,7 +440,7 @@ view, so no two visible indices lie half over each other."""
 
 def _one_index_read_twice(kept: IndexReading, reading: IndexReading) -> bool:
     return (kept.card != reading.card and kept.probs is not None and reading.probs is not None
-            and float(_up(kept) @ _up(reading)) > 0.7 and _overlap_of_smaller(kept.box, reading.box) >= OTHER_NAME_OVERLAP)
+            and float(up_vector(kept) @ up_vector(reading)) > 0.7 and _overlap_of_smaller(kept.box, reading.box) >= OTHER_NAME_OVERLAP)
 
 
 def _read_together(kept: IndexReading, other: IndexReading) -> IndexReading:
@@ -559,13 +564,22 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
     groups: dict[int, list[IndexReading]] = {}
     for i in range(n):
         groups.setdefault(find(i), []).append(readings[i])
-    cards = []
-    for members in groups.values():
-        group = tuple(sorted(members, key=lambda r: -r.confidence))
-        card = fused_card(group)
-        miss = 1.0
-        for r in group:
-            miss *= 1.0 - r.confidence_as(card)
-        cards.append(CardInstance(card, union_box([r.box for r in group]), 1.0 - miss, group))
+    cards = [card_of(members) for members in groups.values()]
     cards.sort(key=lambda c: -c.confidence)
     return cards
+
+
+def card_of(indices: list[IndexReading] | tuple[IndexReading, ...]) -> CardInstance:
+    """One physical card from the readings of its corner indices: named by all of them
+    (:func:`fused_card`), as sure as the chance that at least one of them read it right.
+
+    >>> card = card_of([IndexReading("7H", (0, 0, 10, 16), 0.8, 0.0), IndexReading("7H", (40, 70, 50, 86), 0.5, 180.0)])
+    >>> card.card, round(card.confidence, 2), card.box
+    ('7H', 0.9, (0, 0, 50, 86))
+    """
+    group = tuple(sorted(indices, key=lambda r: -r.confidence))
+    name = fused_card(group)
+    miss = 1.0
+    for r in group:
+        miss *= 1.0 - r.confidence_as(name)
+    return CardInstance(name, union_box([r.box for r in group]), 1.0 - miss, group)

@@ -22,12 +22,14 @@ an unsure read (a joker's lettering, a pip) neither joins a card nor counts as o
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
 from tuolaji.scorer.cards import CARD_NAMES
-from tuolaji.vision.grouping import fused_card, index_size
-from tuolaji.vision.readings import CardInstance, IndexReading, union_box
+from tuolaji.vision.grouping import card_of, index_size, up_vector
+from tuolaji.vision.readings import CardInstance, IndexReading
 
 CORNER_BAND = 0.38
 """An index lies in a corner of an outline when its centre is within this fraction of the
@@ -138,11 +140,6 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
     return on
 
 
-def _up(reading: IndexReading) -> np.ndarray:
-    a = np.radians(reading.angle_deg)
-    return np.array([np.sin(a), -np.cos(a)])
-
-
 FACING_DOT = 0.3
 """Two corner indices of one card at the two ends of one short edge face the same way (their
 up-vectors' dot product at least this), at opposite short edges opposite ways (at most minus
@@ -151,13 +148,13 @@ this): the bottom corners are printed upside down, in every layout."""
 
 def _faces_as_corners(a: IndexReading, corner_a: int, b: IndexReading, corner_b: int) -> bool:
     same_edge = (corner_a in (0, 1)) == (corner_b in (0, 1))
-    dot = float(_up(a) @ _up(b))
+    dot = float(up_vector(a) @ up_vector(b))
     return dot >= FACING_DOT if same_edge else dot <= -FACING_DOT
 
 
 def one_card(parts: list[CardInstance]) -> CardInstance:
     """The card whose corners ``parts`` were read from: named by all their indices together
-    (:func:`vision.grouping.fused_card`), as sure as its grouping makes it where every index
+    (:func:`vision.grouping.card_of`), as sure as its grouping makes it where every index
     read that name, else only where that name is :data:`SURE_NAME` probable given them all,
     and otherwise marked unsure (:data:`DISAGREEING_CONFIDENCE`).
 
@@ -169,18 +166,10 @@ def one_card(parts: list[CardInstance]) -> CardInstance:
     >>> card.card, card.confidence <= DISAGREEING_CONFIDENCE, len(card.indices)
     ('2S', True, 2)
     """
-    indices = tuple(sorted((r for c in parts for r in c.indices), key=lambda r: -r.confidence))
-    name = fused_card(indices)
-    miss = 1.0
-    for reading in indices:
-        miss *= 1.0 - reading.confidence_as(name)
-    confidence = 1.0 - miss
-    if any(r.card != name for r in indices):
-        joined = CardInstance(name, union_box([r.box for r in indices]), confidence, indices)
-        probability = dict(joined.candidates(len(CARD_NAMES))).get(name, 0.0)
-        if probability < SURE_NAME:
-            confidence = min(confidence, DISAGREEING_CONFIDENCE)
-    return CardInstance(name, union_box([r.box for r in indices]), confidence, indices)
+    card = card_of([r for c in parts for r in c.indices])
+    if all(r.card == card.card for r in card.indices) or dict(card.candidates(len(CARD_NAMES))).get(card.card, 0.0) >= SURE_NAME:
+        return card
+    return dataclasses.replace(card, confidence=min(card.confidence, DISAGREEING_CONFIDENCE))
 
 
 def join_on_outlines(cards: list[CardInstance], quads: list[np.ndarray]) -> list[CardInstance]:

@@ -17,7 +17,7 @@ import pytest
 from tests.vision.test_card_reader import card_corners
 from tuolaji.vision.detector import CARD_NAMES, CardInstance, IndexReading, group_indices
 from tuolaji.vision.outlines import DISAGREEING_CONFIDENCE, cards_on_outline, join_on_outlines
-from tuolaji.vision.tracking import ZoneTracker
+from tuolaji.vision.tracking import ZoneContent, ZoneTracker
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 needs_models = pytest.mark.skipif(not (MODELS / "detector.onnx").exists(), reason="no shipped models")
@@ -39,6 +39,16 @@ def probable(name: str, p: float, other: str) -> np.ndarray:
     probs = np.full(54, (1 - p - 0.02) / 52, np.float32)
     probs[CARD_NAMES.index(name)], probs[CARD_NAMES.index(other)] = p, 0.02
     return probs
+
+
+def settled(card: CardInstance) -> ZoneContent:
+    """What a seat zone holding ``card`` settles as, read twice the same way (the table's tracker)."""
+    tracker = ZoneTracker(fan_direction=(1.0, 0.0))
+    observation = [(card.card, 0.5, 0.8, card.confidence, tuple(card.candidates(2)))]
+    tracker.observe(observation)
+    content = tracker.observe(observation)
+    assert content is not None
+    return content
 
 
 @pytest.fixture()
@@ -75,11 +85,8 @@ def test_corners_read_as_two_cards_are_one_card_for_a_person_to_confirm(reader_o
     cards = reader_of([top, bottom]).read(table((200, 150, 100, 140)))
     assert len(cards) == 1 and cards[0].card == "2S" and cards[0].confidence <= DISAGREEING_CONFIDENCE
     # the table's tracker marks it for a person to confirm: one card, 待确认
-    tracker = ZoneTracker(fan_direction=(1.0, 0.0))
-    observation = [(cards[0].card, 0.5, 0.8, cards[0].confidence, tuple(cards[0].candidates(2)))]
-    tracker.observe(observation)
-    content = tracker.observe(observation)
-    assert content is not None and content.cards == ("2S",) and content.unconfirmed == (0,)
+    content = settled(cards[0])
+    assert content.cards == ("2S",) and content.unconfirmed == (0,)
 
 
 @needs_models
@@ -139,8 +146,5 @@ def test_a_card_nothing_could_name_is_still_a_card_of_the_play(monkeypatch: pyte
     monkeypatch.setattr(reader, "_face", UnsureFaces())
     cards = reader.read(table((200, 150, 100, 140)))
     assert [(c.card, c.confidence) for c in cards] == [("BJ", GUESS_CONFIDENCE)]
-    tracker = ZoneTracker(fan_direction=(1.0, 0.0))
-    observation = [(cards[0].card, 0.5, 0.8, cards[0].confidence, tuple(cards[0].candidates(2)))]
-    tracker.observe(observation)
-    content = tracker.observe(observation)
-    assert content is not None and len(content.cards) == 1 and content.unconfirmed == (0,)
+    content = settled(cards[0])
+    assert len(content.cards) == 1 and content.unconfirmed == (0,)
