@@ -806,20 +806,15 @@ class _DealAudit:
             plays |= {(e, seat) for e in evidence.played}
         return plays
 
-    def _unconfirmed_in(self, plays: set[tuple[int, int]], card: int | None = None,
-                        upto: int | None = None) -> list[tuple[int, int, int]]:
-        """(trick, seat, index) of the cards still to confirm in ``plays`` (or, given ``card``, of
-        that card in any play up to trick ``upto``)."""
-        out = []
-        for t, tr in enumerate(self.d.tricks):
-            for seat, index in tr.unconfirmed:
-                if card is not None:
-                    position = (seat - tr.leader) % self.n
-                    if t <= (upto if upto is not None else t) and tr.plays[position][index] == card:
-                        out.append((t, seat, index))
-                elif (t, seat) in plays:
-                    out.append((t, seat, index))
-        return sorted(out)
+    def _unconfirmed_in(self, plays: set[tuple[int, int]]) -> list[tuple[int, int, int]]:
+        """(trick, seat, index) of the cards still to confirm in ``plays`` (trick, seat)."""
+        return sorted((t, seat, index) for t, tr in enumerate(self.d.tricks)
+                      for seat, index in tr.unconfirmed if (t, seat) in plays)
+
+    def _unconfirmed_copies(self, card: int, upto: int) -> list[tuple[int, int, int]]:
+        """(trick, seat, index) of the plays of ``card`` still to confirm, up to trick ``upto``."""
+        return sorted((t, seat, index) for t, tr in enumerate(self.d.tricks[:upto + 1])
+                      for seat, index in tr.unconfirmed if tr.plays[(seat - tr.leader) % self.n][index] == card)
 
     def _hold_unconfirmed(self) -> None:
         """A violation that rests on a card a person has yet to confirm (a camera's unsure read,
@@ -830,24 +825,20 @@ class _DealAudit:
         for k, found in enumerate(self.findings):
             if not found.proven:
                 continue
-            if isinstance(found.fact, CardTooMany):
-                doubts = self._unconfirmed_in(set(), found.fact.card, found.trick)
+            if isinstance(found.fact, CardTooMany) and found.trick is not None:
+                doubts = self._unconfirmed_copies(found.fact.card, found.trick)
             else:
                 doubts = self._unconfirmed_in(self._fact_plays(found))
             if doubts:
                 self.findings[k] = dataclasses.replace(found, proven=False, to_check=tuple(doubts))
                 self.violations[k]["proven"] = False
                 self.violations[k]["to_check"] = [list(d) for d in doubts]
-        kept = []
-        for entry, basis in zip(self._pending_penalties, self._penalty_basis, strict=True):
-            if basis and self._unconfirmed_in(basis):
-                fact = entry[3]
-                if isinstance(fact, PenaltyFact) and fact.mode == "level":
-                    self.level_penalty_seats.remove(entry[1])
-                continue
-            kept.append(entry)
-        self._pending_penalties = kept
-        self._penalty_basis = [set() for _ in kept]
+        held = [self._unconfirmed_in(basis) != [] for basis in self._penalty_basis]
+        for entry, wait in zip(self._pending_penalties, held, strict=True):
+            if wait and isinstance(entry[3], PenaltyFact) and entry[3].mode == "level":
+                self.level_penalty_seats.remove(entry[1])
+        self._pending_penalties = [entry for entry, wait in zip(self._pending_penalties, held, strict=True) if not wait]
+        self._penalty_basis = [basis for basis, wait in zip(self._penalty_basis, held, strict=True) if not wait]
 
     def _stuck_when_stopped(self, t: int, tr: ParsedTrick, units: list[Unit], beaten: list[tuple[Unit, int, Unit]]
                             ) -> list[tuple[Unit, int, Unit]]:
