@@ -325,6 +325,9 @@ MESSAGES_EN: dict[str, str] = {
     "club.change_session": "change {n}: session {session!r} is not a session id",
     "club.change_fields": "change {n}: name must be text and record an object",
     "club.change_record": "change {n}: not a valid record ({error})",
+    "club.change_base": "change {n}: the club's copy of session {session} does not hold what it changed; "
+                        "send the session's record whole",
+    "change.form": "change {n}: not a change (its kind, params, deal and what it made)",
     "club.change_name": "change {n}: not a name ({error})",
     "club.change_unstorable": "change {n}: the club's database cannot store it ({reason})",
     "club.table_exists": "table {name!r} exists already",

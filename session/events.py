@@ -22,6 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .journal import Change
+
+__all__ = ["Change", "CorrectionApplied", "DealComplete", "Event", "EventBus", "PlaySettled", "StateChanged",
+           "TrickComplete", "ViolationFound", "event_to_json"]
+
 
 @dataclass(frozen=True)
 class PlaySettled:
@@ -90,24 +95,6 @@ class StateChanged:
     """Something else changed (set-up, bids, a new deal): reload the whole state."""
 
     reason: str
-
-
-@dataclass(frozen=True)
-class Change:
-    """One entry of the live game's journal: a change of the record, as the command that made it.
-
-    ``number``: 1, 2, … in the order the changes were made since the game was opened (the game's
-    ``version`` after it); ``kind``: the command (``play``, ``revise-play``, ``replace-play``,
-    ``correct``, ``confirm``, ``bid``, ``withdraw-bid``, ``edit-deal``, ``set-kitty``,
-    ``mark-complete``, ``rule``, ``remove-ruling``, ``new-deal``, ``next-deal``, ``undo``, ``redo``,
-    ``import``); ``params``: its arguments as JSON values; ``deal``: the deal it changed (None: the
-    whole record, an import).
-    """
-
-    number: int
-    kind: str
-    params: dict[str, Any] = field(default_factory=dict)
-    deal: int | None = None
 
 
 Event = PlaySettled | TrickComplete | ViolationFound | CorrectionApplied | DealComplete | StateChanged

@@ -125,6 +125,19 @@ def diff(before: dict[str, Any], after: dict[str, Any], change: str) -> dict[str
     return entry | {"deal": index} | _deal_diff(deals_before[index], deals_after[index])
 
 
+def entry(change: str, deal: int, before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The history entry of a change of one deal, from ``before`` to ``after`` (``before`` None: the
+    deal added); None when the deal is unchanged."""
+    if after is None:
+        raise ValueError("history: a person's change never removes a deal")
+    head: dict[str, Any] = {"change": change, "at": round(time.time(), 3), "deal": deal}
+    if before is None:
+        return head | {"added": copy.deepcopy(after)}
+    if before is after or before == after:
+        return None
+    return head | _deal_diff(before, after)
+
+
 def logged(before: dict[str, Any], after: dict[str, Any], change: str) -> dict[str, Any]:
     """``after`` with the change from ``before`` appended to its history (unchanged if nothing changed)."""
     entry = diff(_without_history(before), _without_history(after), change)

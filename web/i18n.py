@@ -700,6 +700,8 @@ MESSAGES_ZH: dict[str, str] = {
     "club.change_session": "第 {n} 个改动：{session!r} 不是牌局编号",
     "club.change_fields": "第 {n} 个改动：name 应是文字，record 应是对象",
     "club.change_record": "第 {n} 个改动：记录无效（{error}）",
+    "club.change_base": "第 {n} 个改动：俱乐部的第 {session} 局副本与它改动前的不符；请整份发送该局记录",
+    "change.form": "第 {n} 个改动：不是改动（应有类别、参数、局和改动后的内容）",
     "club.change_name": "第 {n} 个改动：名字不对（{error}）",
     "club.change_unstorable": "第 {n} 个改动：俱乐部的数据库存不下（{reason}）",
     "club.table_exists": "桌“{name}”已经有了",

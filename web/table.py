@@ -36,6 +36,7 @@ from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.seats import seat_of
 from tuolaji.session.events import Event, EventBus, StateChanged
+from tuolaji.session.journal import Change
 from tuolaji.session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
 
 from .store import Session, SessionStore
@@ -58,6 +59,8 @@ class Table:
         self.club: Any = None  # the club's pusher (tuolaji serve --club: club.outbox.ClubPusher)
         self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
         self.on_delete: list[Callable[[int], None]] = []  # called with the id of each session purged from the bin
+        # called with each saved change of a session (its id, the change, the record after it): the club's outbox
+        self.on_saved: list[Callable[[int, Change, dict[str, Any]], None]] = []
 
     @property
     def has_game(self) -> bool:
@@ -108,7 +111,7 @@ class Table:
         session = self.store.get(session_id)
         bus = EventBus()
         game = LiveGame(session.record, bus=bus,
-                         saver=lambda before, after, sid=session_id: self._save(sid, before, after))
+                         saver=lambda change, before, after, sid=session_id: self._save(sid, change, before, after))
         bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
         self._games[session_id] = game
         return game
@@ -183,9 +186,10 @@ class Table:
         if self.feed is not None:
             self.feed.stop(timeout)
 
-    def _save(self, session_id: int, before: dict[str, Any], after: dict[str, Any]) -> None:
-        """Save one change of a session's game before it is made (:meth:`LiveGame._commit`): the
-        record, and the history entries added since ``before`` (the rest are stored already)."""
+    def _save(self, session_id: int, change: Change, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """Save one change of a session's game before it is made (:meth:`LiveGame.apply`): the
+        record, and the history entries added since ``before`` (the rest are stored already); then
+        hand the change to :attr:`on_saved` (the club's outbox)."""
         old, new = before.get("history") or [], after.get("history") or []
         extends = isinstance(old, list) and isinstance(new, list) and len(new) >= len(old) and (
             not old or new[len(old) - 1] is old[-1])
@@ -194,6 +198,8 @@ class Table:
             if self._session is not None and self._session.id == session_id:
                 # the live session's summary (deals, tricks, updated) follows what was saved
                 self._session = dataclasses.replace(self._session, record=after, updated=saved)
+        for listener in list(self.on_saved):
+            listener(session_id, change, after)
 
     def _on_event(self, session_id: int, event: Event) -> None:
         """An event of one session's game (saved already): passed on to the page if it is current."""
@@ -211,7 +217,7 @@ class CurrentGame:
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    _WRITES = frozenset({"play", "correct", "confirm", "revise_play", "replace_play", "bid", "withdraw_bid",
+    _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "bid", "withdraw_bid",
                          "edit_deal", "set_kitty", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal",
                          "undo", "redo", "import_record"})
     """The live game's commands: made under the table's lock."""

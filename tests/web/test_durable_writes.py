@@ -157,7 +157,7 @@ def test_a_record_file_that_cannot_be_written_refuses_the_play_and_keeps_the_old
     import errno
     import os
 
-    from tuolaji.session import live
+    from tuolaji.session import storage as live
     from tuolaji.session.live import LiveGame, NotSavedError
 
     path = tmp_path / "out.json"
