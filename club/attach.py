@@ -1,9 +1,11 @@
 """``tuolaji serve --club URL --table NAME``: every save of the table's sessions also goes to the
 club (through :class:`club.outbox.Outbox`, then :class:`~club.outbox.ClubPusher`).
 
-:func:`attach_club` wraps the table's :class:`~web.store.SessionStore`: a session created or saved
-is queued as the table's next numbered change once the table has stored it (so the club never
-holds a change the table does not), and the pusher is woken. The sessions stored before (or
+:func:`attach_club` wraps the table's :class:`~web.store.SessionStore`: a session created or renamed
+is queued whole as the table's next numbered change, and every change a session's live game saves
+(:attr:`web.table.Table.on_saved`: the journal's :class:`~session.journal.Change`) is queued as
+itself, once the table has stored it (so the club never holds a change the table does not); the
+pusher is woken. The sessions stored before (or
 saved just before a stop) are queued at start (:meth:`~club.outbox.Outbox.reconcile`).
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.events import StateChanged
+from tuolaji.session.journal import Change
 from tuolaji.web.explain import describe_error
 from tuolaji.web.store import SessionStore
 from tuolaji.web.table import Table
@@ -27,8 +30,8 @@ log = logging.getLogger("tuolaji.club")
 
 
 class PushingStore:
-    """A :class:`SessionStore` whose creates and saves also enter the club's outbox; everything else
-    is the store's own."""
+    """A :class:`SessionStore` whose creates and renames also enter the club's outbox whole, and whose
+    sessions' saved changes (:meth:`changed`) enter it as changes; everything else is the store's own."""
 
     def __init__(self, store: SessionStore, outbox: Outbox, pusher: ClubPusher | None = None) -> None:
         self._store = store
@@ -50,8 +53,7 @@ class PushingStore:
         try:
             self.outbox.enqueue(session_id, self._name(session_id), record)
         except (sqlite3.Error, OSError) as exc:
-            # the change is saved at the table: the session's next change carries its whole record,
-            # and a restart queues whatever the outbox lacks (Outbox.reconcile)
+            # the change is saved at the table: a restart queues whatever the outbox lacks (Outbox.reconcile)
             log.error("club outbox %s: change of session %d not queued (%s)", self.outbox.path, session_id, exc)
         if self.pusher is not None:
             self.pusher.wake()
@@ -63,10 +65,16 @@ class PushingStore:
         self._queued(session_id, record)
         return session_id
 
-    def save(self, session_id: int, record: dict[str, Any], *, history_stored: int | None = None) -> float:
-        saved = self._store.save(session_id, record, history_stored=history_stored)
-        self._queued(session_id, record)
-        return saved
+    def changed(self, session_id: int, change: Change, record: dict[str, Any]) -> None:
+        """A change of a session's game, saved by the table (``record``: the record after it)."""
+        try:
+            self.outbox.enqueue_change(session_id, self._name(session_id), change, record)
+        except (sqlite3.Error, OSError) as exc:
+            # saved at the table: the session's next change no longer fits the club's copy, which then asks
+            # for the whole record (ClubPusher.send), as a restart queues it (Outbox.reconcile)
+            log.error("club outbox %s: change of session %d not queued (%s)", self.outbox.path, session_id, exc)
+        if self.pusher is not None:
+            self.pusher.wake()
 
     def rename(self, session_id: int, name: str) -> None:
         self._store.rename(session_id, name)
@@ -121,6 +129,8 @@ def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, to
         store._store.list(), key=lambda s: (s.updated, s.id))])
     pusher = ClubPusher(outbox, club_url, table_name, token, **pusher_options)
     store.pusher = pusher
+    if store.changed not in table.on_saved:
+        table.on_saved.append(store.changed)
     table.store = store  # type: ignore[assignment]
     table.club = pusher
     pusher.start()

@@ -3,7 +3,10 @@ club has it (``tuolaji serve --club URL --table NAME``).
 
 :class:`Outbox` is a small SQLite file beside the table's sessions (``club-outbox.sqlite``): each
 saved change of a session becomes change ``n`` (1, 2, 3, … for the table, whatever the session),
-holding the session's whole record after it. :class:`ClubPusher` sends the changes not yet
+holding what the club needs to move its copy of the session's record on: the journal's
+:class:`~session.journal.Change` (its kind, params and the one deal it made, :meth:`Outbox.enqueue_change`),
+or, for a session new to the club or mended, the session's whole record (:meth:`Outbox.enqueue`): a
+change costs the same at the 30th deal as at the first. :class:`ClubPusher` sends the changes not yet
 acknowledged, in order, in batches, to ``POST {club}/club/api/tables/{name}/changes``; the club
 applies change ``n`` once (a change sent twice is absorbed), so a lost answer costs a resend and
 nothing more. While the club or the network is down the table plays on: the changes wait in the
@@ -15,7 +18,9 @@ Refusals are one line in the log (a wrong token, a table the club does not know,
 club holds otherwise) and the pusher keeps the changes and tries again later. A club that holds
 fewer changes than it acknowledged (restored from an older backup) is sent what it lacks: each
 session's current record again, as the changes after its last (:meth:`Outbox.rewind`), found when
-a push is refused as out of order or when an idle table asks (:meth:`ClubPusher.check_club`).
+a push is refused as out of order or when an idle table asks (:meth:`ClubPusher.check_club`); a
+club whose copy of a session does not hold what a change started from (a change skipped, say) is
+sent each session's current record the same way.
 
 >>> import tempfile, pathlib
 >>> outbox = Outbox(pathlib.Path(tempfile.mkdtemp()) / "club-outbox.sqlite")
@@ -45,6 +50,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tuolaji.scorer.names import clean_name
+from tuolaji.session.journal import Change
 
 log = logging.getLogger("tuolaji.club")
 
@@ -55,7 +61,8 @@ CREATE TABLE IF NOT EXISTS changes (
     n INTEGER PRIMARY KEY,
     session INTEGER NOT NULL,
     name TEXT NOT NULL,
-    record TEXT NOT NULL
+    record TEXT NOT NULL,
+    change TEXT
 );
 CREATE TABLE IF NOT EXISTS last (
     session INTEGER PRIMARY KEY,
@@ -94,6 +101,8 @@ class Outbox:
         with self._connect() as connection:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.executescript(_SCHEMA)
+            if "change" not in {row[1] for row in connection.execute("PRAGMA table_info(changes)")}:
+                connection.execute("ALTER TABLE changes ADD COLUMN change TEXT")  # an outbox of an earlier version
             connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('acked', 0), ('last_n', 0), "
                                "('command', 0)")
 
@@ -126,6 +135,21 @@ class Outbox:
             connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (n,))
         return n
 
+    def enqueue_change(self, session: int, name: str, change: Change, record: dict[str, Any]) -> int:
+        """Queue one change of a session's record (``record``: the record after it, whose fingerprint
+        :meth:`reconcile` compares) as the table's next change, carrying the change alone (its
+        ``record`` column empty); returns its number."""
+        name = clean_name(name)
+        text = json.dumps(change.to_json(), ensure_ascii=False, separators=(",", ":"))
+        digest = _digest(name, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        with self._lock, self._connect() as connection:
+            n = int(connection.execute("SELECT value FROM meta WHERE key = 'last_n'").fetchone()[0]) + 1
+            connection.execute("INSERT INTO changes (n, session, name, record, change) VALUES (?, ?, ?, '', ?)",
+                               (n, session, name, text))
+            connection.execute("INSERT OR REPLACE INTO last (session, digest) VALUES (?, ?)", (session, digest))
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'last_n'", (n,))
+        return n
+
     def reconcile(self, sessions: Iterable[tuple[int, str, dict[str, Any]]]) -> int:
         """Queue every session whose stored record is not the one last queued for it (a change saved
         just before the machine stopped); returns how many were queued."""
@@ -136,15 +160,16 @@ class Outbox:
         (always at least one)."""
         with self._connect() as connection:
             acked = self._acked(connection)
-            rows = connection.execute("SELECT n, session, name, record FROM changes WHERE n > ? ORDER BY n LIMIT ?",
-                                      (acked, limit)).fetchall()
+            rows = connection.execute("SELECT n, session, name, record, change FROM changes WHERE n > ? ORDER BY n "
+                                      "LIMIT ?", (acked, limit)).fetchall()
         out: list[dict[str, Any]] = []
         size = 0
-        for n, session, name, text in rows:
-            size += len(text)
+        for n, session, name, text, change in rows:
+            size += len(change or text)
             if out and size > max_bytes:
                 break
-            out.append({"n": n, "session": session, "name": name, "record": json.loads(text)})
+            body = {"change": json.loads(change)} if change is not None else {"record": json.loads(text)}
+            out.append({"n": n, "session": session, "name": name} | body)
         return out
 
     def _acked(self, connection: sqlite3.Connection) -> int:
@@ -187,15 +212,16 @@ class Outbox:
 
     def skip(self, n: int) -> None:
         """Drop the held change ``n``; the changes after it move up one (the club numbers them without a
-        gap). What it held of its session comes with that session's next change (each holds the whole record)."""
+        gap). A later change of its session then no longer fits the club's copy, which asks for the
+        session's whole record (:meth:`resend`)."""
         with self._lock, self._connect() as connection:
             if connection.execute("SELECT 1 FROM held WHERE n = ?", (n,)).fetchone() is None:
                 raise ValueError(f"change {n} is not held")
-            later = connection.execute("SELECT n, session, name, record FROM changes WHERE n > ? ORDER BY n",
+            later = connection.execute("SELECT n, session, name, record, change FROM changes WHERE n > ? ORDER BY n",
                                        (n,)).fetchall()
             connection.execute("DELETE FROM changes WHERE n >= ?", (n,))
-            connection.executemany("INSERT INTO changes (n, session, name, record) VALUES (?, ?, ?, ?)",
-                                   [(number - 1, session, name, text) for number, session, name, text in later])
+            connection.executemany("INSERT INTO changes (n, session, name, record, change) VALUES (?, ?, ?, ?, ?)",
+                                   [(number - 1, *rest) for number, *rest in later])
             connection.execute("UPDATE meta SET value = value - 1 WHERE key = 'last_n'")
             connection.execute("DELETE FROM held")
 
@@ -493,6 +519,13 @@ class ClubPusher:
                 self.outbox.hold(held, line)  # sent again and again, it would be refused again and again
                 self._set("held", f"the club refused change {held}: {line}")
                 return False
+            if exc.code == 409 and answer.get("resend") is True and self.sessions is not None:
+                # the club's copy of a session does not hold what a change started from: whole records mend it
+                self.outbox.ack(int(answer.get("applied_through") or 0))
+                queued = self.outbox.resend(self.sessions)
+                log.warning("club %s, table %s: %s; each session's current record is sent again (%d changes)",
+                            self.url.split("/club/api/")[0], self.table, line, queued)
+                return True
             if exc.code == 409 and isinstance(answer.get("applied_through"), int):
                 through = int(answer["applied_through"])
                 if through >= changes[0]["n"] - 1 and "differs" not in line:

@@ -2,7 +2,12 @@
 push, players, pairs, rounds and their seatings.
 
 A table pushes **numbered changes** (:meth:`ClubStore.push`): change ``n`` of a table carries the
-local session it belongs to and that session's whole record after the change. Change ``n`` is
+local session it belongs to and either the table's journal entry (``change``: a
+:class:`session.journal.Change`, the one deal it made), which the club applies to its own copy of
+the session's record through the same :meth:`~session.journal.Change.applied_to` as the table's
+live game, or that session's whole record after the change (``record``: a session new to the
+club, or mended). A change whose copy does not hold what it started from is refused (409,
+``resend``): the table then sends its sessions' records whole. Change ``n`` is
 applied once: the table's ``last_n`` moves on by one in the same transaction that stores the
 record; a change already applied is absorbed (when it is the same change: its digest is kept), a
 change past the next one is refused with the number expected, and nothing is lost either way (the
@@ -34,6 +39,8 @@ import psycopg
 from tuolaji.scorer import format_card, parse_card, validate_record
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import MAX_NAME, BadNameError, check_name
+from tuolaji.session.commands import validate_deal
+from tuolaji.session.journal import Change as JournalChange
 
 from .migrations import migrate
 from .results import RULES, pair_results, table_summary
@@ -70,16 +77,18 @@ class ClubRefused(InputError):
 @dataclass(frozen=True)
 class Change:
     """One numbered change of a table: its number, the table's local session, the session's name
-    and its record after the change."""
+    and either its record after the change (``record``) or the table's journal entry (``move``)."""
 
     n: int
     session: int
     name: str
-    record: dict[str, Any]
+    record: dict[str, Any] | None
+    move: JournalChange | None = None
 
     @property
     def digest(self) -> str:
-        text = json.dumps([self.session, self.name, self.record], ensure_ascii=False, sort_keys=True,
+        body = self.record if self.move is None else self.move.to_json()
+        text = json.dumps([self.session, self.name, body], ensure_ascii=False, sort_keys=True,
                           separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -92,17 +101,42 @@ class Change:
             raise ClubRefused("club.change_number", n=n)
         if not isinstance(session, int) or isinstance(session, bool) or session < 1:
             raise ClubRefused("club.change_session", n=n, session=session)
-        if not isinstance(name, str) or not isinstance(record, dict):
+        if not isinstance(name, str) or not isinstance(record, dict) and "change" not in value:
             raise ClubRefused("club.change_fields", 422, extra={"n": n}, n=n)
         try:
             name = check_name(name, "name", empty=True)
         except BadNameError as exc:
             raise ClubRefused("club.change_name", 422, extra={"n": n}, n=n, error=exc) from None
+        if "change" in value:
+            try:
+                return cls(n, session, name, None, JournalChange.from_json(n, value["change"]))
+            except InputError as exc:
+                raise ClubRefused("club.change_record", 422, extra={"n": n}, n=n, error=exc) from None
+        assert isinstance(record, dict)
         try:
             validate_record(record)
         except InputError as exc:
             raise ClubRefused("club.change_record", 422, extra={"n": n}, n=n, error=exc) from None
         return cls(n, session, name, record)
+
+    def applied_to(self, copy: dict[str, Any] | None) -> dict[str, Any]:
+        """The session's record after this change, from the club's ``copy`` of it (None: none yet);
+        :class:`ClubRefused` when the copy does not hold what the change started from (409,
+        ``resend``: the table sends the record whole) or the change makes a record the rules refuse."""
+        if self.move is None:
+            assert self.record is not None
+            return self.record
+        if copy is None or not self.move.fits(copy):
+            raise ClubRefused("club.change_base", 409, extra={"resend": True}, n=self.n, session=self.session)
+        record = self.move.applied_to(copy)
+        try:
+            if self.move.deal is not None and self.move.after is not None:
+                validate_deal(record, self.move.deal)
+            elif self.move.deal is None:
+                validate_record(record)
+        except InputError as exc:
+            raise ClubRefused("club.change_record", 422, extra={"n": self.n}, n=self.n, error=exc) from None
+        return record
 
 
 def _stale_retried(method: Callable[..., T]) -> Callable[..., T]:
@@ -262,8 +296,7 @@ class ClubStore:
         latest: dict[int, Change] = {}
         for change in parsed:
             latest[change.session] = change
-        summaries = {session: json.dumps(table_summary(change.record), ensure_ascii=False)
-                     for session, change in latest.items()}
+        copies: dict[int, dict[str, Any] | None] = {}  # each session's record as the changes so far left it
         applied = duplicates = 0
         with self._connection() as connection, connection.transaction():
             row = connection.execute("SELECT id, token, last_n, refused_n FROM club_tables WHERE name = %s FOR UPDATE",
@@ -289,8 +322,21 @@ class ClubStore:
                     refusal = ClubRefused("club.out_of_order", 409, extra={"expected": last_n + 1}, name=name,
                                           n=change.n, expected=last_n + 1)
                     break
-                record_text = json.dumps(change.record, ensure_ascii=False, separators=(",", ":"))
-                summary = summaries[change.session] if latest[change.session] is change else "{}"
+                if change.move is not None and change.session not in copies:
+                    stored = connection.execute(
+                        "SELECT record FROM club_sessions WHERE table_id = %s AND local_id = %s",
+                        (table_id, change.session)).fetchone()
+                    copies[change.session] = json.loads(stored[0]) if stored is not None else None
+                try:
+                    record = change.applied_to(copies.get(change.session))
+                except ClubRefused as exc:
+                    exc.extra.setdefault("expected", last_n + 1)
+                    refusal = exc
+                    break
+                copies[change.session] = record
+                record_text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+                summary = json.dumps(table_summary(record), ensure_ascii=False) if latest[change.session] is change \
+                    else "{}"
                 try:
                     with connection.transaction():  # a savepoint: a change PostgreSQL refuses leaves those before it
                         session_id = connection.execute(

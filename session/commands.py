@@ -152,8 +152,16 @@ def _new_trick_due(tricks: list[dict[str, Any]], players: int) -> bool:
 
 @dataclass(frozen=True)
 class Play(Command):
-    """A settled play by ``seat`` into the current trick of the current deal (see
-    :meth:`session.live.LiveGame.play`)."""
+    """A settled play by ``seat`` into the current trick of the current deal.
+
+    A play that starts a trick may come from any seat (a wrong leader is the audit's business); in
+    the middle of a trick only the expected seat may play. ``unconfirmed``: indices into ``cards``
+    a person must confirm; ``attempt``: the failed throw the lead replaces. ``picture``: where the
+    picture of the play is kept (``{"file", "frame", "time_s"}``), added to the deal's ``pictures``
+    with the trick and seat (a key docs/RECORD.md readers ignore). ``seen``: the (deal, trick) its
+    sender saw the play going into (the page): a play another device recorded meanwhile, or a table
+    that moved on, refuses it rather than giving the cards to the next seat. A play after the deal's
+    last trick is refused (the kitty comes next)."""
 
     kind: ClassVar[str] = "play"
     logged_as: ClassVar[str | None] = "play"
@@ -313,8 +321,9 @@ def _check_position(trick: dict[str, Any], position: int, seat: int, players: in
 
 @dataclass(frozen=True)
 class RevisePlay(Command):
-    """The camera saw the last play of the current trick change before the next seat played (see
-    :meth:`session.live.LiveGame.revise_play`); :attr:`reason` says how."""
+    """The camera saw the last play of the current trick (at ``position``, by ``seat``, recorded as
+    ``committed``) change before the next seat played: it becomes ``cards`` (``unconfirmed``:
+    indices a person must confirm); :attr:`reason` says how."""
 
     kind: ClassVar[str] = "revise-play"
     position: int
@@ -360,8 +369,9 @@ class RevisePlay(Command):
 
 @dataclass(frozen=True)
 class ReplacePlay(Command):
-    """In the current trick, the play at ``position`` (by ``seat``) becomes ``cards`` (see
-    :meth:`session.live.LiveGame.replace_play`)."""
+    """In the current trick, the play at ``position`` (by ``seat``) becomes ``cards``: a misread the
+    camera corrects, a lead filled to its follows' size (``attempt``: the failed throw it replaces,
+    kept once); ``reason``: the page's."""
 
     kind: ClassVar[str] = "replace-play"
     position: int
@@ -390,7 +400,10 @@ class ReplacePlay(Command):
 
 @dataclass(frozen=True)
 class MissPlay(Command):
-    """``seat``'s play in the current trick recorded as missing (see :meth:`session.live.LiveGame.miss_play`)."""
+    """The camera saw ``seat``'s zone busy but read nothing before the sweep: its play in the current
+    trick is recorded as missing (docs/RECORD.md ``missing``: the play ``[]``, the seat in the trick's
+    ``missing``), in its turn like a play (a trick may start with it), so that the trick is complete
+    and the next one can be led. The audit judges the trick for what is known."""
 
     kind: ClassVar[str] = "miss-play"
     seat: int
@@ -420,7 +433,9 @@ class MissPlay(Command):
 
 @dataclass(frozen=True)
 class EnterPlay(Command):
-    """A person enters the cards of a play the camera did not see (see :meth:`session.live.LiveGame.enter_play`)."""
+    """A person enters the cards of ``seat``'s play the camera did not see (:class:`MissPlay`): the
+    play becomes ``cards`` and the seat leaves the trick's ``missing``; the audit then judges it
+    like any play."""
 
     kind: ClassVar[str] = "enter-play"
     logged_as: ClassVar[str | None] = "enter-play"
@@ -460,7 +475,8 @@ class EnterPlay(Command):
 
 @dataclass(frozen=True)
 class Bid(Command):
-    """One more bid in the current deal, if it stands; trump, dealer and level follow the standing bid."""
+    """One more bid in the current deal, if it stands (else :class:`~session.changes.RefusedError`);
+    trump, dealer and level follow the standing bid."""
 
     kind: ClassVar[str] = "bid"
     logged_as: ClassVar[str | None] = "bid"
@@ -547,8 +563,10 @@ class SetKittyPoints(Command):
 
 @dataclass(frozen=True)
 class PlayPoints(Command):
-    """A trick of the current deal recorded by its winner and points alone (see
-    :meth:`session.live.LiveGame.play_points`)."""
+    """A trick of the current deal recorded by its winner and points alone (只记分; ``leader`` if
+    known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not a
+    trump), which ends it. ``seen``: the (deal, trick) its sender was about to record (the page): a
+    trick another device recorded meanwhile refuses it, saying what was recorded."""
 
     kind: ClassVar[str] = "play-points"
     logged_as: ClassVar[str | None] = "play"
@@ -589,7 +607,10 @@ def _check_points_seen(record: Record, seen: tuple[int, int]) -> None:
 
 @dataclass(frozen=True)
 class SettlePoints(Command):
-    """The current deal ended by the defenders' points (see :meth:`session.live.LiveGame.settle_points`)."""
+    """The current deal ended by the defenders' points from its tricks (只记分 by the deal), the last
+    trick's winner and unit, and the kitty's points if given; ``agreed``: 认输 / 直接结算, settled
+    before its end with the points agreed (marked ``agreed`` in the record,
+    :func:`session.changes.settle_by_points`)."""
 
     kind: ClassVar[str] = "settle-points"
     logged_as: ClassVar[str | None] = "settle"

@@ -102,6 +102,41 @@ Saver = Callable[[Change, dict[str, Any], dict[str, Any]], None]
 :class:`NotSavedError` when the change could not be saved (it is then not made)."""
 
 
+def pending_of(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Cards a person must still confirm, oldest first; and plays the camera did not see, to enter
+    (:meth:`LiveGame.enter_play`): ``{"deal", "trick", "seat", "missing": True, "size"}`` (``size``:
+    the cards each known play of the trick holds, None when none is known; ``index`` and ``card`` None)."""
+    players = len(record["players"])
+    result = []
+    for deal_index, deal in enumerate(record["deals"]):
+        for trick_index, trick in enumerate(deal.get("tricks", [])):
+            for seat, index in trick.get("unconfirmed", []):
+                play = play_of(trick, seat, players)
+                result.append({"deal": deal_index, "trick": trick_index, "seat": seat, "index": index,
+                               "card": play[index] if play is not None and index < len(play) else None})
+            if trick.get("missing"):
+                size = next((len(play) for play in trick.get("plays") or [] if play), None)
+                result.extend({"deal": deal_index, "trick": trick_index, "seat": seat, "index": None,
+                               "card": None, "missing": True, "size": size} for seat in trick["missing"])
+    return result
+
+
+def change_of(number: int, command: Command, before: dict[str, Any], outcome: Outcome) -> Change:
+    """The journal's change ``number``: what ``command`` made of record ``before`` (``outcome``),
+    with its effect on the one deal it changed and, when a person made it, its history entry."""
+    deal = outcome.deal
+    if deal is None:
+        return Change(number, command.kind, outcome.params, None, record=outcome.record, command=command)
+    deals_before, deals_after = before["deals"], outcome.record["deals"]
+    was = deals_before[deal] if deal < len(deals_before) else None
+    now = deals_after[deal] if deal < len(deals_after) else None
+    logged = outcome.logged
+    name = command.history_name()
+    if logged is None and name is not None:
+        logged = history_entry(name, deal, was, now)
+    return Change(number, command.kind, outcome.params, deal, before=was, after=now, logged=logged, command=command)
+
+
 class LiveGame:
     """A game in progress: its record, the record's audit, and the journal of its changes."""
 
@@ -176,25 +211,8 @@ class LiveGame:
         return record, run.output
 
     def pending(self) -> list[dict[str, Any]]:
-        """Cards a person must still confirm, oldest first; and plays the camera did not see, to
-        enter (:meth:`enter_play`): ``{"deal", "trick", "seat", "missing": True, "size"}`` (``size``:
-        the cards each known play of the trick holds, None when none is known; ``index`` and
-        ``card`` None)."""
-        with self._lock:
-            result = []
-            for deal_index, deal in enumerate(self._record["deals"]):
-                for trick_index, trick in enumerate(deal.get("tricks", [])):
-                    for seat, index in trick.get("unconfirmed", []):
-                        play = play_of(trick, seat, self.players)
-                        result.append(
-                            {"deal": deal_index, "trick": trick_index, "seat": seat, "index": index,
-                             "card": play[index] if play is not None and index < len(play) else None}
-                        )
-                    if trick.get("missing"):
-                        size = next((len(play) for play in trick.get("plays") or [] if play), None)
-                        result.extend({"deal": deal_index, "trick": trick_index, "seat": seat, "index": None,
-                                       "card": None, "missing": True, "size": size} for seat in trick["missing"])
-            return result
+        """:func:`pending_of` the current record: cards to confirm, plays to enter."""
+        return pending_of(self.record())
 
     def findings(self) -> list[Any]:
         """:func:`scorer.audit_findings` of the current record (kept with its audit, not run again)."""
@@ -253,17 +271,8 @@ class LiveGame:
              unconfirmed: list[int] | tuple[int, ...] = (), attempt: list[str] | None = None, frame: int | None = None,
              time_s: float | None = None, picture: dict[str, Any] | None = None, history: bool = False,
              seen: tuple[int, int] | None = None) -> PlaySettled:
-        """Add a settled play by ``seat`` to the current trick of the current deal.
-
-        A play that starts a trick may come from any seat (a wrong leader is the
-        audit's business); in the middle of a trick only the expected seat may play.
-        ``picture``: where the picture of the play is kept (``{"file", "frame", "time_s"}``),
-        added to the deal's ``pictures`` with the trick and seat (a key docs/RECORD.md readers ignore).
-        ``history``: a person made it (the page): kept in the record's history, so undo takes it back.
-        ``seen``: the (deal, trick) its sender saw the play going into (the page): a play another
-        device recorded meanwhile, or a table that moved on, refuses it rather than giving the cards
-        to the next seat. A play after the deal's last trick is refused (the kitty comes next).
-        """
+        """A settled play by ``seat`` in the current trick (:class:`~session.commands.Play`;
+        ``history``: a person's, kept in the record's history); returns its event."""
         change = self.apply(Play(seat, tuple(cards), tuple(confidence), tuple(unconfirmed),
                                  tuple(attempt) if attempt else None, frame, time_s, picture, history, seen))
         return self._first_event(change, PlaySettled)
@@ -281,29 +290,21 @@ class LiveGame:
 
     def revise_play(self, position: int, seat: int, cards: list[str], unconfirmed: list[int], *,
                     committed: list[str]) -> str:
-        """The camera saw the last play of the current trick (at ``position``, by ``seat``,
-        recorded as ``committed``) change before the next seat played: it becomes ``cards``
-        (``unconfirmed``: indices a person must confirm). Returns the reason: "play-withdrawn" (no
-        cards: taken back), "failed-throw" (a lead partly taken back: the record keeps the
-        ``attempt``), else "play-revised"."""
+        """The last play of the current trick seen changing (:class:`~session.commands.RevisePlay`);
+        returns the reason: ``play-withdrawn``, ``failed-throw`` or ``play-revised``."""
         command = RevisePlay(position, seat, tuple(cards), tuple(unconfirmed), tuple(committed))
         self.apply(command)
         return command.reason
 
     def replace_play(self, position: int, seat: int, cards: list[str], unconfirmed: list[int], *,
                      attempt: list[str] | None = None, reason: str = "play-revised") -> Change:
-        """In the current trick, the play at ``position`` (by ``seat``) becomes ``cards``: a misread
-        the camera corrects, a lead filled to its follows' size (``attempt``: the failed throw it
-        replaces, kept once)."""
+        """A play of the current trick replaced (:class:`~session.commands.ReplacePlay`)."""
         return self.apply(ReplacePlay(position, seat, tuple(cards), tuple(unconfirmed),
                                       tuple(attempt) if attempt is not None else None, reason))
 
     def miss_play(self, seat: int, *, frame: int | None = None, time_s: float | None = None) -> Change:
-        """The camera saw ``seat``'s zone busy but read nothing before the sweep: its play in the
-        current trick is recorded as missing (docs/RECORD.md ``missing``: the play ``[]``, the seat
-        in the trick's ``missing``), in its turn like :meth:`play` (a trick may start with it), so
-        that the trick is complete and the next one can be led. The audit judges the trick for
-        what is known; a person enters the cards with :meth:`enter_play`.
+        """``seat``'s play recorded as missing (:class:`~session.commands.MissPlay`); a person
+        enters its cards with :meth:`enter_play`.
 
         >>> game = LiveGame({"rules": "standard-2deck", "players": list("abcd"),
         ...                  "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]})
@@ -314,14 +315,11 @@ class LiveGame:
         return self.apply(MissPlay(seat, frame, time_s))
 
     def enter_play(self, deal: int, trick: int, seat: int, cards: list[str], *, history: bool = True) -> Change:
-        """A person enters the cards of ``seat``'s play the camera did not see (:meth:`miss_play`):
-        the play becomes ``cards`` and the seat leaves the trick's ``missing``; the audit then
-        judges it like any play. ``history``: kept in the record's history (undo takes it back)."""
+        """The cards of a play recorded missing, entered by a person (:class:`~session.commands.EnterPlay`)."""
         return self.apply(EnterPlay(deal, trick, seat, tuple(cards), history))
 
     def bid(self, seat: int, cards: list[str], *, history: bool = False) -> Change:
-        """One more bid in the current deal, if it stands (else :class:`~session.changes.RefusedError`);
-        trump, dealer and level follow the standing bid."""
+        """One more bid in the current deal, if it stands (:class:`~session.commands.Bid`)."""
         return self.apply(Bid(seat, tuple(cards), history))
 
     def withdraw_bid(self, *, history: bool = False) -> Change:
@@ -342,18 +340,12 @@ class LiveGame:
 
     def play_points(self, winner: int, points: int, *, unit: int | None = None, trump: bool = True, last: bool = False,
                     leader: int | None = None, history: bool = False, seen: tuple[int, int] | None = None) -> Change:
-        """A trick of the current deal recorded by its winner and points alone (只记分; ``leader`` if
-        known); ``last``: the deal's last trick, won with a unit of ``unit`` cards (``trump=False``: not
-        a trump), which ends it. ``seen``: the (deal, trick) its sender was about to record (the page):
-        a trick another device recorded meanwhile refuses it, saying what was recorded."""
+        """A trick by its winner and points alone (只记分, :class:`~session.commands.PlayPoints`)."""
         return self.apply(PlayPoints(winner, points, unit, trump, last, leader, history, seen))
 
     def settle_points(self, defender_points: int, last_winner: int, unit: int, *, trump: bool = True,
                       agreed: bool = False, kitty_points: int | None = None, history: bool = False) -> Change:
-        """The current deal ended by the defenders' points from its tricks (只记分 by the deal), the
-        last trick's winner and unit, and the kitty's points if given; ``agreed``: 认输 / 直接结算, settled
-        before its end with the points agreed (marked ``agreed`` in the record,
-        :func:`session.changes.settle_by_points`)."""
+        """The current deal ended by the defenders' points (只记分, :class:`~session.commands.SettlePoints`)."""
         return self.apply(SettlePoints(defender_points, last_winner, unit, trump, agreed, kitty_points, history))
 
     def mark_complete(self, deal: int) -> Change:
@@ -362,8 +354,7 @@ class LiveGame:
 
     def rule(self, deal: int, violation: int, *, points: int | None = None, levels: int | None = None,
              history: bool = False) -> Change:
-        """A penalty for violation ``violation`` of a deal (the index into its audit's violations):
-        the profile's when neither ``points`` nor ``levels`` is given, else the organiser's own."""
+        """A penalty for one of a deal's violations (:class:`~session.commands.Rule`)."""
         return self.apply(Rule(deal, violation, points, levels, history))
 
     def remove_ruling(self, deal: int, ruling: int, *, history: bool = False) -> Change:
@@ -377,8 +368,7 @@ class LiveGame:
         return change.deal
 
     def next_deal(self, trump: str, *, history: bool = False) -> int:
-        """Start the next deal once the current one is complete and its kitty known: the audit's next
-        dealer at his new level (找朋友: the last call carries over); returns its index."""
+        """Start the next deal (:class:`~session.commands.NextDeal`); returns its index."""
         change = self.apply(NextDeal(trump, history))
         assert change.deal is not None
         return change.deal
@@ -429,20 +419,7 @@ class LiveGame:
         """The change of ``outcome``, saved and made current (under the lock). A save that fails
         raises :class:`NotSavedError` and the game stays as it was: what is current is always what
         is stored. The change is journalled (numbered, its kind, params and effect)."""
-        deal = outcome.deal
-        if deal is None:
-            change = Change(self._version + 1, command.kind, outcome.params, None, record=outcome.record,
-                            command=command)
-        else:
-            deals_before, deals_after = before["deals"], outcome.record["deals"]
-            was = deals_before[deal] if deal < len(deals_before) else None
-            now = deals_after[deal] if deal < len(deals_after) else None
-            logged = outcome.logged
-            name = command.history_name()
-            if logged is None and name is not None:
-                logged = history_entry(name, deal, was, now)
-            change = Change(self._version + 1, command.kind, outcome.params, deal, before=was, after=now,
-                            logged=logged, command=command)
+        change = change_of(self._version + 1, command, before, outcome)
         after = change.applied_to(before)
         self._save(change, before, after)
         self._record = after
