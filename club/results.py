@@ -24,9 +24,11 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
+from tuolaji import scorer
 from tuolaji.scorer.cards import rank_index
 from tuolaji.scorer.errors import InputError
-from tuolaji.session.live import LiveGame
+from tuolaji.session.changes import rules_record
+from tuolaji.session.live import LiveGame, expected_seat_of
 
 RULES: dict[str, tuple[str, ...]] = {
     "levels": ("levels_gained", "level_diff", "deals_won", "points"),
@@ -51,8 +53,16 @@ def table_summary(record: dict[str, Any]) -> dict[str, Any]:
     every seat's level, the defenders' points so far, the tricks played, whose turn it is, the
     proven violations (with their evidence and their index among the deal's violations, which a
     ruling names) and the penalties ruled (each deal's ``rulings``)."""
-    game = LiveGame(record)
-    audit = game.audit()
+    return summary_and_run(record)[0]
+
+
+def summary_and_run(record: dict[str, Any], earlier: scorer.AuditRun | None = None) -> tuple[dict[str, Any],
+                                                                                            scorer.AuditRun]:
+    """:func:`table_summary` and the audit run it was read from; ``earlier``: the run of an earlier
+    version of the record, whose deals before the first changed one keep their audit
+    (:func:`scorer.audit_again`: a change of the last deal audits that deal alone)."""
+    run = scorer.audit_again(rules_record(record), earlier)
+    audit = run.output
     deals = record.get("deals", [])
     levels = list(record.get("start_levels") or ["2"] * len(record.get("players", [])))
     for deal_audit in audit["deals"]:
@@ -75,11 +85,11 @@ def table_summary(record: dict[str, Any]) -> dict[str, Any]:
         "levels": levels,
         "defender_points": current_audit.get("defender_points", 0),
         "tricks": len(current.get("tricks", [])),
-        "expected_seat": game.expected_seat(),
+        "expected_seat": expected_seat_of(record),
         "deals_done": sum(1 for deal_audit in audit["deals"] if deal_audit.get("outcome") is not None),
         "alerts": alerts,
         "rulings": rulings,
-    }
+    }, run
 
 
 def pair_results(record: dict[str, Any], first_deal: int = 0, last_deal: int | None = None) -> dict[str, dict[str, int]]:

@@ -36,14 +36,14 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from tuolaji.scorer import format_card, parse_card, validate_record
+from tuolaji.scorer import AuditRun, format_card, parse_card, validate_record
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import MAX_NAME, BadNameError, check_name
 from tuolaji.session.commands import validate_deal
 from tuolaji.session.journal import Change as JournalChange
 
 from .migrations import migrate
-from .results import RULES, pair_results, table_summary
+from .results import RULES, pair_results, summary_and_run
 
 T = TypeVar("T")
 
@@ -52,6 +52,9 @@ CHANNEL = "tuolaji_club"
 
 MAX_BATCH = 500
 """The most changes one push may carry."""
+
+KEPT_RUNS = 256
+"""The sessions whose last audit run a club process keeps (the tables of an evening, several times over)."""
 
 MAX_ROUND_MINUTES = 24 * 60
 """The longest round by time (a day)."""
@@ -163,6 +166,8 @@ class ClubStore:
         self.dsn = dsn
         self.connect_timeout_s = connect_timeout_s
         self._local = threading.local()
+        self._runs: dict[tuple[int, int], AuditRun] = {}  # each session's last audit run, oldest first
+        self._runs_lock = threading.Lock()
         with self._connection() as connection:
             migrate(connection)
             with connection.transaction():
@@ -272,6 +277,20 @@ class ClubStore:
 
     # --- the changes --------------------------------------------------------------------------
 
+    def _summary(self, table_id: int, session: int, record: dict[str, Any]) -> dict[str, Any]:
+        """:func:`~club.results.table_summary` of a session's record after a change, audited again
+        from the deal the change made on (this process's last run of the session, when it has one:
+        the deals before that one keep their audit, so the 30th deal's change costs what the 1st's does)."""
+        key = (table_id, session)
+        with self._runs_lock:
+            earlier = self._runs.pop(key, None)
+        summary, run = summary_and_run(record, earlier)
+        with self._runs_lock:
+            self._runs[key] = run
+            while len(self._runs) > KEPT_RUNS:
+                self._runs.pop(next(iter(self._runs)))
+        return summary
+
     @_stale_retried
     def push(self, name: str, token: str | None, changes: Iterable[Any]) -> dict[str, Any]:
         """Apply a table's numbered changes, in order: returns ``applied_through`` (the table's last
@@ -335,8 +354,9 @@ class ClubStore:
                     break
                 copies[change.session] = record
                 record_text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-                summary = json.dumps(table_summary(record), ensure_ascii=False) if latest[change.session] is change \
-                    else "{}"
+                summary = "{}"
+                if latest[change.session] is change:
+                    summary = json.dumps(self._summary(table_id, change.session, record), ensure_ascii=False)
                 try:
                     with connection.transaction():  # a savepoint: a change PostgreSQL refuses leaves those before it
                         session_id = connection.execute(

@@ -121,6 +121,19 @@ def pending_of(record: dict[str, Any]) -> list[dict[str, Any]]:
     return result
 
 
+def expected_seat_of(record: dict[str, Any]) -> int | None:
+    """The seat that plays next in a record's current deal (None when there is no deal)."""
+    deals, players = record["deals"], len(record["players"])
+    if not deals:
+        return None
+    tricks = deals[-1].get("tricks", [])
+    if tricks and tricks[-1].get("points") is None and len(tricks[-1]["plays"]) < players:
+        trick = tricks[-1]
+        return seat_of(trick["leader"], len(trick["plays"]), players)
+    # the leader follows from the deal alone: the other deals are not parsed again
+    return scorer.next_leader(changes.rules_record(record | {"deals": deals[-1:]}), 0)
+
+
 def change_of(number: int, command: Command, before: dict[str, Any], outcome: Outcome) -> Change:
     """The journal's change ``number``: what ``command`` made of record ``before`` (``outcome``),
     with its effect on the one deal it changed and, when a person made it, its history entry."""
@@ -242,17 +255,7 @@ class LiveGame:
 
     def expected_seat(self) -> int | None:
         """The seat that plays next in the current deal (None when there is no deal)."""
-        with self._lock:
-            deals = self._record["deals"]
-            if not deals:
-                return None
-            tricks = deals[-1].get("tricks", [])
-            if tricks and tricks[-1].get("points") is None and len(tricks[-1]["plays"]) < self.players:
-                trick = tricks[-1]
-                return seat_of(trick["leader"], len(trick["plays"]), self.players)
-            # the leader follows from the deal alone: the other deals are not parsed again
-            return scorer.next_leader(changes.rules_record(self._record | {"deals": deals[-1:]}), 0)
-
+        return expected_seat_of(self.record())
 
     # --- changing: one way in ------------------------------------------------------
 
