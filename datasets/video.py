@@ -4,7 +4,8 @@
 its first deal as a webcam above the table would see it: each seat's arm reaches into
 its zone and lays the play fanned (index corners visible, as ``docs/TABLE.md`` asks), a
 failed throw is laid and partly taken back, the trick's winner sweeps the cards away,
-and the camera adds mild perspective, lighting drift, noise, blur and MP4 compression.
+and the camera adds mild perspective, lighting drift, noise, blur (and, where asked, an autofocus
+that hunts) and MP4 compression.
 Optional disturbances: a hand that lingers over the cards it laid, hands passing over
 the table without playing, a frame dropout (frames lost, frames black).
 ``first_trick`` films a deal's last tricks only: the tricks before it are the record of
@@ -72,6 +73,7 @@ class RenderOptions:
     first_trick: int = 0  # film from this trick on: the tricks before it are the record of the deal so far
     real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
     corners: int | None = None  # 2 or 4: the procedural design prints that many corner indices (None: as drawn)
+    focus_hunt: float = 0.0  # share of frames blurred by an autofocus hunting (bursts of 3-8 frames)
 
 
 def setup_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -511,6 +513,20 @@ def _table_changes(director: _Director) -> list[tuple[float, str, Any]]:
     return changes
 
 
+def _hunting_blur(total: int, options: RenderOptions) -> dict[int, float]:
+    """Tick -> the blur (Gaussian sigma, pixels) of a frame filmed while the autofocus hunts: bursts
+    of 3-8 frames softly out of focus (a stronger blur reads as motion and is not read), ``options.focus_hunt`` of all frames, drawn apart from the scene's other chances."""
+    if options.focus_hunt <= 0:
+        return {}
+    rng = np.random.default_rng((options.seed, 0xF0C5))
+    blurred: dict[int, float] = {}
+    while len(blurred) < options.focus_hunt * total:
+        start, length, sigma = int(rng.integers(0, total)), int(rng.integers(3, 9)), float(rng.uniform(0.6, 1.0))
+        for tick in range(start, min(total, start + length)):
+            blurred[tick] = sigma
+    return blurred
+
+
 def _dropout_ticks(options: RenderOptions) -> dict[int, str]:
     """Tick -> "skip" | "black" for every tick a dropout loses."""
     dropouts = {}
@@ -643,6 +659,7 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
     static = _filmed_table(base, [], camera.homography)
     change_index = 0
     total = int(math.ceil(director.time * fps))
+    hunting = _hunting_blur(total, options)
     written = 0
     tick_to_frame: list[int] = []
     covered_seats: list[set[int]] = []  # per written frame: seats with a card under an arm
@@ -674,6 +691,8 @@ def render_video(record: dict[str, Any], out_path: Path, options: RenderOptions 
             visible = []
         else:
             frame = _lit(canvas, t, tick, camera, options)
+            if tick in hunting:
+                frame = cv2.GaussianBlur(frame, (0, 0), hunting[tick])
         writer.write(frame)
         truth.frames.append(visible)
         written += 1

@@ -172,9 +172,55 @@ def one_card(parts: list[CardInstance]) -> CardInstance:
     return dataclasses.replace(card, confidence=min(card.confidence, DISAGREEING_CONFIDENCE))
 
 
+PRINT_SIZE_RATIO = 1.6
+"""A read lying well inside an outline, off its corners or of a size no index of that outline's
+card has, whose index is this many times larger or smaller than the index read in a corner of
+it, is of the card's print (a column of pips read with its index, a pip, the court's art): the
+indices of one deck are all one size where they lie at one distance from the camera."""
+
+
+def print_reads(cards: list[CardInstance], quad: np.ndarray) -> list[int]:
+    """The positions in ``cards`` of reads of the print of the card outlined by ``quad``
+    (:data:`PRINT_SIZE_RATIO`): inside it, off its corners or of a size its indices are not, and
+    of another size than a card read from its corners; none where, without them, the outline is
+    not one card's (:func:`cards_on_outline`: a fan, a table).
+
+    >>> quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> corner = CardInstance("5C", (4, 4, 18, 30), 0.9, (IndexReading("5C", (4, 4, 18, 30), 0.9, 0.0),))
+    >>> pips = CardInstance("4C", (30, 10, 70, 70), 0.8, (IndexReading("4C", (30, 10, 70, 70), 0.8, 0.0),))
+    >>> fanned = CardInstance("2S", (44, 4, 58, 30), 0.9, (IndexReading("2S", (44, 4, 58, 30), 0.9, 0.0),))
+    >>> print_reads([corner, pips], quad)
+    [1]
+    >>> print_reads([corner, pips, fanned], quad)  # a fan: its cards' indices, one size, are left to the corners
+    []
+    """
+    matrix = _unit_square(quad)
+    short = _short_side(quad)
+
+    def in_corner(reading: IndexReading) -> bool:
+        return (corner_of(*_outline_point(matrix, reading.centre)) is not None
+                and INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1])
+
+    inside = [i for i, c in enumerate(cards) if c.indices and all(depth_inside(quad, r) >= -INSIDE_MARGIN for r in c.indices)]
+    corner_sizes = [index_size(r) for i in inside for r in cards[i].indices if in_corner(r)]
+    if not corner_sizes:
+        return []
+    size = float(np.median(corner_sizes))
+
+    def of_another_size(reading: IndexReading) -> bool:
+        ratio = index_size(reading) / size
+        return ratio >= PRINT_SIZE_RATIO or ratio <= 1 / PRINT_SIZE_RATIO
+
+    printed = [i for i in inside if all(depth_inside(quad, r) >= 0 and of_another_size(r) for r in cards[i].indices)
+               and not all(in_corner(r) for r in cards[i].indices)]
+    others = [c for i, c in enumerate(cards) if i not in printed]
+    return printed if printed and cards_on_outline(others, quad) else []  # only on an outline of one card
+
+
 def join_on_outlines(cards: list[CardInstance], quads: list[np.ndarray]) -> list[CardInstance]:
     """``cards`` (read from corner indices) with those lying on one card outline made one card
-    (:func:`cards_on_outline`, :func:`one_card`); smaller outlines first, each card joined once.
+    (:func:`cards_on_outline`, :func:`one_card`), and reads of a card's print inside it dropped
+    (:func:`print_reads`); smaller outlines first, each card joined once.
 
     >>> quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
     >>> corners = [((4, 4, 18, 30), 0.0), ((82, 110, 96, 136), 180.0), ((82, 4, 96, 30), 0.0), ((4, 110, 18, 136), 180.0)]
@@ -184,6 +230,8 @@ def join_on_outlines(cards: list[CardInstance], quads: list[np.ndarray]) -> list
     """
     cards = list(cards)
     for quad in sorted(quads, key=lambda q: float(cv2.contourArea(np.asarray(q, np.float32).reshape(-1, 1, 2)))):
+        printed = print_reads(cards, quad)
+        cards = [c for i, c in enumerate(cards) if i not in printed]
         on = cards_on_outline(cards, quad)
         if on is None or len(on) < 2:
             continue

@@ -75,6 +75,7 @@ from tuolaji.vision.plays import (
 )
 from tuolaji.vision.read_check import deal_facts, one_suit_lead
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
+from tuolaji.vision.sharpness import zone_sharpness
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
 from tuolaji.vision.tracking import ZoneContent, ZoneTracker
 from tuolaji.vision.zone_reading import (
@@ -173,6 +174,7 @@ class TablePipeline:
         self.motion_width = motion_width
         self.zone_read_above = zone_read_above
         self._zone_boxes: dict[int, tuple[int, int, int, int]] = {}
+        self._sharpness_boxes: dict[int, tuple[int, int, int, int]] = {}
         self._reader = reader
         self._given_calibration = calibration
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
@@ -254,7 +256,7 @@ class TablePipeline:
         if due or verify:
             by_seat = self._read(frame)
             self._last_read_at = now
-            learn_from_read(quiet, by_seat, frame)
+            learn_from_read(quiet, by_seat, frame, self._sharpness(frame, quiet))
         self._advance(frame)
         self.stats.frame_seconds += time.perf_counter() - begun
 
@@ -279,6 +281,7 @@ class TablePipeline:
         self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
         self._zone_boxes = self.seat_zones.zone_boxes(calibration) if size[0] > self.zone_read_above else {}
+        self._sharpness_boxes = self.seat_zones.zone_boxes(calibration)
 
     def _read(self, frame: Frame) -> SeatReads:
         begun = time.perf_counter()
@@ -292,6 +295,14 @@ class TablePipeline:
         by_seat, weighed = reads_by_seat(instances, self.calibration, self.seat_zones, facts)
         self.stats.reads_weighed += weighed
         return by_seat
+
+    def _sharpness(self, frame: Frame, zones: list[ZoneState]) -> dict[int, float]:
+        """How sharp each of ``zones`` is in ``frame`` (its read weighs by it against the zone's others)."""
+        assert self.calibration is not None
+        if not self._sharpness_boxes:
+            self._sharpness_boxes = self.seat_zones.zone_boxes(self.calibration)
+        return {zone.seat: zone_sharpness(frame.image, self._sharpness_boxes[zone.seat])
+                for zone in zones if zone.seat in self._sharpness_boxes}
 
     def _read_image(self, reader: CardReaderLike, image: np.ndarray) -> list[Any]:
         """The card instances of a frame. A frame wider than ``zone_read_above`` (a camera at
@@ -529,6 +540,9 @@ class TablePipeline:
         zone.short_since = None
         zone.moved_since_commit = False
         picture = self._keep_picture(zone.seat, frame) if self.pictures is not None else None
+        evidence = content.evidence_json()
+        if picture is not None and evidence is not None:
+            picture = picture | {"reads": evidence}  # what the fusion of the zone's reads considered
         try:
             self.game.play(
                 zone.seat,

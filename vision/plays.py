@@ -111,7 +111,8 @@ def without_unsure(content: ZoneContent, count: int) -> ZoneContent:
     renumber = {old: new for new, old in enumerate(kept)}
     return ZoneContent(tuple(content.cards[i] for i in kept), tuple(content.confidence[i] for i in kept),
                        tuple(renumber[i] for i in content.unconfirmed if i not in dropped),
-                       tuple(content.candidates[i] for i in kept) if content.candidates else ())
+                       tuple(content.candidates[i] for i in kept) if content.candidates else (),
+                       tuple(content.evidence[i] for i in kept) if content.evidence else (), content.read_weights)
 
 
 def lead_zone(zones: list[ZoneState], expected: int | None) -> ZoneState | None:

@@ -27,6 +27,7 @@ confidence threshold: probability 0 is always under it).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Callable
@@ -214,7 +215,8 @@ def one_suit_lead(content: ZoneContent, suit_of: Callable[[str], int]) -> ZoneCo
         cards[index], confidence[index] = card, round(share, 3)
         if share < ONE_SUIT_KEEP:
             unconfirmed.add(index)
-    return ZoneContent(tuple(cards), tuple(confidence), tuple(sorted(unconfirmed)), content.candidates)
+    return dataclasses.replace(content, cards=tuple(cards), confidence=tuple(confidence),
+                               unconfirmed=tuple(sorted(unconfirmed)))
 
 
 def _led_suit(plays: list[Any], suit_of: Any) -> int | None:

@@ -63,12 +63,14 @@ def zones_to_read(zones: list[ZoneState], now: float, settle_s: float,
     return quiet, due
 
 
-def learn_from_read(quiet: list[ZoneState], by_seat: dict[int, list[Any]], frame: Frame) -> None:
+def learn_from_read(quiet: list[ZoneState], by_seat: dict[int, list[Any]], frame: Frame,
+                    sharpness: dict[int, float] | None = None) -> None:
     """One read sees the whole table: every quiet zone learns from it, not only the due ones. A
     moved zone settles when its tracker says so; a settled one follows the reads' consensus (a
-    card missed by both settling reads is outvoted)."""
+    card missed by both settling reads is outvoted). ``sharpness``: each zone's in this frame
+    (:func:`vision.sharpness.zone_sharpness`), which weighs this read against the zone's others."""
     for zone in quiet:
-        settled = zone.tracker.observe(by_seat.get(zone.seat, []))
+        settled = zone.tracker.observe(by_seat.get(zone.seat, []), (sharpness or {}).get(zone.seat, 0.0))
         if zone.dirty:
             if settled is not None:
                 zone.dirty = False

@@ -106,6 +106,17 @@ def test_two_cards_side_by_side_keep_their_own_corners(reader_of) -> None:
     assert sorted((c.card, len(c.indices)) for c in cards) == [("9C", 2), ("9S", 2)]
 
 
+@needs_models
+def test_a_column_of_pips_read_as_an_index_is_no_second_card(reader_of) -> None:
+    # a held-out video's lone 5♣ came back as two cards: its corner, and its pips read as a 4♣
+    # twice an index's size, off the corners: the card's print, not another card's index
+    corners = card_corners("5C", 200, 150, 100, 140, 0.0)
+    pips = IndexReading("4C", (225, 165, 275, 235), 0.8, 0.0)
+    assert len(group_indices([*corners, pips])) == 2
+    cards = reader_of([*corners, pips]).read(table((200, 150, 100, 140)))
+    assert [(c.card, len(c.indices)) for c in cards] == [("5C", 2)]
+
+
 def test_an_index_off_the_corners_keeps_the_outline_from_joining() -> None:
     quad = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
     top = CardInstance("4C", (4, 4, 18, 30), 0.9, (IndexReading("4C", (4, 4, 18, 30), 0.9, 0.0),))
