@@ -193,14 +193,16 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
 def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, noise: float,
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
                profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
-               first: int = 0, corners: int | None = None, focus_hunt: float = 0.0) -> None:
+               first: int = 0, corners: int | None = None, focus_hunt: float = 0.0,
+               index_layout: str | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
     full hands, the deal's first ``tricks`` tricks filmed (leads of pairs, triples and tractors as
     a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players;
     ``corners`` (2 or 4, without ``real_art``): every deal drawn with a held-out procedural design
-    printing that many corner indices; ``focus_hunt``: that share of frames blurred by a hunting autofocus."""
+    printing that many corner indices, ``index_layout`` ("horizontal": the suit beside the rank) with
+    its indices so; ``focus_hunt``: that share of frames blurred by a hunting autofocus."""
     from tuolaji import scorer
 
     designs: tuple[str, ...] = ()
@@ -222,12 +224,13 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
             seed = seed_base + k
             record = (scorer.random_record(chosen, seed, players=players, tricks=tricks) if tricks
                       else scorer.random_record(chosen, seed, players=players, hand_size=hand))
-            split = real_art or ("holdout" if k % 2 or corners else "train")
+            split = real_art or ("holdout" if k % 2 or corners or index_layout else "train")
             design = designs[k % len(designs)] if designs else None
             video = Path(folder) / f"deal{k}.mp4"
             truth = render_video(record, video, RenderOptions(seed=seed, style_split=split, gesture_rate=0.3,
                                                               linger=((1, (seed % players)),), real_art=design,
-                                                              corners=corners, focus_hunt=focus_hunt))
+                                                              corners=corners, focus_hunt=focus_hunt,
+                                                              index_layout=index_layout))
             save_render(truth, video)
             reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models)
             result = replay_once(video, truth, reader, settle_s, realtime=False)
@@ -278,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --exact: print each trick that is not exact, the truth above what was recorded")
     parser.add_argument("--corners", type=int, choices=(2, 4),
                         help="with --exact and no --real-art: held-out procedural designs printing this many corner indices")
+    parser.add_argument("--layout", choices=("vertical", "horizontal"), default=None,
+                        help="with --exact and no --real-art: held-out procedural designs with their indices so")
     parser.add_argument("--focus-hunt", type=float, default=0.0, metavar="SHARE",
                         help="with --exact: this share of frames blurred by an autofocus that hunts (bursts of 3-8)")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
@@ -292,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
                    args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners,
-                   args.focus_hunt)
+                   args.focus_hunt, args.layout)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

@@ -152,6 +152,9 @@ def _font_renders_latin(path: str) -> bool:
     return (box_q[2] - box_q[0]) > 5 and (box_k[3] - box_k[1]) > 10
 
 
+INDEX_LAYOUTS = ("vertical", "horizontal")
+
+
 @dataclass(frozen=True)
 class CardStyle:
     """One deck design. Lengths are fractions of the card height unless named otherwise.
@@ -166,6 +169,7 @@ class CardStyle:
     aspect: float = 0.714  # width / height (poker 63x88; bridge decks ~0.65)
     corner_radius: float = 0.05  # of the height
     corners: int = 2
+    index_layout: str = "vertical"  # the rank over its suit; "horizontal": the suit beside the rank
     index_cx: float = 0.085  # centre of the index, fraction of the width
     index_top: float = 0.045
     rank_height: float = 0.1
@@ -252,6 +256,19 @@ class CardStyle:
         if corners not in (2, 4):
             raise ValueError("corners must be 2 or 4")
         return dataclasses.replace(self, corners=corners)
+
+    def with_index_layout(self, layout: str) -> CardStyle:
+        """The same design with its indices ``"vertical"`` (the rank over its suit) or
+        ``"horizontal"`` (the suit beside the rank, as some Asian and casino decks print them).
+
+        >>> style = CardStyle.random(np.random.default_rng(3)).with_index_layout("horizontal")
+        >>> x1, y1, x2, y2 = index_boxes("7H", style, 200)[0]
+        >>> x2 - x1 > y2 - y1
+        True
+        """
+        if layout not in INDEX_LAYOUTS:
+            raise ValueError(f"index layout must be one of {INDEX_LAYOUTS}")
+        return dataclasses.replace(self, index_layout=layout)
 
 
 def card_size(style: CardStyle, height_px: int) -> tuple[int, int]:
@@ -430,6 +447,13 @@ def _index_stamps(name: str, style: CardStyle, height_px: int) -> list[_Stamp]:
     pip = _mask_for(pip_key)
     pip_h = style.pip_height * height
     pip_w = pip_h * pip.shape[1] / pip.shape[0]
+    if style.index_layout == "horizontal":  # the rank kept off the card's edge, its suit to its right
+        rank_left = max(0.04 * width, cx - rank_w / 2)
+        stamps[-1] = _Stamp(rank_key, (rank_left, top, rank_left + rank_w, top + rank_h), colour)
+        pip_left = rank_left + rank_w + style.index_gap * height
+        pip_top = top + (rank_h - pip_h) / 2
+        stamps.append(_Stamp(pip_key, (pip_left, pip_top, pip_left + pip_w, pip_top + pip_h), colour))
+        return stamps
     pip_top = top + rank_h + style.index_gap * height
     stamps.append(_Stamp(pip_key, (cx - pip_w / 2, pip_top, cx + pip_w / 2, pip_top + pip_h), colour))
     return stamps

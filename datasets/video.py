@@ -73,6 +73,7 @@ class RenderOptions:
     first_trick: int = 0  # film from this trick on: the tricks before it are the record of the deal so far
     real_art: str | None = None  # an imported design (datasets.realart) to draw the cards with; None: procedural art
     corners: int | None = None  # 2 or 4: the procedural design prints that many corner indices (None: as drawn)
+    index_layout: str | None = None  # "vertical" or "horizontal": the procedural design's indices so (None: as drawn)
     focus_hunt: float = 0.0  # share of frames blurred by an autofocus hunting (bursts of 3-8 frames)
 
 
@@ -234,6 +235,8 @@ class _Director:
         self.style = CardStyle.random(rng, options.style_split)
         if options.corners is not None:
             self.style = self.style.with_corners(options.corners)
+        if options.index_layout is not None:
+            self.style = self.style.with_index_layout(options.index_layout)
         self.deck = None
         if options.real_art is not None:
             from tuolaji.datasets.realart import load_deck
