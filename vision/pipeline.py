@@ -47,6 +47,7 @@ resumed replay); :class:`TablePipeline` holds the state and the order they run i
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import Counter
@@ -56,6 +57,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.seats import seat_of
 from tuolaji.session.events import StateChanged
 from tuolaji.session.live import LiveGame, OutOfTurnError, ResumeMismatchError
@@ -226,16 +228,50 @@ class TablePipeline:
         is called after every frame.
         """
         start = time.monotonic()
+        last: Frame | None = None
         for frame in source:
             if stop is not None and stop.is_set():
-                break
+                return
             if realtime and not source.live:
                 delay = start + frame.time_s - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
             self.process(frame)
+            last = frame
             if progress is not None:
                 progress(frame.index, source.frame_count)
+        if last is not None and not source.live:
+            self.finish(last)
+
+    def finish(self, frame: Frame) -> None:
+        """A video ended (``frame`` its last): a play lying read in the next seat's zone, but not
+        yet settled (the reads still disagreed, the table still moving), is recorded as last read,
+        every card not settled marked for a person to confirm; then the next seat's, and so on. A
+        play on the table is a play in the record, even in a video's last second."""
+        while True:
+            if self._trick.leader is not None and len(self._trick.plays) >= self.players:
+                return
+            seat = self._seat_of_position(len(self._trick.plays)) if self._trick.leader is not None \
+                else self.game.expected_seat()
+            if seat is None:
+                return
+            zone = self.zones[seat]
+            if zone.content is not None and len(zone.content) and zone.version != zone.used_version and not zone.dirty:
+                content = zone.content
+            else:
+                content = zone.tracker.last_read
+                content = dataclasses.replace(content, unconfirmed=tuple(range(len(content))))
+            if not len(content):
+                return
+            if self._trick.leader is not None:
+                content = fit_to_size(content, len(self._trick.plays[0]))
+            plays = len(self._trick.plays)
+            try:
+                self._commit(zone, content, frame)
+            except InputError:  # the record takes no more plays (the deal's last trick is full)
+                return
+            if len(self._trick.plays) == plays:
+                return
 
     def process(self, frame: Frame) -> None:
         """Take one frame: motion, reads when zones settle, plays when contents settle."""

@@ -98,3 +98,25 @@ def test_the_pipeline_records_what_the_sharp_frames_show_and_keeps_why_with_the_
     reads = picture["reads"]
     assert reads["cards"][0]["votes"][0][0] == "AS" and reads["cards"][0]["votes"][1][0] == "AC"
     assert reads["weights"][0] == 1.0 and min(reads["weights"]) < 0.5  # the blurred frames counted less
+
+
+def test_a_play_still_unsettled_when_the_video_ends_is_recorded_for_a_person_to_confirm(tmp_path) -> None:
+    """The reads of the last play still disagree (a soft-focus frame) when the video ends: the
+    play is recorded as last read, its cards marked for a person, not lost."""
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {
+        0: {}, 10: {0: [("AS", 0.95)]}, 30: {0: [("AS", 0.95)], 1: [("3S", 0.95)]}}
+    reader = BlurringReader(script, hunting={36: "3C"})
+    game = LiveGame(SETUP, path=tmp_path / "record.json")
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+
+    class Video:
+        live = False
+        frame_count = 37
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter(reader.frames(37))
+
+    pipeline.run(Video())  # type: ignore[arg-type]
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert [len(play) for play in trick["plays"]] == [1, 1]
+    assert trick["plays"][1][0] in ("3S", "3C") and trick["unconfirmed"] == [[1, 0]]
