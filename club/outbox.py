@@ -50,7 +50,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tuolaji.scorer.names import clean_name
-from tuolaji.session.journal import Change
+from tuolaji.session.journal import Change, record_text, text_digest
 
 log = logging.getLogger("tuolaji.club")
 
@@ -122,7 +122,7 @@ class Outbox:
         the names' rule has it (:func:`scorer.names.clean_name`: one stored before the rule holds
         no character the club cannot keep)."""
         name = clean_name(name)
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        text = record_text(record)
         digest = _digest(name, text)
         with self._lock, self._connect() as connection:
             row = connection.execute("SELECT digest FROM last WHERE session = ?", (session,)).fetchone()
@@ -137,11 +137,12 @@ class Outbox:
 
     def enqueue_change(self, session: int, name: str, change: Change, record: dict[str, Any]) -> int:
         """Queue one change of a session's record (``record``: the record after it, whose fingerprint
-        :meth:`reconcile` compares) as the table's next change, carrying the change alone (its
-        ``record`` column empty); returns its number."""
+        :meth:`reconcile` compares and the club's copy must hold once moved on) as the table's next
+        change, carrying the change alone (its ``record`` column empty); returns its number."""
         name = clean_name(name)
-        text = json.dumps(change.to_json(), ensure_ascii=False, separators=(",", ":"))
-        digest = _digest(name, json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        record_json = record_text(record)
+        text = json.dumps(change.to_json(made=text_digest(record_json)), ensure_ascii=False, separators=(",", ":"))
+        digest = _digest(name, record_json)
         with self._lock, self._connect() as connection:
             n = int(connection.execute("SELECT value FROM meta WHERE key = 'last_n'").fetchone()[0]) + 1
             connection.execute("INSERT INTO changes (n, session, name, record, change) VALUES (?, ?, ?, '', ?)",
@@ -257,7 +258,7 @@ class Outbox:
         """Every change after ``through`` replaced by each session's current record (the one changed
         last at the end), as the changes from ``through + 1``; the club acknowledged ``through``."""
         # read under the lock: a save that lands meanwhile is queued after these, as a later change
-        current = [(session, clean_name(name), json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        current = [(session, clean_name(name), record_text(record))
                    for session, name, record in sessions()]
         connection.execute("DELETE FROM changes WHERE n > ?", (through,))
         connection.execute("DELETE FROM last")

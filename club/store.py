@@ -41,6 +41,8 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import MAX_NAME, BadNameError, check_name
 from tuolaji.session.commands import validate_deal
 from tuolaji.session.journal import Change as JournalChange
+from tuolaji.session.journal import record_text as json_text
+from tuolaji.session.journal import text_digest
 
 from .migrations import migrate
 from .results import RULES, pair_results, summary_and_run
@@ -140,6 +142,12 @@ class Change:
         except InputError as exc:
             raise ClubRefused("club.change_record", 422, extra={"n": self.n}, n=self.n, error=exc) from None
         return record
+
+    def holds_what_it_made(self, text: str) -> None:
+        """Refuse (409, ``resend``) a copy moved on by this change whose JSON ``text`` is not the record
+        the table's change made (the copy differed elsewhere than where the change started)."""
+        if self.move is not None and self.move.made is not None and text_digest(text) != self.move.made:
+            raise ClubRefused("club.change_base", 409, extra={"resend": True}, n=self.n, session=self.session)
 
 
 def _stale_retried(method: Callable[..., T]) -> Callable[..., T]:
@@ -352,8 +360,14 @@ class ClubStore:
                     exc.extra.setdefault("expected", last_n + 1)
                     refusal = exc
                     break
+                record_text = json_text(record)
+                try:
+                    change.holds_what_it_made(record_text)
+                except ClubRefused as exc:
+                    exc.extra.setdefault("expected", last_n + 1)
+                    refusal = exc
+                    break
                 copies[change.session] = record
-                record_text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
                 summary = "{}"
                 if latest[change.session] is change:
                     summary = json.dumps(self._summary(table_id, change.session, record), ensure_ascii=False)

@@ -38,6 +38,18 @@ def deal_digest(deal: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def record_text(record: Record) -> str:
+    """A record's compact JSON, its keys sorted (copies that hold the same record, however their keys
+    came to be ordered, have one text), as the table's outbox and the club store it."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def text_digest(text: str) -> str:
+    """The fingerprint of a record's :func:`record_text`: whether a copy moved on by a change holds
+    the record the change made (the club checks it against the table's)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 class BadChangeError(InputError):
     """A change sent from elsewhere (the club's push) that is not one: a ``change.*`` key and its facts."""
 
@@ -52,8 +64,9 @@ class Change:
     ``deal``: the deal it changed (None: the whole record, an import). Its effect: ``before`` and
     ``after``, that deal before and after (``before`` None: added at the end; ``after`` None: the
     last deal removed, an undone next deal), ``logged`` the entry it adds to the record's history,
-    ``record`` an import's whole record. ``base``: the fingerprint of ``before`` (a change received
-    without it); ``command``: the command that made it (None: received from elsewhere).
+    ``record`` an import's whole record. ``base``: the fingerprint of the deal it started from:
+    ``before``, or for a deal added the deal before it (None: the first deal); ``command``: the
+    command that made it (None: received from elsewhere).
     """
 
     number: int
@@ -66,24 +79,35 @@ class Change:
     record: Record | None = field(default=None, repr=False)
     base: str | None = field(default=None, repr=False)
     command: Command | None = field(default=None, compare=False, repr=False)
+    made: str | None = field(default=None, compare=False, repr=False)
+    """The :func:`text_digest` of the record after the change, when it came with one (from elsewhere)."""
 
     def base_digest(self) -> str | None:
-        """The fingerprint of the deal the change started from (None: it adds a deal, or an import)."""
-        if self.base is not None:
-            return self.base
-        return deal_digest(self.before) if self.before is not None else None
+        """The fingerprint of the deal the change started from: the deal changed, or for a deal added
+        the one before it (None: the first deal added, or an import)."""
+        if self.base is not None or self.before is not None:
+            return self.base if self.base is not None else deal_digest(self.before or {})
+        return None
 
     def fits(self, record: Record) -> bool:
-        """Whether ``record`` holds what this change started from (a copy that may take it)."""
+        """Whether ``record`` holds what this change started from (a copy that may take it): the
+        deal it changes (or, adding one, the deal before it) as it was."""
         if self.deal is None:
             return True
         deals = record.get("deals") or []
         base = self.base_digest()
-        if base is None:
-            return len(deals) == self.deal
-        if self.after is None and self.deal != len(deals) - 1:
+        start: dict[str, Any] | None
+        if self.after is None:  # the last deal removed
+            if self.deal != len(deals) - 1:
+                return False
+            start = deals[-1]
+        elif self.deal == len(deals):  # a deal added: after the one before it
+            start = deals[-1] if deals else None
+        elif 0 <= self.deal < len(deals):
+            start = deals[self.deal]
+        else:
             return False
-        return 0 <= self.deal < len(deals) and deal_digest(deals[self.deal]) == base
+        return (start is None and base is None) or (start is not None and deal_digest(start) == base)
 
     def applied_to(self, record: Record) -> Record:
         """``record`` moved on by this change (``record`` itself unchanged; every deal but the one
@@ -104,10 +128,13 @@ class Change:
             result["history"] = [*(record.get("history") or []), self.logged]
         return result
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, made: str | None = None) -> dict[str, Any]:
         """The change as JSON, for another copy of the record (the club): its kind, params and effect,
-        the deal it changed, not the record (an import excepted)."""
+        the deal it changed, not the record (an import excepted); ``made``: the :func:`text_digest` of
+        the record after it, which the copy moved on must hold."""
         data: dict[str, Any] = {"kind": self.kind, "params": self.params, "deal": self.deal}
+        if made is not None:
+            data["made"] = made
         if self.record is not None:
             return data | {"record": self.record}
         return data | {"base": self.base_digest(), "after": self.after, "logged": self.logged}
@@ -118,14 +145,17 @@ class Change:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or not isinstance(
                 data.get("params", {}), dict):
             raise BadChangeError("change.form", n=number)
-        deal = data.get("deal")
+        deal, made = data.get("deal"), data.get("made")
+        if not isinstance(made, str | None):
+            raise BadChangeError("change.form", n=number)
         if "record" in data:
             if not isinstance(data["record"], dict) or deal is not None:
                 raise BadChangeError("change.form", n=number)
-            return cls(number, data["kind"], dict(data.get("params") or {}), None, record=data["record"])
+            return cls(number, data["kind"], dict(data.get("params") or {}), None, record=data["record"], made=made)
         after, logged, base = data.get("after"), data.get("logged"), data.get("base")
         if (not isinstance(deal, int) or isinstance(deal, bool) or deal < 0 or not isinstance(after, dict | None)
                 or not isinstance(logged, dict | None) or not isinstance(base, str | None)
                 or (after is None and base is None)):
             raise BadChangeError("change.form", n=number)
-        return cls(number, data["kind"], dict(data.get("params") or {}), deal, after=after, logged=logged, base=base)
+        return cls(number, data["kind"], dict(data.get("params") or {}), deal, after=after, logged=logged, base=base,
+                   made=made)

@@ -77,7 +77,7 @@ from .commands import (
 )
 from .events import CorrectionApplied, EventBus, PlaySettled
 from .history import entry as history_entry
-from .journal import Change
+from .journal import Change, deal_digest
 from .resume import ResumeMismatchError, check_resumable, play_matches
 from .storage import (
     ROOM_NEEDED,
@@ -147,7 +147,10 @@ def change_of(number: int, command: Command, before: dict[str, Any], outcome: Ou
     name = command.history_name()
     if logged is None and name is not None:
         logged = history_entry(name, deal, was, now)
-    return Change(number, command.kind, outcome.params, deal, before=was, after=now, logged=logged, command=command)
+    # a deal added started from the one before it (a copy elsewhere that lacks it does not take it)
+    base = deal_digest(deals_before[deal - 1]) if was is None and 0 < deal <= len(deals_before) else None
+    return Change(number, command.kind, outcome.params, deal, before=was, after=now, logged=logged, base=base,
+                  command=command)
 
 
 class LiveGame:

@@ -12,12 +12,15 @@ from typing import Any
 
 import pytest
 
+from tests.browser.records import played_deal_record
 from tests.vision.test_pipeline_parts import ScriptedReader
 from tuolaji.club.attach import attach_club
 from tuolaji.club.outbox import ClubPusher
+from tuolaji.club.store import ClubRefused
 from tuolaji.session.announce import change_event
 from tuolaji.session.events import Event, StateChanged
-from tuolaji.session.journal import Change
+from tuolaji.session.journal import Change, record_text, text_digest
+from tuolaji.session.live import LiveGame
 from tuolaji.vision.pipeline import TablePipeline
 from tuolaji.web import create_app, get_table
 from tuolaji.web.table import Table
@@ -76,7 +79,9 @@ class Watched:
         assert self.stored() == change.applied_to(stored)
         # the page hears the change first (besides the club line's own news: sending, up)
         assert [event for event in self.events if event != StateChanged(reason="club")][0] == change_event(change, 4)
-        assert [entry["change"] for entry in self.pushed] == [change.to_json()]  # the change, not the record
+        # the change, not the record, with the fingerprint of the record it makes
+        assert [entry["change"] for entry in self.pushed] == [change.to_json(made=text_digest(record_text(
+            self.stored())))]
         assert "record" not in self.pushed[0]
         assert self.club.record("T") == change.applied_to(club_copy) == self.stored()
         return change
@@ -125,3 +130,29 @@ def test_a_play_from_a_phone_the_camera_and_the_club_is_one_change_that_everythi
         json={"seat": 2, "cards": ["4S"]}))
     assert club.params["seat"] == 2 and club.params["cards"] == ["4S"]
     assert watched.stored()["deals"][0]["tricks"][0]["plays"] == [["AS"], ["3S"], ["4S"]]
+
+
+def test_a_copy_at_the_club_that_differs_elsewhere_asks_for_the_record_whole(club: ClubServer) -> None:
+    """A change whose deal the club's copy holds as it was, but whose copy differs in another deal
+    (a change it never got), does not make the record the table's change made: refused (409,
+    ``resend``), the copy unchanged."""
+    token = add_table(club, "T")
+    store = club.app.extensions["tuolaji.club"]
+    record = played_deal_record()
+    game = LiveGame(record)
+    game.next_deal("S")
+    store.push("T", token, [{"n": 1, "session": 1, "name": "s", "record": game.snapshot()}])
+    game.set_kitty(0, None)  # a change the club never gets
+    game.play(int(game.snapshot()["deals"][1]["dealer"]), ["AS"])
+    play = game.journal()[-1]
+    made = text_digest(record_text(game.snapshot()))
+    with pytest.raises(ClubRefused) as refused:
+        store.push("T", token, [{"n": 2, "session": 1, "name": "s", "change": play.to_json(made=made)}])
+    assert refused.value.status == 409 and refused.value.extra["resend"] is True
+    assert store.last_n("T") == 1 and store.record("T")["deals"][1]["tricks"] == []
+    # the record whole mends it; the next change then fits and makes the table's record
+    store.push("T", token, [{"n": 2, "session": 1, "name": "s", "record": game.snapshot()}])
+    game.play((int(game.snapshot()["deals"][1]["dealer"]) + 1) % 4, ["KS"])
+    store.push("T", token, [{"n": 3, "session": 1, "name": "s",
+                             "change": game.journal()[-1].to_json(made=text_digest(record_text(game.snapshot())))}])
+    assert store.record("T") == game.snapshot()
