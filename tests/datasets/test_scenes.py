@@ -202,3 +202,31 @@ def test_lowres_share_reads_large_indices_at_a_small_index_resolution() -> None:
     assert np.array_equal(shrunk[0], sharp[0])
     detail = [float(np.abs(np.diff(c.astype(np.float32), axis=1)).mean()) for c in (sharp[1], shrunk[1])]
     assert detail[1] < 0.5 * detail[0]
+
+
+def _index_width_over_height(scene) -> float:  # type: ignore[no-untyped-def]
+    """The median index's extent across its glyphs' up direction over its extent along it."""
+    import math
+
+    ratios = []
+    for index in scene.indices:
+        if index.card in ("BJ", "SJ"):
+            continue
+        p = np.array(index.polygon, np.float64)
+        a = math.radians(index.angle_deg)
+        up = np.array([math.sin(a), -math.cos(a)])
+        sides = [p[1] - p[0], p[2] - p[1]]
+        along = max(abs(float(s @ up)) for s in sides)
+        across = max(abs(float(s @ np.array([-up[1], up[0]]))) for s in sides)
+        ratios.append(across / along)
+    return float(np.median(ratios))
+
+
+def test_horizontal_share_prints_the_suit_beside_the_rank_on_the_same_table(tmp_path: Path, capsys) -> None:
+    for index in range(3):
+        upright, beside = generate_scene(41, index, 480, 360), generate_scene(41, index, 480, 360, horizontal=1.0)
+        assert [i.card for i in upright.indices] == [i.card for i in beside.indices]  # the same cards, laid alike
+        assert _index_width_over_height(upright) < 1.0 < _index_width_over_height(beside)
+    assert cli.main(["generate", "--out", str(tmp_path / "h"), "--count", "1", "--seed", "1", "--horizontal", "1.5",
+                     "--quiet"]) == 2
+    assert "--horizontal must be between 0 and 1, got 1.5" in capsys.readouterr().err
