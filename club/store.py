@@ -55,8 +55,21 @@ CHANNEL = "tuolaji_club"
 MAX_BATCH = 500
 """The most changes one push may carry."""
 
-KEPT_RUNS = 256
-"""The sessions whose last audit run a club process keeps (the tables of an evening, several times over)."""
+KEPT_SESSIONS = 256
+"""The sessions whose copy and audit run a club process keeps (the tables of an evening, several times over)."""
+
+
+@dataclass(frozen=True)
+class KeptSession:
+    """What a club process keeps of a session it applied a change to: the change's number and digest,
+    the record after it and that record's audit run. The next change of the session starts from that
+    copy (when the database's is still the one change ``n`` made) and audits again from the deal it
+    made on (the deals before keep their audit), so the 30th deal's change costs near what the 1st's does."""
+
+    n: int
+    digest: str
+    record: dict[str, Any]
+    run: AuditRun
 
 MAX_ROUND_MINUTES = 24 * 60
 """The longest round by time (a day)."""
@@ -174,8 +187,8 @@ class ClubStore:
         self.dsn = dsn
         self.connect_timeout_s = connect_timeout_s
         self._local = threading.local()
-        self._runs: dict[tuple[int, int], AuditRun] = {}  # each session's last audit run, oldest first
-        self._runs_lock = threading.Lock()
+        self._kept_sessions: dict[tuple[int, int], KeptSession] = {}  # by (table, session), the newest last
+        self._kept_lock = threading.Lock()
         with self._connection() as connection:
             migrate(connection)
             with connection.transaction():
@@ -285,19 +298,31 @@ class ClubStore:
 
     # --- the changes --------------------------------------------------------------------------
 
-    def _summary(self, table_id: int, session: int, record: dict[str, Any]) -> dict[str, Any]:
-        """:func:`~club.results.table_summary` of a session's record after a change, audited again
-        from the deal the change made on (this process's last run of the session, when it has one:
-        the deals before that one keep their audit, so the 30th deal's change costs what the 1st's does)."""
-        key = (table_id, session)
-        with self._runs_lock:
-            earlier = self._runs.pop(key, None)
-        summary, run = summary_and_run(record, earlier)
-        with self._runs_lock:
-            self._runs[key] = run
-            while len(self._runs) > KEPT_RUNS:
-                self._runs.pop(next(iter(self._runs)))
-        return summary
+    def _kept(self, table_id: int, session: int) -> KeptSession | None:
+        with self._kept_lock:
+            return self._kept_sessions.get((table_id, session))
+
+    def _keep(self, table_id: int, session: int, kept: KeptSession) -> None:
+        with self._kept_lock:
+            self._kept_sessions.pop((table_id, session), None)  # the newest last
+            self._kept_sessions[(table_id, session)] = kept
+            while len(self._kept_sessions) > KEPT_SESSIONS:
+                self._kept_sessions.pop(next(iter(self._kept_sessions)))
+
+    def _copy(self, connection: psycopg.Connection[Any], table_id: int, session: int) -> dict[str, Any] | None:
+        """The club's copy of a session's record (None: none yet): this process's, when the database
+        holds the change it was kept at, else read from the database."""
+        kept = self._kept(table_id, session)
+        # the database's copy is the one kept when it was made by the same change (its number and digest)
+        row = connection.execute(
+            "SELECT s.n, CASE WHEN s.n = %s AND c.digest = %s THEN NULL ELSE s.record END FROM club_sessions s "
+            "LEFT JOIN club_changes c ON c.table_id = s.table_id AND c.n = s.n WHERE s.table_id = %s AND s.local_id = %s",
+            (kept.n if kept is not None else -1, kept.digest if kept is not None else "", table_id, session)).fetchone()
+        if row is None:
+            return None
+        if row[1] is None and kept is not None:
+            return kept.record
+        return dict(json.loads(row[1]))
 
     @_stale_retried
     def push(self, name: str, token: str | None, changes: Iterable[Any]) -> dict[str, Any]:
@@ -350,10 +375,7 @@ class ClubStore:
                                           n=change.n, expected=last_n + 1)
                     break
                 if change.move is not None and change.session not in copies:
-                    stored = connection.execute(
-                        "SELECT record FROM club_sessions WHERE table_id = %s AND local_id = %s",
-                        (table_id, change.session)).fetchone()
-                    copies[change.session] = json.loads(stored[0]) if stored is not None else None
+                    copies[change.session] = self._copy(connection, table_id, change.session)
                 try:
                     record = change.applied_to(copies.get(change.session))
                 except ClubRefused as exc:
@@ -368,9 +390,11 @@ class ClubStore:
                     refusal = exc
                     break
                 copies[change.session] = record
-                summary = "{}"
+                summary, run = "{}", None
                 if latest[change.session] is change:
-                    summary = json.dumps(self._summary(table_id, change.session, record), ensure_ascii=False)
+                    kept = self._kept(table_id, change.session)
+                    facts, run = summary_and_run(record, kept.run if kept is not None else None)
+                    summary = json.dumps(facts, ensure_ascii=False)
                 try:
                     with connection.transaction():  # a savepoint: a change PostgreSQL refuses leaves those before it
                         session_id = connection.execute(
@@ -387,6 +411,8 @@ class ClubStore:
                                           reason=first_line(exc))
                     break
                 session_ids[change.session] = int(session_id)
+                if run is not None:
+                    self._keep(table_id, change.session, KeptSession(change.n, change.digest, record, run))
                 last_n = change.n
                 applied += 1
             unstorable = refusal is not None and "n" in refusal.extra
