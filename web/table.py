@@ -217,9 +217,10 @@ class CurrentGame:
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "bid", "withdraw_bid",
-                         "edit_deal", "set_kitty", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal",
-                         "undo", "redo", "import_record"})
+    _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "miss_play",
+                         "enter_play", "bid", "withdraw_bid", "edit_deal", "set_kitty", "set_kitty_points", "play_points",
+                         "settle_points", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal", "undo",
+                         "redo", "import_record"})
     """The live game's commands: made under the table's lock."""
 
     def __getattr__(self, name: str) -> Any:

@@ -101,11 +101,19 @@ def test_inside_the_game_only_apply_commits_a_change() -> None:
     assert [name for name, method in methods.items() if assigns_the_record(method)] == ["__init__", "_commit"]
 
 
-def test_every_command_method_of_the_game_is_one_apply() -> None:
-    """The page's and the pipeline's commands (the table's list of writes) each call ``apply``."""
-    for name in sorted(CurrentGame._WRITES - {"apply"}):
+READERS = {"resume", "players", "version", "snapshot", "record", "audit", "audited", "pending", "findings",
+           "dealer_sides", "current", "state", "expected_seat", "subscribe_journal", "journal"}
+"""The live game's public names that read it (a new one is a reader here or a command)."""
+
+
+def test_every_command_method_of_the_game_is_one_apply_made_under_the_tables_lock() -> None:
+    """Every public method of the game that is not a reader calls ``apply``, and the table makes
+    each of them (its list of writes) under its lock."""
+    commands = {name for name in dir(LiveGame) if not name.startswith("_")} - READERS - {"apply"}
+    for name in sorted(commands):
         source = textwrap.dedent(inspect.getsource(getattr(LiveGame, name)))
         assert calls_on_self(ast.parse(source), "apply"), f"LiveGame.{name} does not go through apply"
+    assert CurrentGame._WRITES == commands | {"apply"}
 
 
 def test_only_the_game_and_the_clubs_copy_move_a_record_on() -> None:
