@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji.scorer.errors import InputError
+from tuolaji.session.commands import Play, Rule
 from tuolaji.session.events import StateChanged
 from tuolaji.session.journal import Change
 from tuolaji.web.explain import describe_error
@@ -84,10 +85,11 @@ class PushingStore:
 
 
 def apply_command(table: Table, command: Command) -> str:
-    """Apply a command from the club to the table's current session: a ``play`` entered on a phone
-    at the club, or a referee's ``ruling`` (:meth:`~session.live.LiveGame.rule`: a penalty in the
-    deal's ``rulings``, which the audit counts and the table's page shows; undoable there). Returns
-    the result's one line: ``applied``, or ``refused: …`` with the table's reason."""
+    """Apply a command from the club to the table's current session (:meth:`~session.live.LiveGame.apply`):
+    a ``play`` entered on a phone at the club (:class:`~session.commands.Play`), or a referee's
+    ``ruling`` (:class:`~session.commands.Rule`: a penalty in the deal's ``rulings``, which the audit
+    counts and the table's page shows; undoable there). Returns the result's one line: ``applied``,
+    or ``refused: …`` with the table's reason."""
     return str(command_verdict(table, command)["result"])
 
 
@@ -98,11 +100,11 @@ def command_verdict(table: Table, command: Command) -> dict[str, Any]:
     try:
         with table.writing() as game:
             if kind == "play":
-                game.play(int(body["seat"]), [str(card) for card in body["cards"]])
+                game.apply(Play(int(body["seat"]), tuple(str(card) for card in body["cards"])))
                 return {"result": "applied"}
             if kind == "ruling":
-                game.rule(int(body["deal"]), int(body["violation"]), points=body.get("points"),
-                          levels=body.get("levels"), history=True)
+                game.apply(Rule(int(body["deal"]), int(body["violation"]), body.get("points"), body.get("levels"),
+                                by_person=True))
                 return {"result": "applied"}
             return {"result": f"refused: unknown command {kind!r}"}
     except InputError as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
