@@ -1,14 +1,18 @@
 """``tuolaji club``: the club server, many tables on one PostgreSQL database.
 
-    tuolaji club --db postgresql://club@dbhost/club                 # serve the room on :8760
+    tuolaji club                                                     # its own PostgreSQL in data/club; the room on :8760
+    tuolaji club --data /srv/club                                    # its own PostgreSQL in that folder
+    tuolaji club --db postgresql://club@dbhost/club                 # a PostgreSQL server of yours
     tuolaji club --db … --workers 4                                  # four processes (gunicorn)
     tuolaji club --db … --add-table 一号桌                            # register a table, print its token
     tuolaji club --db … --import-sqlite data/tuolaji.sqlite --table 一号桌   # move a table's sessions in
     tuolaji club --db … --organiser-token                            # print the organiser's token
 
-The database is migrated at start (:mod:`club.migrations`). A table's machine then runs
-``tuolaji serve --club http://club:8760 --table 一号桌 --club-token TOKEN``. ``--db`` may also come
-from ``$TUOLAJI_CLUB_DB``. Needs the ``club`` extra (psycopg, gunicorn).
+Without ``--db`` (or ``$TUOLAJI_CLUB_DB``) the club starts a PostgreSQL of its own whose files are
+in ``--data`` (:mod:`club.own_database`), and stops it when it stops. The database is migrated at
+start (:mod:`club.migrations`). A table's machine then runs ``tuolaji serve --club
+http://club:8760 --table 一号桌 --club-token TOKEN``. Needs the ``club`` extra (psycopg, gunicorn,
+pgserver).
 """
 
 from __future__ import annotations
@@ -32,7 +36,10 @@ class ClubError(InputError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=os.environ.get("TUOLAJI_CLUB_DB"), metavar="URL",
-                        help="the club's PostgreSQL (postgresql://user@host/database; default $TUOLAJI_CLUB_DB)")
+                        help="a PostgreSQL server of yours (postgresql://user@host/database; default "
+                             "$TUOLAJI_CLUB_DB; without it the club runs a PostgreSQL of its own in --data)")
+    parser.add_argument("--data", type=Path, default=Path("data") / "club", metavar="DIR",
+                        help="without --db: the folder of the club's own PostgreSQL (default data/club)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: the room's network)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
@@ -50,15 +57,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _dsn(args: argparse.Namespace) -> str:
-    if not args.db:
-        raise ClubError("--db postgresql://… (or $TUOLAJI_CLUB_DB) is needed")
     if not str(args.db).startswith(("postgresql://", "postgres://")):
         raise ClubError(f"--db must be a postgresql:// address, got {args.db!r}")
     return str(args.db)
 
 
 def run(args: argparse.Namespace) -> int:
-    dsn = _dsn(args)
+    if args.db:
+        return _run_on(args, _dsn(args))
+    from tuolaji.club.own_database import OwnDatabase
+
+    with OwnDatabase(args.data) as database:
+        if not (args.add_table or args.organiser_token or args.import_sqlite):
+            print(f"tuolaji club: the club's own database is in {database.folder}", flush=True)
+        return _run_on(args, database.dsn)
+
+
+def _run_on(args: argparse.Namespace, dsn: str) -> int:
     try:
         from tuolaji.club.store import ClubDatabaseDown, ClubStore, read_sqlite_sessions
     except ModuleNotFoundError as exc:
