@@ -152,8 +152,9 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
     """Card by card, the recorded tricks against the truth (trick by trick, seat by seat):
     ``cards`` in the truth, ``wrong`` (a card recorded that the seat did not play, or a card
     it played that is missing), ``silent`` (a wrong card not marked unconfirmed for a person:
-    a missing card is silent unless its play holds an unconfirmed card), ``flagged``
-    (cards marked unconfirmed, right or wrong).
+    a missing card is silent unless its play holds an unconfirmed card, or the play is recorded
+    missing, 没看到, for a person to enter), ``flagged`` (cards marked unconfirmed, right or
+    wrong, and the cards of a play recorded missing).
 
     >>> card_errors([{"leader": 0, "plays": [["AS"], ["KS"]], "unconfirmed": [[1, 0]]}],
     ...             [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
@@ -161,6 +162,8 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
     >>> card_errors([{"leader": 0, "plays": [["AS", "AS"], ["KS", "5S"]], "unconfirmed": [[0, 1]]}],
     ...             [{"leader": 0, "plays": [["AS", "KS"], ["KS", "4S"]]}], 2)
     {'cards': 4, 'wrong': 2, 'silent': 1, 'flagged': 1}
+    >>> card_errors([{"leader": 0, "plays": [["AS"], []], "missing": [1]}], [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    {'cards': 2, 'wrong': 1, 'silent': 0, 'flagged': 1}
     """
     from collections import Counter
 
@@ -171,6 +174,7 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
         trick = got[number] if number < len(got) else {"leader": truth_trick["leader"], "plays": []}
         recorded = {seat_of(trick["leader"], j, players): play for j, play in enumerate(trick["plays"])}
         unsure = {(seat, index) for seat, index in trick.get("unconfirmed", [])}
+        unseen = set(trick.get("missing", []))
         totals["flagged"] += len(unsure)
         for j, play in enumerate(truth_trick["plays"]):
             seat = seat_of(truth_trick["leader"], j, players)
@@ -178,7 +182,9 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
             mine = recorded.get(seat, [])
             extra = Counter(mine) - Counter(play)
             missing = sum((Counter(play) - Counter(mine)).values())
-            flagged_play = any(s == seat for s, _ in unsure)
+            flagged_play = any(s == seat for s, _ in unsure) or seat in unseen
+            if seat in unseen:
+                totals["flagged"] += len(play)
             wrong_here = sum(extra.values())
             # of identical cards one too many, the marked one counts as the wrong one
             for index in sorted(range(len(mine)), key=lambda i: (seat, i) not in unsure):
