@@ -458,8 +458,8 @@ class TablePipeline:
                     self._grow_lead(len(content))
                 else:
                     content = without_unsure(content, len(content) - lead_size)
-            elif len(self._trick.plays) == 1 and self._lead_read_extra(content):
-                self._shrink_lead(len(content))
+            elif self._trick_read_extra(content):
+                self._shrink_trick(len(content))
                 lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
 
@@ -474,17 +474,22 @@ class TablePipeline:
         return any(z.seat not in (seat, leader) and z.content is not None and len(z.content) > lead_size
                    for z in self.zones)
 
-    def _lead_read_extra(self, follow: ZoneContent) -> bool:
-        """The first follow is shorter than the lead, and the lead holds enough unsure cards to
-        make up the difference: those were read where there is no card."""
-        marked = self._as_recorded(0).unconfirmed
-        return len(marked) >= len(self._trick.plays[0]) - len(follow)
+    def _trick_read_extra(self, follow: ZoneContent) -> bool:
+        """A follow stays shorter than the lead, and the lead and every follow recorded before it
+        hold no more sure cards than it has: their extra cards, all unsure, were read where there
+        is no card (a pip half under a card's edge taken for an index, in the lead and again in
+        the first follow's zone)."""
+        return all(len(play) - len(play.unconfirmed) <= len(follow)
+                   for play in (self._as_recorded(position) for position in range(len(self._trick.plays))))
 
-    def _shrink_lead(self, size: int) -> None:
-        """The lead without its unsure cards beyond ``size`` (the last marked first)."""
-        lead = self._as_recorded(0)
-        self._replace_play(0, self._seat_of_position(0), without_unsure(lead, len(lead) - size),
-                           reason="play-revised", attempt=None)
+    def _shrink_trick(self, size: int) -> None:
+        """The lead and the follows recorded so far without their unsure cards beyond ``size`` (the
+        least sure first); the follows first, so that the lead shrinks last and refits nothing."""
+        for position in reversed(range(len(self._trick.plays))):
+            play = self._as_recorded(position)
+            if len(play) > size:
+                self._replace_play(position, self._seat_of_position(position), without_unsure(play, len(play) - size),
+                                   reason="play-revised", attempt=None)
 
     def _grow_lead(self, size: int) -> None:
         """A follow that stays longer than the lead: a copy of the lead most likely lay hidden
@@ -522,7 +527,7 @@ class TablePipeline:
                 continue  # the rules side with what was recorded
             if position == 0 and len(content) != len(committed) and len(trick.plays) > 1 \
                     and all(len(play) == len(committed) for play in trick.plays[1:]):
-                continue  # a lead fitted to its follows' size (_grow_lead, _shrink_lead): they side with it
+                continue  # a lead fitted to its follows' size (_grow_lead, _shrink_trick): they side with it
             if seat in corrected_seats(self.game.record()):
                 continue  # a person already settled this play on the page: their word stands
             self._replace_play(position, seat, content, reason="misread-corrected", attempt=None)

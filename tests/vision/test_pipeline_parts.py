@@ -360,6 +360,27 @@ def test_a_lead_with_an_unsure_extra_card_is_cut_to_its_first_follow(tmp_path):
     assert trick.get("unconfirmed", []) == []
 
 
+def test_a_pair_read_as_three_in_the_lead_and_the_first_follow_is_cut_back_by_the_next_follow(tmp_path):
+    """A pair of 8♣ led, a pip of the lower card half under the upper one's edge read as a third
+    8♣ (0.45); the first follower's pair too shows a pip read so (9♣, 0.4). The second follower
+    lays a plain pair: every play's extra card was unsure, so the trick is of pairs, not triples
+    with gaps filled."""
+    lead = [("8C", 0.95), ("8C", 0.95), ("8C", 0.45)]
+    first = [("9C", 0.95), ("9C", 0.95), ("9C", 0.4)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first},
+              50: {0: lead, 1: first, 2: [("7C", 0.95), ("7C", 0.95)]},
+              80: {0: lead, 1: first, 2: [("7C", 0.95), ("7C", 0.95)], 3: [("10C", 0.95), ("10C", 0.95)]}}
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(110):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["8C", "8C"], ["9C", "9C"], ["7C", "7C"], ["10C", "10C"]]
+    assert trick.get("unconfirmed", []) == []
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     from tuolaji import scorer
     from tuolaji.datasets.video import RenderOptions, render_video
