@@ -30,6 +30,7 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
     from tuolaji.web.i18n import normalise_language, translate
     from tuolaji.web.pages import cards_bp
 
+    from .director import club_director_bp
     from .pages import club_bp
     from .table_page import club_table_bp, serve_links_bp
 
@@ -52,6 +53,7 @@ def create_club_app(dsn: str, config: dict[str, Any] | None = None, *, listen: b
     app.extensions["tuolaji.club.listener"] = listener
     app.extensions["tuolaji.club.clock"] = clock
     app.register_blueprint(club_bp)
+    app.register_blueprint(club_director_bp)
     app.register_blueprint(club_table_bp)
     app.register_blueprint(serve_links_bp)
     app.register_blueprint(cards_bp)
@@ -96,6 +98,10 @@ def _harden(app: Flask, names: frozenset[str]) -> None:
     def _input(error: InputError) -> Any:
         return _refusal(error, int(getattr(error, "status", 400)))
 
+    @app.errorhandler(ClubDatabaseDown)
+    def _down(error: ClubDatabaseDown) -> Any:
+        return _refusal(ClubRefused("club.database_down", reason=str(error)), 503)
+
     @app.errorhandler(psycopg.DataError)
     def _data(error: psycopg.DataError) -> Any:  # a value PostgreSQL cannot take (out of range, NUL): the request's
         return _refusal(ClubRefused("club.bad_value", reason=first_line(error)), 400)
@@ -107,7 +113,19 @@ def _harden(app: Flask, names: frozenset[str]) -> None:
 
 
 def _refusal(error: InputError, status: int) -> Any:
-    return jsonify({"error": str(error), **getattr(error, "extra", {})}), status
+    """One line of JSON; to a page of the club that shows it (the director's console) its words in both
+    languages too (``message``), as serve's page words it."""
+    answer = {"error": str(error), **getattr(error, "extra", {})}
+    if request.blueprint in PAGE_BLUEPRINTS:
+        from tuolaji.web.explain import describe_error
+
+        words = describe_error(error)
+        answer["message"] = {"zh": words["zh"], "en": words["en"]}
+    return jsonify(answer), status
+
+
+PAGE_BLUEPRINTS = frozenset({"club_director"})
+"""The blueprints whose refusals a page of the club shows in its language."""
 
 
 class RoundClock:

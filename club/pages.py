@@ -58,7 +58,7 @@ def _down(error: ClubDatabaseDown) -> tuple[Response, int]:
     return jsonify({"error": str(error)}), 503
 
 
-def _json_body() -> dict[str, Any]:
+def json_body() -> dict[str, Any]:
     """The request's JSON object, read by the project's reader (:func:`scorer.safejson.loads`: its
     depth, numbers and text; the size is the app's ``MAX_CONTENT_LENGTH``)."""
     try:
@@ -89,7 +89,7 @@ def api_overview() -> Response:
 @club_bp.post("/club/api/tables")
 def api_add_table() -> tuple[Response, int]:
     organiser_only()
-    name = _json_body().get("name")
+    name = json_body().get("name")
     return jsonify({"table": name, "token": store().add_table(str(name or ""))}), 201
 
 
@@ -118,7 +118,7 @@ def api_last_change(name: str) -> Response:
 @club_bp.post("/club/api/tables/<name>/changes")
 def api_push(name: str) -> Response:
     store().check_table_token(name, bearer())  # before the body is read: a wrong token costs one query
-    body = _json_body()
+    body = json_body()
     if body.get("table", name) != name:
         raise ClubRefused("club.wrong_table", given=body.get("table"), name=name)
     changes = body.get("changes")
@@ -133,7 +133,7 @@ def api_enter_play(name: str) -> tuple[Response, int]:
     which plays it into its record; the answer names the command, whose result follows."""
     if not store().table_token_ok(name, bearer()):
         raise ClubRefused("club.wrong_token", 403, name=name)
-    body = _json_body()
+    body = json_body()
     return jsonify({"command": store().add_command(name, "play", body)}), 202
 
 
@@ -142,7 +142,7 @@ def api_ruling() -> tuple[Response, int]:
     """The referee's ruling on a table (the organiser's token): recorded in the table's record by
     the table's machine, shown at the table and in the room."""
     organiser_only()
-    body = _json_body()
+    body = json_body()
     name = str(body.pop("table", ""))
     return jsonify({"command": store().add_command(name, "ruling", body)}), 202
 
@@ -164,7 +164,7 @@ def api_command(name: str, command_id: int) -> Response:
 @club_bp.post("/club/api/tables/<name>/commands/<int:command_id>/done")
 def api_command_done(name: str, command_id: int) -> Response:
     store().check_table_token(name, bearer())
-    body = _json_body()
+    body = json_body()
     result = body.get("result")
     store().command_done(name, bearer(), command_id, str(result or "done"), body.get("message"))
     return jsonify({"command": command_id, "result": result})
@@ -183,7 +183,7 @@ def api_referee() -> Response:
 @club_bp.post("/club/api/pairs")
 def api_add_pair() -> tuple[Response, int]:
     organiser_only()
-    body = _json_body()
+    body = json_body()
     players = body.get("players")
     if not (isinstance(players, list) and len(players) == 2):
         raise ClubRefused("club.pair_two")
@@ -199,7 +199,7 @@ def api_pairs() -> Response:
 @club_bp.post("/club/api/rounds")
 def api_start_round() -> tuple[Response, int]:
     organiser_only()
-    body = _json_body()
+    body = json_body()
     result = store().start_round(seating=str(body.get("seating", "hand")), tables=body.get("tables"),
                                  ends_by=str(body.get("ends_by", "deals")), deals=body.get("deals"),
                                  minutes=body.get("minutes"), rule=str(body.get("rule", "levels")),

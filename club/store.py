@@ -74,6 +74,12 @@ class KeptSession:
 MAX_ROUND_MINUTES = 24 * 60
 """The longest round by time (a day)."""
 
+HEARD_EVERY_S = 15
+"""How often, at most, a table's machine asking for its commands (every second) is written down as heard from."""
+
+OFFLINE_AFTER_S = 60
+"""A table's machine not heard from (a push, or asking for its commands) for this long is offline."""
+
 
 
 class ClubDatabaseDown(Exception):
@@ -266,6 +272,13 @@ class ClubStore:
         if row is None:
             raise ClubRefused("club.table_exists", 409, name=name)
         return token
+
+    @_stale_retried
+    def table_tokens(self) -> list[tuple[str, str]]:
+        """Every table's name and token, in the order they were added (the organiser's to hand out)."""
+        with self._connection() as connection:
+            return [(str(row[0]), str(row[1])) for row in connection.execute(
+                "SELECT name, token FROM club_tables ORDER BY id")]
 
     @_stale_retried
     def table_token_ok(self, name: str, token: str | None) -> bool:
@@ -540,9 +553,13 @@ class ClubStore:
 
     @_stale_retried
     def commands(self, name: str, token: str | None, after: int = 0) -> list[dict[str, Any]]:
-        """The table's commands not yet done, after id ``after``, oldest first (its token needed)."""
-        with self._connection() as connection:
+        """The table's commands not yet done, after id ``after``, oldest first (its token needed); the
+        table is heard from (``seen``: what says a table's machine is offline, :data:`OFFLINE_AFTER_S`)."""
+        with self._connection() as connection, connection.transaction():
             table_id = self._authorised(connection, name, token)
+            # the table's machine asks every second: heard from, written down at most every HEARD_EVERY_S
+            connection.execute("UPDATE club_tables SET seen = now() WHERE id = %s AND (seen IS NULL OR "
+                               "seen < now() - make_interval(secs => %s))", (table_id, HEARD_EVERY_S))
             rows = connection.execute("SELECT id, kind, body FROM club_commands WHERE table_id = %s AND id > %s "
                                       "AND done IS NULL ORDER BY id LIMIT 100", (table_id, after)).fetchall()
         return [{"id": int(row[0]), "kind": row[1], "body": json.loads(row[2])} for row in rows]
@@ -586,19 +603,34 @@ class ClubStore:
                                      "SET name = EXCLUDED.name RETURNING id", (name,)).fetchone()
         return int(row[0])
 
-    @_stale_retried
     def add_pair(self, name: str, player_a: str, player_b: str) -> int:
         """Register a pair of two players (registered with them if new)."""
-        name = _name(name, "pair")
-        a, b = self.add_player(player_a), self.add_player(player_b)
-        if a == b:
-            raise ClubRefused("club.pair_same", name=name)
+        return self.add_pairs([(name, player_a, player_b)])[0]
+
+    @_stale_retried
+    def add_pairs(self, pairs: Iterable[tuple[str, str, str]]) -> list[int]:
+        """Register pairs (``(name, player, player)``, their players with them if new) all at once: one
+        the club refuses (a name, the same player twice, a pair it has) registers none of them."""
+        checked: list[tuple[str, str, str]] = []
+        for pair, player_a, player_b in pairs:
+            name, a, b = _name(pair, "pair"), _name(player_a, "player"), _name(player_b, "player")
+            if a == b:
+                raise ClubRefused("club.pair_same", name=name)
+            if any(name == other for other, _, _ in checked):
+                raise ClubRefused("club.pair_exists", 409, name=name)
+            checked.append((name, a, b))
+        ids = []
         with self._connection() as connection, connection.transaction():
-            row = connection.execute("INSERT INTO club_pairs (name, player_a, player_b) VALUES (%s, %s, %s) "
-                                     "ON CONFLICT (name) DO NOTHING RETURNING id", (name, a, b)).fetchone()
-        if row is None:
-            raise ClubRefused("club.pair_exists", 409, name=name)
-        return int(row[0])
+            for name, a, b in checked:
+                players = [connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO "
+                                              "UPDATE SET name = EXCLUDED.name RETURNING id", (player,)).fetchone()[0]
+                           for player in (a, b)]
+                row = connection.execute("INSERT INTO club_pairs (name, player_a, player_b) VALUES (%s, %s, %s) "
+                                         "ON CONFLICT (name) DO NOTHING RETURNING id", (name, *players)).fetchone()
+                if row is None:
+                    raise ClubRefused("club.pair_exists", 409, name=name)
+                ids.append(int(row[0]))
+        return ids
 
     @_stale_retried
     def pairs(self) -> list[dict[str, Any]]:
@@ -633,6 +665,9 @@ class ClubStore:
         names = self.table_names()
         pair_names = [p["pair"] for p in self.pairs()]
         if seating == "hand":
+            if tables is not None and not (isinstance(tables, list) and all(isinstance(t, dict) and all(
+                    isinstance(t.get(key), str) for key in ("table", "ns", "ew")) for t in tables)):
+                raise ClubRefused("club.round_tables")
             plan = [(t["table"], t["ns"], t["ew"]) for t in tables or []]
         elif seating in ("drawn", "swiss"):
             if seating == "drawn":

@@ -120,12 +120,14 @@ export function fieldError(id, message) {
   });
 }
 
-/* GET (no body) or POST a JSON body; a refusal shows in the page's error line, or next to the field
-   whose error line is ``field``, in both languages as the server words it. */
+/* GET (no body) or POST a JSON body, the page's token with either (the club's director reads with it
+   too); a refusal shows in the page's error line, or next to the field whose error line is ``field``,
+   in both languages as the server words it. */
 export async function api(path, body, field) {
   const headers = { "Content-Type": "application/json" };
   if (writeToken) headers["X-Tuolaji-Token"] = writeToken;
-  const options = body === undefined ? {} : { method: "POST", headers: headers, body: JSON.stringify(body) };
+  const options = body === undefined ? { headers: writeToken ? { "X-Tuolaji-Token": writeToken } : {} }
+    : { method: "POST", headers: headers, body: JSON.stringify(body) };
   const error = document.getElementById("error");
   let response;
   try {
