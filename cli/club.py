@@ -1,6 +1,7 @@
 """``tuolaji club``: the club server, many tables on one PostgreSQL database.
 
     tuolaji club                                                     # its own PostgreSQL in data/club; the room on :8760
+                                                                     # (and the director's console: /club/director?token=…)
     tuolaji club --data /srv/club                                    # its own PostgreSQL in that folder
     tuolaji club --db postgresql://club@dbhost/club                 # a PostgreSQL server of yours
     tuolaji club --db … --workers 4                                  # four processes (gunicorn)
@@ -104,14 +105,19 @@ def _run_on(args: argparse.Namespace, dsn: str) -> int:
         applied = store.import_sqlite(args.table, read_sqlite_sessions(args.import_sqlite))
         print(f"tuolaji club: {applied} sessions of {args.import_sqlite} moved into table {args.table}")
         return 0
-    print(f"tuolaji club: organiser token {store.organiser_token()}", flush=True)
+    token = store.organiser_token()
+    print(f"tuolaji club: organiser token {token}", flush=True)
     store.close()
     if args.workers > 1:
-        return _gunicorn(args, dsn)
-    return _waitress(args, dsn)
+        return _gunicorn(args, dsn, token)
+    return _waitress(args, dsn, token)
 
 
-def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
+def _console_line(host: str, port: int, token: str) -> None:
+    print(f"tuolaji club: the director's console: http://{host}:{port}/club/director?token={token}", flush=True)
+
+
+def _gunicorn(args: argparse.Namespace, dsn: str, token: str) -> int:
     from tuolaji.web.server import streams_for
 
     threads = max(8, args.threads)
@@ -124,6 +130,7 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
                "--graceful-timeout", "5", "--log-level", "warning", "tuolaji.club.app:app_from_env()"]
     print(f"tuolaji club: open http://{args.host}:{args.port}/club  ({args.workers} workers; Ctrl-C stops)",
           flush=True)
+    _console_line(args.host, args.port, token)
     process = subprocess.Popen(command, env=os.environ | {"TUOLAJI_CLUB_DB": dsn,
                                                           "TUOLAJI_CLUB_MAX_STREAMS": str(streams_for(threads)),
                                                           "TUOLAJI_CLUB_ALLOW_HOSTS": ",".join(args.allow_host)})
@@ -137,7 +144,7 @@ def _gunicorn(args: argparse.Namespace, dsn: str) -> int:
     return process.wait()
 
 
-def _waitress(args: argparse.Namespace, dsn: str) -> int:
+def _waitress(args: argparse.Namespace, dsn: str, token: str) -> int:
     from tuolaji.cli.serve import listen_socket
     from tuolaji.club.app import create_club_app
     from tuolaji.web.server import TableServer, streams_for
@@ -148,6 +155,7 @@ def _waitress(args: argparse.Namespace, dsn: str) -> int:
     server = TableServer(app, sock, threads=threads, max_streams=streams_for(threads),
                          max_body=int(app.config["MAX_CONTENT_LENGTH"]) + 1024 * 1024)
     print(f"tuolaji club: open http://{args.host}:{server.server_address[1]}/club  (Ctrl-C stops)", flush=True)
+    _console_line(args.host, server.server_address[1], token)
     thread = threading.Thread(target=server.serve_forever, name="tuolaji-club-http", daemon=True)
     thread.start()
     if threading.current_thread() is threading.main_thread():

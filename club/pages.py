@@ -376,7 +376,8 @@ def _page(title: str, body: str, script: str = "", *, css_class: str = "") -> Re
 @club_bp.get("/club")
 def room() -> Response:
     body = ("<h1>俱乐部 / The club</h1><p id='round'></p><p><a href='/club/screen'>投影 / screen</a> · "
-            "<a href='/club/standings'>排名 / standings</a> · <a href='/club/referee'>裁判 / referee</a></p>"
+            "<a href='/club/standings'>排名 / standings</a> · <a href='/club/referee'>裁判 / referee</a> · "
+            "<a href='/club/director'>赛事控制台 / director's console</a></p>"
             "<div id='room' class='grid'></div>")
     script = ROOM_SCRIPT + "function render(ts){document.getElementById('room').innerHTML = ts.map(card).join('');}"
     return _page("俱乐部 / club", body, script)

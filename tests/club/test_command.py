@@ -167,9 +167,11 @@ def test_one_process_club_serves_the_room_and_stops_on_sigterm(club_db: str) -> 
                                env=os.environ | {"PYTHONUNBUFFERED": "1"})
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().startswith("tuolaji club: organiser token ")
+        token = process.stdout.readline().removeprefix("tuolaji club: organiser token ").strip()
         assert process.stdout.readline().strip() == (f"tuolaji club: open http://127.0.0.1:{port}/club  "
                                                      "(Ctrl-C stops)")
+        assert process.stdout.readline().strip() == (f"tuolaji club: the director's console: "
+                                                     f"http://127.0.0.1:{port}/club/director?token={token}")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club", timeout=10) as answer:
             assert "俱乐部 / The club" in answer.read().decode("utf-8")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club/api/overview", timeout=10) as answer:
