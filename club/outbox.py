@@ -336,6 +336,7 @@ class ClubPusher:
         self.state = "starting"  # "up": all sent; "sending"; "offline": the club is away; "refused": see last_error;
         # "held": the club cannot store a change (Outbox.held): none is sent until a person skips or resends it
         self.last_error: str | None = None
+        self.seating: dict[str, Any] | None = None  # where the club seats this table's players now (take_commands)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tuolaji-club-push", daemon=True)
@@ -371,11 +372,11 @@ class ClubPusher:
                 self.on_state(state)
 
     def status(self) -> dict[str, Any]:
-        """What the table's page says of the club: the state, its last line, the changes waiting and
-        the change held (``{"n", "reason"}``) the club refused to store."""
+        """What the table's page says of the club: the state, its last line, the changes waiting, the
+        change held (``{"n", "reason"}``) the club refused to store, and the round's seating of the table."""
         held = self.outbox.held
         return {"state": self.state, "error": self.last_error, "waiting": self.outbox.last_n - self.outbox.acked,
-                "held": {"n": held[0], "reason": held[1]} if held is not None else None}
+                "held": {"n": held[0], "reason": held[1]} if held is not None else None, "seating": self.seating}
 
     def skip(self) -> int:
         """Drop the change held (the club refused to store it); returns its number."""
@@ -464,12 +465,14 @@ class ClubPusher:
 
     def take_commands(self) -> int:
         """Apply the club's commands for this table (plays entered at the club, rulings) through
-        ``on_command``, in order, each once; returns how many were taken. The club away: none."""
+        ``on_command``, in order, each once, and keep where the club seats its players (:attr:`seating`);
+        returns how many were taken. The club away: none."""
         assert self.on_command is not None
         taken = 0
         try:
-            commands = self._call(f"{self._commands_url}?after={self.outbox.command}")["commands"]
-            for command in commands:
+            answer = self._call(f"{self._commands_url}?after={self.outbox.command}")
+            self._seat(answer.get("seating"))
+            for command in answer["commands"]:
                 verdict = self.outbox.verdict(command)  # applied before, its done lost with the club's data
                 if verdict is None:
                     verdict = self.on_command(command)  # its one line, or {"result": line, "message": {"zh", "en"}}
@@ -489,6 +492,15 @@ class ClubPusher:
         if taken:
             self.wake()  # the changes the commands made
         return taken
+
+    def _seat(self, seating: Any) -> None:
+        """The club's seating of this table as it asks for its commands: a new one (a round started or
+        ended) is the page's news (``on_state``), the table's players set from it there."""
+        seating = seating if isinstance(seating, dict) else None
+        if seating != self.seating:
+            self.seating = seating
+            if self.on_state is not None:
+                self.on_state(self.state)
 
     def send(self, changes: list[dict[str, Any]]) -> bool:
         """One push of ``changes``; whether the club answered it (acknowledged, or said what it holds)."""

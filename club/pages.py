@@ -83,7 +83,9 @@ def api_overview() -> Response:
     store().end_due_rounds()  # a round by time past its end: ended as of then, before the room is read
     current = store().current_round()
     last = store().last_round() if current is None else None  # the round just over, until the next starts
-    return jsonify({"round": current, "last_round": last, "tables": store().overview()})
+    seatings = store().current_seatings()  # shown in the room and on the projector until the round ends
+    return jsonify({"round": current, "last_round": last,
+                    "tables": [entry | {"seating": seatings.get(entry["table"])} for entry in store().overview()]})
 
 
 @club_bp.post("/club/api/tables")
@@ -149,7 +151,10 @@ def api_ruling() -> tuple[Response, int]:
 
 @club_bp.get("/club/api/tables/<name>/commands")
 def api_commands(name: str) -> Response:
-    return jsonify({"commands": store().commands(name, bearer(), _row_id(request.args.get("after", 0, type=int)))})
+    """The table's commands waiting (its token), and where its players sit in the round under way (``seating``:
+    :meth:`ClubStore.current_seatings`, None between rounds), which the table's page shows."""
+    commands = store().commands(name, bearer(), _row_id(request.args.get("after", 0, type=int)))
+    return jsonify({"commands": commands, "seating": store().current_seatings(name).get(name)})
 
 
 @club_bp.get("/club/api/tables/<name>/commands/<int:command_id>")
@@ -318,17 +323,22 @@ table.st{border-collapse:collapse;background:white}table.st td,table.st th{borde
 
 ROOM_SCRIPT = """
 const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
+function seating(t) {
+  const s = t.seating;
+  return s ? `<div class="seating">第 ${s.round} 轮 / round ${s.round} · 南北 / NS: <b class="ns">${esc(s.ns.players.join(' '))}</b>
+    · 东西 / EW: <b class="ew">${esc(s.ew.players.join(' '))}</b></div>` : '';
+}
 function card(t) {
   const s = t.summary;
   const refused = t.refused ? `<div class="alert refused">⛔ 第 ${t.refused.n} 个变化被拒收，本桌的推送停在这里 /
     change ${t.refused.n} refused, the table's feed waits: ${esc(t.refused.reason)}</div>` : '';
   if (!s) return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
-    <h2>${esc(t.table)}</h2><div class="muted">还没有牌局 / no game yet</div>${refused}</a>`;
+    <h2>${esc(t.table)}</h2>${seating(t)}<div class="muted">还没有牌局 / no game yet</div>${refused}</a>`;
   const turn = s.expected_seat == null ? '—' : esc(s.players[s.expected_seat]);
   const alerts = (s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '')
     + ((s.rulings || []).length ? `<div class="ruling">⚖ ${s.rulings.length} 裁决 / rulings</div>` : '');
   return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
-    <h2>${esc(t.table)}</h2>
+    <h2>${esc(t.table)}</h2>${seating(t)}
     <div>第 ${s.deal} 副 · 打 ${esc(s.level)} · 主 ${esc(s.trump)}</div>
     <div>级别 / levels: ${s.levels.map(esc).join(' ')}</div>
     <div>闲家得分 / points: <b class="points">${s.defender_points}</b> · 墩 ${s.tricks}</div>

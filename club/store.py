@@ -781,6 +781,23 @@ class ClubStore:
                     ends_at is not None and datetime.now(ends_at.tzinfo) >= ends_at)}
 
     @_stale_retried
+    def current_seatings(self, name: str | None = None) -> dict[str, dict[str, Any]]:
+        """Where the pairs sit in the round under way, by table (``name``: that table alone): the round's
+        number, the 南北 and 东西 pairs with their players, and ``seats``, the four players in the seats'
+        order (南北 at seats 0 and 2, 东西 at 1 and 3, as the results read them). Empty between rounds."""
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT t.name, r.number, ns.name, nsa.name, nsb.name, ew.name, ewa.name, ewb.name FROM club_seatings s "
+                "JOIN club_rounds r ON r.id = s.round_id AND r.ended IS NULL JOIN club_tables t ON t.id = s.table_id "
+                "JOIN club_pairs ns ON ns.id = s.pair_ns JOIN club_players nsa ON nsa.id = ns.player_a "
+                "JOIN club_players nsb ON nsb.id = ns.player_b JOIN club_pairs ew ON ew.id = s.pair_ew "
+                "JOIN club_players ewa ON ewa.id = ew.player_a JOIN club_players ewb ON ewb.id = ew.player_b "
+                "WHERE %s::text IS NULL OR t.name = %s ORDER BY t.id", (name, name)).fetchall()
+        return {table: {"round": int(number), "ns": {"pair": ns, "players": [ns_a, ns_b]},
+                        "ew": {"pair": ew, "players": [ew_a, ew_b]}, "seats": [ns_a, ew_a, ns_b, ew_b]}
+                for table, number, ns, ns_a, ns_b, ew, ew_a, ew_b in rows}
+
+    @_stale_retried
     def last_round(self) -> dict[str, Any] | None:
         """The latest round (``round``, ``ends_by``, ``ended``: None while under way), if any."""
         with self._connection() as connection:

@@ -10,7 +10,8 @@ modules), where this blueprint answers:
   over a :class:`~session.live.LiveGame` of the club's record: the view, the audit once, the
   pending cards), made once per change of the table;
 - ``GET …/api/events``: the table's changes as server-sent events, relayed from PostgreSQL's
-  LISTEN/NOTIFY (:mod:`club.notify`) in the order the club applied them;
+  LISTEN/NOTIFY (:mod:`club.notify`) in the order the club applied them, and the rounds' starts and ends
+  (the state's ``club.seating``: where the table's players sit in the round under way);
 - ``GET …/api/tracker``: the card tracker of the record's last deal; ``…/api/share/…``: the shared
   results' PNGs (:mod:`web.share`); ``…/api/evidence``: no pictures (they stay on the table's machine);
 - ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
@@ -178,23 +179,29 @@ class _States:
     def get(self, name: str) -> str:
         club = _club()
         head = club.latest_session(name)
+        seating = club.current_seatings(name).get(name)  # where its players sit in the round under way
         if head is None:
             entry = club.table_overview(name)
             return json.dumps({"session": None, "feed": None, "profiles": PROFILES,
-                               "club": {"table": name, "n": entry["last_n"], "refused": entry["refused"]}},
-                              ensure_ascii=False)
+                               "club": {"table": name, "n": entry["last_n"], "refused": entry["refused"]}
+                               | ({"seating": seating} if seating else {})}, ensure_ascii=False)
         with self._lock:
             cached = self._states.get(name)
-        # the session, its last change and when it came (a club restored from a backup numbers changes again)
-        if cached is not None and cached[0] == (head["session"], head["n"], head["updated"], str(head["refused"])):
+        # the session, its last change and when it came (a club restored from a backup numbers changes again),
+        # and the seating (a round starts or ends without a change of the table's)
+        key = (head["session"], head["n"], head["updated"], str(head["refused"]), json.dumps(seating))
+        if cached is not None and cached[0] == key:
             return cached[1]
         row = club.latest_session(name, with_record=True)
         assert row is not None
-        text = json.dumps(state_of(name, row), ensure_ascii=False)
+        state = state_of(name, row)
+        if seating is not None:  # seated in the round under way
+            state["club"]["seating"] = seating
+        text = json.dumps(state, ensure_ascii=False)
         with self._lock:
             if len(self._states) >= self.size:
                 self._states.pop(next(iter(self._states)))
-            self._states[name] = ((row["session"], row["n"], row["updated"], str(row["refused"])), text)
+            self._states[name] = (key, text)
         return text
 
 
@@ -275,7 +282,9 @@ def api_events(name: str) -> Response:
             return None
         if "n" in event:
             return {"type": "state-changed", "reason": "club", "table": name, "n": event["n"]}
-        return None if "round" in event else event
+        if "round" in event:  # a round started or ended: the table's seating with it
+            return {"type": "state-changed", "reason": "club-round", "table": name, "round": event["round"]}
+        return event
 
     return event_stream(lambda timeout: subscription.get(timeout=timeout),
                         close=lambda: relay.unsubscribe(subscription), message=message,

@@ -1,12 +1,57 @@
 /* The club's line on a table's page (tuolaji serve --club): a change the club refused to store waits
  * there, with the club's reason, until it is mended: skipped, or the sessions' current records sent in
  * its place (the buttons, with the table's token). At the club, the table's page says the same. A push
- * the club refuses otherwise (a wrong token) is said too: the changes wait until it is put right. */
-import { api, onRender, t, writeToken } from "./client.js";
+ * the club refuses otherwise (a wrong token) is said too: the changes wait until it is put right.
+ * While a round is under way, the seating line says where the table's players sit (第 N 轮 · 南北 … 对 东西 …);
+ * on the table's own machine, with its token, one button starts a game with those players in their seats
+ * (the server's seat order: data.club.seating.seats). */
+import { api, onRender, page, t, writeToken } from "./client.js";
 
 const anchor = document.getElementById("source-line");
 
+function profileOf(record) {
+  if (!record) return "standard-2deck";
+  return typeof record.rules === "string" ? record.rules : record.rules.profile;
+}
+
+/* A new session with the round's players in their seats, everyone at 2 (the page follows the table's events). */
+async function seatPlayers(seating) {
+  const record = page.data && page.data.state ? page.data.state.record : null;
+  await api("/api/setup", { new: true, profile: profileOf(record), players: seating.seats,
+    levels: seating.seats.map(() => "2"), trump: "NT", dealer: 0, name: t("club.seat_name", { round: seating.round }) });
+}
+
 if (anchor) {
+  const seatLine = document.createElement("div");
+  seatLine.id = "seat-line";
+  seatLine.className = "club-line seat-line";
+  seatLine.setAttribute("role", "status");
+  seatLine.hidden = true;
+  anchor.after(seatLine);
+  const seatText = document.createElement("span");
+  seatLine.appendChild(seatText);
+  const seatButton = document.createElement("button");
+  seatButton.type = "button";
+  seatButton.id = "club-seat";
+  seatButton.addEventListener("click", () => {
+    const seating = page.data && page.data.club && page.data.club.seating;
+    if (seating) seatPlayers(seating).catch(() => {});
+  });
+  seatLine.appendChild(seatButton);
+  onRender(({ data }) => {
+    const seating = data && data.club && data.club.seating;
+    seatLine.hidden = !seating;
+    if (!seating) return;
+    seatText.textContent = t("club.seating", { round: seating.round, ns: seating.ns.players.join(" "), ew: seating.ew.players.join(" ") });
+    const record = data.state ? data.state.record : null;
+    const seated = Boolean(record) && JSON.stringify(record.players) === JSON.stringify(seating.seats);
+    // the players are set on the table's own machine (its club line has a state), not on its page at the club
+    const here = Boolean(writeToken) && "state" in data.club;
+    seatButton.hidden = !here || seated;
+    seatButton.textContent = t("club.seat");
+    if (here && seated) seatText.textContent += " · " + t("club.seated");
+  });
+
   const line = document.createElement("div");
   line.id = "club-line";
   line.className = "club-line";
