@@ -122,6 +122,9 @@ def test_the_wheel_carries_every_package_the_models_and_the_demo(installed: Path
                                                     "classifier_head.npz", "cards.json")]
         files += [demo.DEMO_VIDEO, demo.DEMO_SETUP, demo.DEMO_FRAMES, demo.DEMO_TRUTH, demo.DEMO_RECORD_FILE]
         files += [Path(web.__file__).parent / "templates" / "base.html", Path(web.__file__).parent / "static" / "client.js"]
+        import tuolaji.club
+        files += [Path(tuolaji.club.__file__).parent / "templates" / "club_director.html",
+                  Path(web.__file__).parent / "static" / "director.js"]
         print(json.dumps({"where": [m.__file__ for m in (scorer, session, vision, web, models, tuolaji)],
                           "missing": [str(f) for f in files if not f.is_file()]}))
     """)], cwd=tmp_path, env=_clean_env())
