@@ -151,3 +151,20 @@ def test_each_tables_status_from_what_the_club_knows(club: ClubServer) -> None:
     # C, seated in no round and heard from: free
     client.get("/club/api/tables/C/commands", headers={"Authorization": f"Bearer {tables.tokens['C']}"})
     assert status()["C"] == {"table": "C", "state": "free", "deal": None, "deals": None, "since": None}
+
+
+def test_the_database_away_is_one_line_in_both_languages(club: ClubServer, monkeypatch: Any) -> None:
+    from tuolaji.club.store import ClubDatabaseDown
+
+    client, headers = console(club)
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise ClubDatabaseDown("club database unavailable (connection refused)")
+
+    monkeypatch.setattr(club.app.extensions["tuolaji.club"], "pairs", away)
+    answer = client.get("/club/director/api/state", headers=headers)
+    assert answer.status_code == 503
+    assert answer.get_json()["message"]["zh"] == (
+        "俱乐部数据库暂时不可用（club database unavailable (connection refused)），各桌继续打牌，恢复后补传")
+    assert client.get("/club/api/pairs").status_code == 503  # the JSON API's own answer, as before
+    assert client.get("/club/api/pairs").get_json() == {"error": "club database unavailable (connection refused)"}
