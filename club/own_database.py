@@ -29,7 +29,7 @@ file name (``.s.PGSQL.5432``), must fit."""
 
 
 class OwnDatabaseError(InputError):
-    """The club's own PostgreSQL could not be started (a command's line: no page shows it)."""
+    """The club's own PostgreSQL could not be started."""
 
 
 class OwnDatabase:
@@ -47,11 +47,9 @@ class OwnDatabase:
                 warnings.simplefilter("ignore")
                 import pgserver
         except ModuleNotFoundError:
-            raise OwnDatabaseError("the club's own database needs the 'club' extra (pgserver): "
-                                   "pip install -e '.[club]', or give --db postgresql://…") from None
+            raise OwnDatabaseError("club.own_db_missing") from None
         if len(str(self.folder / "pgdata" / ".s.PGSQL.5432")) > SOCKET_PATH_LIMIT:
-            raise OwnDatabaseError(f"--data {self.folder}: too long a path for the database's socket "
-                                   f"(at most {SOCKET_PATH_LIMIT - 25} characters)")
+            raise OwnDatabaseError("club.own_db_path_too_long", folder=str(self.folder), most=SOCKET_PATH_LIMIT - len("/pgdata/.s.PGSQL.5432"))
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self.folder.chmod(self.folder.stat().st_mode | 0o711)  # its own user reaches the files inside
@@ -61,8 +59,7 @@ class OwnDatabase:
             if DATABASE not in self._server.psql("SELECT datname FROM pg_database;"):
                 self._server.psql(f"CREATE DATABASE {DATABASE};")
         except Exception as exc:  # initdb or the server failed: say where, keep the folder as it is
-            raise OwnDatabaseError(f"--data {self.folder}: the club's database did not start "
-                                   f"({_one_line(exc)})") from None
+            raise OwnDatabaseError("club.own_db_failed", folder=str(self.folder), error=_one_line(exc)) from None
         self.dsn = re.sub(r"/postgres\?", f"/{DATABASE}?", self._server.get_uri(), count=1)
         return self
 

@@ -356,6 +356,11 @@ MESSAGES_EN: dict[str, str] = {
     "club.no_round": "no round is under way",
     "club.out_of_order": "table {name!r}: change {n} out of order, expected {expected}",
     "club.too_few_tables": "{pairs} pairs need {needed} tables, the club has {tables}",
+    # the club's own PostgreSQL (club.own_database)
+    "club.own_db_missing": "the club's own database needs the 'club' extra (pgserver): pip install -e '.[club]', "
+                           "or give --db postgresql://…",
+    "club.own_db_path_too_long": "--data {folder}: too long a path for the database's socket (at most {most} characters)",
+    "club.own_db_failed": "--data {folder}: the club's database did not start ({error})",
     "club.round_unknown": "round {round}: unknown table or pair in {table!r}: {ns!r} – {ew!r}",
     "club.change_differs": ("table {name!r}: change {n} differs from the change {n} received before"
                             " (a table whose outbox was reset?)"),
