@@ -252,6 +252,18 @@ class ScriptedReader:
             yield Frame(index, index / fps, image)
 
 
+def first_trick(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int) -> tuple[dict, LiveGame]:
+    """The first trick the table pipeline records from ``frames`` frames of a scripted table (plays
+    settle after 0.5 s; a follow of another size than the lead waits 1 s), and its game."""
+    game = LiveGame(SETUP)
+    reader = ScriptedReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(frames):
+        pipeline.process(frame)
+    return game.snapshot()["deals"][0]["tricks"][0], game
+
+
 def test_plays_settle_in_turn_and_low_confidence_cards_are_marked_for_a_person(tmp_path):
     script = {
         0: {},
@@ -293,13 +305,7 @@ def test_a_lead_whose_follows_stay_longer_is_filled_with_its_hidden_copy_for_a_p
     script = {0: {}, 10: {0: [("JS", 0.95)]},
               30: {0: [("JS", 0.95)], 1: [("8S", 0.95), ("5S", 0.95)]},
               60: {0: [("JS", 0.95)], 1: [("8S", 0.95), ("5S", 0.95)], 2: [("10S", 0.95), ("6S", 0.95)]}}
-    game = LiveGame(SETUP)
-    reader = ScriptedReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick, game = first_trick(script, frames=100)
     assert trick["plays"] == [["JS", "JS"], ["8S", "5S"], ["10S", "6S"]]
     assert trick["unconfirmed"] == [[0, 1]]
     assert [p["card"] for p in game.pending()] == ["JS"]
@@ -313,13 +319,7 @@ def test_a_follow_recorded_before_the_lead_grew_is_filled_and_marked_not_left_sh
               30: {0: [("SJ", 0.95), ("SJ", 0.95)], 1: [("QD", 0.95), ("QD", 0.95)]},
               50: {0: [("SJ", 0.95), ("SJ", 0.95)], 1: [("QD", 0.95), ("QD", 0.95)],
                    2: [("BJ", 0.95), ("QS", 0.95), ("QS", 0.95)]}}
-    game = LiveGame(SETUP)
-    reader = ScriptedReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(90):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick, game = first_trick(script, frames=90)
     assert [len(play) for play in trick["plays"]] == [3, 3, 3]
     assert [0, 2] in trick["unconfirmed"] and [1, 2] in trick["unconfirmed"]
 
@@ -331,13 +331,7 @@ def test_a_follow_longer_than_the_lead_by_an_unsure_card_alone_does_not_grow_the
     script = {0: {}, 10: {0: [("AC", 0.95)]},
               30: {0: [("AC", 0.95)], 1: [("5C", 0.95), ("4C", 0.45)]},
               60: {0: [("AC", 0.95)], 1: [("5C", 0.95), ("4C", 0.45)], 2: [("SJ", 0.95)]}}
-    game = LiveGame(SETUP)
-    reader = ScriptedReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick, game = first_trick(script, frames=100)
     assert trick["plays"] == [["AC"], ["5C"], ["SJ"]]
     assert trick.get("unconfirmed", []) == []
 
@@ -349,13 +343,7 @@ def test_a_lead_with_an_unsure_extra_card_is_cut_to_its_first_follow(tmp_path):
     script = {0: {}, 10: {0: lead},
               30: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)]},
               60: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)], 2: [("QC", 0.95), ("JC", 0.95), ("4C", 0.95)]}}
-    game = LiveGame(SETUP)
-    reader = ScriptedReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick, game = first_trick(script, frames=100)
     assert trick["plays"] == [["10C", "10C", "10C"], ["KC", "8C", "8C"], ["QC", "JC", "4C"]]
     assert trick.get("unconfirmed", []) == []
 
@@ -370,13 +358,7 @@ def test_a_pair_read_as_three_in_the_lead_and_the_first_follow_is_cut_back_by_th
     script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first},
               50: {0: lead, 1: first, 2: [("7C", 0.95), ("7C", 0.95)]},
               80: {0: lead, 1: first, 2: [("7C", 0.95), ("7C", 0.95)], 3: [("10C", 0.95), ("10C", 0.95)]}}
-    game = LiveGame(SETUP)
-    reader = ScriptedReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(110):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick, game = first_trick(script, frames=110)
     assert trick["plays"] == [["8C", "8C"], ["9C", "9C"], ["7C", "7C"], ["10C", "10C"]]
     assert trick.get("unconfirmed", []) == []
 
