@@ -217,6 +217,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "rule.bad-kitty": {"zh": "底牌张数不对", "en": "wrong kitty size"},
     "rule.bad-friend-call": {"zh": "叫朋友不合规", "en": "bad friend call"},
     "rule.wrong-dealer": {"zh": "庄家或级数不对", "en": "wrong dealer or level"},
+    "rule.bad-points": {"zh": "分数不对", "en": "impossible points"},
     "trick.trumped": {"zh": "毙", "en": "trumped"},
     "trick.trumped_title": {"zh": "用主牌毙了这一墩", "en": "won by trumping"},
     "profile.standard-2deck": {"zh": "两副牌·标准", "en": "2 decks, standard"},

@@ -82,9 +82,19 @@ def test_every_word_of_the_page_exists_in_both_languages():
     used = {key for key in used if not key.endswith(".")}  # a key made on the page ('stats.' ~ key) ...
     used |= {f"stats.{key}" for key in STAT_KEYS}  # ... is one of these
     assert used - set(STRINGS) == set()
-    rule_codes = ["wrong-leader", "wrong-card-count", "card-not-available", "lead-mixed-suits", "must-follow-suit",
-                  "must-follow-format", "failed-throw", "wrong-forced-unit", "bad-bid", "bad-kitty"]
-    assert {f"rule.{code}" for code in rule_codes} <= set(STRINGS)
+
+
+def test_every_rule_code_the_audit_reports_has_its_name_in_both_languages():
+    """A violation's rule is drawn as ``t("rule." + code)``: a code without its name showed raw
+    (``rule.bad-points``, issue 43). The codes are those the audit adds, and docs/RECORD.md lists."""
+    root = Path(__file__).resolve().parents[2]
+    audit = (root / "scorer" / "audit.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'(?:\.add|flag)\([^"\n]*"([a-z]+(?:-[a-z]+)+)"', audit))
+    documented = set(re.findall(r"^\| `([a-z-]+)` \|", (root / "docs" / "RECORD.md").read_text(encoding="utf-8"), re.M))
+    assert "bad-points" in codes and len(codes) == 13
+    assert codes <= documented
+    for code in codes:
+        assert STRINGS[f"rule.{code}"]["zh"] and STRINGS[f"rule.{code}"]["en"], code
 
 
 @pytest.mark.parametrize("name", CARD_NAMES)
