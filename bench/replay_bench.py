@@ -132,6 +132,10 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     }
 
 
+SHOW_FALSE = False
+"""``--show-wrong`` also prints each violation the recorded game shows that the true game does not have."""
+
+
 def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: int = 0) -> dict[str, int]:
     """Violations the recorded game shows that the true game does not have (trick, seat, rule),
     from trick ``first`` on: ``false_proven`` (shown as proven: an accusation that never happened)
@@ -144,6 +148,9 @@ def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: in
 
     real = {(v["trick"], v["seat"], v["rule"]) for v in found(truth)}
     false = [v for v in found(recorded) if (v["trick"], v["seat"], v["rule"]) not in real]
+    if SHOW_FALSE:
+        for v in false:
+            print(f"    {'proven' if v['proven'] else 'to check'}: trick {v['trick']} seat {v['seat']} {v['rule']}")
     return {"false_proven": sum(1 for v in false if v["proven"]),
             "false_to_check": sum(1 for v in false if v.get("to_check"))}
 
@@ -300,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))
     truth = VideoTruth.load(frames)
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
+    global SHOW_FALSE
+    SHOW_FALSE = args.show_wrong
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
                    args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners,

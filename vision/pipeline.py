@@ -75,7 +75,7 @@ from tuolaji.vision.plays import (
     without_current_tricks,
     without_unsure,
 )
-from tuolaji.vision.read_check import deal_facts, one_suit_lead
+from tuolaji.vision.read_check import deal_facts, doubted_by_follows, one_suit_lead
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sharpness import zone_sharpness
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
@@ -605,11 +605,29 @@ class TablePipeline:
         self._request_verification(frame.time_s, self.verify_s if content.unconfirmed else self.verify_after_commit_s)
         if self._trick.leader is None:
             self._trick.leader = zone.seat
+            self._trick.lead_read = content
         self._trick.plays.append(list(content.cards))
         if len(self._trick.plays) >= self.players:
             self._trick.complete_at = frame.time_s
             self._swept = False
+            self._doubt_a_lead_nobody_followed()
         self._after_commit()
+
+    def _doubt_a_lead_nobody_followed(self) -> None:
+        """The trick is whole: a lead every follow answered in one other suit has its sure cards
+        that may be of that suit marked for a person (:func:`doubted_by_follows`)."""
+        lead = self._trick.lead_read
+        if lead is None or list(lead.cards) != self._trick.plays[0]:
+            return  # revised since it was read: its reads are not the lead's
+        facts = deal_facts(self.game.record())
+        if facts is None or facts.suit_of is None:
+            return
+        recorded = self._as_recorded(0)
+        doubted = doubted_by_follows(dataclasses.replace(lead, unconfirmed=recorded.unconfirmed),
+                                     self._trick.plays[1:], facts.suit_of)
+        if doubted:
+            marked = dataclasses.replace(recorded, unconfirmed=tuple(sorted({*recorded.unconfirmed, *doubted})))
+            self._replace_play(0, self._seat_of_position(0), marked, reason="play-revised", attempt=None)
 
     def _keep_picture(self, seat: int, frame: Frame) -> dict[str, Any] | None:
         """A small JPEG of ``seat``'s zone in the frame the play settled in, handed to the keeper."""

@@ -33,6 +33,7 @@ class TrickView:
     leader: int | None = None
     plays: list[list[str]] = field(default_factory=list)
     complete_at: float | None = None
+    lead_read: ZoneContent | None = None  # the lead as the camera read it (its candidates), when it did
 
     def committed(self, seat: int, players: int) -> list[str] | None:
         """What ``seat`` has played in this trick (None: nothing yet, or no trick led)."""

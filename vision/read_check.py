@@ -219,6 +219,43 @@ def one_suit_lead(content: ZoneContent, suit_of: Callable[[str], int]) -> ZoneCo
                                unconfirmed=tuple(sorted(unconfirmed)))
 
 
+DOUBTED_SHARE = 0.02
+"""A sure lead card whose reads gave a card of the suit every follow was of at least this share
+is marked for a person (:func:`doubted_by_follows`)."""
+
+
+def doubted_by_follows(lead: ZoneContent, follows: list[list[str]], suit_of: Callable[[str], int]) -> tuple[int, ...]:
+    """The lead's sure cards put in doubt by its follows: the lead reads as one effective suit and
+    every follow is wholly of one other suit, the same for all. Players follow suit when they
+    can, so a lead nobody followed is likelier misread (a 9♣ pair read as 9♠) than a round of
+    voids: the lead's sure cards whose reads gave that other suit at least :data:`DOUBTED_SHARE`
+    are returned, to be marked for a person, never changed (a round of voids does happen). A
+    revoke proven on such a lead would be an accusation resting on a misread.
+
+    >>> suit = {"9S": 0, "9C": 2, "10C": 2, "4C": 2, "7C": 2}.__getitem__
+    >>> lead = ZoneContent(("9S", "9S"), (0.93, 0.5), (1,), ((("9S", 0.9), ("9C", 0.08)), (("9S", 0.5), ("9C", 0.4))))
+    >>> doubted_by_follows(lead, [["10C", "4C"], ["7C", "7C"]], suit)
+    (0,)
+    >>> doubted_by_follows(lead, [["10C", "4C"], ["9S", "7C"]], suit)  # a follow of the led suit: no doubt
+    ()
+    """
+    if not follows or len(lead.candidates) != len(lead) or not all(lead.candidates):
+        return ()
+    try:
+        led = {suit_of(card) for card in lead.cards}
+        followed = [{suit_of(card) for card in play} for play in follows]
+        if len(led) != 1 or any(len(suits) != 1 for suits in followed):
+            return ()
+        other = set.union(*followed)
+        if len(other) != 1 or other & led:
+            return ()
+        suit = next(iter(other))
+        return tuple(i for i, fused in enumerate(lead.candidates) if i not in lead.unconfirmed
+                     and any(suit_of(card) == suit and p >= DOUBTED_SHARE for card, p in fused))
+    except Exception:  # a card the rules core cannot name is the audit's to report
+        return ()
+
+
 def _led_suit(plays: list[Any], suit_of: Any) -> int | None:
     """The suit of a lead whose cards are all of one suit (None for no lead, or a card the
     rules core cannot name)."""

@@ -363,6 +363,47 @@ def test_a_pair_read_as_three_in_the_lead_and_the_first_follow_is_cut_back_by_th
     assert trick.get("unconfirmed", []) == []
 
 
+@dataclass(frozen=True)
+class Unsure:
+    """A scripted read that also gives its candidates, as the trained reader does."""
+
+    card: str
+    box: tuple[float, float, float, float]
+    confidence: float
+    others: tuple[tuple[str, float], ...]
+
+    def candidates(self) -> tuple[tuple[str, float], ...]:
+        return ((self.card, self.confidence), *self.others)
+
+
+class MisreadingReader(ScriptedReader):
+    """The scripted table, but a 9♣ is read surely as 9♠ (9♣ second in its candidates)."""
+
+    def read_frame(self, frame: Frame) -> list[Unsure]:  # type: ignore[override]
+        return [Unsure("9S" if seen.card == "9C" else seen.card, seen.box, seen.confidence,
+                       (("9C", 0.08),) if seen.card == "9C" else ()) for seen in self.at(frame.index)]
+
+
+def test_a_lead_every_follow_answered_in_another_suit_is_marked_for_a_person(tmp_path):
+    """A pair of 9♣ led, read surely as 9♠; all three follows are clubs. Players follow suit when
+    they can: the lead is marked for a person, so a revoke resting on it (a follower later shown
+    to hold spades) is to check, never proven (the audit's rule for unconfirmed cards)."""
+    setup = {**SETUP, "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": []}]}
+    script = {0: {}, 10: {0: [("9C", 0.95), ("9C", 0.95)]},
+              30: {0: [("9C", 0.95), ("9C", 0.95)], 1: [("10C", 0.95), ("4C", 0.95)]},
+              50: {0: [("9C", 0.95), ("9C", 0.95)], 1: [("10C", 0.95), ("4C", 0.95)], 2: [("10C", 0.95), ("6C", 0.95)]},
+              70: {0: [("9C", 0.95), ("9C", 0.95)], 1: [("10C", 0.95), ("4C", 0.95)], 2: [("10C", 0.95), ("6C", 0.95)],
+                   3: [("7C", 0.95), ("7C", 0.95)]}}
+    game = LiveGame(setup)
+    reader = MisreadingReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"] == [["9S", "9S"], ["10C", "4C"], ["10C", "6C"], ["7C", "7C"]]
+    assert sorted(trick["unconfirmed"]) == [[0, 0], [0, 1]]
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     from tuolaji import scorer
     from tuolaji.datasets.video import RenderOptions, render_video
