@@ -49,9 +49,8 @@ WORDS: dict[str, dict[str, str]] = {
     "dealer": {"zh": "庄家 {name}", "en": "dealer {name}"},
     "points": {"zh": "闲家得分", "en": "Defenders' points"},
     "of": {"zh": "（满 {threshold} 分上台）", "en": "({threshold} to take over)"},
-    "kitty": {"zh": "底牌 {points} 分 ×{multiplier}，{who}", "en": "kitty {points} points ×{multiplier}, {who}"},
-    "kitty.defenders": {"zh": "闲家抠底", "en": "won by the defenders"},
-    "kitty.dealer": {"zh": "庄家保底", "en": "kept by the dealer's side"},
+    "kitty.defenders": {"zh": "底牌 {points} 分 ×{multiplier}，闲家抠底", "en": "kitty {points} points ×{multiplier}, won by the defenders"},
+    "kitty.dealer": {"zh": "底牌 {points} 分，庄家保底（不计入）", "en": "kitty {points} points, kept by the dealer's side (not counted)"},
     "penalty": {"zh": "罚分 {points}", "en": "penalty {points}"},
     "agreed": {"zh": "认输 / 直接结算（按商定的分）", "en": "conceded / settled now (points agreed)"},
     "outcome.dealer": {"zh": "{side} 守庄，升 {n} 级", "en": "{side} hold, up {n} level(s)"},
@@ -133,9 +132,9 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
                    word("of", lang, threshold=table["threshold"]), font=font(40), fill=MUTED)
     card.y += 240
     if deal_audit.get("kitty_points") is not None and (deal.get("kitty") is not None or deal.get("kitty_points") is not None):
-        who = word("kitty.defenders" if deal_audit.get("kitty_won_by") == "defenders" else "kitty.dealer", lang)
-        card.line(word("kitty", lang, points=deal_audit["kitty_points"], multiplier=deal_audit.get("kitty_multiplier", 1),
-                       who=who), 36)
+        won = deal_audit.get("kitty_won_by") == "defenders"  # kept, the kitty multiplies nothing: no multiplier named
+        card.line(word("kitty.defenders" if won else "kitty.dealer", lang, points=deal_audit["kitty_points"],
+                       multiplier=deal_audit.get("kitty_multiplier", 1)), 36)
         if deal.get("kitty"):  # 只记分 may keep the kitty's points alone
             card.line(" ".join(card_label(c) for c in deal["kitty"]), 36, MUTED, 32)
     if deal_audit.get("penalty_points"):

@@ -1,10 +1,13 @@
 """What the page shows, derived from a record and its audit: sides, levels, the levels chart.
 
 >>> record = {"players": ["东", "南", "西", "北"], "start_levels": ["2", "3", "2", "3"],
-...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+...           "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": [], "kitty_points": 10}]}
 >>> audit = {"deals": [{"levels_after": ["4", "3", "4", "3"]}]}
 >>> level_history(record, audit)
 [['2', '3', '2', '3'], ['4', '3', '4', '3']]
+>>> del record["deals"][0]["kitty_points"]  # the kitty not entered yet: no level has changed
+>>> level_history(record, audit)
+[['2', '3', '2', '3']]
 >>> [side["seats"] for side in sides(record)]
 [[0, 2], [1, 3]]
 """
@@ -23,6 +26,7 @@ from tuolaji.scorer.cards import RANKS
 from tuolaji.scorer.scoring import defenders_trick_points
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
+from tuolaji.session.changes import settle_ready
 
 from .cards import card_label
 from .explain import describe_hint, describe_penalty, describe_violation
@@ -87,13 +91,26 @@ def start_levels(record: dict[str, Any]) -> list[str]:
     return ["2"] * players
 
 
+def settled_levels_after(record: dict[str, Any], audit: dict[str, Any], deal_index: int) -> list[str] | None:
+    """The levels after a deal once it is settled, else None: the current (last) deal's wait for its
+    kitty (:func:`session.changes.settle_ready`), as its settlement does, so no side is shown going up
+    before the points that decide it are in (issue 43). An earlier deal is settled: the next began."""
+    deals = audit.get("deals", [])
+    after = deals[deal_index].get("levels_after") if deal_index < len(deals) else None
+    if not after:
+        return None
+    if deal_index == len(record.get("deals", [])) - 1 and not settle_ready(record, deal_index):
+        return None
+    return [str(level) for level in after]
+
+
 def level_history(record: dict[str, Any], audit: dict[str, Any]) -> list[list[str]]:
-    """Each seat's level at the start, then after every complete deal."""
+    """Each seat's level at the start, then after every settled deal."""
     history = [start_levels(record)]
-    for deal_audit in audit.get("deals", []):
-        after = deal_audit.get("levels_after")
+    for deal_index in range(len(audit.get("deals", []))):
+        after = settled_levels_after(record, audit, deal_index)
         if after:
-            history.append([str(level) for level in after])
+            history.append(after)
     return history
 
 
@@ -353,7 +370,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
         dealer_seats = _dealer_first(deal, dealer_sides[deal_index])
         before = history[min(deal_index, len(history) - 1)]
-        after = [str(level) for level in deal_audit["levels_after"]] if deal_audit.get("levels_after") else before
+        after = settled_levels_after(record, audit, deal_index) or before
         deals.append({
             "levels_before": before,
             "levels_after": after,

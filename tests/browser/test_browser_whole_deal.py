@@ -98,7 +98,9 @@ def test_a_whole_deal_and_the_next_entered_by_hand_settle_as_the_audit_says(page
     page.wait_for_function(f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")
     summary = page.locator("#summary-body").inner_text()
     assert f"{audit['kitty_points']}" in page.locator("#summary .kitty-line").inner_text()
-    assert f"{audit['kitty_multiplier']}" in page.locator("#summary .kitty-line").inner_text()
+    # the multiplier is named where it applied: the defenders won the kitty (kept, it multiplies nothing; issue 43)
+    assert (f"×{audit['kitty_multiplier']}" in page.locator("#summary .kitty-line").inner_text()) == (
+        audit["kitty_won_by"] == "defenders")
     assert str(audit["penalty_points"]) in page.locator("#summary .penalty-line").inner_text()
     assert names[audit["next_dealer"]] in page.locator("#summary .next-dealer").inner_text()
     change = page.locator("#summary .level-change").inner_text()

@@ -16,7 +16,8 @@ function kittyLines(deal, dealAudit, total) {
   if (dealAudit.kitty_won_by === "defenders") {
     rows.push('<p class="kitty-line">' + esc(t("summary.kitty_won", figures)) + " = " + esc(total) + "</p>");
   } else {
-    rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer")) + " (" + esc(t("summary.kitty_points", figures)) + ")</p>");
+    // kept by the dealer's side, the kitty multiplies nothing: no multiplier is named (issue 43)
+    rows.push('<p class="kitty-line">' + esc(t("summary.kitty_dealer", figures)) + "</p>");
   }
   return rows;
 }
