@@ -27,6 +27,7 @@ from .formats import Lead, Unit, beating_unit, counts_of, embeddings, read_forma
 from .order import SUIT_LABELS, TRUMP, TrumpOrder
 from .profiles import PENALTY_OPTIONS, Options
 from .record import (
+    Concession,
     ParsedDeal,
     ParsedRecord,
     ParsedTrick,
@@ -38,6 +39,7 @@ from .record import (
 from .record_types import Record
 from .scoring import (
     advance_level,
+    concession_points,
     dealer_side,
     is_unit_size,
     jack_hook_level,
@@ -249,6 +251,10 @@ class _DealAudit:
                     else:
                         at[c] = [t]
         self.missing_plays = [{"trick": t, "seat": s} for t, tr in enumerate(tricks) for s in tr.missing]
+        if d.conceded is not None:  # 认输: over by a concession; the plays are not the whole hands
+            self.complete = True
+            self.exact = d.hands is not None
+            return played_total
         if d.points_only:  # 只记分: the cards do not make the hands, the record says when it is over
             self.complete = d.complete_flag if d.complete_flag is not None else d.defender_points is not None
             self.exact = False
@@ -562,7 +568,9 @@ class _DealAudit:
             result["missing_plays"] = self.missing_plays
             result["provisional"] = True
         last = self._last_unit()
-        if self.complete and last is not None:
+        if d.conceded is not None:
+            self._conceded_outcome(result, d.conceded, penalty_points, defenders)
+        elif self.complete and last is not None:
             self._outcome(result, last, kitty_points, defender_points, penalty_points, defenders)
         return result
 
@@ -927,13 +935,31 @@ class _DealAudit:
     # ---------------------------------------------------------------- outcome
     def _outcome(self, result: dict[str, Any], last: tuple[int, int | None, bool], kitty_points: int,
                  defender_points: int, penalty_points: int, defenders: list[int]) -> None:
-        opts, n, d = self.opts, self.n, self.d
+        opts, d = self.opts, self.d
         last_winner, unit, by_trump = last
         mult = kitty_multiplier(opts, unit or 1, by_trump)
         won_by = "dealer" if last_winner in self.dealer_side else "defenders"
         if unit is None and won_by == "defenders" and kitty_points:  # a points-only last trick naming no unit
             self.add(len(d.tricks) - 1 if d.tricks else None, last_winner, "bad-points", True, UnitMissing(mult))
         total = defender_points + (kitty_points * mult if won_by == "defenders" else 0) + penalty_points
+        hook = None
+        if d.last_trick is None and self.last_points_trick is None and self.last_winner_play is not None:
+            hook = jack_hook_level(opts, d.level, self.last_winner_play[1], won_by == "defenders")
+        result.update({"kitty_points": kitty_points, "kitty_multiplier": mult, "kitty_won_by": won_by})
+        self._levels_outcome(result, total, defenders, hook)
+
+    def _conceded_outcome(self, result: dict[str, Any], conceded: Concession, penalty_points: int,
+                          defenders: list[int]) -> None:
+        """认输: the deal settled by the points agreed, else the house's fixed cost
+        (:func:`concession_points`), with the penalties; no last trick, so no kitty counted nor won."""
+        points = conceded.points if conceded.points is not None else concession_points(self.opts, self.n, conceded.by)
+        result["conceded"] = {"by": conceded.by, "points": points, "agreed": conceded.points is not None}
+        self._levels_outcome(result, points + penalty_points, defenders, None)
+
+    def _levels_outcome(self, result: dict[str, Any], total: int, defenders: list[int], hook: int | None) -> None:
+        """The deal's outcome from the defenders' ``total``: the side that goes up and its levels, the
+        levels after (勾J's ``hook`` and the level penalties), the next dealer, the game's winner."""
+        opts, n, d = self.opts, self.n, self.d
         side, levels = level_outcome(opts, n, total)
         winners = sorted(self.dealer_side) if side == "dealer" else defenders
         after = list(self.levels_before)
@@ -943,9 +969,6 @@ class _DealAudit:
             after[s] = new
             if passed:
                 game_winner = side
-        hook = None
-        if d.last_trick is None and self.last_points_trick is None and self.last_winner_play is not None:
-            hook = jack_hook_level(opts, d.level, self.last_winner_play[1], won_by == "defenders")
         if hook is not None:  # 勾J: the dealer's side goes back (RULES §8), whatever the points gave it
             for s in self.dealer_side:
                 after[s] = hook
@@ -960,9 +983,6 @@ class _DealAudit:
         self.winners = set(winners)
         self.next_dealer = nxt
         result.update({
-            "kitty_points": kitty_points,
-            "kitty_multiplier": mult,
-            "kitty_won_by": won_by,
             "total_defender_points": total,
             "outcome": {"side": side, "levels": levels},
             "next_dealer": nxt,

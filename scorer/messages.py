@@ -90,6 +90,7 @@ MESSAGES_EN: dict[str, str] = {
     "record.points_and_tricks": "{where}: a deal recorded by its defender_points has no tricks",
     "record.last_trick": "{where}: only a deal recorded by its defender_points has a last_trick",
     "record.points_hands": "{where}: a deal recorded by points has no hands",
+    "record.conceded_by": "{where}: who conceded is \"dealer\" or \"defenders\", not {value:json}",
     "record.missing_seats": "{where}: expected a list of the seats whose play was not seen",
     "record.unconfirmed": "{where}: expected a list of [seat, card index] pairs of cards to confirm",
     "record.missing_twice": "{where}: seat {seat} is listed twice",
@@ -141,6 +142,9 @@ MESSAGES_EN: dict[str, str] = {
     "session.deal_over": ("deals[{deal}]: the deal is over (every seat has played its {cards} cards): "
                           "record the kitty, then start the next deal"),
     "session.already_played": "deals[{deal}].tricks[{trick}]: seat {seat}'s play is already recorded ({cards: |})",
+    "session.concede_not_five": "{points} points agreed: points come in fives (5, 10, K); nothing recorded",
+    "session.concede_over": "deals[{deal}] is over already: there is nothing to concede",
+    "session.concede_side": "who concedes is the dealer's side or the defenders, not {by:json}",
     "session.points_not_five": "{points} points: a trick's points come in fives (5, 10, K); nothing recorded",
     "session.points_too_many": "{points} points in one trick: {decks} decks hold {most} in all; nothing recorded",
     "session.points_recorded": "deals[{deal}].tricks[{trick}]: this trick is recorded already ({seat}: {points} points); nothing recorded",
@@ -153,6 +157,7 @@ MESSAGES_EN: dict[str, str] = {
     "session.no_deal": "{what}: the record has no deal",
     "points.deal_by_total": "deals[{deal}] is kept by the defenders' points: undo its settlement to record tricks",
     "points.deal_done": "deals[{deal}] is over: undo its last trick to record more",
+    "points.deal_conceded": "deals[{deal}] was conceded (认输): undo the concession to record more",
     "points.trick_open": "deals[{deal}].tricks[{trick}] is not complete: finish it or undo it first",
     "points.below_counted": "deals[{deal}]: the defenders have {counted} points in the tricks recorded, more than {points}",
     # the page's requests (web)

@@ -118,6 +118,7 @@ class Options:
     must_defend: tuple[str, ...] = ()  # 必打级: levels a side cannot pass except as the dealer's side
     max_levels: int | None = None  # 最多升几级 (seed 001 「有的规定最多升几级」)
     jack_hook: str | None = None  # 勾J: at level J, defenders winning the last trick with Js send the dealer's side here
+    concede: str = "take-over"  # 认输 with no points agreed: "take-over" (the other side takes the stage), "one-level"
     first_dealer: str = FirstDealer.WINNING_BIDDER.value  # or "first-bidder"
     threshold: int | None = None  # None: 40·decks (friends: RULES §10)
     step: int | None = None  # None: 20·decks (friends: RULES §10)
@@ -355,6 +356,9 @@ HOUSE_RULES: dict[str, str] = {
     "card_count_penalty": "多牌少牌's penalty (the same scale)",
     "first_dealer": "who deals the first deal: first-bidder or winning-bidder",
     "dealer_stays": "连庄: the dealer deals again while his side holds",
+    "concede": "认输 with no points agreed: take-over (a conceding dealer's side steps down, the defenders take the "
+               "stage without a level; conceding defenders give the dealer's side one level) or one-level (the other "
+               "side goes up one level either way)",
 }
 """The house rules a game may set on its profile (the page's 房规), with what each means."""
 
@@ -385,6 +389,9 @@ def house_rule_words(options: Options) -> list[str]:
         words.append("保放: an overcalled bidder who shows more of his suit keeps the bid on a tie")
     return words
 
+
+CONCEDE_COSTS = ("take-over", "one-level")
+"""What 认输 costs when the table agrees no points (``concede``, :func:`scorer.scoring.concession_points`)."""
 
 _OPTION_NAMES = {f.name for f in fields(Options)}
 
@@ -425,6 +432,10 @@ def _check_option(name: str, value: Any, where: str) -> Any:
                 if k >= 0:
                     return value
         raise bad('"unit", "power", "per-card:K" or "fixed:K"')
+    if name == "concede":
+        if value not in CONCEDE_COSTS:
+            raise bad(" or ".join(f'"{c}"' for c in CONCEDE_COSTS))
+        return value
     if name == "first_dealer":
         try:
             return FirstDealer(value).value

@@ -75,6 +75,15 @@ class LastTrick:
     trump: bool = True
 
 
+@dataclass(frozen=True)
+class Concession:
+    """认输: the side that conceded the deal before its end, and the defenders' points agreed (None:
+    the house's fixed cost, :func:`scorer.scoring.concession_points`)."""
+
+    by: str  # "dealer" or "defenders"
+    points: int | None = None
+
+
 @dataclass
 class ParsedDeal:
     level: int
@@ -91,6 +100,7 @@ class ParsedDeal:
     last_trick: LastTrick | None = None  # with ``defender_points``: the last trick's winner and unit
     kitty_points: int | None = None  # the kitty's points when its cards are not recorded
     friend_seats: list[int | None] = field(default_factory=list)  # 找朋友: who played each called card, if the record says
+    conceded: Concession | None = None  # 认输: the deal ended by a side's concession, no last trick nor kitty
 
     @property
     def points_only(self) -> bool:
@@ -489,6 +499,14 @@ def _parse_points(d: dict[str, Any], deal: ParsedDeal, where: str, n: int, decks
         raise RecordError("record.last_trick", where=f"{where}.last_trick")
     if deal.hands is not None and deal.points_only:
         raise RecordError("record.points_hands", where=f"{where}.hands")
+    conceded = d.get("conceded")
+    if conceded is not None:
+        if not isinstance(conceded, dict):
+            raise RecordError("record.object_at", where=f"{where}.conceded")
+        if conceded.get("by") not in ("dealer", "defenders"):
+            raise RecordError("record.conceded_by", where=f"{where}.conceded.by", value=conceded.get("by"))
+        points = conceded.get("points")
+        deal.conceded = Concession(conceded["by"], None if points is None else _points(points, f"{where}.conceded.points"))
 
 
 MAX_RULING_POINTS = 10_000

@@ -83,6 +83,14 @@ class FriendCall(TypedDict):
     seat: NotRequired[int]
 
 
+class ConcededEntry(TypedDict):
+    """认输: the side that conceded (``"dealer"`` or ``"defenders"``) and the defenders' points agreed
+    (absent: the house's fixed cost, the rules' ``concede``)."""
+
+    by: str
+    points: NotRequired[int]
+
+
 class Deal(TypedDict):
     """One deal: its level, trump and dealer, then what was played (cards or points)."""
 
@@ -99,6 +107,7 @@ class Deal(TypedDict):
     last_trick: NotRequired[LastTrickEntry]
     complete: NotRequired[bool]
     agreed: NotRequired[bool]
+    conceded: NotRequired[ConcededEntry]
     rulings: NotRequired[list[dict[str, Any]]]
 
 

@@ -101,6 +101,29 @@ def level_outcome(options: Options, players: int, points: int) -> tuple[str, int
     return side, levels
 
 
+def concession_points(options: Options, players: int, conceded_by: str) -> int:
+    """The defenders' points a concession (认输, ``conceded_by`` "dealer" or "defenders") counts as
+    when the table agrees none: the house's fixed cost (``concede``). ``take-over``: a conceding
+    dealer's side steps down and the defenders take the stage without a level (T); conceding
+    defenders give the dealer's side one level (T − s, at least 5). ``one-level``: the other side
+    goes up one level (T + s, or T − s). The rules say nothing of conceding (RULES.md, the seeds):
+    this is what a table expects, and agreed points replace it.
+
+    >>> from tuolaji.scorer.profiles import PROFILES, resolve_rules
+    >>> opts = PROFILES["standard-2deck"]
+    >>> [level_outcome(opts, 4, concession_points(opts, 4, by)) for by in ("dealer", "defenders")]
+    [('defenders', 0), ('dealer', 1)]
+    >>> one = resolve_rules({"profile": "standard-2deck", "concede": "one-level"})
+    >>> [level_outcome(one, 4, concession_points(one, 4, by)) for by in ("dealer", "defenders")]
+    [('defenders', 1), ('dealer', 1)]
+    """
+    threshold = options.threshold_for(players)
+    step = options.step_for(players)
+    if conceded_by == "dealer":
+        return threshold + step if options.concede == "one-level" else threshold
+    return max(threshold - step, 5)
+
+
 def advance_level(level: int, steps: int, as_dealer: bool, must_defend: tuple[str, ...] = ()) -> tuple[int, bool]:
     """A side's new level (rank index) after going up ``steps``; True if it passed A.
 

@@ -158,9 +158,11 @@ def edit_deal(record: dict[str, Any], deal_index: int, changes: dict[str, Any], 
 
 def settle_ready(record: dict[str, Any], deal_index: int) -> bool:
     """Whether the deal's settlement may be drawn: its kitty recorded (its cards, or only its points:
-    ``kitty_points``, docs/RECORD.md 只记分), or marked unknown."""
+    ``kitty_points``, docs/RECORD.md 只记分), or marked unknown; or the deal conceded (认输)."""
     deal = record["deals"][deal_index]
-    return bool(deal.get("kitty")) or deal.get("kitty_points") is not None or bool(deal.get("kitty_unknown"))
+    # 认输: a conceded deal has no last trick, so no kitty is asked for
+    return (bool(deal.get("kitty")) or deal.get("kitty_points") is not None or bool(deal.get("kitty_unknown"))
+            or deal.get("conceded") is not None)
 
 
 def set_kitty(record: dict[str, Any], deal_index: int, cards: list[str] | None) -> None:
@@ -194,6 +196,8 @@ def _points_room(record: dict[str, Any], deal_index: int) -> list[Any]:
         raise InputError("points.deal_by_total", deal=deal_index)
     if deal.get("complete"):
         raise InputError("points.deal_done", deal=deal_index)
+    if deal.get("conceded") is not None:
+        raise InputError("points.deal_conceded", deal=deal_index)
     tricks: list[dict[str, Any]] = deal.setdefault("tricks", [])
     players = len(record["players"])
     if tricks and tricks[-1].get("points") is None and len(tricks[-1].get("plays", [])) < players:
@@ -250,6 +254,24 @@ def settle_by_points(record: dict[str, Any], deal_index: int, defender_points: i
         deal["complete"] = True
     if agreed:
         deal["agreed"] = True
+
+
+def concede(record: dict[str, Any], deal_index: int, by: str, points: int | None, *, over: bool) -> None:
+    """认输: the deal ends by ``by``'s concession (``"dealer"`` or ``"defenders"``), settled by the
+    defenders' ``points`` agreed, or the house's fixed cost when None (:func:`scorer.concession_points`):
+    no last trick is made up and no kitty is asked for (docs/RECORD.md ``conceded``). The tricks
+    recorded stay; ``over``: the deal has ended already (the audit's outcome), which refuses it, as a
+    trick half played does. Agreed points come in fives, as any points do."""
+    deal = record["deals"][deal_index]
+    if over or deal.get("defender_points") is not None:
+        raise InputError("session.concede_over", deal=deal_index)
+    tricks = deal.get("tricks", [])
+    players = len(record["players"])
+    if tricks and tricks[-1].get("points") is None and len(tricks[-1].get("plays", [])) < players:
+        raise InputError("points.trick_open", deal=deal_index, trick=len(tricks) - 1)
+    if points is not None and points % 5:
+        raise InputError("session.concede_not_five", points=points)
+    deal["conceded"] = {"by": by} if points is None else {"by": by, "points": points}
 
 
 def next_deal_setup(record: dict[str, Any], audit: dict[str, Any], trump: str, *,

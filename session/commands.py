@@ -214,6 +214,8 @@ def _check_not_over(record: Record, deal_index: int, context: Context) -> None:
     deal = record["deals"][deal_index]
     tricks = deal.get("tricks", [])
     players = _players(record)
+    if deal.get("conceded") is not None:
+        raise InputError("points.deal_conceded", deal=deal_index)
     if deal.get("defender_points") is not None or (deal.get("complete") and any(
             trick.get("points") is not None for trick in tricks)):
         raise InputError("points.deal_done", deal=deal_index)  # 只记分: ended by its points
@@ -638,6 +640,30 @@ class SettlePoints(Command):
         params = {"defender_points": self.defender_points, "last_winner": self.last_winner, "unit": self.unit,
                   "trump": self.trump, "agreed": self.agreed, "kitty_points": self.kitty_points}
         return _edited(record, -1, self.kind, params, edit)
+
+
+@dataclass(frozen=True)
+class Concede(Command):
+    """认输: the current deal conceded by one side (``by``: ``"dealer"`` or ``"defenders"``), settled by
+    the defenders' ``points`` agreed or, when None, the house's fixed cost (``concede``) — no made-up
+    last trick, no kitty (:func:`session.changes.concede`)."""
+
+    kind: ClassVar[str] = "concede"
+    logged_as: ClassVar[str | None] = "settle"
+    by: str
+    points: int | None = None
+    by_person: bool = False
+
+    def applied(self, record: Record, context: Context) -> Outcome:
+        if self.by not in ("dealer", "defenders"):
+            raise InputError("session.concede_side", by=self.by)
+
+        def edit(candidate: Record, deal: int) -> None:
+            audit = context.audited().output
+            over = deal < len(audit["deals"]) and audit["deals"][deal].get("outcome") is not None
+            changes.concede(candidate, deal, self.by, self.points, over=over)
+
+        return _edited(record, -1, self.kind, {"by": self.by, "points": self.points}, edit)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from .announce import Announcer, change_event
 from .commands import (
     Bid,
     Command,
+    Concede,
     Confirm,
     Context,
     Correct,
@@ -353,6 +354,10 @@ class LiveGame:
                       agreed: bool = False, kitty_points: int | None = None, history: bool = False) -> Change:
         """The current deal ended by the defenders' points (只记分, :class:`~session.commands.SettlePoints`)."""
         return self.apply(SettlePoints(defender_points, last_winner, unit, trump, agreed, kitty_points, history))
+
+    def concede(self, by: str, points: int | None = None, *, history: bool = False) -> Change:
+        """认输: the current deal conceded by ``by``'s side (:class:`~session.commands.Concede`)."""
+        return self.apply(Concede(by, points, history))
 
     def mark_complete(self, deal: int) -> Change:
         """A deal marked complete (``complete: true``: a replayed record's deal that ended)."""

@@ -344,6 +344,19 @@ def points_trick() -> tuple[Response, int]:
     return state_response(get_table()), 201
 
 
+@api_bp.post("/points/concede")
+def points_concede() -> Response:
+    """认输: the current deal conceded by ``by`` (``"dealer"`` or ``"defenders"``) in one tap, settled by
+    the defenders' ``points`` agreed (optional) or the house's fixed cost: no last trick, no kitty."""
+    data = object_body()
+    with get_table().writing() as game:
+        if not game.current()[0]["deals"]:
+            raise BadRequestError("session.no_deal", what="points")
+        points = int_field(data, "points", high=scorer.record.MAX_POINTS) if data.get("points") is not None else None
+        game.concede(str(data.get("by")), points, history=True)
+    return state_response(get_table())
+
+
 @api_bp.post("/points/deal")
 def points_deal() -> Response:
     """The current deal ended by the defenders' points from the tricks, the last trick's winner and

@@ -78,6 +78,7 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
             "complete": complete,
             "settled": settled,
             "agreed": bool(deal.get("agreed")),  # 认输 / 直接结算: settled before its end, by agreement
+            "conceded": deal_audit.get("conceded"),  # 认输: the side that conceded and the points it counted
             "defender_points": deal_audit.get("defender_points"),
             "kitty": list(deal.get("kitty") or []),
             "kitty_unknown": bool(deal.get("kitty_unknown")),
@@ -112,7 +113,13 @@ def _row_words(row: dict[str, Any], players: list[str], threshold: int) -> dict[
     if row.get("agreed"):
         zh.append("认输 / 直接结算")
         en.append("conceded / settled now")
-    if row["kitty_unknown"] and not row["kitty"]:
+    conceded = row.get("conceded")
+    if conceded:  # 认输: no last trick, so no kitty counted nor won
+        side_zh, side_en = ("庄家", "the dealer's side") if conceded["by"] == "dealer" else ("闲家", "the defenders")
+        agreed_zh, agreed_en = ("商定", "agreed") if conceded["agreed"] else ("按房规", "house rule")
+        zh.append(f"{side_zh}认输（{agreed_zh} {conceded['points']} 分）")
+        en.append(f"{side_en} conceded ({agreed_en}: {conceded['points']})")
+    elif row["kitty_unknown"] and not row["kitty"]:
         zh.append("底牌未知")
         en.append("kitty unknown")
     elif row["kitty_won_by"] == "defenders":

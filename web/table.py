@@ -219,7 +219,7 @@ class CurrentGame:
 
     _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "miss_play",
                          "enter_play", "bid", "withdraw_bid", "edit_deal", "set_kitty", "set_kitty_points", "play_points",
-                         "settle_points", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal", "undo",
+                         "settle_points", "concede", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal", "undo",
                          "redo", "import_record"})
     """The live game's commands: made under the table's lock."""
 
@@ -321,7 +321,7 @@ def deal_setup(deal: dict[str, Any]) -> dict[str, Any]:
     """
     setup = {key: copy.deepcopy(value) for key, value in deal.items()
              if key not in ("tricks", "kitty", "complete", "pictures",  # pictures: of another session's plays
-                            "kitty_points", "defender_points", "last_trick", "agreed")}  # 只记分: the deal's end
+                            "kitty_points", "defender_points", "last_trick", "agreed", "conceded")}  # 只记分: the deal's end
     setup["tricks"] = []
     return setup
 
@@ -427,7 +427,13 @@ class RecordFeed(Feed):
     def _finish_deal(self, deal_index: int, deal: dict[str, Any], deal_audit: dict[str, Any]) -> None:
         target = self.game.snapshot()["deals"][deal_index]
         kitty = "kitty" in deal and target.get("kitty") != deal["kitty"]
-        complete = deal_audit.get("outcome") is not None and not target.get("complete") and target.get("defender_points") is None
+        conceded = deal.get("conceded")  # 认输: the deal ends by its concession, not marked complete
+        complete = (deal_audit.get("outcome") is not None and not target.get("complete") and target.get("defender_points") is None
+                    and conceded is None)
+        if conceded is not None and target.get("conceded") is None:
+            if self._stop.wait(self.pace_s):
+                return
+            self.game.concede(conceded["by"], conceded.get("points"))
         if kitty or complete:
             if self._stop.wait(self.pace_s):
                 return

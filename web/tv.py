@@ -29,11 +29,18 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from tuolaji.session.changes import settle_ready
+
 from .api import get_table
 from .i18n import STRINGS
 from .state import state_payload
 
 tv_bp = Blueprint("tv", __name__)
+
+
+CONCEDED_WORDS = {"dealer": {"zh": "庄家认输", "en": "The dealer's side concedes"},
+                  "defenders": {"zh": "闲家认输", "en": "The defenders concede"}}
+"""认输, said by the side that conceded (the audit's ``conceded.by``)."""
 
 
 def _name(players: list[Any], seat: Any) -> str:
@@ -101,11 +108,13 @@ def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[l
                 name = _name(players, v.get("seat"))
                 said.append({"id": f"d{d}.v{t}.{v.get('seat')}.{v.get('rule')}",
                              "zh": f"{name} {rule['zh']}", "en": f"{name}: {rule['en']}"})
-        deal = deals[d] if d < len(deals) else {}
         outcome = deal_audit.get("outcome")
         # the kitty and the outcome once the deal is settled (its kitty known): said again if a correction changes them
-        if outcome is None or not (deal.get("kitty") or deal.get("kitty_points") is not None or deal.get("kitty_unknown")):
+        if outcome is None or d >= len(deals) or not settle_ready(record, d):
             continue
+        conceded = deal_audit.get("conceded")
+        if conceded:  # 认输: no last trick, no kitty; the side that conceded is said
+            said.append({"id": f"d{d}.conceded", **CONCEDED_WORDS[str(conceded["by"])]})
         if deal_audit.get("kitty_won_by") == "defenders" and deal_audit.get("kitty_multiplier"):
             m = int(deal_audit["kitty_multiplier"])
             said.append({"id": f"d{d}.kitty.{m}", "zh": f"抠底 ×{m}", "en": f"Kitty won ×{m}"})

@@ -23,7 +23,7 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer import violation_text
 from tuolaji.scorer.cards import RANKS
-from tuolaji.scorer.scoring import defenders_trick_points
+from tuolaji.scorer.scoring import concession_points, defenders_trick_points, level_outcome
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
 from tuolaji.session.changes import settle_ready
@@ -52,6 +52,22 @@ def profile_name(record: dict[str, Any]) -> str:
 def options(record: dict[str, Any]) -> scorer.Options:
     """The scorer's options for the record's ``rules`` (a profile when the record names none)."""
     return scorer.resolve_rules(record.get("rules") or "standard-2deck")
+
+
+def concession_costs(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """认输 with no points agreed, by the side that concedes: the defenders' points it counts as (the
+    house's ``concede``, :func:`scorer.scoring.concession_points`) and the outcome they give.
+
+    >>> concession_costs({"rules": "standard-2deck", "players": list("abcd")})["dealer"]
+    {'points': 80, 'outcome': {'side': 'defenders', 'levels': 0}}
+    """
+    opts, players = options(record), len(record.get("players") or [])
+    costs = {}
+    for by in ("dealer", "defenders"):
+        points = concession_points(opts, players, by)
+        side, levels = level_outcome(opts, players, points)
+        costs[by] = {"points": points, "outcome": {"side": side, "levels": levels}}
+    return costs
 
 
 def decks(record: dict[str, Any]) -> int:
@@ -386,6 +402,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
         "profile": profile_name(record),
         "decks": decks(record),
         "threshold": threshold(record),
+        "concession": concession_costs(record),
         "friends": is_friends_game(record),
         "friends_count": options(record).friends_count(len(record.get("players") or [])),
         "sides": sides(record),
