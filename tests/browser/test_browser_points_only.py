@@ -1,6 +1,6 @@
-"""Issue 30, items 1 and 2 (只记分, 认输 / 直接结算): a whole 3-deck deal kept by points alone in under
-40 clicks, and a deal that mixes cards and points and is settled now with the points agreed; each
-settlement on the page equals ``tuolaji audit --json`` run on the saved record."""
+"""Issue 30, items 1 and 2 (只记分, 认输): a whole 3-deck deal kept by points alone in under 40 clicks,
+and a deal that mixes cards and points and is conceded in one tap with the points agreed (issue 43);
+each settlement on the page equals ``tuolaji audit --json`` run on the saved record."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def test_a_whole_3deck_deal_by_points_in_under_40_clicks(page, server, tmp_path)
     assert (second["dealer"], second["level"]) == (audit["next_dealer"], audit["levels_after"][audit["next_dealer"]])
 
 
-def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server, tmp_path):
+def test_cards_and_points_in_one_deal_then_conceded_in_one_tap(page, server, tmp_path):
     names = ["甲", "乙", "丙", "丁"]
     page.goto(server.url)
     set_up_by_hand(page, names)
@@ -122,34 +122,27 @@ def test_cards_and_points_in_one_deal_then_settled_now_by_agreement(page, server
     stored = wait_record(page, server, lambda r: len(r["deals"][0]["tricks"]) == 4
                          and len(r["deals"][0]["tricks"][3]["plays"]) == 4, "the fourth trick")
     assert stored["deals"][0]["tricks"][1:3] == [{"winner": left, "points": 25}, {"winner": (dealer + 2) % 4, "points": 10}]
-    # 认输: the dealer's side concedes; the defenders are credited 90 in the tricks, the kitty 10
-    form = page.locator("#points-deal-form")
-    form.locator("input[name=defender_points]").fill("90")
-    form.locator("select[name=last_winner]").select_option(str(left))
-    form.locator("select[name=unit]").select_option("1")
-    form.locator("input[name=kitty_points]").fill("10")
-    clicks("#points-deal-form input[name=agreed]")
-    clicks("#points-deal-form button[type=submit]", "/api/points/deal")
+    # 认输: the dealer's side concedes at 90 points agreed, one tap (the points typed are no tap)
+    page.locator("#concede-points").fill("90")
+    clicks('#concede .concede-side[data-by="dealer"]', "/api/points/concede")
     saved, out = audited(server, tmp_path)
     deal = saved["deals"][0]
-    assert deal["agreed"] is True and deal["complete"] is True and deal["kitty_points"] == 10
-    assert deal["tricks"][0]["plays"] == [["AH"], ["3H"], ["5H"], ["10H"]]
-    assert deal["tricks"][-1] == {"winner": left, "points": 90 - 25, "unit": 1, "agreed": True}
+    assert deal["conceded"] == {"by": "dealer", "points": 90} and deal["tricks"] == stored["deals"][0]["tricks"]
     audit = out["deals"][0]
-    assert audit["defender_points"] == 90 and audit["kitty_won_by"] == "defenders"
-    assert_settlement_is_the_audits(page, audit, names)
+    assert audit["total_defender_points"] == 90 and audit["kitty_won_by"] is None
+    page.wait_for_function("document.querySelector('#total-points') && document.querySelector('#total-points').textContent === '90'")
+    assert page.locator("#summary .conceded-line").inner_text() == "庄家认输（商定 90 分）"
     assert "认输" in page.locator("#history").inner_text()
-    # undo takes the settlement back, redo puts it back
+    # undo takes the concession back, redo puts it back
     with page.expect_response(lambda response: response.url.endswith("/api/undo")):
         page.locator("#undo").click()
-    wait_record(page, server, lambda r: "agreed" not in r["deals"][0] and len(r["deals"][0]["tricks"]) == 4, "undone")
+    wait_record(page, server, lambda r: "conceded" not in r["deals"][0] and len(r["deals"][0]["tricks"]) == 4, "undone")
     page.locator("#summary").wait_for(state="hidden")
     with page.expect_response(lambda response: response.url.endswith("/api/redo")):
         page.locator("#redo").click()
-    page.wait_for_function(f"document.querySelector('#total-points') && "
-                           f"document.querySelector('#total-points').textContent === '{audit['total_defender_points']}'")
+    page.wait_for_function("document.querySelector('#total-points') && document.querySelector('#total-points').textContent === '90'")
     assert clicks.count < 40, clicks.count
-    print(f"cards and points in one deal, settled by agreement: {clicks.count} clicks besides the 8 plays typed")
+    print(f"cards and points in one deal, conceded: {clicks.count} clicks besides the 8 plays typed")
 
 
 def test_the_replay_the_spectator_view_and_the_tv_draw_a_game_kept_by_points(page, server):

@@ -5,6 +5,7 @@ import {
   VOCABULARY, api, cardLabel, cardSvg, esc, page, playerName, players, setText, t,
 } from "./client.js";
 import { currentDealIndex } from "./board.js";
+import { bindConcede, renderConcede } from "./concede.js";
 import { bindManual, renderManual } from "./manual.js";
 import { bindPoints, renderPoints } from "./points.js";
 
@@ -16,6 +17,7 @@ export function renderEntry(deal) {
   renderDealForm(deal);
   renderManual();
   renderPoints();
+  renderConcede();
 }
 
 /* The bids the rules core says would stand now (data.view.bidding): a seat, then one of its offers. */
@@ -126,4 +128,5 @@ export function bindEntry(reload, redraw) {
   });
   bindManual(reload);
   bindPoints(reload, redraw);
+  bindConcede(reload);
 }

@@ -1,6 +1,6 @@
 /* 只记分 (points only): a table without a camera records a trick by who won it and its points (tap the
- * winner, then the points), the last trick with its winning unit, a deal by the defenders' points (or
- * 认输 / 直接结算: settled now with the points agreed), and the kitty by its points. The units a last
+ * winner, then the points), the last trick with its winning unit, a deal by the defenders' points, and the
+ * kitty by its points (认输 is concede.js's). The units a last
  * trick may have are the server's (view.points_units); what the points make is the audit's. */
 import { I18N, api, esc, fieldError, page, players, t } from "./client.js";
 import { currentDealIndex } from "./board.js";
@@ -111,12 +111,11 @@ export function bindPoints(reload, redraw) {
   document.getElementById("points-deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const f = event.target;
-    const body = { defender_points: Number(f.defender_points.value), last_winner: Number(f.last_winner.value), unit: Number(f.unit.value),
-      agreed: f.agreed.checked };
+    const body = { defender_points: Number(f.defender_points.value), last_winner: Number(f.last_winner.value), unit: Number(f.unit.value) };
     if (f.kitty_points.value.trim()) body.kitty_points = Number(f.kitty_points.value);
     if (page.data.view.kitty_needs_trump) body.trump = f.trump.checked;
     api("/api/points/deal", body, "points-deal-error").then(() => {
-      f.defender_points.value = ""; f.kitty_points.value = ""; f.agreed.checked = false; f.trump.checked = true;
+      f.defender_points.value = ""; f.kitty_points.value = ""; f.trump.checked = true;
       return reload();
     }).catch(() => {});
   });

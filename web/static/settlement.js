@@ -6,6 +6,11 @@ import { cardHtml, esc, page, playerName, players, t, words, writeToken } from "
 import { alertText, currentDealIndex } from "./board.js";
 
 function kittyLines(deal, dealAudit, total) {
+  const conceded = dealAudit.conceded;
+  if (conceded) {  // 认输: no last trick, so no kitty; the side that conceded and the points it counted
+    return ['<p class="conceded-line">' + esc(t("summary.conceded." + conceded.by) +
+      t(conceded.agreed ? "summary.conceded_points" : "summary.conceded_house", { p: conceded.points })) + "</p>"];
+  }
   const kitty = deal.kitty || [];
   const rows = [];
   rows.push('<div class="summary-kitty"><span class="label">' + esc(t("summary.kitty")) + '</span><span class="cards">' +
@@ -48,7 +53,8 @@ export function renderSummary(deal, d, dealAudit) {
   if (dealAudit.penalty_points) rows.push('<p class="penalty-line">' + esc(t("summary.penalties", { p: dealAudit.penalty_points })) + "</p>");
   // the total's parts as the audit counts them: the card points, the kitty the defenders won, the penalties
   const kittyWon = dealAudit.kitty_won_by === "defenders" ? view.deals[d].kitty_total : 0;
-  const parts = [String(cardPoints)].concat(kittyWon ? ["+ " + kittyWon] : [],
+  const base = dealAudit.conceded ? dealAudit.conceded.points : cardPoints;  // 认输 counts its points, not the tricks'
+  const parts = [String(base)].concat(kittyWon ? ["+ " + kittyWon] : [],
     dealAudit.penalty_points ? [(dealAudit.penalty_points > 0 ? "+ " : "− ") + Math.abs(dealAudit.penalty_points)] : []);
   rows.push('<p class="total"><span>' + esc(t("summary.total")) + '</span> <span class="total-parts">' +
     esc(parts.length > 1 ? parts.join(" ") + " =" : "") + '</span> <strong id="total-points">' +
