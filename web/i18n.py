@@ -332,6 +332,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "house.profile": {"zh": "按规则", "en": "as the profile says"},
     "house.kitty_multiplier": {"zh": "抠底倍数", "en": "Kitty multiplier"},
     "house.first_dealer": {"zh": "首局庄家", "en": "First dealer"},
+    "house.concede": {"zh": "认输（不商定分时）", "en": "Conceding (no points agreed)"},
+    "house.value.take-over": {"zh": "对方上台（庄家认输：闲家上台不升级；闲家认输：庄家升 1 级）",
+                              "en": "the other side takes the stage (dealer concedes: defenders take over, no level; "
+                                    "defenders concede: dealer up 1)"},
+    "house.value.one-level": {"zh": "对方升 1 级", "en": "the other side goes up 1 level"},
     "house.dealer_stays": {"zh": "守住连庄", "en": "Dealer stays when his side holds"},
     "house.twos_trump": {"zh": "2 常主", "en": "2s always trump"},
     "house.must_defend": {"zh": "必打级（不能越过）", "en": "Must-play levels (no jumping over)"},

@@ -40,6 +40,7 @@ HOUSE_CHOICES: dict[str, dict[str, Any]] = {
     "max_levels": {"max-1": 1, "max-2": 2, "max-3": 3},
     "jack_hook": {"hook-2": "2"},
     "reinforce": {"reinforce": True},
+    "concede": {"take-over": "take-over", "one-level": "one-level"},  # 认输 with no points agreed (issue 43)
 }
 """The house rules the set-up form offers: for each option, the form's values (each its own word on the
 page: ``house.value.<value>`` in web/i18n.py) and the option's value each one sets in the record's ``rules``."""

@@ -53,6 +53,8 @@ WORDS: dict[str, dict[str, str]] = {
     "kitty.dealer": {"zh": "底牌 {points} 分，庄家保底（不计入）", "en": "kitty {points} points, kept by the dealer's side (not counted)"},
     "penalty": {"zh": "罚分 {points}", "en": "penalty {points}"},
     "agreed": {"zh": "认输 / 直接结算（按商定的分）", "en": "conceded / settled now (points agreed)"},
+    "conceded.dealer": {"zh": "庄家认输（闲家算 {points} 分）", "en": "the dealer's side conceded (defenders {points})"},
+    "conceded.defenders": {"zh": "闲家认输（闲家算 {points} 分）", "en": "the defenders conceded (defenders {points})"},
     "outcome.dealer": {"zh": "{side} 守庄，升 {n} 级", "en": "{side} hold, up {n} level(s)"},
     "outcome.defenders": {"zh": "{side} 上台，升 {n} 级", "en": "{side} take over, up {n} level(s)"},
     "outcome.none": {"zh": "{side} 上台（不升级）", "en": "{side} take over (no level up)"},
@@ -141,6 +143,9 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
         card.line(word("penalty", lang, points=deal_audit["penalty_points"]), 36, RED)
     if deal.get("agreed"):
         card.line(word("agreed", lang), 36, MUTED)
+    conceded = deal_audit.get("conceded")
+    if conceded:  # 认输: no kitty line (none was counted), who conceded instead
+        card.line(word("conceded." + str(conceded["by"]), lang, points=conceded["points"]), 36, MUTED)
     outcome = deal_audit.get("outcome")
     card.y += 16
     if outcome is None:
