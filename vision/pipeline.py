@@ -535,8 +535,11 @@ class TablePipeline:
 
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
                       attempt: list[str] | None) -> None:
-        self.game.replace_play(position, seat, list(content.cards), list(content.unconfirmed), attempt=attempt,
-                               reason=reason)
+        try:
+            self.game.replace_play(position, seat, list(content.cards), list(content.unconfirmed), attempt=attempt,
+                                   reason=reason)
+        except InputError:  # a revision the record cannot hold (a filled copy no deck has left): kept as it was
+            return
         self.stats.revisions += 1
         complete_at = self._trick.complete_at
         self._trick.plays[position] = list(content.cards)
@@ -597,6 +600,13 @@ class TablePipeline:
         except OutOfTurnError:
             self._sync_from_record(frame.time_s)  # the page changed the record under us
             return
+        except InputError:  # cards no deal can hold (a fifth copy in two decks): a misread, never a crash
+            try:
+                self.game.miss_play(zone.seat, frame=frame.index, time_s=frame.time_s)
+            except InputError:  # the record takes no play at all (the deal is over)
+                return
+            self.stats.missing_plays += 1
+            content = ZoneContent((), ())
         self.stats.plays += 1
         if self._target_game is not None:
             self.stats.already_recorded += 1

@@ -404,6 +404,19 @@ def test_a_lead_every_follow_answered_in_another_suit_is_marked_for_a_person(tmp
     assert sorted(trick["unconfirmed"]) == [[0, 0], [0, 1]]
 
 
+def test_a_read_no_deck_can_hold_is_recorded_for_a_person_and_the_table_goes_on(tmp_path):
+    """Four A♠ led (four decks' worth); seat 1's zone reads five sure K♠ (a misread: no game holds
+    five). The lead is not grown with a fifth A♠, the impossible follow is recorded as not seen
+    (没看到) for a person to enter, and the next seat's play is recorded: the pipeline never stops
+    on a misread (it stopped with the record's refusal before)."""
+    lead = [("AS", 0.95)] * 4
+    misread = [("KS", 0.95)] * 5
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: misread},
+              60: {0: lead, 1: misread, 2: [("QS", 0.95), ("QS", 0.95), ("JS", 0.95), ("JS", 0.95)]}}
+    trick, _ = first_trick(script, frames=100)
+    assert trick["plays"] == [["AS"] * 4, [], ["QS", "QS", "JS", "JS"]] and trick["missing"] == [1]
+
+
 def test_calibration_from_a_rendered_frame_matches_the_renderer(tmp_path):
     from tuolaji import scorer
     from tuolaji.datasets.video import RenderOptions, render_video
