@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from tuolaji import scorer
+from tuolaji.session.changes import settle_ready
 
 from . import view
 
@@ -63,8 +64,7 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
         deal_audit = audit["deals"][index] if index < len(audit.get("deals", [])) else {}
         before = history[min(complete_index, len(history) - 1)]
         complete = deal_audit.get("outcome") is not None
-        settled = complete and (bool(deal.get("kitty")) or deal.get("kitty_points") is not None
-                                or bool(deal.get("kitty_unknown")))
+        settled = complete and settle_ready(record, index)  # its kitty in, or conceded (认输: no kitty)
         after = deal_audit.get("levels_after") if complete else None
         if complete:
             complete_index += 1

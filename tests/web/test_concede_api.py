@@ -47,6 +47,8 @@ def test_the_dealers_side_concedes_in_one_request_and_the_house_rule_settles_it(
     assert "庄家认输（按房规 80 分）" in row["words"]["zh"] and "抠底" not in row["words"]["zh"]
     assert "保底" not in row["words"]["zh"]
     assert state["view"]["history"]["undo"]["change"] == "settle"
+    tv = client.get("/api/tv").get_json()["tv"]
+    assert tv["score"] == {**tv["score"], "points": 80, "settled": True}  # the TV shows the settled total
     picture = client.get(f"/api/share/{state['session']['id']}/deal/0.png")
     assert picture.status_code == 200 and picture.mimetype == "image/png"
     # 战绩: the result counts, no 抠底 for anybody
