@@ -21,15 +21,21 @@ async function seatPlayers(seating) {
     levels: seating.seats.map(() => "2"), trump: "NT", dealer: 0, name: t("club.seat_name", { round: seating.round }) });
 }
 
+/* A hidden line (its text in a span) put right after ``anchor``: the club's lines under the table's title. */
+function lineAfter(anchor, id, className, role) {
+  const line = document.createElement("div");
+  line.id = id;
+  line.className = className;
+  line.setAttribute("role", role);
+  line.hidden = true;
+  anchor.after(line);
+  const text = document.createElement("span");
+  line.appendChild(text);
+  return [line, text];
+}
+
 if (anchor) {
-  const seatLine = document.createElement("div");
-  seatLine.id = "seat-line";
-  seatLine.className = "club-line seat-line";
-  seatLine.setAttribute("role", "status");
-  seatLine.hidden = true;
-  anchor.after(seatLine);
-  const seatText = document.createElement("span");
-  seatLine.appendChild(seatText);
+  const [seatLine, seatText] = lineAfter(anchor, "seat-line", "club-line seat-line", "status");
   const seatButton = document.createElement("button");
   seatButton.type = "button";
   seatButton.id = "club-seat";
@@ -52,14 +58,7 @@ if (anchor) {
     if (here && seated) seatText.textContent += " · " + t("club.seated");
   });
 
-  const line = document.createElement("div");
-  line.id = "club-line";
-  line.className = "club-line";
-  line.setAttribute("role", "alert");
-  line.hidden = true;
-  anchor.after(line);
-  const text = document.createElement("span");
-  line.appendChild(text);
+  const [line, text] = lineAfter(anchor, "club-line", "club-line", "alert");
   const buttons = {};
   for (const action of ["resend", "skip"]) {
     const button = document.createElement("button");
