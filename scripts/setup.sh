@@ -37,7 +37,10 @@ fi
 
 PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-stamp=".venv/.tuolaji-$mode-$(sha1sum pyproject.toml | cut -c1-12)"
+hash="$(sha1sum pyproject.toml | cut -c1-12)"
+stamp=".venv/.tuolaji-$mode-$hash"
+# a dev install holds the runtime one: run.sh after test.sh installs nothing again
+[ "$mode" = dev ] || [ ! -f ".venv/.tuolaji-dev-$hash" ] || stamp=".venv/.tuolaji-dev-$hash"
 if [ ! -f "$stamp" ]; then
   .venv/bin/pip install -q --upgrade pip
   # every folder installs under the one name tuolaji (pyproject.toml's package-dir), so the editable

@@ -161,3 +161,24 @@ def test_the_installed_tuolaji_audits_and_detects_from_anywhere(installed: Path,
     cards = json.loads(detect.stdout)[0]["cards"]
     assert cards and all(c["card"] for c in cards)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "table.jpg"]  # nothing written beside them
+
+
+def test_the_main_command_after_the_test_command_installs_nothing_again(tmp_path: Path) -> None:
+    """``scripts/run.sh`` sets up the runtime; after ``scripts/test.sh`` set up everything (dev), the
+    runtime set-up finds it done and runs no pip at all (a copy of the checkout's set-up, its
+    environment's pip a stand-in that notes each call)."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "setup.sh", tmp_path / "scripts" / "setup.sh")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for tool in ("python", "pip"):
+        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> "{tmp_path}/calls"\n')
+        (bin_dir / tool).chmod(0o755)
+    digest = _run(["sha1sum", "pyproject.toml"], tmp_path).stdout[:12]
+    (tmp_path / ".venv" / f".tuolaji-dev-{digest}").touch()
+    _run(["bash", "scripts/setup.sh"], tmp_path)
+    assert not (tmp_path / "calls").exists()
+    (tmp_path / ".venv" / f".tuolaji-dev-{digest}").unlink()  # without the dev install: the runtime one is made
+    _run(["bash", "scripts/setup.sh"], tmp_path)
+    assert "pip install -q -e ." in (tmp_path / "calls").read_text()
