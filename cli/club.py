@@ -89,10 +89,14 @@ def _run_on(args: argparse.Namespace, dsn: str) -> int:
     if args.add_table:
         from urllib.parse import quote
 
+        from tuolaji.web.security import lan_address
+
         token = store.add_table(args.add_table)
         print(token)  # the output: what the table's machine is given (--club-token)
-        print(f"tuolaji club: the table's phones open /club/table/{quote(args.add_table.strip(), safe='')}"
-              f"?token={token} at the club's address", file=sys.stderr)
+        host = (lan_address() or "127.0.0.1") if args.host in ("0.0.0.0", "127.0.0.1", "localhost") else args.host
+        print(f"tuolaji club: the table's phones open http://{host}:{args.port}/club/table/"
+              f"{quote(args.add_table.strip(), safe='')}?token={token} (the club served on the room's network: "
+              f"--host 0.0.0.0 --port {args.port})", file=sys.stderr)
         return 0
     if args.organiser_token:
         print(store.organiser_token())

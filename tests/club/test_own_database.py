@@ -4,6 +4,7 @@ with the club, the evening kept in the folder for the next start (issue "A club 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -35,8 +36,12 @@ def club_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
 
 def test_the_club_keeps_its_own_database_in_its_folder(club_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["club", "--data", str(club_folder), "--add-table", "一号桌"]) == 0
-    token = capsys.readouterr().out.strip()
+    printed = capsys.readouterr()
+    token = printed.out.strip()
     assert len(token) >= 20
+    # the whole address the table's phones open, on this machine's network address
+    address = re.search(r"open (http://[^ ]+)", printed.err)
+    assert address and address.group(1).endswith(f":8760/club/table/%E4%B8%80%E5%8F%B7%E6%A1%8C?token={token}")
     assert not own_postgres_running(club_folder)  # stopped with the command
     # the next start finds the evening as it was left
     assert cli.main(["club", "--data", str(club_folder), "--add-table", "一号桌"]) == 2
