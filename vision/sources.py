@@ -225,6 +225,29 @@ def is_stream_url(spec: object) -> bool:
     return bool(rest) and scheme.lower() in STREAM_SCHEMES
 
 
+PHONE_APP_PATH = "/video"
+"""Where the phone camera apps (IP Webcam, DroidCam) serve their MJPEG stream."""
+
+_HOST_AND_PORT = re.compile(r"^[A-Za-z0-9.-]+:\d{1,5}(/\S*)?$")
+
+
+def completed_address(typed: str) -> str:
+    """A phone's address as people type it, made a stream's address: ``192.168.1.5:8080`` (as
+    the phone app shows it) becomes ``http://192.168.1.5:8080/video``; an address with a scheme
+    is left as it is.
+
+    >>> completed_address("192.168.1.5:8080"), completed_address("phone.local:4747/mjpegfeed")
+    ('http://192.168.1.5:8080/video', 'http://phone.local:4747/mjpegfeed')
+    >>> completed_address("rtsp://192.168.1.5:8554/live"), completed_address("0")
+    ('rtsp://192.168.1.5:8554/live', '0')
+    """
+    text = typed.strip()
+    match = _HOST_AND_PORT.match(text)
+    if "://" in text or match is None:
+        return typed
+    return f"http://{text}" if match.group(1) else f"http://{text}{PHONE_APP_PATH}"
+
+
 def stream_name(url: str) -> str:
     """The address as shown to people: its password (``http://user:pass@…``) hidden.
 
@@ -733,7 +756,8 @@ class FolderSource(FrameSource):
 def open_source(spec: str | int | Path, *, fps: float | None = None,
                 camera_size: tuple[int, int] = CAMERA_SIZE) -> FrameSource:
     """Open a webcam (an int, or a string of digits), a stream (``http://``, ``https://``,
-    ``rtsp://``: a phone's camera app), a video file or a folder of frames.
+    ``rtsp://``: a phone's camera app; ``192.168.1.5:8080`` as the app shows it:
+    :func:`completed_address`), a video file or a folder of frames.
 
     ``fps`` overrides the rate (for folders, and videos whose header lies); a webcam is
     asked for ``camera_size`` (width, height); a stream's size is the phone app's.
@@ -741,6 +765,8 @@ def open_source(spec: str | int | Path, *, fps: float | None = None,
     """
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CameraSource(int(spec), width=camera_size[0], height=camera_size[1], fps=fps)
+    if isinstance(spec, str) and not Path(spec).exists():
+        spec = completed_address(spec)  # 192.168.1.5:8080, as the phone app shows it
     if isinstance(spec, str) and "://" in spec:
         if not is_stream_url(spec):
             raise SourceError("source.stream_url", url=stream_name(spec)[:200])

@@ -37,6 +37,7 @@ from tuolaji.vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
 from tuolaji.vision.sources import (
     IMAGE_SUFFIXES,
     SourceError,
+    completed_address,
     is_stream_url,
     open_source,
     parse_size,
@@ -123,7 +124,7 @@ def typed_stream(app: Flask, typed: object) -> Choice:
     back the address it was shown (its password hidden)."""
     if not isinstance(typed, str) or not typed.strip() or len(typed) > URL_LENGTH:
         raise BadRequestError("camera.url")
-    typed = typed.strip()
+    typed = completed_address(typed.strip())  # 192.168.1.5:8080, as the phone app shows it
     saved = load_settings(Path(app.config["DATA_DIR"])).get("url")
     if isinstance(saved, str) and typed == stream_name(saved):
         typed = saved

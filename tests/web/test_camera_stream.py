@@ -78,6 +78,17 @@ def test_an_address_that_is_no_stream_is_refused_in_words(app: Flask, client: An
     assert "url" not in load_settings(Path(app.config["DATA_DIR"]))
 
 
+def test_an_address_typed_as_the_phone_app_shows_it_is_completed(app: Flask, client: Any, phone: MjpegServer) -> None:
+    """The phone app shows "192.168.1.5:8080": typed so, it is opened as http://…:8080/video."""
+    typed = f"127.0.0.1:{phone.port}"
+    state = client.post("/api/camera/open", json={"url": typed, "size": "1920x1080"}).get_json()
+    assert load_settings(Path(app.config["DATA_DIR"]))["url"] == f"http://{typed}/video"
+    assert state["choices"] and any(c.get("label") == f"http://{typed}/video" for c in state["choices"])
+    get_desk(app).close()
+    refused = client.post("/api/camera/open", json={"url": "127.0.0.1:1", "size": "1920x1080"})
+    assert refused.status_code == 400 and "http://127.0.0.1:1/video" in refused.get_json()["error"]
+
+
 @pytest.mark.slow
 def test_serve_with_a_phone_as_the_camera(tmp_path: Path, phone: MjpegServer) -> None:
     """``tuolaji serve --camera URL``: the pipeline reads the phone; /camera previews the very frames
