@@ -88,7 +88,7 @@ from tuolaji.scorer.violations import (
 )
 from tuolaji.session.history import change_words
 from tuolaji.web.cards import card_label
-from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, OFFENCES_ZH, STRINGS
+from tuolaji.web.i18n import MESSAGES_PAGE_EN, MESSAGES_ZH, OFFENCES_ZH, PROBLEMS_ZH, STRINGS
 from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
@@ -659,6 +659,8 @@ def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bo
             out[name] = words.cards_zh(text) if lang == "zh" else text
         elif name == "profile":
             out[name] = _profile_name(value)[lang]
+        elif name == "problem" and isinstance(value, str) and lang == "zh":  # "connection refused" in Chinese
+            out[name] = PROBLEMS_ZH.get(value, value)
         elif name == "change" and isinstance(value, str):  # a kind of change of the history
             out[name] = change_words(value)[lang]
         elif name in _JOINED and isinstance(value, (list, tuple)):

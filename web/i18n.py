@@ -504,6 +504,18 @@ def normalise_language(value: str | None) -> str:
 
 # --- what the scorer, the session and the page's requests say (scorer.messages), in the page's words ---
 
+PROBLEMS_ZH: dict[str, str] = {
+    "connection refused": "连接被拒绝",
+    "timed out": "超时",
+    "unknown host": "找不到这个地址",
+    "network is unreachable": "网络不通",
+    "no route to host": "找不到通往它的网络",
+    "connection reset by peer": "连接被对方断开",
+    "host is down": "对方没有开机",
+}
+"""A stream's or a server's trouble (:func:`vision.sources._problem`'s few English words) in Chinese."""
+
+
 MESSAGES_ZH: dict[str, str] = {
     "text": "{text}",
     "record.at": "{at}{error}",

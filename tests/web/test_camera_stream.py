@@ -87,6 +87,7 @@ def test_an_address_typed_as_the_phone_app_shows_it_is_completed(app: Flask, cli
     get_desk(app).close()
     refused = client.post("/api/camera/open", json={"url": "127.0.0.1:1", "size": "1920x1080"})
     assert refused.status_code == 400 and "http://127.0.0.1:1/video" in refused.get_json()["error"]
+    assert "（连接被拒绝）" in refused.get_json()["message"]["zh"]  # the trouble in Chinese too
 
 
 @pytest.mark.slow
