@@ -429,13 +429,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def quiet_server_logs(*, verbose: bool) -> None:
-    """The server's warnings on stderr as ``tuolaji serve: …`` lines; its queue-depth warnings only with --verbose."""
+    """The server's warnings on stderr as ``tuolaji serve: …`` lines, and the club's news (reached, lost); its
+    queue-depth warnings only with --verbose."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("tuolaji serve: %(message)s"))
-    for name in ("waitress", "tuolaji.server"):
+    for name in ("waitress", "tuolaji.server", "tuolaji.club"):
         log = logging.getLogger(name)
         if not log.handlers:
             log.addHandler(handler)
         log.propagate = False
-        log.setLevel(logging.WARNING)
+        log.setLevel(logging.INFO if name == "tuolaji.club" else logging.WARNING)  # the club reached, or lost
     logging.getLogger("waitress.queue").setLevel(logging.WARNING if verbose else logging.ERROR)

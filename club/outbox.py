@@ -365,6 +365,9 @@ class ClubPusher:
     def _set(self, state: str, error: str | None = None) -> None:
         if error is not None and error != self.last_error:
             log.warning("club %s, table %s: %s", self.url.split("/club/api/")[0], self.table, error)
+        if state == "up" and self.state != "up":  # the table's console says when the club takes its changes
+            log.info("club %s, table %s: reached; it holds the table's changes up to %d", self.url.split("/club/api/")[0],
+                     self.table, self.outbox.acked)
         self.last_error = error
         if state != self.state:
             self.state = state

@@ -52,6 +52,9 @@ def test_serve_pushes_a_replayed_deal_to_the_club(tmp_path: Path, club: ClubServ
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(30)
+    assert process.stderr is not None
+    assert f"tuolaji serve: club {club.url}, table 三号桌: reached; it holds the table's changes up to " \
+        in process.stderr.read()  # the table's console says when it reaches the club
     assert store.record("三号桌") == sessions.get(session.id).record
     assert store.change_numbers("三号桌") == list(range(1, store.last_n("三号桌") + 1))
     assert store.last_n("三号桌") >= plays + 1  # the set-up, then one change a play at least
