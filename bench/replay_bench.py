@@ -132,14 +132,11 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     }
 
 
-SHOW_FALSE = False
-"""``--show-wrong`` also prints each violation the recorded game shows that the true game does not have."""
-
-
-def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: int = 0) -> dict[str, int]:
+def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: int = 0) -> dict[str, Any]:
     """Violations the recorded game shows that the true game does not have (trick, seat, rule),
-    from trick ``first`` on: ``false_proven`` (shown as proven: an accusation that never happened)
-    and ``false_to_check`` (shown as to check, resting on cards not yet confirmed)."""
+    from trick ``first`` on: ``false_proven`` (shown as proven: an accusation that never happened),
+    ``false_to_check`` (shown as to check, resting on cards not yet confirmed), and each of them
+    (``false_violations``)."""
     from tuolaji import scorer
 
     def found(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -148,11 +145,8 @@ def false_accusations(recorded: dict[str, Any], truth: dict[str, Any], first: in
 
     real = {(v["trick"], v["seat"], v["rule"]) for v in found(truth)}
     false = [v for v in found(recorded) if (v["trick"], v["seat"], v["rule"]) not in real]
-    if SHOW_FALSE:
-        for v in false:
-            print(f"    {'proven' if v['proven'] else 'to check'}: trick {v['trick']} seat {v['seat']} {v['rule']}")
     return {"false_proven": sum(1 for v in false if v["proven"]),
-            "false_to_check": sum(1 for v in false if v.get("to_check"))}
+            "false_to_check": sum(1 for v in false if v.get("to_check")), "false_violations": false}
 
 
 def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: int) -> dict[str, int]:
@@ -262,6 +256,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                     print(f"    {'':>{len(str(number)) + 6}}  got   "
                           + ("nothing" if recorded is None else
                              f"{recorded['leader']} {recorded['plays']} unconfirmed {recorded.get('unconfirmed', [])}"))
+                for v in result["false_violations"]:
+                    print(f"    {'proven' if v['proven'] else 'to check'}: trick {v['trick']} seat {v['seat']} {v['rule']}")
     print(f"trick-exact rate: {exact}/{total} = {exact / max(1, total):.3f} over {count - first} videos "
           f"({videos_exact} entirely exact)")
     per100 = 100 / max(1, errors["cards"])
@@ -291,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0,
                         help="with --exact: start at this deal of the N (to look at one again)")
     parser.add_argument("--show-wrong", action="store_true",
-                        help="with --exact: print each trick that is not exact, the truth above what was recorded")
+                        help="with --exact: print each trick that is not exact, the truth above what was recorded, and each violation that never happened")
     parser.add_argument("--corners", type=int, choices=(2, 4),
                         help="with --exact and no --real-art: held-out procedural designs printing this many corner indices")
     parser.add_argument("--layout", choices=("vertical", "horizontal"), default=None,
@@ -307,8 +303,6 @@ def main(argv: list[str] | None = None) -> int:
     frames = args.frames or (DEMO_FRAMES if args.video is None else video.with_suffix("").with_suffix(".frames.json"))
     truth = VideoTruth.load(frames)
     reader, reader_name = make_reader(truth, args.reader_cost_ms, args.oracle, args.noise, args.models)
-    global SHOW_FALSE
-    SHOW_FALSE = args.show_wrong
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
                    args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners,
