@@ -74,14 +74,16 @@ class Track:
             votes[read.card] += max(0.05, read.confidence) * weights[read.read]
         return votes
 
-    def fused(self, weights: Sequence[float]) -> tuple[str, float, float]:
-        """The card's name by vote, the share of the vote it got, and the weighted mean confidence
-        of the reads that named it so."""
+    def fused(self, weights: Sequence[float]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
+        """The card's name by vote, the weighted mean confidence of the reads that named it so, and
+        each name's share of the vote, the largest first."""
         votes = self.votes(weights)
-        card = votes.most_common(1)[0][0]
+        total = sum(votes.values())
+        shares = tuple((name, vote / total) for name, vote in votes.most_common())
+        card = shares[0][0]
         naming = [(read.confidence, weights[read.read]) for read in self.reads if read.card == card]
         confidence = sum(c * w for c, w in naming) / sum(w for _, w in naming)
-        return card, votes[card] / sum(votes.values()), confidence
+        return card, confidence, shares
 
     def candidates(self, weights: Sequence[float], count: int = 5) -> Candidates:
         """What this card may be, fused over its reads: the weighted candidates' shares, most likely
@@ -254,13 +256,9 @@ class ZoneTracker:
         fx, fy = self.fan_direction
         ordered = sorted(tracks, key=lambda t: t.u * fx + t.v * fy)
         fused = [t.fused(weights) for t in ordered]
-        unconfirmed = tuple(i for i, (_, agreement, confidence) in enumerate(fused)
-                            if agreement < hesitant_below or confidence < self.min_confidence)
-        evidence = []
-        for track in ordered:
-            votes = track.votes(weights)
-            total = sum(votes.values())
-            evidence.append(CardEvidence(len(track.reads), self.reads_since_reset,
-                                         tuple((card, vote / total) for card, vote in votes.most_common(3))))
-        return ZoneContent(tuple(card for card, _, _ in fused), tuple(round(c, 3) for _, _, c in fused), unconfirmed,
-                           tuple(t.candidates(weights) for t in ordered), tuple(evidence), weights)
+        unconfirmed = tuple(i for i, (_, confidence, shares) in enumerate(fused)
+                            if shares[0][1] < hesitant_below or confidence < self.min_confidence)
+        evidence = tuple(CardEvidence(len(track.reads), self.reads_since_reset, shares[:3])
+                         for track, (_, _, shares) in zip(ordered, fused, strict=True))
+        return ZoneContent(tuple(card for card, _, _ in fused), tuple(round(c, 3) for _, c, _ in fused), unconfirmed,
+                           tuple(t.candidates(weights) for t in ordered), evidence, weights)
