@@ -175,8 +175,8 @@ class TablePipeline:
         self.min_confidence = min_confidence
         self.motion_width = motion_width
         self.zone_read_above = zone_read_above
-        self._zone_boxes: dict[int, tuple[int, int, int, int]] = {}
-        self._sharpness_boxes: dict[int, tuple[int, int, int, int]] = {}
+        self._zone_boxes: dict[int, tuple[int, int, int, int]] = {}  # read zone by zone: a wide frame's seat boxes
+        self._seat_boxes: dict[int, tuple[int, int, int, int]] = {}  # each seat's zone's rectangle in the frame
         self._reader = reader
         self._given_calibration = calibration
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
@@ -266,11 +266,8 @@ class TablePipeline:
             if self._trick.leader is not None:
                 content = fit_to_size(content, len(self._trick.plays[0]))
             plays = len(self._trick.plays)
-            try:
-                self._commit(zone, content, frame)
-            except InputError:  # the record takes no more plays (the deal's last trick is full)
-                return
-            if len(self._trick.plays) == plays:
+            self._commit(zone, content, frame)
+            if len(self._trick.plays) == plays:  # the record took no more plays (the deal is over)
                 return
 
     def process(self, frame: Frame) -> None:
@@ -316,8 +313,8 @@ class TablePipeline:
         self.calibration = calibration
         self.seat_zones = SeatZones(self.players, aspect=table_aspect(calibration))
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
-        self._zone_boxes = self.seat_zones.zone_boxes(calibration) if size[0] > self.zone_read_above else {}
-        self._sharpness_boxes = self.seat_zones.zone_boxes(calibration)
+        self._seat_boxes = self.seat_zones.zone_boxes(calibration)
+        self._zone_boxes = self._seat_boxes if size[0] > self.zone_read_above else {}
 
     def _read(self, frame: Frame) -> SeatReads:
         begun = time.perf_counter()
@@ -334,11 +331,8 @@ class TablePipeline:
 
     def _sharpness(self, frame: Frame, zones: list[ZoneState]) -> dict[int, float]:
         """How sharp each of ``zones`` is in ``frame`` (its read weighs by it against the zone's others)."""
-        assert self.calibration is not None
-        if not self._sharpness_boxes:
-            self._sharpness_boxes = self.seat_zones.zone_boxes(self.calibration)
-        return {zone.seat: zone_sharpness(frame.image, self._sharpness_boxes[zone.seat])
-                for zone in zones if zone.seat in self._sharpness_boxes}
+        return {zone.seat: zone_sharpness(frame.image, self._seat_boxes[zone.seat])
+                for zone in zones if zone.seat in self._seat_boxes}
 
     def _read_image(self, reader: CardReaderLike, image: np.ndarray) -> list[Any]:
         """The card instances of a frame. A frame wider than ``zone_read_above`` (a camera at
@@ -642,7 +636,7 @@ class TablePipeline:
     def _keep_picture(self, seat: int, frame: Frame) -> dict[str, Any] | None:
         """A small JPEG of ``seat``'s zone in the frame the play settled in, handed to the keeper."""
         assert self.pictures is not None and self.calibration is not None
-        x1, y1, x2, y2 = self.seat_zones.zone_boxes(self.calibration).get(seat, (0, 0, *self.calibration.image_size))
+        x1, y1, x2, y2 = self._seat_boxes.get(seat, (0, 0, *self.calibration.image_size))
         h, w = frame.image.shape[:2]
         crop = frame.image[max(0, y1):min(h, y2), max(0, x1):min(w, x2)]
         if not crop.size:
