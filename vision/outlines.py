@@ -127,10 +127,8 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
         if not all(inside):
             return None
         for reading in card.indices:
-            corner = corner_of(*_outline_point(matrix, reading.centre))
+            corner = _index_corner(matrix, short, reading)
             if corner is None or corner in corners:
-                return None
-            if not INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1]:
                 return None
             if any(not _faces_as_corners(reading, corner, other, other_corner) for other, other_corner in placed):
                 return None
@@ -138,6 +136,14 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray) -> list[int] |
             placed.append((reading, corner))
         on.append(position)
     return on
+
+
+def _index_corner(matrix: np.ndarray, short: float, reading: IndexReading) -> int | None:
+    """The corner of the outline (``matrix`` to its unit square, ``short`` its short side) that
+    holds ``reading`` as that card's index, or None: off the corners, or of a size the card does not print."""
+    if not INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1]:
+        return None
+    return corner_of(*_outline_point(matrix, reading.centre))
 
 
 FACING_DOT = 0.3
@@ -196,13 +202,11 @@ def print_reads(cards: list[CardInstance], quad: np.ndarray) -> list[int]:
     """
     matrix = _unit_square(quad)
     short = _short_side(quad)
-
-    def in_corner(reading: IndexReading) -> bool:
-        return (corner_of(*_outline_point(matrix, reading.centre)) is not None
-                and INDEX_TO_WIDTH[0] <= index_size(reading) / max(short, 1e-9) <= INDEX_TO_WIDTH[1])
-
-    inside = [i for i, c in enumerate(cards) if c.indices and all(depth_inside(quad, r) >= -INSIDE_MARGIN for r in c.indices)]
-    corner_sizes = [index_size(r) for i in inside for r in cards[i].indices if in_corner(r)]
+    depths = {i: [depth_inside(quad, r) for r in c.indices] for i, c in enumerate(cards) if c.indices}
+    inside = [i for i, found in depths.items() if all(d >= -INSIDE_MARGIN for d in found)]
+    in_corners = {i: [_index_corner(matrix, short, r) is not None for r in cards[i].indices] for i in inside}
+    corner_sizes = [index_size(r) for i in inside for r, in_corner in zip(cards[i].indices, in_corners[i], strict=True)
+                    if in_corner]
     if not corner_sizes:
         return []
     size = float(np.median(corner_sizes))
@@ -211,8 +215,8 @@ def print_reads(cards: list[CardInstance], quad: np.ndarray) -> list[int]:
         ratio = index_size(reading) / size
         return ratio >= PRINT_SIZE_RATIO or ratio <= 1 / PRINT_SIZE_RATIO
 
-    printed = [i for i in inside if all(depth_inside(quad, r) >= 0 and of_another_size(r) for r in cards[i].indices)
-               and not all(in_corner(r) for r in cards[i].indices)]
+    printed = [i for i in inside if all(d >= 0 for d in depths[i]) and all(of_another_size(r) for r in cards[i].indices)
+               and not all(in_corners[i])]
     others = [c for i, c in enumerate(cards) if i not in printed]
     return printed if printed and cards_on_outline(others, quad) else []  # only on an outline of one card
 
