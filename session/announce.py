@@ -44,7 +44,7 @@ from .events import (
 from .journal import Change
 
 REASONS = {"miss-play": "play-missing", "enter-play": "play-entered", "bid": "bid", "withdraw-bid": "bid",
-           "edit-deal": "setup", "set-kitty": "kitty", "set-kitty-points": "kitty", "play-points": "play",
+           "doubt-play": "play-doubted", "edit-deal": "setup", "set-kitty": "kitty", "set-kitty-points": "kitty", "play-points": "play",
            "settle-points": "deal-end", "concede": "deal-end", "mark-complete": "deal-end", "rule": "ruling", "remove-ruling": "ruling",
            "new-deal": "new-deal", "next-deal": "new-deal", "undo": "undo", "redo": "redo"}
 """The page's reason for reloading after a change of each kind (:class:`~session.events.StateChanged`)."""

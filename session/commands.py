@@ -401,6 +401,45 @@ class ReplacePlay(Command):
 
 
 @dataclass(frozen=True)
+class DoubtPlay(Command):
+    """The camera doubts cards it recorded as sure in an earlier trick of the current deal, because
+    the game contradicts them (``reason``: ``next-leader``, the next lead came from a seat that did
+    not win that trick by these reads): cards ``indices`` of ``seat``'s play in trick ``trick``
+    join the trick's ``unconfirmed``, for a person to confirm. A violation that rests on them is
+    then to check, not proven (a lead out of turn, or a misread: a person tells which).
+
+    >>> record = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"),
+    ...           "deals": [{"level": "2", "trump": "S", "dealer": 0,
+    ...                      "tricks": [{"leader": 0, "plays": [["AH"], ["3H"], ["5H"], ["KH"]]}]}]}
+    >>> DoubtPlay(0, 3, (0,)).applied(record, Context.of(record)).record["deals"][0]["tricks"][0]["unconfirmed"]
+    [[3, 0]]
+    """
+
+    kind: ClassVar[str] = "doubt-play"
+    trick: int
+    seat: int
+    indices: tuple[int, ...]
+    reason: str = "next-leader"
+
+    def applied(self, record: Record, context: Context) -> Outcome:
+        deal_index = _current_trick_deal(record)
+        tricks = record["deals"][deal_index]["tricks"]
+        if not 0 <= self.trick < len(tricks):
+            raise NoSuchCardError("record.no_trick", deal=deal_index, trick=self.trick)
+        play = play_of(tricks[self.trick], self.seat, _players(record))
+        if play is None or any(not 0 <= index < len(play) for index in self.indices):
+            index = next((i for i in self.indices if play is None or not 0 <= i < len(play)), 0)
+            raise NoSuchCardError("session.no_card", deal=deal_index, trick=self.trick, seat=self.seat, index=index)
+        candidate = with_deal_copied(record, deal_index)
+        trick = candidate["deals"][deal_index]["tricks"][self.trick]
+        already = [index for who, index in trick.get("unconfirmed", []) if who == self.seat]
+        changes.set_unconfirmed(trick, self.seat, sorted({*already, *self.indices}))
+        validate_deal(candidate, deal_index)
+        return Outcome(candidate, deal_index, {"trick": self.trick, "seat": self.seat,
+                                               "indices": list(self.indices), "reason": self.reason})
+
+
+@dataclass(frozen=True)
 class MissPlay(Command):
     """The camera saw ``seat``'s zone busy but read nothing before the sweep: its play in the current
     trick is recorded as missing (docs/RECORD.md ``missing``: the play ``[]``, the seat in the trick's

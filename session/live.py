@@ -52,6 +52,7 @@ from .commands import (
     Confirm,
     Context,
     Correct,
+    DoubtPlay,
     EditDeal,
     EnterPlay,
     ImportRecord,
@@ -308,6 +309,11 @@ class LiveGame:
         """A play of the current trick replaced (:class:`~session.commands.ReplacePlay`)."""
         return self.apply(ReplacePlay(position, seat, tuple(cards), tuple(unconfirmed),
                                       tuple(attempt) if attempt is not None else None, reason))
+
+    def doubt_play(self, trick: int, seat: int, indices: list[int], *, reason: str = "next-leader") -> Change:
+        """Sure cards of an earlier trick of the current deal marked for a person because the game
+        contradicts them (:class:`~session.commands.DoubtPlay`)."""
+        return self.apply(DoubtPlay(trick, seat, tuple(indices), reason))
 
     def miss_play(self, seat: int, *, frame: int | None = None, time_s: float | None = None) -> Change:
         """``seat``'s play recorded as missing (:class:`~session.commands.MissPlay`); a person

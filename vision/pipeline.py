@@ -75,7 +75,7 @@ from tuolaji.vision.plays import (
     without_current_tricks,
     without_unsure,
 )
-from tuolaji.vision.read_check import deal_facts, doubted_by_follows, one_suit_lead
+from tuolaji.vision.read_check import deal_facts, doubted_by_follows, doubted_by_next_leader, one_suit_lead
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sharpness import zone_sharpness
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
@@ -120,6 +120,7 @@ class PipelineStats:
     revisions: int = 0
     missing_plays: int = 0  # plays swept before they were read, recorded as missing for a person
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
+    doubted_plays: int = 0  # earlier plays marked for a person because the next lead contradicts them
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
 
@@ -297,7 +298,7 @@ class TablePipeline:
         """Read the table again every ``verify_interval_s`` for a while (a new play, or the rules doubt a read)."""
         self._verify_until = max(self._verify_until, now + (self.verify_s if seconds is None else seconds))
 
-    _OWN_REASONS = frozenset({"failed-throw", "play-revised", "play-withdrawn", "misread-corrected", "play-missing"})
+    _OWN_REASONS = frozenset({"failed-throw", "play-doubted", "play-revised", "play-withdrawn", "misread-corrected", "play-missing"})
 
     def _on_event(self, event: Any) -> None:
         if isinstance(event, StateChanged) and event.reason not in self._OWN_REASONS:
@@ -565,6 +566,21 @@ class TablePipeline:
                 return
         assert chosen.content is not None
         self._commit(chosen, self._as_lead(chosen.content), frame)
+        if expected is not None and chosen.seat != expected:
+            self._doubt_the_trick_before(expected, chosen.seat)
+
+    def _doubt_the_trick_before(self, read_winner: int, leader: int) -> None:
+        """A lead from another seat than the one the reads made the last trick's winner: that
+        trick's sure cards of both seats marked for a person (:func:`doubted_by_next_leader`), so a
+        wrong-leader resting on them is to check until confirmed."""
+        deals = self.game.record().get("deals") or []
+        tricks = deals[-1].get("tricks") or [] if deals else []
+        if len(tricks) < 2 or tricks[-1].get("leader") != leader:
+            return  # the lead was not recorded as a new trick's
+        number = len(tricks) - 2
+        for seat, indices in doubted_by_next_leader(tricks[number], read_winner, leader, self.players).items():
+            self.game.doubt_play(number, seat, indices)
+            self.stats.doubted_plays += 1
 
     def _as_lead(self, content: ZoneContent) -> ZoneContent:
         """``content`` as a lead: of one suit where its unsure cards allow (:func:`one_suit_lead`)."""

@@ -256,6 +256,33 @@ def doubted_by_follows(lead: ZoneContent, follows: list[list[str]], suit_of: Cal
         return ()
 
 
+def doubted_by_next_leader(trick: dict[str, Any], read_winner: int, leader: int, players: int
+                           ) -> dict[int, list[int]]:
+    """The cards of a recorded ``trick`` put in doubt by the next lead: it came from ``leader``,
+    not from the seat the reads made its winner (``read_winner``). Players rarely lead out of
+    turn; a misread of the trick (a 10♥ that was an 8♥) moves its winner far more often. So the
+    sure cards of both seats' plays (the read winner's and the next leader's, by seat) are
+    returned, to be marked for a person: a wrong-leader proven on sure misreads would accuse a
+    player of leading out of turn. Nothing when the trick already holds a card to confirm (the
+    audit already holds a wrong-leader resting on it as to check), or when the seats agree.
+
+    >>> trick = {"leader": 0, "plays": [["10H", "8H"], ["3H", "4H"], ["9H", "9H"], ["5H", "6H"]]}
+    >>> doubted_by_next_leader(trick, read_winner=0, leader=2, players=4)
+    {0: [0, 1], 2: [0, 1]}
+    >>> doubted_by_next_leader(trick | {"unconfirmed": [[1, 0]]}, read_winner=0, leader=2, players=4)
+    {}
+    """
+    if read_winner == leader or trick.get("points") is not None or trick.get("unconfirmed"):
+        return {}
+    plays = trick.get("plays") or []
+    doubted: dict[int, list[int]] = {}
+    for position, play in enumerate(plays):
+        seat = seat_of(trick["leader"], position, players)
+        if seat in (read_winner, leader) and play:
+            doubted[seat] = list(range(len(play)))
+    return dict(sorted(doubted.items()))
+
+
 def _led_suit(plays: list[Any], suit_of: Any) -> int | None:
     """The suit of a lead whose cards are all of one suit (None for no lead, or a card the
     rules core cannot name)."""

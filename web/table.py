@@ -217,7 +217,7 @@ class CurrentGame:
     def __init__(self, table: Table) -> None:
         self._table = table
 
-    _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "miss_play",
+    _WRITES = frozenset({"apply", "play", "correct", "confirm", "revise_play", "replace_play", "doubt_play", "miss_play",
                          "enter_play", "bid", "withdraw_bid", "edit_deal", "set_kitty", "set_kitty_points", "play_points",
                          "settle_points", "concede", "mark_complete", "rule", "remove_ruling", "new_deal", "next_deal", "undo",
                          "redo", "import_record"})

@@ -573,3 +573,52 @@ def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
     record = game.snapshot()
     assert record["deals"][0]["tricks"] == [{"leader": 0, "plays": [["AS"], ["3S"]]}] and seen == ["new-deal"]
     assert record["deals"][1]["tricks"] == [{"leader": 1, "plays": [["KD"]]}]
+
+
+def _misread_trick_then_true_winner_leads() -> ScriptedReader:
+    """Seat 0 leads 9♠; seat 2's K♠ is read, surely, as 8♠, so by the reads seat 0 won; seat 2,
+    the real winner, leads K♦ next."""
+    played = {0: [("9S", 0.97)], 1: [("3S", 0.97)], 2: [("8S", 0.97)], 3: [("5S", 0.97)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
+    for frame, seats in ((10, 1), (20, 2), (30, 3), (40, 4)):
+        script[frame] = {s: played[s] for s in range(seats)}
+    script.update({60: {}, 70: {2: [("KD", 0.97)]}})
+    return ScriptedReader(script)
+
+
+def _wrong_leaders(game: LiveGame) -> list[dict]:
+    return [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "wrong-leader"]
+
+
+def test_a_lead_the_reads_of_the_trick_before_contradict_marks_that_trick_and_accuses_nobody_yet():
+    reader = _misread_trick_then_true_winner_leads()
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 2, "plays": [["KD"]]}
+    # the read winner's card and the next leader's card go to a person; the lead out of turn is to check
+    assert tricks[0]["unconfirmed"] == [[0, 0], [2, 0]]
+    assert [(entry["seat"], entry["card"]) for entry in game.pending()] == [(0, "9S"), (2, "8S")]
+    [violation] = _wrong_leaders(game)
+    assert violation["proven"] is False and violation["to_check"] == [[0, 0, 0], [0, 2, 0]]
+    assert pipeline.stats.doubted_plays == 2
+    # the person sees seat 2's card is K♠: fixed, and nobody led out of turn
+    game.correct(0, 0, 2, 0, "KS")
+    game.confirm(0, 0, 0, 0)
+    assert _wrong_leaders(game) == [] and game.pending() == []
+
+
+def test_a_lead_out_of_turn_is_proven_once_the_cards_it_rests_on_are_confirmed():
+    reader = _misread_trick_then_true_winner_leads()
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
+                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(100):
+        pipeline.process(frame)
+    game.confirm(0, 0, 0, 0)
+    assert _wrong_leaders(game)[0]["proven"] is False  # one card still to confirm
+    game.confirm(0, 0, 2, 0)  # the 8♠ was an 8♠: seat 2 led out of turn
+    assert _wrong_leaders(game)[0]["proven"] is True
