@@ -45,7 +45,7 @@ class OwnDatabase:
         try:
             with warnings.catch_warnings():  # no $XDG_RUNTIME_DIR (a container): its lock goes to /tmp
                 warnings.simplefilter("ignore")
-                import pgserver
+                import pgserver.postgres_server
         except ModuleNotFoundError:
             raise OwnDatabaseError("club.own_db_missing") from None
         if len(str(self.folder / "pgdata" / ".s.PGSQL.5432")) > SOCKET_PATH_LIMIT:
@@ -55,7 +55,7 @@ class OwnDatabase:
             self.folder.chmod(self.folder.stat().st_mode | 0o711)  # its own user reaches the files inside
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self._server = pgserver.get_server(self.folder / "pgdata", cleanup_mode="stop")
+                self._server = pgserver.postgres_server.get_server(self.folder / "pgdata", cleanup_mode="stop")
             if DATABASE not in self._server.psql("SELECT datname FROM pg_database;"):
                 self._server.psql(f"CREATE DATABASE {DATABASE};")
         except Exception as exc:  # initdb or the server failed: say where, keep the folder as it is

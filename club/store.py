@@ -39,6 +39,7 @@ import psycopg
 from tuolaji.scorer import AuditRun, format_card, parse_card, validate_record
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import MAX_NAME, BadNameError, check_name
+from tuolaji.session.changes import rules_record
 from tuolaji.session.commands import validate_deal
 from tuolaji.session.journal import Change as JournalChange
 from tuolaji.session.journal import record_text as json_text
@@ -138,7 +139,7 @@ class Change:
                 raise ClubRefused("club.change_record", 422, extra={"n": n}, n=n, error=exc) from None
         assert isinstance(record, dict)
         try:
-            validate_record(record)
+            validate_record(rules_record(record))
         except InputError as exc:
             raise ClubRefused("club.change_record", 422, extra={"n": n}, n=n, error=exc) from None
         return cls(n, session, name, record)
@@ -157,7 +158,7 @@ class Change:
             if self.move.deal is not None and self.move.after is not None:
                 validate_deal(record, self.move.deal)
             elif self.move.deal is None:
-                validate_record(record)
+                validate_record(rules_record(record))
         except InputError as exc:
             raise ClubRefused("club.change_record", 422, extra={"n": self.n}, n=self.n, error=exc) from None
         return record
@@ -212,7 +213,7 @@ class ClubStore:
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        connection = getattr(self._local, "connection", None)
+        connection: psycopg.Connection[Any] | None = getattr(self._local, "connection", None)
         self._local.reused = connection is not None and not connection.closed
         if not self._local.reused:
             connection = self._local.connection = self.connect()
@@ -227,7 +228,8 @@ class ClubStore:
                 pass
             raise ClubDatabaseDown(f"club database unavailable ({first_line(exc)})") from None
         finally:
-            if getattr(self._local, "connection", None) is connection and connection.info.transaction_status != 0:
+            current: psycopg.Connection[Any] | None = getattr(self._local, "connection", None)
+            if current is connection and connection.info.transaction_status != 0:
                 connection.rollback()  # a read leaves no transaction open behind it
 
     def close(self) -> None:
@@ -254,7 +256,7 @@ class ClubStore:
     @_stale_retried
     def organiser_token(self) -> str:
         with self._connection() as connection:
-            row = connection.execute("SELECT value FROM club_settings WHERE key = 'organiser_token'").fetchone()
+            row = _one(connection.execute("SELECT value FROM club_settings WHERE key = 'organiser_token'"))
         return str(row[0])
 
     @_stale_retried
@@ -410,13 +412,13 @@ class ClubStore:
                     summary = json.dumps(facts, ensure_ascii=False)
                 try:
                     with connection.transaction():  # a savepoint: a change PostgreSQL refuses leaves those before it
-                        session_id = connection.execute(
+                        session_id = _one(connection.execute(
                             "INSERT INTO club_sessions (table_id, local_id, name, record, summary, n) "
                             "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, local_id) DO UPDATE SET "
                             "name = EXCLUDED.name, record = EXCLUDED.record, summary = CASE WHEN EXCLUDED.summary = "
                             "'{}' THEN club_sessions.summary ELSE EXCLUDED.summary END, "
                             "n = EXCLUDED.n, updated = now() RETURNING id",
-                            (table_id, change.session, change.name, record_text, summary, change.n)).fetchone()[0]
+                            (table_id, change.session, change.name, record_text, summary, change.n)))[0]
                         connection.execute("INSERT INTO club_changes (table_id, n, session_id, digest) "
                                            "VALUES (%s, %s, %s, %s)", (table_id, change.n, session_id, change.digest))
                 except (psycopg.DataError, psycopg.IntegrityError, psycopg.errors.ProgramLimitExceeded) as exc:
@@ -536,9 +538,9 @@ class ClubStore:
             row = connection.execute("SELECT id FROM club_tables WHERE name = %s", (name,)).fetchone()
             if row is None:
                 raise ClubRefused("club.no_table", 404, name=name)
-            command_id = int(connection.execute(
+            command_id = int(_one(connection.execute(
                 "INSERT INTO club_commands (table_id, kind, body) VALUES (%s, %s, %s) RETURNING id",
-                (row[0], kind, json.dumps(body, ensure_ascii=False))).fetchone()[0])
+                (row[0], kind, json.dumps(body, ensure_ascii=False))))[0])
             connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
                 {"table": name, "command": command_id}, ensure_ascii=False)))
         return command_id
@@ -599,8 +601,8 @@ class ClubStore:
     def add_player(self, name: str) -> int:
         name = _name(name, "player")
         with self._connection() as connection, connection.transaction():
-            row = connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO UPDATE "
-                                     "SET name = EXCLUDED.name RETURNING id", (name,)).fetchone()
+            row = _one(connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO UPDATE "
+                                          "SET name = EXCLUDED.name RETURNING id", (name,)))
         return int(row[0])
 
     def add_pair(self, name: str, player_a: str, player_b: str) -> int:
@@ -622,8 +624,8 @@ class ClubStore:
         ids = []
         with self._connection() as connection, connection.transaction():
             for name, a, b in checked:
-                players = [connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO "
-                                              "UPDATE SET name = EXCLUDED.name RETURNING id", (player,)).fetchone()[0]
+                players = [_one(connection.execute("INSERT INTO club_players (name) VALUES (%s) ON CONFLICT (name) DO "
+                                                   "UPDATE SET name = EXCLUDED.name RETURNING id", (player,)))[0]
                            for player in (a, b)]
                 row = connection.execute("INSERT INTO club_pairs (name, player_a, player_b) VALUES (%s, %s, %s) "
                                          "ON CONFLICT (name) DO NOTHING RETURNING id", (name, *players)).fetchone()
@@ -690,15 +692,15 @@ class ClubStore:
             open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
             if open_round is not None:
                 raise ClubRefused("club.round_open", 409, round=open_round[0])
-            number = int(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds").fetchone()[0])
-            round_id = connection.execute(
+            number = int(_one(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds"))[0])
+            round_id = _one(connection.execute(
                 "INSERT INTO club_rounds (number, ends_by, deals, minutes) VALUES (%s, %s, %s, %s) RETURNING id",
                 (number, ends_by, deals if ends_by == "deals" else None, minutes if ends_by == "time" else None),
-            ).fetchone()[0]
+            ))[0]
             for table, ns, ew in plan:
-                ids = connection.execute(
+                ids = _one(connection.execute(
                     "SELECT (SELECT id FROM club_tables WHERE name = %s), (SELECT id FROM club_pairs WHERE name = %s), "
-                    "(SELECT id FROM club_pairs WHERE name = %s)", (table, ns, ew)).fetchone()
+                    "(SELECT id FROM club_pairs WHERE name = %s)", (table, ns, ew)))
                 if None in ids:
                     raise ClubRefused("club.round_unknown", 404, round=number, table=table, ns=ns, ew=ew)
                 session = connection.execute(
@@ -916,8 +918,16 @@ def _finished_deals(record: dict[str, Any]) -> int:
     """The deals of a record before its last one (the one under way, or the next one set up)."""
     from tuolaji.scorer import audit_record
 
-    audit = audit_record(record)
+    audit = audit_record(rules_record(record))
     return sum(1 for deal in audit["deals"] if deal.get("outcome") is not None)
+
+
+def _one(cursor: psycopg.Cursor[Any]) -> Any:
+    """The row of a statement that always returns one (an aggregate, ``INSERT … RETURNING``, a row
+    of scalar subqueries, the setting written when the store was opened)."""
+    row = cursor.fetchone()
+    assert row is not None, "the statement returns one row"
+    return row
 
 
 def _name(name: Any, what: str) -> str:

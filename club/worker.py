@@ -22,7 +22,7 @@ YIELD_S = 0.02
 """How long a worker with its streams all taken lets the others take a new connection first."""
 
 
-class ClubWorker(ThreadWorker):  # type: ignore[misc]
+class ClubWorker(ThreadWorker):
     def accept(self, listener: Any) -> None:
         gate = app.WORKER_GATE
         if gate is not None and gate.open:  # the busier, the later: the least busy worker takes it first
