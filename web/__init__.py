@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
@@ -128,4 +128,4 @@ def _register_zuihe(app: Flask) -> bool:
 
 def get_table(app: Flask) -> Table:
     """The application's :class:`~web.table.Table` (current session, feed, event bus)."""
-    return app.extensions["tuolaji.table"]
+    return cast(Table, app.extensions["tuolaji.table"])  # Flask's extensions hold untyped values

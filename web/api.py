@@ -12,13 +12,14 @@ import copy
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.names import check_name
+from tuolaji.session.changes import rules_record
 from tuolaji.session.events import event_to_json
 
 from . import results, rules_words, view
@@ -39,7 +40,7 @@ MAX_IMPORT_BYTES = safejson.MAX_RECORD_BYTES + 1024 * 1024
 
 
 def get_table() -> Table:
-    return current_app.extensions["tuolaji.table"]
+    return cast(Table, current_app.extensions["tuolaji.table"])  # Flask's extensions hold untyped values
 
 
 @api_bp.get("/rules")
@@ -127,7 +128,7 @@ def build_record(data: dict[str, Any]) -> dict[str, Any]:
     rules: Any = {"profile": profile, **house} if house else profile
     record = {"format": "tuolaji-record/1", "rules": rules, "players": players,
               "start_levels": [str(level) for level in levels], "deals": [deal]}
-    scorer.validate_record(record)
+    scorer.validate_record(rules_record(record))
     return record
 
 
@@ -163,8 +164,10 @@ def setup() -> tuple[Response, int]:
     with table.writing_or_none() as game:
         if game is not None and not _holds_anything(game.snapshot()) and not data.get("new") and not replaying:
             game.import_record(record, reason="setup")  # saved first: a rename that fails then loses nothing
-            table.store.rename(table.session_id, name)
-            table.open(table.session_id)
+            session_id = table.session_id
+            assert session_id is not None  # a game is open: its session is
+            table.store.rename(session_id, name)
+            table.open(session_id)
             return jsonify(state_payload(table)), 200
         table.start(record, name=name, source="page")
     return jsonify(state_payload(table)), 201
@@ -543,7 +546,7 @@ def replay_at(session_id: int, step: int) -> Response:
     """The game as it stood after ``step`` plays: record, audit and the derived figures."""
     session = get_table().store.get(session_id)
     record = record_at(session.record, step)
-    run = scorer.audit_again(record)  # one audit: its output, findings and dealer sides
+    run = scorer.audit_again(rules_record(record))  # one audit: its output, findings and dealer sides
     audit = run.output
     steps = timeline(session.record)
     return jsonify({

@@ -24,11 +24,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.local import LocalProxy
 
 from tuolaji.scorer.errors import InputError
 from tuolaji.vision.calibration import CalibrationError, TableCalibration
@@ -261,7 +262,7 @@ def get_desk(app: Flask) -> CameraDesk:
     desk = app.extensions.get("tuolaji.camera")
     if desk is None:
         desk = app.extensions.setdefault("tuolaji.camera", CameraDesk())
-    return desk
+    return cast(CameraDesk, desk)  # Flask's extensions hold untyped values
 
 
 def _players() -> int:
@@ -310,8 +311,7 @@ def camera_state(app: Flask) -> dict[str, Any]:
         "check": desk.check,
         "warnings": [],
     }
-    if preview is not None and preview.latest() is not None:
-        frame = preview.latest()
+    if preview is not None and (frame := preview.latest()) is not None:
         corners, corners_size = _calibration_for(settings)
         pipeline = getattr(app.extensions["tuolaji.table"].feed, "pipeline", None) \
             if isinstance(preview, PipelineView) else None
@@ -394,7 +394,8 @@ camera_bp.before_request(camera_token_only)
 
 
 def _app() -> Flask:
-    return current_app._get_current_object()  # type: ignore[attr-defined]
+    # current_app is typed as the application it stands for: the proxy's own object (kept past the request)
+    return cast("LocalProxy[Flask]", current_app)._get_current_object()
 
 
 @camera_bp.get("/camera")

@@ -23,7 +23,7 @@ from flask import Response, jsonify
 
 from tuolaji import scorer
 from tuolaji.scorer.cards import SUITS, parse_cards
-from tuolaji.session.changes import RefusedError, next_deal_setup, settle_ready
+from tuolaji.session.changes import RefusedError, next_deal_setup, rules_record, settle_ready
 
 from . import view
 from .explain import describe_error, describe_violation
@@ -55,20 +55,20 @@ def bid_offers(record: dict[str, Any], deal: int = -1, *, run: scorer.AuditRun |
     """Per seat, the bids that would stand now (the profile's bid order, the standing bid,
     the cards the decks hold; 炒地皮's three jokers, whose bidder names the trump, are left out).
     ``run``: the record's audit run (the deals before are not audited again)."""
-    state = scorer.bidding_state(record, deal, earlier=run)
+    state = scorer.bidding_state(rules_record(record), deal, earlier=run)
     candidates = _candidate_bids(record, state)
     offers = []
     for seat in range(len(record["players"])):
         standing = []
         for cards in candidates:
-            parsed = parse_cards(cards)
+            parsed = tuple(parse_cards(cards))
             if state.why_not(seat, parsed) is None and _trump_of(state, seat, parsed) != "any":
                 standing.append(cards)
         offers.append(standing)
     return offers
 
 
-def _trump_of(state: scorer.BiddingState, seat: int, cards: list[int]) -> str | None:
+def _trump_of(state: scorer.BiddingState, seat: int, cards: tuple[int, ...]) -> str | None:
     state.push(seat, cards)
     try:
         return state.trump
@@ -81,7 +81,7 @@ def bidding_view(record: dict[str, Any], run: scorer.AuditRun | None = None) -> 
     record's audit run, the game's: nothing is audited again)."""
     if not record.get("deals") or record["deals"][-1].get("tricks"):
         return None  # bids end with the first trick
-    state = scorer.bidding_state(record, -1, earlier=run)
+    state = scorer.bidding_state(rules_record(record), -1, earlier=run)
     standing = state.standing
     return {
         "standing": None if standing is None else {"seat": standing.seat,
@@ -112,4 +112,4 @@ def rulings_view(record: dict[str, Any], audit: dict[str, Any], deal_index: int,
     that only the deal is audited again under the profile's scale, :func:`scorer.ruling_offers`)."""
     if not record["deals"] or audit["deals"][deal_index].get("outcome") is None:
         return None
-    return {"deal": deal_index, "offers": scorer.ruling_offers(record, deal_index, audit=audit, run=run)}
+    return {"deal": deal_index, "offers": scorer.ruling_offers(rules_record(record), deal_index, audit=audit, run=run)}

@@ -16,10 +16,11 @@ import shutil
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 from flask import Blueprint, Flask, Response, current_app, jsonify
+from werkzeug.local import LocalProxy
 
 from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUITS
 from tuolaji.scorer.errors import InputError
@@ -78,7 +79,8 @@ def _payload(app: Flask) -> dict[str, Any]:
 
 
 def _app() -> Flask:
-    return current_app._get_current_object()  # type: ignore[attr-defined]
+    # current_app is typed as the application it stands for: the proxy's own object (kept past the request)
+    return cast("LocalProxy[Flask]", current_app)._get_current_object()
 
 
 decks_bp.before_request(camera_token_only)

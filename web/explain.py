@@ -28,7 +28,7 @@ finding the scorer gains later, a command's free text) keeps the scorer's Englis
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from tuolaji.scorer.cards import RANKS, SUIT_SYMBOLS, pretty_card
 from tuolaji.scorer.errors import InputError
@@ -719,7 +719,14 @@ def describe_error(error: InputError, players: Sequence[str] = ()) -> dict[str, 
     return {**words, "parsed": True}
 
 
-def error_arguments(error: InputError) -> dict[str, str]:
+class ErrorArguments(TypedDict):
+    """:func:`error_arguments`: an error's words for an address, in English and in Chinese."""
+
+    error: str
+    error_zh: str
+
+
+def error_arguments(error: InputError) -> ErrorArguments:
     """An error's words for an address (``/sessions?error=…&error_zh=…``), each cut to the length an
     address carries; an error with Chinese of its own (``zh``: a zip refused on import) keeps it.
 
@@ -876,6 +883,7 @@ def describe_penalty(penalty: Penalty | dict[str, Any], players: Sequence[str]) 
         return _as_written(penalty_detail(penalty.fact))
 
 
-__all__ = ["FACT_SENTENCES", "OBLIGATION_KEYS", "UnknownTemplateError", "describe_error", "describe_hint",
-           "describe_message", "describe_obligation", "describe_penalty", "describe_violation", "error_arguments",
-           "explain_fact", "explain_obligation", "explain_penalty", "place_words", "shapes_words", "shown_words"]
+__all__ = ["ErrorArguments", "FACT_SENTENCES", "OBLIGATION_KEYS", "UnknownTemplateError", "describe_error",
+           "describe_hint", "describe_message", "describe_obligation", "describe_penalty", "describe_violation",
+           "error_arguments", "explain_fact", "explain_obligation", "explain_penalty", "place_words", "shapes_words",
+           "shown_words"]

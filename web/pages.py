@@ -6,16 +6,19 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers.response import Response as BaseResponse
 
 from tuolaji import scorer
+from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
+from tuolaji.session.changes import rules_record
 
 from . import results, rules_words, view
 from .api import get_table, read_uploaded_record
-from .cards import CARD_NAMES, card_sprite, card_svg
+from .cards import card_sprite, card_svg
 from .explain import error_arguments, shown_words
 from .i18n import STRINGS, normalise_language
 from .store import Session
@@ -34,7 +37,7 @@ def _sprite() -> str:
 
 
 @functools.cache
-def _profiles() -> dict:
+def _profiles() -> dict[str, dict[str, Any]]:
     """The set-up form's profiles: decks, player counts, and per player count what the rules mean
     (``about``) and the set-up's rules (``setup``: the sides, whose players share a level, and the
     friends the dealer calls), so the page's script derives none of them."""
@@ -47,7 +50,7 @@ def _profiles() -> dict:
 
 
 @functools.cache
-def _vocabulary() -> dict:
+def _vocabulary() -> dict[str, Any]:
     """The card vocabulary the page's scripts use (the scorer's one declaration of it): the names,
     ranks, suits and symbols, each card's display words by language (``labels``) and the cards a
     找朋友 call may name (``callable``: no joker)."""
@@ -86,12 +89,12 @@ def sessions() -> Response:
                        error=shown_words(request.args))
 
 
-_summaries: dict[tuple[str, int, float], dict | None] = {}
+_summaries: dict[tuple[str, int, float], dict[str, Any] | None] = {}
 """The game summaries shown, by database, session and time of its last save (a long game's audit
 is not run again at every view of the list)."""
 
 
-def _stored_game_summary(database: Path, session: Session) -> dict | None:
+def _stored_game_summary(database: Path, session: Session) -> dict[str, Any] | None:
     key = (str(database), session.id, session.updated)
     if key not in _summaries:
         if len(_summaries) > 512:
@@ -100,10 +103,10 @@ def _stored_game_summary(database: Path, session: Session) -> dict | None:
     return _summaries[key]
 
 
-def _game_summary(record: dict) -> dict | None:
+def _game_summary(record: dict[str, Any]) -> dict[str, Any] | None:
     """A stored game's levels now, its winner and each deal's result (None for a record the scorer refuses)."""
     try:
-        return results.game_summary(record, scorer.audit_record(record))
+        return results.game_summary(record, scorer.audit_record(rules_record(record)))
     except InputError:
         return None
 

@@ -28,7 +28,7 @@ import threading
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -44,6 +44,7 @@ from flask import (
     send_file,
     url_for,
 )
+from werkzeug.local import LocalProxy
 from werkzeug.wrappers.response import Response as BaseResponse
 
 from tuolaji import scorer
@@ -51,6 +52,7 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
 from tuolaji.scorer.tracker import track
+from tuolaji.session.changes import rules_record
 from tuolaji.vision.sources import Frame
 
 from .api import MAX_IMPORT_BYTES, backup_text, get_table
@@ -171,7 +173,7 @@ def evidence(record: dict[str, Any], audit: dict[str, Any], session_id: int) -> 
             shown = [{"role": "fault", "deal": d, "trick": v["trick"], "seat": v["seat"]}]
             if v["rule"] == "must-follow-suit":
                 if voids is None:
-                    voids = track(record, d)["voids"]
+                    voids = track(rules_record(record), d)["voids"]
                 for void in voids:
                     if void["seat"] == v["seat"] and void["trick"] == v["trick"] and void["contradicted"] is not None:
                         shown.append({"role": "proof", "deal": d, "trick": void["contradicted"], "seat": v["seat"]})
@@ -183,7 +185,8 @@ def evidence(record: dict[str, Any], audit: dict[str, Any], session_id: int) -> 
 
 
 def _app() -> Flask:
-    return current_app._get_current_object()  # type: ignore[attr-defined]
+    # current_app is typed as the application it stands for: the proxy's own object (kept past the request)
+    return cast("LocalProxy[Flask]", current_app)._get_current_object()
 
 
 
@@ -221,7 +224,7 @@ def replay_pictures(session_id: int) -> Response:
     record = session.record
     video = (pictures_dir(Path(_app().config["DATA_DIR"]), session_id) / SOURCE_FILE).is_file()
     return jsonify({"session": session_id, "video": video,
-                    "violations": evidence(record, scorer.audit_record(record), session_id),
+                    "violations": evidence(record, scorer.audit_record(rules_record(record)), session_id),
                     "pictures": [{"deal": d} | p for (d, _t, _s), p in pictures_of(record, session_id).items()]})
 
 
@@ -360,7 +363,7 @@ def import_archive(raw: bytes) -> dict[str, Any]:
         meta = safejson.loads(_read_entry(archive, entries["session.json"], MAX_META_BYTES), "session.json")
     if not isinstance(record, dict):
         raise BadRequestError("picture.not_a_record")
-    scorer.validate_record(record)
+    scorer.validate_record(rules_record(record))
     name = check_name(str(meta.get("name") or "import"), "session.json: name") if isinstance(meta, dict) else "import"
     listed = [(entry, entry.filename.removeprefix("pictures/")) for entry in entries.values()
               if entry.filename.startswith("pictures/") and is_picture_name(entry.filename.removeprefix("pictures/"))]

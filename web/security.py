@@ -44,7 +44,7 @@ import secrets
 import socket
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, redirect, request
@@ -155,7 +155,7 @@ def token_matches(app: Flask, given: object) -> bool:
 def page_token(app: Flask) -> str | None:
     """The token this client holds (None: a read-only view)."""
     if app.config["LOCAL_ONLY"] or token_matches(app, request.cookies.get(TOKEN_COOKIE)):
-        return app.config["WRITE_TOKEN"]
+        return cast(str, app.config["WRITE_TOKEN"])  # Flask's config holds untyped values
     return None
 
 
@@ -249,8 +249,8 @@ def table_url(app: Flask) -> str | None:
     """The address for the players' phones, token included (None on a server bound to this machine only)."""
     if app.config["LOCAL_ONLY"]:
         return None
-    base = app.config.get("PUBLIC_URL") or request.host_url
-    return base.rstrip("/") + "/?token=" + app.config["WRITE_TOKEN"]
+    base: str = app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + "/?token=" + cast(str, app.config["WRITE_TOKEN"])
 
 
 def qr_svg(text: str) -> str:

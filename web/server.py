@@ -33,10 +33,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from waitress import wasyncore
 from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
@@ -164,7 +165,7 @@ class _Stream:
                 close()
         finally:
             if self.on_close is not None:
-                self.on_close, done = None, self.on_close
+                done, self.on_close = self.on_close, None
                 done()
 
 
@@ -201,6 +202,7 @@ class _Listener(TcpWSGIServer):
 
     closing = False  # set by TableServer.shutdown: no more connections taken
     _next_warning = 0.0
+    _map: dict[int, Any]  # wasyncore.dispatcher's map of the open connections (its stubs leave it out)
 
     def readable(self) -> bool:
         if self.closing:
@@ -221,7 +223,8 @@ class _Listener(TcpWSGIServer):
                 return
 
     def make_room(self) -> None:
-        channels = list(self.active_channels.values())
+        # waitress keeps its channels by descriptor in a dict (its stubs say one channel)
+        channels = list(cast("dict[int, HTTPChannel]", self.active_channels).values())
         if any(channel.will_close for channel in channels):
             return  # the last ones chosen are still closing
         idle = sorted((c for c in channels if not c.requests), key=lambda channel: channel.last_activity)
@@ -323,7 +326,8 @@ class TableServer:
         self.dispatcher.set_thread_count(0)
         with self.dispatcher.lock:
             while self.dispatcher.queue:
-                self.dispatcher.queue.popleft().cancel()
+                # the queue holds the channels waiting for a thread (its stubs say tasks)
+                cast(HTTPChannel, self.dispatcher.queue.popleft()).cancel()
 
     def _wake(self) -> None:
         """Wake the loop (its trigger), unless it is closed already (its descriptor may be another's now)."""

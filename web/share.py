@@ -17,6 +17,7 @@ from flask import Blueprint, Response, abort, request
 
 from tuolaji import scorer
 from tuolaji.scorer.cards import SUIT_SYMBOLS
+from tuolaji.session.changes import rules_record
 
 from . import view
 from .api import get_table
@@ -116,7 +117,7 @@ class Card:
 
 def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> Image.Image:
     """The settlement of one deal, as a phone-sized picture."""
-    run = scorer.audit_again(record)  # one audit: its output, typed findings and dealer sides
+    run = scorer.audit_again(rules_record(record))  # one audit: its output, typed findings and dealer sides
     audit = run.output
     table = view.table_view(record, audit, run.findings, run.dealer_sides())
     deal = record["deals"][deal_index]
@@ -151,7 +152,7 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
     if outcome is None:
         card.line(word("outcome.open", lang), 56, INK, 40)
     else:
-        dealers = set(scorer.dealer_side_seats(record, deal_index))
+        dealers = set(scorer.dealer_side_seats(rules_record(record), deal_index))
         side = "·".join(players[seat] for seat in range(len(players))
                         if (seat in dealers) == (outcome["side"] == "dealer"))
         key = "outcome.dealer" if outcome["side"] == "dealer" else (
@@ -174,7 +175,7 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
 
 def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
     """The game's level chart: each side's level after every deal."""
-    run = scorer.audit_again(record)  # one audit: its output, typed findings and dealer sides
+    run = scorer.audit_again(rules_record(record))  # one audit: its output, typed findings and dealer sides
     audit = run.output
     table = view.table_view(record, audit, run.findings, run.dealer_sides())
     history = table["level_history"]
@@ -205,7 +206,7 @@ def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
     players = record["players"]
     for index, deal_audit in enumerate(audit["deals"]):
         if deal_audit.get("game_winner"):
-            dealers = set(scorer.dealer_side_seats(record, index))
+            dealers = set(scorer.dealer_side_seats(rules_record(record), index))
             side = "·".join(players[seat] for seat in range(len(players))
                             if (seat in dealers) == (deal_audit["game_winner"] == "dealer"))
             card.line(word("winner", lang, side=side), 48, RED)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import Response, jsonify
 
@@ -29,12 +29,21 @@ def state_payload(table: Table) -> dict[str, Any]:
     return _game_payload(table) | {"feed": feed, "club": club}
 
 
-_payloads: weakref.WeakKeyDictionary[Table, tuple[Any, ...]] = weakref.WeakKeyDictionary()
+_payloads: weakref.WeakKeyDictionary[Table, tuple[LiveGame, int, Session | None, dict[str, Any], str]] = \
+    weakref.WeakKeyDictionary()
 """Per table, the last game payload and its JSON: made once per change, whoever asks (every page
 watching reloads the state after each change)."""
 
 
-def _game_payload(table: Table, *, text: bool = False) -> Any:
+@overload
+def _game_payload(table: Table, *, text: Literal[False] = False) -> dict[str, Any]: ...
+
+
+@overload
+def _game_payload(table: Table, *, text: Literal[True]) -> str: ...
+
+
+def _game_payload(table: Table, *, text: bool = False) -> dict[str, Any] | str:
     """The state of the current game without the feed (cached until the game or session changes);
     ``text``: its JSON text."""
     game, session = table.game, table.session
@@ -56,7 +65,8 @@ def build_game_payload(game: LiveGame, session: Session | None) -> dict[str, Any
     # copied (the payload is made once and never changed); nothing is audited again or matched here
     full, run = game.audited()
     audit = run.output
-    state = {"record": full, "audit": audit, "pending": game.pending(), "expected_seat": game.expected_seat()}
+    state: dict[str, Any] = {"record": full, "audit": audit, "pending": game.pending(),
+                             "expected_seat": game.expected_seat()}
     # the history of changes (web/history.py) stays in the stored record and its export; the page
     # is sent what its undo and redo buttons say (view.history), not every entry at every change,
     # and nothing else reads it (its size grows with every change, the page's work must not)

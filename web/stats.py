@@ -25,6 +25,7 @@ from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.names import check_name
 from tuolaji.scorer.player_stats import RANKING, STAT_KEYS, name_key, player_stats
+from tuolaji.session.changes import rules_record
 
 from .api import get_table
 from .request_fields import BadRequestError, json_body
@@ -43,7 +44,7 @@ def _audit(database: Path, session: Session) -> dict[str, Any] | None:
         if len(_audits) > 1024:
             _audits.clear()
         try:
-            _audits[key] = None if session.record.get("x-unreadable") else scorer.audit_record(session.record)
+            _audits[key] = None if session.record.get("x-unreadable") else scorer.audit_record(rules_record(session.record))
         except InputError:
             _audits[key] = None
     return _audits[key]
@@ -51,14 +52,15 @@ def _audit(database: Path, session: Session) -> dict[str, Any] | None:
 
 def gather(store: SessionStore) -> dict[str, Any]:
     """Every player's record over the store's sessions (not those in the bin), leaderboard first."""
-    games, skipped = [], 0
+    games: list[tuple[scorer.Record, dict[str, Any]]] = []
+    skipped = 0
     sessions = store.list()
     for session in sessions:
         audit = _audit(store.path, session)
         if audit is None:
             skipped += 1
         else:
-            games.append((session.record, audit))
+            games.append((rules_record(session.record), audit))
     rows = player_stats(games, store.player_names())
     return {"players": [row.as_dict() | {"rank": rank} for rank, row in enumerate(rows, 1)],
             "sessions": len(sessions) - skipped, "skipped": skipped}

@@ -39,6 +39,7 @@ with :meth:`SessionStore.restore` for :data:`BIN_DAYS` days, then purged.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import json
 import logging
@@ -257,15 +258,15 @@ class SessionStore:
             return dataclasses.replace(session, record=session.record | {"history": history})
         return session
 
-    def list(self) -> list[Session]:
+    def list(self) -> builtins.list[Session]:  # builtins: in the class, list names this method
         """Every session not in the bin, most recently changed first (records without their history)."""
         return self._rows("deleted IS NULL ORDER BY updated DESC, id DESC")
 
-    def binned(self) -> list[Session]:
+    def binned(self) -> builtins.list[Session]:
         """The sessions in the bin, most recently deleted first (records without their history)."""
         return self._rows("deleted IS NOT NULL ORDER BY deleted DESC, id DESC")
 
-    def _rows(self, where: str) -> list[Session]:
+    def _rows(self, where: str) -> builtins.list[Session]:
         with self._connect() as connection:
             rows = connection.execute(
                 "SELECT id, name, source, created, updated, record, deleted FROM sessions WHERE " + where
@@ -313,7 +314,7 @@ class SessionStore:
             connection.executemany("UPDATE player_names SET name = ? WHERE key = ?", [(new, key) for key in targets])
             connection.execute("INSERT OR REPLACE INTO player_names (key, name) VALUES (?, ?)", (old_key, new))
 
-    def purge(self, *, older_than_s: float = BIN_DAYS * 86400, now: float | None = None) -> list[int]:
+    def purge(self, *, older_than_s: float = BIN_DAYS * 86400, now: float | None = None) -> builtins.list[int]:
         """Remove for good the sessions deleted more than ``older_than_s`` ago; returns their ids."""
         cutoff = (time.time() if now is None else now) - older_than_s
         with self._connect() as connection:  # a read first: listing never waits for a write lock

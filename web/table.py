@@ -26,15 +26,17 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.seats import seat_of
+from tuolaji.session.changes import rules_record
 from tuolaji.session.events import Event, EventBus, StateChanged
 from tuolaji.session.journal import Change
 from tuolaji.session.live import LiveGame, NotSavedError, ResumeMismatchError, play_matches
@@ -110,9 +112,8 @@ class Table:
     def _load(self, session_id: int) -> LiveGame:
         session = self.store.get(session_id)
         bus = EventBus()
-        game = LiveGame(session.record, bus=bus,
-                         saver=lambda change, before, after, sid=session_id: self._save(sid, change, before, after))
-        bus.subscribe(lambda event, sid=session_id: self._on_event(sid, event))
+        game = LiveGame(session.record, bus=bus, saver=functools.partial(self._save, session_id))
+        bus.subscribe(functools.partial(self._on_event, session_id))
         self._games[session_id] = game
         return game
 
@@ -144,7 +145,7 @@ class Table:
 
     def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
         """Store a new session with ``record`` and make it the live one."""
-        scorer.validate_record(record)
+        scorer.validate_record(rules_record(record))
         session_id = self.store.create(record, name=name, source=source)
         self.open(session_id)
         return session_id
@@ -353,7 +354,7 @@ class RecordFeed(Feed):
     def __init__(self, table: Table | CurrentGame | LiveGame, record: dict[str, Any], *, pace_s: float = 1.0,
                  on_play: Callable[[int], None] | None = None) -> None:
         super().__init__()
-        scorer.validate_record(record)
+        scorer.validate_record(rules_record(record))
         if isinstance(table, Table):
             self.table = table
             self.game: Any = table.session_game()
@@ -369,7 +370,7 @@ class RecordFeed(Feed):
 
     def run(self) -> None:
         players = len(self.record["players"])
-        source_audit = scorer.audit_record(self.record)
+        source_audit = scorer.audit_record(rules_record(self.record))
         for deal_index, deal in enumerate(self.record["deals"]):
             have = self.game.snapshot()["deals"]
             if deal_index >= len(have):
@@ -458,11 +459,12 @@ class PipelineFeed(Feed):
         # a missing camera or a bad video fails here, before the server starts
         self.frame_source = open_source(source) if isinstance(source, str | int) else source
         game = table.session_game()
-        self.table = table
+        self.table: Table = table
         self.game: Any = game
         self.session_id = game.session_id
         self.source = table.session.source if table.session is not None else "camera"
-        self.pipeline = TablePipeline(game, reader=reader, replay_from_start=replay_from_start,
+        # the session's game through its stand-in (every attribute of the LiveGame, writes under the table's lock)
+        self.pipeline = TablePipeline(cast(LiveGame, game), reader=reader, replay_from_start=replay_from_start,
                                       **(pipeline_options or {}))
         self.speed = speed
         self.started_at: float | None = None
@@ -515,7 +517,7 @@ class DemoFeed(PipelineFeed):
             return
         self._change(lambda game: game.next_deal(self.finale["next_deal"].get("trump", "NT"), history=True))
 
-    def _change(self, make: Callable[[LiveGame], None]) -> bool:
+    def _change(self, make: Callable[[LiveGame], object]) -> bool:
         """One change of the demo's session, a command of its game kept in its history as the page makes it."""
         from . import dealing
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, Response, jsonify, request
 
 from tuolaji.scorer.tracker import track
+from tuolaji.session.changes import rules_record
 
 from .api import get_table
 from .replay import record_at
@@ -34,7 +35,7 @@ def tracker_of(record: dict[str, Any]) -> dict[str, Any] | None:
     """The tracker of the record's last deal (None without a deal), with the players' names."""
     if not record.get("deals"):
         return None
-    return track(record) | {"players": list(record["players"])}
+    return track(rules_record(record)) | {"players": list(record["players"])}
 
 
 @tracker_bp.get("/api/tracker")

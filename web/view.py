@@ -26,7 +26,7 @@ from tuolaji.scorer.cards import RANKS
 from tuolaji.scorer.scoring import concession_points, defenders_trick_points, level_outcome
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
-from tuolaji.session.changes import settle_ready
+from tuolaji.session.changes import rules_record, settle_ready
 
 from .cards import card_label
 from .explain import describe_hint, describe_penalty, describe_violation
@@ -164,7 +164,7 @@ def revealed_friends(record: dict[str, Any], deal: dict[str, Any]) -> list[dict[
 def dealer_side(record: dict[str, Any], deal_index: int) -> list[int]:
     """The seats known to play with the dealer (the scorer's): his partners, or the friends
     revealed so far; the dealer first."""
-    return _dealer_first(record["deals"][deal_index], scorer.dealer_side_seats(record, deal_index))
+    return _dealer_first(record["deals"][deal_index], scorer.dealer_side_seats(rules_record(record), deal_index))
 
 
 def _dealer_first(deal: dict[str, Any], seats: list[int]) -> list[int]:
@@ -283,7 +283,10 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
         if tricks and 0 < len(tricks[-1]["plays"]) < len(players):
             seat = seat_of(tricks[-1]["leader"], len(tricks[-1]["plays"]), len(players))
         else:
-            seat = scorer.next_leader(record)
+            leader = scorer.next_leader(record)
+            if leader is None:  # the last trick's lead was not seen: who leads is unknown
+                return None
+            seat = leader
         plays = scorer.legal_plays(record, seat, limit=HINT_CHOICES + 1)
         if not plays:
             return None
@@ -380,7 +383,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
     history = level_history(record, audit)
     deals = []
     same_run = found is not None
-    dealer_sides = scorer.dealer_sides(record) if dealer_sides is None else dealer_sides
+    dealer_sides = scorer.dealer_sides(rules_record(record)) if dealer_sides is None else dealer_sides
     found = findings(record, audit) if found is None else found
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
