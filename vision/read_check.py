@@ -57,9 +57,9 @@ class DealFacts:
     """
 
     decks: int
-    gone: Counter = field(default_factory=Counter)  # cards of the swept tricks of this deal
-    on_table: dict[int, Counter] = field(default_factory=dict)  # seat -> its play in the last trick
-    hands: dict[int, Counter] | None = None  # seat -> what its recorded hand held before the last trick
+    gone: Counter[str] = field(default_factory=Counter)  # cards of the swept tricks of this deal
+    on_table: dict[int, Counter[str]] = field(default_factory=dict)  # seat -> its play in the last trick
+    hands: dict[int, Counter[str]] | None = None  # seat -> what its recorded hand held before the last trick
     led_suit: int | None = None  # effective suit (scorer.order) of the trick being followed
     leader: int | None = None  # seat that led it
     suit_of: Any = None  # card name -> effective suit, for this deal's trump and level
@@ -120,9 +120,10 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
         return None
     players = max(1, len(record.get("players", [])))
     tricks = [t for t in (deal.get("tricks") or []) if isinstance(t, dict)]
-    gone: Counter = Counter()
-    played_by: dict[int, Counter] = {}
-    on_table: dict[int, Counter] = {}
+    gone: Counter[str] = Counter()
+    played_by: dict[int, Counter[str]] = {}
+    on_table: dict[int, Counter[str]] = {}
+    leader: int | None  # each trick's in turn; then the trick being followed's (None: none)
 
     def suit_of(card: str) -> int:
         return order.suit[parse_card(card)]

@@ -71,7 +71,7 @@ class Track:
         """Each name's vote: its reads' confidences (at least 0.05) times their ``weights`` (by read number)."""
         votes: Counter[str] = Counter()
         for read in self.reads:
-            votes[read.card] += max(0.05, read.confidence) * weights[read.read]
+            votes[read.card] += max(0.05, read.confidence) * weights[read.read]  # type: ignore[assignment]  # float votes: typeshed's Counter counts int
         return votes
 
     def fused(self, weights: Sequence[float]) -> tuple[str, float, tuple[tuple[str, float], ...]]:
@@ -91,7 +91,7 @@ class Track:
         summed: Counter[str] = Counter()
         for read in self.reads:
             for candidate, weight in read.candidates:
-                summed[candidate] += weight * weights[read.read]
+                summed[candidate] += weight * weights[read.read]  # type: ignore[assignment]  # float votes: typeshed's Counter counts int
         total = sum(summed.values())
         if total <= 0:
             return ()
