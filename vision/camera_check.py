@@ -15,9 +15,13 @@ validation crops, see models/README.md).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from tuolaji.vision.zone_reading import CardReaderLike
 
 GOOD_INDEX_PX = 20.0
 """From this index height (pixels of the camera's picture) reads are reliable."""
@@ -43,7 +47,7 @@ class CameraCheck:
     verdict: str  # good, marginal, too-small, no-cards
     advice: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"size": list(self.size), "table_found": self.table_found, "cards": self.cards,
                 "index_px": None if self.index_px is None else round(self.index_px, 1),
                 "brightness": round(self.brightness, 1), "glare": round(self.glare, 4),
@@ -111,7 +115,7 @@ def advice_for(*, index_px: float | None, brightness: float, glare: float, table
     return verdict, [ADVICE_TEXT[code].format(**values) for code, values in codes]
 
 
-def check_frame(image: np.ndarray, reader, players: int = 4) -> CameraCheck:
+def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4) -> CameraCheck:
     """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`)."""
     from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
     from tuolaji.vision.zone_reading import ZONE_READ_ABOVE, read_zones

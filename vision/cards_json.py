@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tuolaji.models import MODELS_DIR
 from tuolaji.scorer.errors import InputError
 
 
-def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | None = None,
-                      metrics: dict | None = None, **fields: object) -> Path:
+def update_cards_json(models_dir: str | Path | None = None, *, reader: dict[str, Any] | None = None,
+                      metrics: dict[str, Any] | None = None, **fields: object) -> Path:
     """Merge ``reader`` settings, ``metrics`` and top-level ``fields`` into ``cards.json``
     (of ``models_dir``, default the shipped models); returns its path."""
     path = (Path(models_dir) if models_dir is not None else MODELS_DIR) / "cards.json"
@@ -25,7 +26,7 @@ def update_cards_json(models_dir: str | Path | None = None, *, reader: dict | No
     return path
 
 
-def read_cards_json(path: Path) -> dict:
+def read_cards_json(path: Path) -> dict[str, Any]:
     """``cards.json`` through the safe JSON reader (an object, or InputError naming the file)."""
     from tuolaji.scorer import safejson
 

@@ -24,6 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -86,7 +87,8 @@ class DeckHead:
         logits = features @ self.weight.T + self.bias
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
-        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+        probabilities: np.ndarray = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+        return probabilities
 
 
 def chosen_deck(name: str | None, data: Path | None) -> DeckHead | None:
@@ -126,7 +128,7 @@ def load_deck(data: Path, name: str) -> DeckHead:
     return DeckHead(name, weight, bias, classifier)
 
 
-def save_deck(data: Path, head: DeckHead, info: dict) -> Path:
+def save_deck(data: Path, head: DeckHead, info: dict[str, Any]) -> Path:
     """Write ``head`` and ``info`` to the deck's folder, each file atomically; returns the folder."""
     folder = deck_folder(data, head.name)
     folder.mkdir(parents=True, exist_ok=True)

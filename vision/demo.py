@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tuolaji.models import MODELS_DIR
+
+if TYPE_CHECKING:
+    from tuolaji.vision.zone_reading import CardReaderLike
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo-3deck.mp4"
@@ -40,7 +43,8 @@ DEMO_RECORD_FILE = DEMO_DIR / "demo-3deck.record.json"
 
 def demo_record() -> dict[str, Any]:
     """The whole demo game (:data:`DEMO_RECORD_FILE`)."""
-    return json.loads(DEMO_RECORD_FILE.read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads(DEMO_RECORD_FILE.read_text(encoding="utf-8"))
+    return record
 
 
 def demo_finale() -> dict[str, Any]:
@@ -53,7 +57,7 @@ READY_F1 = 0.95
 """Card F1 on the fixed test set that issue 3 asks of the shipped card reader."""
 
 
-def _recorded_metrics(models_dir: Path) -> dict | None:
+def _recorded_metrics(models_dir: Path) -> dict[str, Any] | None:
     if not all((Path(models_dir) / name).exists() for name in ("detector.onnx", "classifier.onnx")):
         return None
     try:
@@ -82,7 +86,7 @@ def shipped_reader_is_ready(models_dir: Path = MODELS_DIR) -> bool:
     return (_recorded_metrics(models_dir) or {}).get("demo_replay_exact") is True
 
 
-def replay_demo(reader: object) -> dict[str, Any]:
+def replay_demo(reader: CardReaderLike) -> dict[str, Any]:
     """Replay the demo headless with ``reader`` from the deal so far: the record it ends with."""
     from tuolaji.session.live import LiveGame
     from tuolaji.vision.pipeline import TablePipeline, open_source
@@ -93,7 +97,7 @@ def replay_demo(reader: object) -> dict[str, Any]:
     return game.snapshot()
 
 
-def demo_replays_exactly(reader: object) -> tuple[int, int]:
+def demo_replays_exactly(reader: CardReaderLike) -> tuple[int, int]:
     """Replay the demo headless with ``reader``: (filmed tricks equal to the truth, filmed tricks
     in the truth or in the replay, whichever has more)."""
     setup = json.loads(DEMO_SETUP.read_text(encoding="utf-8"))

@@ -46,6 +46,7 @@ from tuolaji.vision.detector import (
     group_indices,
     read_image_file,
 )
+from tuolaji.vision.readings import as_box
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ def layout_pairs(image: np.ndarray, readings: list[IndexReading], where: str) ->
         row, column = _row_and_column(k)
         raise InputError("enrol.layout_order", image=where, misplaced=len(misplaced), row=row, column=column,
                          read=read_as, expected=CARD_NAMES[k])
-    return [(CardInstance(CARD_NAMES[k], tuple(float(v) for v in cv2.boundingRect(np.asarray(places[k], np.float32))), 1.0,
+    return [(CardInstance(CARD_NAMES[k], as_box(cv2.boundingRect(np.asarray(places[k], np.float32))), 1.0,
                           tuple(indices)), CARD_NAMES[k]) for k, indices in sorted(on.items())]
 
 
@@ -219,7 +220,7 @@ def every_index(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, up: np
         cards = p[:REJECT] / max(float(p[:REJECT].sum()), 1e-9)
         k = int(cards.argmax())
         angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
-        readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), float(score), angle, float(right), cards))
+        readings.append(IndexReading(CARD_NAMES[k], as_box(box), float(score), angle, float(right), cards))
     return readings
 
 

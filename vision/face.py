@@ -13,8 +13,13 @@ reads as that card, a table scene reads "not a face".
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
 
 FACE_PX = 80
 """Side of the face reader's input square (the card stretched to fill it)."""
@@ -117,7 +122,7 @@ def warp_face(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 class FaceReader:
     """``face.onnx`` run on card faces: :meth:`probabilities` of the 54 cards and "not a face"."""
 
-    def __init__(self, session) -> None:
+    def __init__(self, session: InferenceSession) -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
 

@@ -11,7 +11,9 @@ corners, a fan offset apart with the same direction, so two identical cards side
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 
 import numpy as np
 
@@ -212,7 +214,7 @@ def fused_card(group: tuple[IndexReading, ...]) -> str:
     """
     if len({r.card for r in group}) == 1 or any(r.probs is None for r in group):
         return max(group, key=lambda r: r.confidence).card
-    log_p = sum(np.log(r.probs + 1e-6) for r in group)
+    log_p: np.ndarray = functools.reduce(operator.add, [np.log(r.probs + 1e-6) for r in group if r.probs is not None])
     return CARD_NAMES[int(log_p.argmax())]
 
 

@@ -10,6 +10,7 @@ import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import cv2
 import numpy as np
@@ -26,7 +27,10 @@ from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_si
 from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
 from tuolaji.vision.orientation import refine_ups
 from tuolaji.vision.outlines import cards_on_outline, join_on_outlines, one_card
-from tuolaji.vision.readings import Box, CardInstance, IndexReading, union_box
+from tuolaji.vision.readings import Box, CardInstance, IndexReading, as_box, union_box
+
+if TYPE_CHECKING:
+    from onnxruntime import InferenceSession
 
 log = logging.getLogger(__name__)
 
@@ -59,23 +63,51 @@ class ReaderSettings:
     small_reader_weight: float = 1.0  # ... its probabilities weighing this much against the classifier's (1: its read alone)
 
 
-CAREFUL: dict[str, float] = {"classify_turns": 4}
+class ReaderOverrides(TypedDict, total=False):
+    """Settings that replace those of ``cards.json`` (:meth:`CardReader.load`'s ``**overrides``):
+    any of :class:`ReaderSettings`'s fields."""
+
+    input_width: int
+    input_height: int
+    detect_threshold: float
+    nms_iou: float
+    class_threshold: float
+    card_threshold: float
+    detector_weight: float
+    max_indices: int
+    classify_turns: int
+    reread_below: float
+    coarse_scale: float
+    coarse_min_index: float
+    coarse_skip_below: float
+    index_spacing: float
+    max_upscale: float
+    joker_threshold: float
+    face_threshold: float
+    face_guess_threshold: float
+    small_index_px: float
+    small_card_threshold: float
+    small_reader_px: float
+    small_reader_weight: float
+
+
+CAREFUL: ReaderOverrides = {"classify_turns": 4}
 """Reader settings for reads that may take longer: every index read four ways
 (``tuolaji detect --careful``)."""
 
-FAST: dict[str, float] = {"input_width": 448, "input_height": 336, "reread_below": 0.0}
+FAST: ReaderOverrides = {"input_width": 448, "input_height": 336, "reread_below": 0.0}
 """Reader settings for the quickest reads: frames at 0.7 scale (the detector's training
 scale), every index read once (``tuolaji detect --fast``): about a quarter less time,
 fewer of the smallest cards."""
 
 
-def reader_preset(careful: bool = False, fast: bool = False) -> dict[str, float]:
+def reader_preset(careful: bool = False, fast: bool = False) -> ReaderOverrides:
     """The settings of ``--careful`` or ``--fast`` (never both: a ValueError)."""
     if careful and fast:
         raise ValueError("--careful and --fast exclude each other")
-    return dict(CAREFUL) if careful else dict(FAST) if fast else {}
+    return CAREFUL.copy() if careful else FAST.copy() if fast else {}
 
-TABLE: dict[str, float] = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.5}
+TABLE: ReaderOverrides = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.5}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
 so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
@@ -97,8 +129,9 @@ class CardReader:
     """Reads the cards in a BGR frame. Create with :meth:`load`; :meth:`read` is thread-compatible
     (one reader per thread)."""
 
-    def __init__(self, detector, classifier, settings: ReaderSettings, deck: DeckHead | None = None,
-                 face: FaceReader | None = None, small_classifier=None) -> None:
+    def __init__(self, detector: InferenceSession, classifier: InferenceSession, settings: ReaderSettings,
+                 deck: DeckHead | None = None, face: FaceReader | None = None,
+                 small_classifier: InferenceSession | None = None) -> None:
         self._detector = detector
         self._face = face
         self.kernel_checks: tuple[KernelCheck, ...] = ()  # how the classifiers read on this CPU (vision.model_check)
@@ -303,6 +336,7 @@ class CardReader:
         blob = classifier_blob(crops)
         session, feed, names = ((self._small, self._small_input, self._small_outputs) if small
                                 else (self._classifier, self._cls_input, self._cls_outputs))
+        assert session is not None  # the specialist is asked only where it is loaded
         outputs = session.run(None, {feed: blob})
         return {name: np.asarray(value, np.float32) for name, value in zip(names, outputs, strict=True)}
 
@@ -337,7 +371,7 @@ class CardReader:
             angle = math.degrees(math.atan2(float(o[0]), float(-o[1]))) % 360
             confidence = float(p[k]) * float(score) ** self.settings.detector_weight
             cards = _card_share(p)
-            readings.append(IndexReading(CARD_NAMES[k], tuple(float(v) for v in box), confidence, angle, float(right), cards))
+            readings.append(IndexReading(CARD_NAMES[k], as_box(box), confidence, angle, float(right), cards))
         return readings
 
     def read(self, frame_bgr: np.ndarray) -> list[CardInstance]:

@@ -21,6 +21,7 @@ False
 from __future__ import annotations
 
 import hashlib
+import importlib
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,13 +78,14 @@ def cpu_features() -> str:
     process really runs on, an emulated CPU too), else from /proc/cpuinfo."""
     wanted = ("AVX2", "FMA3", "AVX512F", "AVX512BW", "AVX512VNNI", "ASIMD", "ASIMDDP", "ASIMDFHM")
     machine = platform.machine() or "unknown"
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__ as probed  # numpy 2
-    except ImportError:  # pragma: no cover - numpy 1.x keeps it in numpy.core
+    # numpy 2 keeps its probe in numpy._core, numpy 1.x in numpy.core (private modules: no stubs name them)
+    probed: dict[str, bool] = {}
+    for module in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
         try:
-            from numpy.core._multiarray_umath import __cpu_features__ as probed
-        except ImportError:
-            probed = {}
+            probed = importlib.import_module(module).__cpu_features__
+            break
+        except (ImportError, AttributeError):  # pragma: no cover - not this numpy's place for it
+            continue
     present = [name for name in wanted if probed.get(name)]
     if not probed:
         cpuinfo = Path("/proc/cpuinfo")

@@ -139,9 +139,9 @@ class MotionMonitor:
             arm_labels = arm_labels[arm_labels > 0]
             if arm_labels.size:
                 sizes = np.bincount(components[self.ring].ravel(), minlength=count)
-                arm_labels = [label for label in arm_labels if sizes[label] >= self.min_arm_pixels]
-                if arm_labels:
-                    arm = np.isin(components, arm_labels)
+                arms = [label for label in arm_labels if sizes[label] >= self.min_arm_pixels]
+                if arms:
+                    arm = np.isin(components, arms)
                     for seat in range(self.players):
                         occluded[seat] = bool((arm & self.seat_masks[seat]).any())
         return Activity(moving, tuple(occluded), tuple(int(c) for c in counts))

@@ -29,7 +29,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -120,6 +120,16 @@ class CardInstance:
     indices: tuple[tuple[float, float, float, float], ...] = field(default=())
 
 
+class OracleSettings(TypedDict, total=False):
+    """:class:`OracleReader`'s settings, its keyword arguments."""
+
+    cost_ms: float
+    confidence: float
+    miss_rate: float
+    confusion_rate: float
+    seed: int
+
+
 class OracleReader:
     """Reads a rendered video's frames from its ground truth (see the module docstring)."""
 
@@ -135,7 +145,7 @@ class OracleReader:
         self._rng = np.random.default_rng(seed)
 
     @classmethod
-    def from_file(cls, path: Path, **kwargs: float) -> OracleReader:
+    def from_file(cls, path: Path, **kwargs: Unpack[OracleSettings]) -> OracleReader:
         return cls(VideoTruth.load(Path(path)), **kwargs)
 
     def read_frame(self, frame: Frame) -> list[CardInstance]:

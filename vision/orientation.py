@@ -26,7 +26,8 @@ def refine_up(crop_bgr: np.ndarray, up: np.ndarray) -> np.ndarray:
     >>> refine_up(crop, np.array([0.26, -0.97], np.float32)).round(3).tolist()   # 15° off
     [0.0, -1.0]
     """
-    return refine_ups(crop_bgr[None], np.asarray(up, np.float32)[None])[0]
+    refined: np.ndarray = refine_ups(crop_bgr[None], np.asarray(up, np.float32)[None])[0]
+    return refined
 
 
 def refine_ups(crops_bgr: np.ndarray, ups: np.ndarray) -> np.ndarray:

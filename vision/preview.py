@@ -120,7 +120,7 @@ def look_at(image: np.ndarray, *, players: int = 4, corners: Sequence[Sequence[f
         warnings.append("too-dark")
     if frozen:
         warnings.append("frozen")
-    return TableView(size, [tuple(c) for c in calibration.corners], table_found, given,
+    return TableView(size, [(x, y) for x, y in calibration.corners], table_found, given,
                      zone_outlines(calibration, seat_zones), brightness, warnings)
 
 

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,6 +14,16 @@ import numpy as np
 from tuolaji.scorer.cards import CARD_NAMES
 
 Box = tuple[float, float, float, float]
+
+
+def as_box(values: Iterable[float]) -> Box:
+    """Four coordinates (x1, y1, x2, y2: a network's output row, an OpenCV rectangle) as a box of floats.
+
+    >>> as_box(np.array([1, 2, 3, 4], np.float32))
+    (1.0, 2.0, 3.0, 4.0)
+    """
+    x1, y1, x2, y2 = (float(v) for v in values)
+    return (x1, y1, x2, y2)
 
 
 def union_box(boxes: list[Box]) -> Box:
@@ -80,7 +93,9 @@ class CardInstance:
         elif not self.indices or any(r.probs is None for r in self.indices):
             return [(self.card, 1.0)]
         else:
-            log_p = sum(np.log(np.asarray(r.probs, np.float64) + 1e-9) for r in self.indices)
+            # the indices' log-probabilities added in turn (there is at least one)
+            log_p: np.ndarray = functools.reduce(operator.add, [np.log(np.asarray(r.probs, np.float64) + 1e-9)
+                                                               for r in self.indices])
             p = np.exp(log_p - log_p.max())
             p /= p.sum()
         order = np.argsort(-p, kind="stable")[:count]

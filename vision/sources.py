@@ -383,6 +383,7 @@ class _HttpConnection(_Connection):
             if wait > 0:
                 time.sleep(wait)
             self.asked = time.monotonic()
+            assert self.connection is not None  # made by the first request
             self.connection.close()
             self.response = self._request()
             if not self.snapshot:

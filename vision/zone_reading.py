@@ -110,7 +110,7 @@ def _shifted(instance: Any, dx: float, dy: float) -> Any:
     def moved(item: Any, **fields: Any) -> Any:
         box = item.box
         fields["box"] = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
-        if dataclasses.is_dataclass(item):
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
             return dataclasses.replace(item, **fields)
         clone = copy.copy(item)  # a reader's own instance type (test doubles, other readers)
         for name, value in fields.items():
