@@ -68,6 +68,30 @@ def defenders_trick_points(audited_tricks: Iterable[Mapping[str, Any]], dealer_s
                if trick.get("winner") is not None and trick["winner"] not in dealer_side)
 
 
+POINTS_PER_DECK = 100
+"""The card points in one deck: four 5s, four 10s, four Ks (RULES §8)."""
+
+
+def points_still_out(audited_tricks: Iterable[Mapping[str, Any]], decks: int) -> int:
+    """The card points no trick has taken yet (剩余分): in the players' hands and the kitty. Every
+    trick won counts, cards or points alone, whoever won it.
+
+    >>> points_still_out([{"winner": 1, "points": 20}, {"winner": 0, "points": 10}, {"winner": None, "points": 5}], 3)
+    270
+    """
+    taken = sum(int(trick.get("points") or 0) for trick in audited_tricks if trick.get("winner") is not None)
+    return max(0, POINTS_PER_DECK * decks - taken)
+
+
+def points_to_take_over(threshold: int, defender_points: int) -> int:
+    """How many more points the defenders need to take over (还差 N 分上台); 0 once they have them.
+
+    >>> points_to_take_over(80, 45), points_to_take_over(80, 95)
+    (35, 0)
+    """
+    return max(0, threshold - defender_points)
+
+
 def defender_seats(dealer: int, dealer_side: Collection[int], players: int) -> list[int]:
     """The seats off the dealer's side, in playing order from the dealer's left.
 

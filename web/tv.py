@@ -3,7 +3,8 @@
 ``GET /tv`` is the page (read-only: it is given no table token); ``GET /api/tv`` is what it
 draws, made by :func:`tv_view` from the live page's state (:func:`web.state.state_payload`: the
 record, its audit and the view) and nothing else: the big score (the defenders' total once
-the deal is settled, their points so far before), whose turn it is, the trick on the felt,
+the deal is settled, their points so far before, with 还差 N 分上台 and 剩余分 while it is
+played), the defenders by name, the next dealer once the deal is settled, whose turn it is, the trick on the felt,
 the trick before it, the deal's alerts and the calls the page may read aloud
 (``announcements``: 「毙了」, 「抠底 ×4」, 「闲家上台」, 「老李 未跟花色」…). Each call has an id
 that stays the same as the game goes on, so the page says each one once. Every fact is the
@@ -21,6 +22,8 @@ kitty's multiplier and the outcome the audit's, a violation the audit's proven o
 >>> tv = tv_view(payload)
 >>> tv["turn"]["name"], [play["name"] for play in tv["felt"]["plays"]], tv["announcements"]
 ('老王', ['老张', '老李'], [])
+>>> tv["to_take_over"], tv["points_out"], tv["defenders"], tv["next_dealer"]
+(80, 200, ['老李', '老赵'], None)
 """
 
 from __future__ import annotations
@@ -157,6 +160,7 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
 
     over = deal_audit.get("outcome") is not None
     expected = state.get("expected_seat")
+    dealer_side = deal_view.get("dealer_side") or []
     return {
         "deal": d,
         "level": deal.get("level"),
@@ -165,6 +169,13 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
         "score": {"points": row.get("total") if settled else deal_view.get("defender_points"), "settled": settled,
                   "threshold": shown.get("threshold"), "penalty_points": deal_audit.get("penalty_points") or 0,
                   "kitty_total": deal_view.get("kitty_total")},
+        "to_take_over": None if over else deal_view.get("to_take_over"),
+        "points_out": None if over else deal_view.get("points_out"),
+        "defenders": [_name(players, seat) for seat in range(len(players))
+                      if dealer_side and seat not in dealer_side],
+        "next_dealer": (_name(players, deal_audit.get("next_dealer"))
+                        if settled and deal_audit.get("next_dealer") is not None and not deal_audit.get("game_winner")
+                        else None),
         "turn": None if over or expected is None else {"seat": expected, "name": _name(players, expected)},
         "felt": trick_at(len(tricks) - 1),
         "last": trick_at(len(tricks) - 2),

@@ -23,7 +23,13 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer import violation_text
 from tuolaji.scorer.cards import RANKS
-from tuolaji.scorer.scoring import concession_points, defenders_trick_points, level_outcome
+from tuolaji.scorer.scoring import (
+    concession_points,
+    defenders_trick_points,
+    level_outcome,
+    points_still_out,
+    points_to_take_over,
+)
 from tuolaji.scorer.seats import seat_of
 from tuolaji.scorer.violations import DealFindings
 from tuolaji.session.changes import rules_record, settle_ready
@@ -378,18 +384,21 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
     """The derived figures the page draws next to the record and audit (``found``, ``dealer_sides``:
     the findings and :func:`scorer.dealer_sides` of the run that made ``audit``, when the caller
     has them: the live game's one audit run, whose findings are read as they are). Every number the
-    page shows is here or in the audit: per deal ``levels_before``, ``levels_after``, ``side_levels``
-    and ``kitty_total``."""
+    page shows is here or in the audit: per deal ``levels_before``, ``levels_after``, ``side_levels``,
+    ``kitty_total``, ``to_take_over`` (还差 N 分上台: None where the defenders are not known yet) and
+    ``points_out`` (剩余分: the card points no trick has taken)."""
     history = level_history(record, audit)
     deals = []
     same_run = found is not None
     dealer_sides = scorer.dealer_sides(rules_record(record)) if dealer_sides is None else dealer_sides
     found = findings(record, audit) if found is None else found
+    take_over, deck_count = threshold(record), decks(record)
     for deal_index, deal in enumerate(record.get("deals", [])):
         deal_audit = audit["deals"][deal_index] if deal_index < len(audit.get("deals", [])) else {}
         dealer_seats = _dealer_first(deal, dealer_sides[deal_index])
         before = history[min(deal_index, len(history) - 1)]
         after = settled_levels_after(record, audit, deal_index) or before
+        points = defender_points_so_far(record, deal_index, deal_audit, dealer_seats)
         deals.append({
             "levels_before": before,
             "levels_after": after,
@@ -397,7 +406,9 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
             "kitty_total": kitty_total(deal_audit),
             "dealer_side": dealer_seats,
             "friends": revealed_friends(record, deal),
-            "defender_points": defender_points_so_far(record, deal_index, deal_audit, dealer_seats),
+            "defender_points": points,
+            "to_take_over": None if points is None else points_to_take_over(take_over, points),
+            "points_out": points_still_out(deal_audit.get("tricks", []), deck_count),
             **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None,
                           same_run=same_run),
         })

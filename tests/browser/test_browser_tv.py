@@ -111,3 +111,40 @@ def test_the_tv_shows_the_table_and_reads_the_calls_aloud(page: Any, tv_server, 
     page.wait_for_function("document.getElementById('tv-points').textContent === '125'")
     assert page.locator("#tv-speech").get_attribute("aria-pressed") == "false"
     assert spoken(page) == []  # the game's past is not read out when the page opens
+
+
+def test_the_tv_and_the_table_say_what_the_defenders_still_need_who_defends_and_who_deals_next(
+        page: Any, tv_server) -> None:
+    """还差 N 分上台 and 剩余分 on the TV and the table while the deal is played (issue 43, item 7),
+    the defenders by name, and once the deal is settled the next dealer instead."""
+    url, data = tv_server
+    page.goto(url + "/tv")
+    page.wait_for_function("document.getElementById('tv-turn').textContent === '老李'")
+    assert page.locator("#tv-to-take-over").inner_text() == "还差 80 分上台"
+    assert page.locator("#tv-points-out").inner_text() == "剩余 200 分"
+    assert page.locator("#tv-defenders").inner_text() == "闲家：老李 老赵"
+    assert page.locator("#tv-next-dealer").inner_text() == ""
+    for seat, cards in PLAYS[:3]:  # 老李 trumps the ♥ trick: 5 points to the defenders
+        play(url, data, seat, cards)
+    page.wait_for_function("document.getElementById('tv-points').textContent === '5'")
+    assert page.locator("#tv-to-take-over").inner_text() == "还差 75 分上台"
+    assert page.locator("#tv-points-out").inner_text() == "剩余 195 分"
+
+    table = page.context.new_page()
+    table.goto(url + "/")
+    table.wait_for_function("document.getElementById('to-take-over').textContent === '还差 75 分上台'")
+    assert table.locator("#points-out").inner_text() == "剩余 195 分"
+    table.locator("#lang-toggle").click()
+    assert table.locator("#to-take-over").inner_text() == "75 more to take over"
+    assert table.locator("#points-out").inner_text() == "195 points still out"
+
+    for seat, cards in PLAYS[3:]:
+        play(url, data, seat, cards)
+    page.wait_for_function("document.getElementById('tv-turn').textContent === '本局结束'")
+    assert page.locator("#tv-to-take-over").inner_text() == "" and page.locator("#tv-points-out").inner_text() == ""
+    post_json(url + "/api/kitty", data, {"cards": KITTY})  # 抠底 ×2: the defenders take over
+    page.wait_for_function("document.getElementById('tv-next-dealer').textContent !== ''")
+    assert page.locator("#tv-next-dealer").inner_text() == "下一副 老李 坐庄"
+    table.wait_for_function("document.getElementById('defender-points').dataset.shows === 'total'")
+    assert table.locator("#to-take-over").inner_text() == "" and table.locator("#points-out").inner_text() == ""
+    table.close()

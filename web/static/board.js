@@ -196,6 +196,12 @@ function renderScore(d) {
   // a play not seen (the audit's provisional): the points and the settlement hold for the cards seen
   const provisional = dealAudit && dealAudit.provisional ? " · " + t("score.provisional") : "";
   setText("threshold", (settled ? t("score.cards", { p: points }) + " · " + threshold : threshold) + provisional);
+  // while the deal is played: 还差 N 分上台 and 剩余分, the server's figures (web/view.py)
+  const playing = !settled && !(dealAudit && dealAudit.outcome);
+  const toGo = view.deals[d].to_take_over;
+  setText("to-take-over", !playing || toGo == null ? "" : toGo > 0 ? t("score.to_go", { n: toGo }) : t("score.enough"));
+  const stillOut = view.deals[d].points_out;
+  setText("points-out", !playing || stillOut == null ? "" : t("score.out", { n: stillOut }));
 }
 
 function renderLevels(d) {

@@ -39,6 +39,11 @@ function drawScore(tv) {
   }
   out.dataset.settled = tv && tv.score.settled ? "true" : "false";
   setText("tv-threshold", tv && tv.score.threshold != null ? t("tv.threshold", { n: tv.score.threshold }) : "");
+  const toGo = tv ? tv.to_take_over : null;
+  setText("tv-to-take-over", toGo == null ? "" : toGo > 0 ? t("score.to_go", { n: toGo }) : t("score.enough"));
+  setText("tv-points-out", tv && tv.points_out != null ? t("score.out", { n: tv.points_out }) : "");
+  setText("tv-defenders", tv && tv.defenders.length ? t("tv.defenders", { names: tv.defenders.join(" ") }) : "");
+  setText("tv-next-dealer", tv && tv.next_dealer ? t("tv.next_dealer", { name: tv.next_dealer }) : "");
 }
 
 function drawDeal(tv) {
