@@ -5,7 +5,8 @@ A ``titanic-3deck`` deal between four players (东 南 西 北), built with the 
 (:data:`DEMO_SETUP`, its first tricks), and the video films its last seven tricks, read live
 by the table pipeline: a failed throw (甩牌失败), a revoke that the next trick proves, the last
 trick won by the defenders (抠底 ×4). The page then shows the kitty turned up, the settlement
-and its level change, and the next deal started (:data:`DEMO_RECORD_FILE`: the whole game).
+and its level change, and the demo ends there (:data:`DEMO_RECORD_FILE`: the whole game, with
+the next deal as 开始下一副 would start it).
 ``tuolaji replay`` on the video from the set-up must reproduce :data:`DEMO_TRUTH` exactly;
 the page plays it when no camera is at hand.
 
@@ -48,9 +49,9 @@ def demo_record() -> dict[str, Any]:
 
 
 def demo_finale() -> dict[str, Any]:
-    """What the demo does once the video has played: the kitty turned up, then the next deal."""
+    """What the demo does once the video has played: the kitty turned up (the deal settled)."""
     game = demo_record()
-    return {"kitty": list(game["deals"][0]["kitty"]), "next_deal": dict(game["deals"][1])}
+    return {"kitty": list(game["deals"][0]["kitty"])}
 
 
 READY_F1 = 0.95

@@ -492,30 +492,27 @@ class PipelineFeed(Feed):
 
 class DemoFeed(PipelineFeed):
     """The bundled demo: its video through the camera pipeline, then what the table does once the
-    deal's last trick is swept, as a person would on the page: the kitty turned up (the page shows
-    the settlement, 抠底 ×N and the level change), and after a while the next deal started as
-    开始下一副 starts it; then the demo ends (the page says 演示结束).
+    deal's last trick is swept, as a person would on the page: the kitty turned up, so that the
+    page shows the settlement (抠底 ×N, the totals and the level change); the demo ends there (the
+    page says 演示结束) on the settled deal, not on an empty next one.
 
-    ``finale``: ``{"kitty": cards, "next_deal": {"trump": ...}}``; ``pause_s``: the seconds before
-    the kitty and before the next deal, at real-time speed (shorter as the video plays faster).
-    Nothing is done if the video did not end the deal (a trick missed: the page shows what is
-    missing).
+    ``finale``: ``{"kitty": cards}``; ``pause_s``: the seconds before the kitty, at real-time speed
+    (shorter as the video plays faster). Nothing is done if the video did not end the deal (a
+    trick missed: the page shows what is missing).
     """
 
     def __init__(self, table: Table, source: Any, *, finale: dict[str, Any],
-                 pause_s: tuple[float, float] = (3.0, 12.0), **options: Any) -> None:
+                 pause_s: float = 3.0, **options: Any) -> None:
         super().__init__(table, source, **options)
         self.finale = copy.deepcopy(finale)
         speed = self.speed if self.speed is not None else 20.0
-        self.pauses = tuple(seconds / speed for seconds in pause_s)
+        self.pause_s = pause_s / speed
 
     def run(self) -> None:
         super().run()
-        if self._stop.is_set() or self._stop.wait(self.pauses[0]):
+        if self._stop.is_set() or self._stop.wait(self.pause_s):
             return
-        if not self._change(self._kitty) or self._stop.wait(self.pauses[1]):
-            return
-        self._change(lambda game: game.next_deal(self.finale["next_deal"].get("trump", "NT"), history=True))
+        self._change(self._kitty)
 
     def _change(self, make: Callable[[LiveGame], object]) -> bool:
         """One change of the demo's session, a command of its game kept in its history as the page makes it."""

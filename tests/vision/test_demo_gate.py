@@ -93,11 +93,11 @@ def test_the_demo_check_records_into_the_models_it_was_given(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["models"]
 
 
-def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Path) -> None:
+def test_the_demo_ends_on_its_settled_deal_with_the_kitty_turned_up(tmp_path: Path) -> None:
     """`serve --demo` (the oracle, as fast as the video decodes): the session starts from the deal so
     far, the video's tricks come back exactly, then the kitty is turned up (the defenders win it ×4,
-    their side goes up two levels) and the next deal starts as 开始下一副 starts it; the demo's
-    game is then the bundled record, and the proven revoke is in the audit."""
+    their side goes up two levels) and the demo ends there, on the settlement (no empty next deal,
+    issue 43 item 8); the proven revoke is in the audit."""
     from tuolaji import cli, scorer
     from tuolaji.cli.serve import build_server
     from tuolaji.vision.demo import DEMO_FRAMES, DEMO_SETUP, DEMO_TRUTH, demo_record
@@ -115,12 +115,12 @@ def test_the_demo_ends_its_deal_with_the_kitty_and_starts_the_next(tmp_path: Pat
         assert record["deals"][0]["tricks"] == truth["deals"][0]["tricks"]
         game = demo_record()
         assert record["deals"][0]["kitty"] == game["deals"][0]["kitty"]
-        assert record["deals"][1] == game["deals"][1]
+        assert len(record["deals"]) == 1
         audit = scorer.audit_record(record)["deals"][0]
         assert [(v["rule"], v["proven"]) for v in audit["violations"]] == [("must-follow-suit", True)]
         assert (audit["kitty_won_by"], audit["kitty_multiplier"]) == ("defenders", 4)
         assert audit["levels_after"] != record["start_levels"]
-        assert [entry["change"] for entry in record.get("history", [])][-2:] == ["kitty", "next-deal"]
+        assert [entry["change"] for entry in record.get("history", [])][-1:] == ["kitty"]
     finally:
         table.stop_feed()
         server.server_close()
