@@ -69,11 +69,12 @@ def expected_events(truth: VideoTruth) -> list[Any]:
     return out
 
 
-def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, realtime: bool) -> dict[str, Any]:
+def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, realtime: bool,
+                min_confidence: float = 0.6) -> dict[str, Any]:
     game = LiveGame(truth.setup)
     events: list[tuple[PlaySettled, float]] = []
     game.bus.subscribe(lambda e: events.append((e, time.perf_counter())) if isinstance(e, PlaySettled) else None)
-    pipeline = TablePipeline(game, reader=reader, settle_s=settle_s)
+    pipeline = TablePipeline(game, reader=reader, settle_s=settle_s, min_confidence=min_confidence)
     done_at: dict[int, float] = {}
     with open_source(str(video)) as source:
         fps = source.fps
@@ -125,6 +126,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
         "fps": len(frames) / elapsed if elapsed > 0 else 0.0,
         "latencies": latencies,
         "reads": pipeline.stats.reads,
+        "doubted": pipeline.stats.doubted_plays,
         "tricks_exact": exact,
         "tricks": len(want),
         "events_match": len(events) == len(wanted),
@@ -201,7 +203,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
                profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
                first: int = 0, corners: int | None = None, focus_hunt: float = 0.0,
-               index_layout: str | None = None) -> None:
+               index_layout: str | None = None, min_confidence: float = 0.6) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
@@ -224,7 +226,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
                 ("four-deck", 4, 3)]
     exact = total = videos_exact = 0
-    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0}
+    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0, "doubted": 0}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(first, count):
             chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
@@ -240,7 +242,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                                                               index_layout=index_layout))
             save_render(truth, video)
             reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models)
-            result = replay_once(video, truth, reader, settle_s, realtime=False)
+            result = replay_once(video, truth, reader, settle_s, realtime=False, min_confidence=min_confidence)
             exact += result["tricks_exact"]
             total += result["tricks"]
             videos_exact += result["tricks_exact"] == result["tricks"]
@@ -248,7 +250,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 errors[key] += result[key]
             print(f"  {chosen} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
-                  f"{result['flagged']} flagged, {result['false_proven']} false proven violations "
+                  f"{result['flagged']} flagged ({result['doubted']} plays doubted by the next lead), "
+                  f"{result['false_proven']} false proven violations "
                   f"({result['false_to_check']} to check), {result['fps']:.0f} fps")
             if show_wrong:
                 for number, truth_trick, recorded in result["differences"]:
@@ -262,7 +265,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
           f"({videos_exact} entirely exact)")
     per100 = 100 / max(1, errors["cards"])
     print(f"cards: {errors['cards']}, wrong {errors['wrong']} ({errors['wrong'] * per100:.2f} per 100), "
-          f"silent_per_100={errors['silent'] * per100:.2f} flagged_per_100={errors['flagged'] * per100:.2f}")
+          f"silent_per_100={errors['silent'] * per100:.2f} flagged_per_100={errors['flagged'] * per100:.2f} "
+          f"(plays doubted by the next lead: {errors['doubted']})")
     print(f"violations that never happened: false_proven={errors['false_proven']} "
           f"(shown as to check instead: {errors['false_to_check']})")
 
@@ -295,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--focus-hunt", type=float, default=0.0, metavar="SHARE",
                         help="with --exact: this share of frames blurred by an autofocus that hunts (bursts of 3-8)")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
+    parser.add_argument("--min-confidence", type=float, default=0.6,
+                        help="with --exact: a card read less sure than this goes to a person (the pipeline's default 0.6)")
     args = parser.parse_args(argv)
 
     from tuolaji.vision.demo import DEMO_FRAMES, DEMO_VIDEO
@@ -306,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
                    args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners,
-                   args.focus_hunt, args.layout)
+                   args.focus_hunt, args.layout, args.min_confidence)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")
