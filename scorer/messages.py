@@ -410,7 +410,7 @@ def _json(value: Any) -> str:
 
 
 CHANGE_NAMES_EN: dict[str, str] = {
-    "enter-play": "entered play", "play": "play", "bid": "bid", "withdraw": "withdrawn bid", "kitty": "kitty",
+    "enter-play": "entered play", "play": "play", "points": "points-only trick", "bid": "bid", "withdraw": "withdrawn bid", "kitty": "kitty",
     "setting": "deal setting", "ruling": "penalty", "correction": "correction", "confirm": "confirmation",
     "next-deal": "next deal", "settle": "settlement"}
 """The English name of each kind of change of a record's history (``{change:change}``; the page's

@@ -610,7 +610,7 @@ class PlayPoints(Command):
     trick another device recorded meanwhile refuses it, saying what was recorded."""
 
     kind: ClassVar[str] = "play-points"
-    logged_as: ClassVar[str | None] = "play"
+    logged_as: ClassVar[str | None] = "points"
     winner: int
     points: int
     unit: int | None = None

@@ -45,8 +45,9 @@ from tuolaji.scorer.messages import CHANGE_NAMES_EN
 
 from .changes import RefusedError
 
-CHANGES = ("enter-play", "play", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm", "next-deal", "settle")
-_NAMES_ZH = {"enter-play": "补记出牌", "play": "出牌", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
+CHANGES = ("enter-play", "play", "points", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm",
+           "next-deal", "settle")
+_NAMES_ZH = {"enter-play": "补记出牌", "play": "出牌", "points": "只记分", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
              "setting": "本局设置", "ruling": "罚分", "correction": "更正", "confirm": "确认", "next-deal": "开始下一局",
              "settle": "结算"}
 """The Chinese name of each kind of change (the English: :data:`scorer.messages.CHANGE_NAMES_EN`)."""

@@ -73,6 +73,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "score.defenders": {"zh": "闲家得分", "en": "Defenders' points"},
     "score.of": {"zh": "满 {t} 上台", "en": "{t} to take over"},
     "score.to_go": {"zh": "还差 {n} 分上台", "en": "{n} more to take over"},
+    "points.score": {"zh": "闲家 {p} 分", "en": "Defenders: {p}"},
     "score.enough": {"zh": "已够上台", "en": "enough to take over"},
     "score.out": {"zh": "剩余 {n} 分", "en": "{n} points still out"},
     "levels.title": {"zh": "各方级数", "en": "Levels"},

@@ -221,3 +221,25 @@ def test_two_phones_on_one_trick_the_second_is_refused_saying_what_was_recorded(
     error.wait_for(state="visible")
     assert error.inner_text() == "第 1 墩刚有人记了：小李 20 分，这次没有记"
     assert server.state()["state"]["record"]["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+
+
+def test_a_phone_entering_points_sees_the_score_and_undo_names_the_points_entry(page, server):
+    """Issue 43, item 8: on a phone the score panel is below the fold, so the entry box shows the
+    defenders' points and what they still need as each trick goes in; undo says 撤销：只记分."""
+    names = ["老张", "小李", "阿王", "大刘"]
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server.url)
+    set_up_by_hand(page, names, profile="standard-2deck", decks="2")
+    dealer = server.state()["state"]["record"]["deals"][0]["dealer"]
+    left = (dealer + 1) % 4
+    page.locator("#points > summary").click()
+    assert page.locator("#points-score").inner_text() == "闲家 0 分 · 还差 80 分上台"
+    page.locator(f'.points-seat[data-value="{left}"]').click()
+    with page.expect_response(lambda response: response.url.endswith("/api/points/trick")):
+        page.locator('.points-add[data-points="25"]').click()
+    page.wait_for_function("document.getElementById('points-score').textContent === '闲家 25 分 · 还差 55 分上台'")
+    assert page.locator("#points-score").is_visible()
+    assert page.locator("#undo").text_content().strip() == "撤销：只记分"
+    page.locator("#undo").click()
+    page.wait_for_function("document.getElementById('points-score').textContent === '闲家 0 分 · 还差 80 分上台'")
+    assert page.locator("#redo").text_content().strip() == "重做：只记分"

@@ -34,6 +34,12 @@ export function renderPoints() {
   if (!box || !page.data.view) return;
   const active = open();
   box.classList.toggle("disabled", !active);
+  // the score where the phone enters it (the side panel is below the fold on a phone): the server's figures
+  const dealView = page.data.view.deals[currentDealIndex()];
+  const toGo = dealView.to_take_over;
+  document.getElementById("points-score").textContent = !active || dealView.defender_points == null ? "" :
+    t("points.score", { p: dealView.defender_points }) +
+    (toGo == null ? "" : " · " + (toGo > 0 ? t("score.to_go", { n: toGo }) : t("score.enough")));
   const last = document.getElementById("points-last").checked;
   const units = page.data.view.points_units || [];
   document.getElementById("points-seats").innerHTML = players().map((name, seat) =>
