@@ -51,6 +51,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "feed.error": {"zh": "输入出错", "en": "input error"},
     "feed.none": {"zh": "手动记录", "en": "manual entry"},
     "session.none": {"zh": "还没有牌局：请先设置牌桌。", "en": "No session yet: set up the table first."},
+    "first.setup": {"zh": "设置牌桌，开始一局", "en": "Set up the table and start"},
+    "first.sessions": {"zh": "接着打以前的牌局", "en": "Go on with an earlier game"},
     "deal.n": {"zh": "第 {n} 局", "en": "Deal {n}"},
     "deal.level": {"zh": "打", "en": "Level"},
     "deal.trump": {"zh": "主", "en": "Trump"},

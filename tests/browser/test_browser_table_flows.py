@@ -253,3 +253,21 @@ def test_a_failed_throw_is_entered_by_hand(page, server):
     manual.locator("button[type=submit]").click()
     page.locator("#manual-error").wait_for(state="visible")  # a wrong card is refused next to the field, nothing recorded
     assert len(server.state()["state"]["record"]["deals"][0]["tricks"][0]["plays"]) == 1
+
+
+def test_the_first_screen_leads_to_the_set_up_and_to_earlier_games(page, server):
+    """Issue 43, item 8: a table with no game says where to begin: one tap opens the set-up (scrolled
+    to, its first field focused), another goes to the games kept before."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server.url)
+    page.locator("#first-setup").wait_for()
+    assert page.locator("#felt .empty").inner_text() == "还没有牌局：请先设置牌桌。"
+    assert page.locator("#first-setup").inner_text() == "设置牌桌，开始一局"
+    page.locator("#setup > summary").click()  # closed by hand: the link opens it again
+    page.locator("#first-setup").click()
+    assert page.locator("#setup").evaluate("el => el.open")
+    page.wait_for_function("document.activeElement && document.getElementById('setup').contains(document.activeElement)")
+    assert page.locator("#setup-form").is_visible()
+    assert page.locator("#setup-form").evaluate("el => el.getBoundingClientRect().top < window.innerHeight")
+    page.locator("#first-sessions").click()
+    page.wait_for_url("**/sessions")

@@ -17,7 +17,21 @@ function render(cause) {
   const data = page.data;
   if (!data || !data.state) {
     const felt = document.getElementById("felt");
-    if (felt) felt.innerHTML = '<p class="empty">' + esc(t("session.none")) + "</p>";
+    // the first screen: where to begin, one tap away (the set-up, or a game kept before)
+    if (felt) {
+      const nav = document.querySelector('a[data-i18n="nav.sessions"]');
+      felt.innerHTML = '<p class="empty">' + esc(t("session.none")) + '</p><p class="first-steps">' +
+        '<a id="first-setup" href="#setup">' + esc(t("first.setup")) + '</a>' + (nav ? ' · <a id="first-sessions" href="' +
+        esc(nav.getAttribute("href")) + '">' + esc(t("first.sessions")) + "</a>" : "") + "</p>";
+      felt.querySelector("#first-setup").addEventListener("click", (event) => {
+        event.preventDefault();
+        const setup = document.getElementById("setup");
+        setup.open = true;
+        setup.scrollIntoView({ block: "start" });
+        const first = setup.querySelector("input, select");
+        if (first) first.focus();
+      });
+    }
     setText("session-name", "");
     renderFeed();
     fillSetup();
