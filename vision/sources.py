@@ -134,6 +134,46 @@ CAMERA_SIZE = (1920, 1080)
 about 8 px tall at 640×480, too small to read, and about 25 px at 1920×1080."""
 
 
+VIDEO4LINUX = Path("/sys/class/video4linux")
+"""Where Linux lists its video devices (each ``videoN`` with its ``index``: 0 for a device's
+picture node, 1 and up for its metadata nodes)."""
+
+
+def cameras_found(probe_up_to: int = 4, video4linux: Path | None = None) -> list[int]:
+    """The camera numbers this machine has (what ``open_source(n)`` opens). On Linux the devices
+    the kernel lists, each camera once (its picture node, not its metadata node), without opening
+    any (a camera in use stays listed); elsewhere the numbers up to ``probe_up_to`` that open.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name, index in (("video0", "0"), ("video1", "1"), ("video2", "0")):
+    ...         (Path(folder) / name).mkdir(); _ = (Path(folder) / name / "index").write_text(index)
+    ...     cameras_found(video4linux=Path(folder))
+    [0, 2]
+    """
+    folder = VIDEO4LINUX if video4linux is None else video4linux
+    found: list[int] = []
+    if folder.is_dir():
+        for device in folder.glob("video*"):
+            digits = device.name[len("video"):]
+            index = device / "index"
+            try:
+                picture = not index.exists() or index.read_text().strip() == "0"
+            except OSError:
+                continue
+            if digits.isdigit() and picture:
+                found.append(int(digits))
+        return sorted(found)
+    for number in range(probe_up_to):
+        capture = cv2.VideoCapture(number)
+        try:
+            if capture.isOpened():
+                found.append(number)
+        finally:
+            capture.release()
+    return found
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``WxH`` (as ``--camera-size`` takes it) as (width, height).
 

@@ -38,6 +38,7 @@ from tuolaji.vision.preview import CameraPreview, FrameTap, LatestFrame, look_at
 from tuolaji.vision.sources import (
     IMAGE_SUFFIXES,
     SourceError,
+    cameras_found,
     completed_address,
     is_stream_url,
     open_source,
@@ -97,7 +98,7 @@ def choices(app: Flask) -> list[Choice]:
     tap = pipeline_tap(app)
     if tap is not None:
         found.append(Choice("pipeline", "pipeline", tap.name, tap.name))
-    found += [Choice(f"camera:{n}", "camera", f"camera {n}", n) for n in range(CAMERAS)]
+    found += [Choice(f"camera:{n}", "camera", f"camera {n}", n) for n in found_cameras(app)]
     url = load_settings(Path(app.config["DATA_DIR"])).get("url")
     if isinstance(url, str) and is_stream_url(url):
         found.append(stream_choice(url))
@@ -113,6 +114,26 @@ def choices(app: Flask) -> list[Choice]:
             elif path.suffix.lower() in VIDEO_SUFFIXES:
                 found.append(Choice(f"video:{path.name}", "video", path.name, str(path)))
     return found
+
+
+CAMERA_LIST_S = 10.0
+"""How long the list of the machine's cameras is kept before it is looked at again (a camera
+plugged in shows up on the page after this long)."""
+
+
+def found_cameras(app: Flask) -> list[int]:
+    """The cameras this machine has (:func:`vision.sources.cameras_found`, looked at again every
+    :data:`CAMERA_LIST_S`), with the one the page has open (it stays listed while in use)."""
+    cache: dict[str, Any] = app.extensions.setdefault("tuolaji.cameras", {})
+    now = time.monotonic()
+    if cache.get("at") is None or now - float(cache["at"]) > CAMERA_LIST_S:
+        cache["numbers"], cache["at"] = cameras_found(CAMERAS), now
+    numbers = set(cache["numbers"])
+    desk = app.extensions.get("tuolaji.camera")
+    choice = desk.choice if isinstance(desk, CameraDesk) else None
+    if choice is not None and choice.kind == "camera" and isinstance(choice.spec, int):
+        numbers.add(choice.spec)
+    return sorted(numbers)
 
 
 def stream_choice(url: str) -> Choice:
@@ -301,6 +322,7 @@ def camera_state(app: Flask) -> dict[str, Any]:
     preview = desk.preview
     state: dict[str, Any] = {
         "choices": [c.to_json() for c in choices(app)],
+        "cameras": len(found_cameras(app)),
         "sizes": list(CAMERA_SIZES),
         "source": desk.choice.id if desk.choice is not None else settings.get("source"),
         "url": stream_name(settings["url"]) if isinstance(settings.get("url"), str) else None,

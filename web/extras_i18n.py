@@ -12,6 +12,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "camera.open": {"zh": "打开", "en": "Open"},
     "camera.none": {"zh": "还没有打开摄像头：选好来源和分辨率，按“打开”。",
                     "en": "No camera open yet: choose a source and a resolution, and press Open."},
+    "camera.no_camera": {"zh": "这台电脑上没有找到摄像头：插上 USB 摄像头，过十秒刷新这一页；或者在上面填手机的地址，或选一段录像。",
+                         "en": "No camera found on this computer: plug in a USB camera and reload this page after ten seconds; "
+                               "or type a phone's address above, or choose a video."},
     "camera.help": {"zh": "拖动四个角点，让绿框正好框住桌面；各座位的区域随之更新，并随牌桌保存，下一局从这里开始。",
                     "en": "Drag the four corners until the green outline frames the table; the seat zones follow, "
                           "and the calibration is saved with the table for the next game."},

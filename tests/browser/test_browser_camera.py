@@ -12,7 +12,7 @@ import pytest
 
 from tuolaji.scorer.cards import RANKS
 
-from .conftest import guide_screenshot, start_serve, stop_serve
+from .conftest import get_json, guide_screenshot, start_serve, stop_serve
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,11 @@ def test_preview_drag_the_corners_and_check(page, camera_server, tmp_path):
     url, data = camera_server
     page.goto(url + "camera")
     assert "还没有打开摄像头" in page.locator("#camera-none").inner_text()
+    # the cameras this machine has are the ones offered; none is said plainly (issue 43, item 8)
+    cameras = get_json(url + "api/camera")["cameras"]
+    offered = page.locator("#camera-source option").all_text_contents()
+    assert len([o for o in offered if o.startswith("摄像头")]) == cameras, offered
+    page.wait_for_function(f"document.getElementById('camera-no-camera').hidden === {str(cameras != 0).lower()}")
     open_source(page, "demo")
     # the outline the pipeline found and the four seat zones, over a live picture
     page.wait_for_function("document.querySelectorAll('#camera-overlay polygon.zone').length >= 4")

@@ -55,7 +55,9 @@ class TinyIndices:
                                 indices=[SimpleNamespace(box=(x, 100, x + 6, 109))]) for card, x in (("AS", 200), ("KH", 300))]
 
 
-def test_choose_a_source_fix_the_corners_and_keep_them(app: Flask, client: Any, folder_source: str) -> None:
+def test_choose_a_source_fix_the_corners_and_keep_them(app: Flask, client: Any, folder_source: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tuolaji.web.camera.cameras_found", lambda *args, **kwargs: [0, 1, 2, 3])  # four plugged in
     ids = [choice["id"] for choice in client.get("/api/camera").get_json()["choices"]]
     assert ids[:4] == ["camera:0", "camera:1", "camera:2", "camera:3"] and "demo" in ids and folder_source in ids
     assert client.post("/api/camera/open", json={"source": "../etc", "size": "640x480"}).status_code == 404
@@ -254,3 +256,18 @@ def test_the_check_measures_the_paper_where_a_zone_s_card_lies() -> None:
     check = check_frame(image, PaperReader())
     assert check.cards >= 1 and check.index_px == 22.0
     assert check.brightness == 230.0 and check.verdict == "good" and check.advice == []  # bright paper: not "dark"
+
+
+def test_only_the_cameras_the_machine_has_are_offered(app: Flask, client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43, item 8: the page offers the cameras found (a webcam's metadata node is no second
+    camera), says so when there is none, and a camera that is not there cannot be opened."""
+    monkeypatch.setattr("tuolaji.web.camera.cameras_found", lambda *args, **kwargs: [0, 2])
+    state = client.get("/api/camera").get_json()
+    assert [c["id"] for c in state["choices"] if c["kind"] == "camera"] == ["camera:0", "camera:2"]
+    assert state["cameras"] == 2
+    missing = client.post("/api/camera/open", json={"source": "camera:1", "size": "640x480"})
+    assert missing.status_code == 404 and "camera:1" in missing.get_json()["message"]["zh"]
+    app.extensions.pop("tuolaji.cameras")  # looked at again: none left
+    monkeypatch.setattr("tuolaji.web.camera.cameras_found", lambda *args, **kwargs: [])
+    state = client.get("/api/camera").get_json()
+    assert state["cameras"] == 0 and not [c for c in state["choices"] if c["kind"] == "camera"]

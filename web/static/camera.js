@@ -68,6 +68,9 @@ function drawOverlay(corners) {
 function render() {
   const preview = state.preview;
   document.getElementById("camera-none").hidden = !!preview;
+  // the machine's cameras were looked for (web/camera.py): none is said plainly, with what to do instead
+  const noCamera = document.getElementById("camera-no-camera");
+  if (noCamera) noCamera.hidden = state.cameras !== 0;
   document.getElementById("camera-stage").hidden = !state.view;
   const info = document.getElementById("camera-info");
   if (state.view && preview && preview.frame) {
