@@ -30,14 +30,15 @@ from flask import Blueprint, Response, jsonify, request
 from tuolaji.web.pages import render_page
 from tuolaji.web.security import qr_svg
 
+from .movements import MOVEMENTS
 from .pages import json_body, organiser_only, store
 from .results import RULES
 from .store import OFFLINE_AFTER_S, ClubRefused
 
 club_director_bp = Blueprint("club_director", __name__, template_folder="templates")
 
-SEATINGS = ("hand", "drawn", "swiss")
-"""How a round may be seated (:meth:`club.store.ClubStore.start_round`)."""
+SEATINGS = ("hand", "drawn", "swiss", *MOVEMENTS)
+"""How a round may be seated (:meth:`club.store.ClubStore.start_round`; the movements: :mod:`club.movements`)."""
 
 MAX_PAIRS_TEXT = 20_000
 """The longest list of pairs pasted at once (characters): some hundreds of pairs."""

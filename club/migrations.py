@@ -99,6 +99,9 @@ ALTER TABLE club_commands ADD COLUMN message TEXT;
     (6, "a table's change the club refused to store, and why (what the room shows until the table mends it)", """
 ALTER TABLE club_tables ADD COLUMN refused_n BIGINT, ADD COLUMN refused TEXT;
 """),
+    (7, "how a round was seated (a movement's next round counts the rounds it seated before)", """
+ALTER TABLE club_rounds ADD COLUMN seating TEXT;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

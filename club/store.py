@@ -46,6 +46,7 @@ from tuolaji.session.journal import record_text as json_text
 from tuolaji.session.journal import text_digest
 
 from .migrations import migrate
+from .movements import MOVEMENTS, movement_round
 from .results import RULES, pair_results, summary_and_run
 
 T = TypeVar("T")
@@ -647,8 +648,10 @@ class ClubStore:
                     ends_by: str = "deals", deals: int | None = 2, minutes: int | None = None,
                     rule: str = "levels", seed: int | None = None) -> dict[str, Any]:
         """Start the next round. ``seating``: ``hand`` (``tables``: ``[{"table", "ns", "ew"}]``),
-        ``drawn`` (pairs drawn at random onto the tables) or ``swiss`` (by standing under ``rule``:
-        first against second, third against fourth…). A round ends by ``deals`` played at each table,
+        ``drawn`` (pairs drawn at random onto the tables), ``swiss`` (by standing under ``rule``:
+        first against second, third against fourth…) or a movement (``roundrobin``, ``howell``,
+        ``mitchell``: :mod:`club.movements`, its next round after those it seated before, the pairs in
+        the order registered on the tables in the order added; refused when it does not fit). A round ends by ``deals`` played at each table,
         or by ``minutes``. Each seating starts at the table's current session, after its deals so far."""
         with self._connection() as connection:
             open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
@@ -681,6 +684,15 @@ class ClubStore:
             if len(order) // 2 > len(names):
                 raise ClubRefused("club.too_few_tables", pairs=len(order), needed=len(order) // 2, tables=len(names))
             plan = [(names[i], order[2 * i], order[2 * i + 1]) for i in range(len(order) // 2)]
+        elif seating in MOVEMENTS:
+            with self._connection() as connection:
+                before = int(_one(connection.execute("SELECT count(*) FROM club_rounds WHERE seating = %s",
+                                                     (seating,)))[0])
+            try:
+                schedule = movement_round(seating, len(pair_names), before + 1, len(names))
+            except InputError as exc:
+                raise ClubRefused(exc.key, 409 if exc.key == "club.movement_done" else 400, **exc.params) from None
+            plan = [(names[i], pair_names[ns], pair_names[ew]) for i, (ns, ew) in enumerate(schedule)]
         else:
             raise ClubRefused("club.seating", seating=seating)
         if not plan:
@@ -694,8 +706,10 @@ class ClubStore:
                 raise ClubRefused("club.round_open", 409, round=open_round[0])
             number = int(_one(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds"))[0])
             round_id = _one(connection.execute(
-                "INSERT INTO club_rounds (number, ends_by, deals, minutes) VALUES (%s, %s, %s, %s) RETURNING id",
-                (number, ends_by, deals if ends_by == "deals" else None, minutes if ends_by == "time" else None),
+                "INSERT INTO club_rounds (number, ends_by, deals, minutes, seating) VALUES (%s, %s, %s, %s, %s) "
+                "RETURNING id",
+                (number, ends_by, deals if ends_by == "deals" else None, minutes if ends_by == "time" else None,
+                 seating),
             ))[0]
             for table, ns, ew in plan:
                 ids = _one(connection.execute(

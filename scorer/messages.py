@@ -357,10 +357,14 @@ MESSAGES_EN: dict[str, str] = {
     "club.play_cards": "play: cards must be a list of card names",
     "club.play_card": "play: {error}",
     "club.ruling_note": "ruling: the note is at most 500 characters of text",
-    "club.seating": "unknown seating {seating!r}: hand, drawn or swiss",
+    "club.seating": "unknown seating {seating!r}: hand, drawn, swiss, roundrobin, howell or mitchell",
     "club.no_round": "no round is under way",
     "club.out_of_order": "table {name!r}: change {n} out of order, expected {expected}",
     "club.too_few_tables": "{pairs} pairs need {needed} tables, the club has {tables}",
+    "club.movement_pairs": "a movement seats at least 2 pairs, the club has {pairs}",
+    "club.mitchell_odd": "a Mitchell seats an even number of pairs (North–South stay, East–West move), not {pairs}",
+    "club.movement_tables": "{pairs} pairs need {needed} tables in this movement, the club has {tables}",
+    "club.movement_done": "this movement has {rounds} rounds for {pairs} pairs, all played: seat the next round another way",
     # the club's own PostgreSQL (club.own_database)
     "club.own_db_missing": "the club's own database needs the 'club' extra (pgserver): pip install -e '.[club]', "
                            "or give --db postgresql://…",

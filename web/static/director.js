@@ -1,5 +1,6 @@
 /* The club's director's console (/club/director?token=…, club/director.py): pairs pasted as a list,
- * the tables with their tokens and the phones' addresses, a round started (by hand, drawn or Swiss)
+ * the tables with their tokens and the phones' addresses, a round started (by hand, drawn, Swiss or a
+ * movement: round-robin, Howell, Mitchell)
  * and ended, the latest round's seating and each table's status. Every status and figure is the
  * server's (/club/director/api/state); the organiser's token is the page's, which client.js sends. */
 import { api, esc, fieldError, language, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
@@ -109,6 +110,7 @@ function showForm() {
   const seating = document.getElementById("seating").value;
   document.getElementById("hand-seating").hidden = seating !== "hand";
   document.getElementById("rule-field").hidden = seating !== "swiss";
+  document.getElementById("movement-help").hidden = !["roundrobin", "howell", "mitchell"].includes(seating);
   const byTime = document.getElementById("ends-by").value === "time";
   document.getElementById("deals-field").hidden = byTime;
   document.getElementById("minutes-field").hidden = !byTime;

@@ -1,0 +1,57 @@
+"""The director's console in Chromium, the parts of an evening beyond pairs, tables and a round's start
+and end (issue 43, item 2): rounds seated by a pair movement (and one that does not fit, said in one
+line), a result fixed with its reason, a pair moved, a round by deals ending itself, the seat cards
+and the projector's slide, the round's clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ClubServer, organiser
+
+pytestmark = pytest.mark.browser
+
+
+def open_console(page: Any, club: ClubServer, pairs: int, tables: int) -> str:
+    """The console opened with ``pairs`` pairs and ``tables`` tables registered; returns the organiser's token."""
+    client = club.app.test_client()
+    headers = organiser(club)
+    text = "\n".join(f"对{n} 甲{n} 乙{n}" for n in range(1, pairs + 1))
+    assert client.post("/club/director/api/pairs", headers=headers, json={"text": text}).status_code == 201
+    for n in range(1, tables + 1):
+        assert client.post("/club/api/tables", headers=headers, json={"name": f"{n}号桌"}).status_code == 201
+    token = headers["Authorization"].removeprefix("Bearer ")
+    page.goto(f"{club.url}/club/director?token={token}")
+    page.locator("#round-line", has_text="还没有开始任何一轮").wait_for()
+    return token
+
+
+def test_rounds_seated_by_a_movement_and_one_that_does_not_fit(page: Any, club: ClubServer) -> None:
+    open_console(page, club, 8, 3)
+    page.select_option("#seating", "howell")
+    assert page.locator("#movement-help").is_visible() and page.locator("#hand-seating").is_hidden()
+    page.click("#start-round")
+    page.locator("#start-error", has_text="8 对搭档按这种移位要 4 张桌，俱乐部只有 3 张").wait_for()
+    assert page.locator("#start-error").inner_text().count("\n") == 0
+    page.click("#lang-toggle")
+    page.locator("#start-error", has_text="8 pairs need 4 tables in this movement, the club has 3").wait_for()
+    page.click("#lang-toggle")
+
+    page.fill("#table-name", "4号桌")
+    page.click("#add-table")
+    page.locator("#table-list li[data-table='4号桌']").wait_for()
+    page.click("#start-round")
+    page.locator("#round-line", has_text="第 1 轮").wait_for()
+    assert page.locator("#start-error").is_hidden()
+    assert page.locator("#room-rows tr[data-table='4号桌'] .ns .pair").inner_text() == "对8"  # the stationary pair
+    page.click("#end-round")
+    page.locator("#round-line", has_text="第 1 轮已结束").wait_for()
+
+    page.select_option("#seating", "mitchell")
+    page.click("#start-round")
+    page.locator("#round-line", has_text="第 2 轮").wait_for()
+    assert [page.locator(f"#room-rows tr[data-table='{n}号桌'] .ns .pair").inner_text() for n in range(1, 5)] == [
+        "对1", "对2", "对3", "对4"]
+    assert page.locator("#room-rows tr[data-table='1号桌'] .ew .pair").inner_text() == "对5"
