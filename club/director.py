@@ -11,7 +11,10 @@ club reads as its bearer). Its API, the organiser's alone:
   that address as a QR code;
 - ``POST …/pairs`` (``{"text"}``: one pair a line, its name and its two players, pasted or typed;
   all registered or none), ``POST …/tables`` (``{"name"}``), ``POST …/rounds`` (what
-  ``/club/api/rounds`` takes) and ``POST …/rounds/end``.
+  ``/club/api/rounds`` takes) and ``POST …/rounds/end``;
+- ``GET …/results``: each round's result at each table, the record's figures, the director's fixes
+  (each with the figures before it and its reason) and the figures the standings count;
+  ``POST …/results/fix`` (``{"round", "table", "ns", "ew", "reason"}``) fixes one, its reason required.
 
 A refusal is the club's one line of JSON with its words in both languages (``message``: the
 application's handler, :mod:`club.app`), which the page shows in its language.
@@ -201,3 +204,22 @@ def api_end_round() -> Response:
     organiser_only()
     return jsonify({"ended": store().end_round()})
 
+
+
+@club_director_bp.get("/club/director/api/results")
+def api_results() -> Response:
+    """Each round's result at each table (:meth:`~club.store.ClubStore.table_results`): the record's
+    figures, the director's fixes with their reasons, and the figures that count."""
+    organiser_only()
+    return jsonify({"results": store().table_results()})
+
+
+@club_director_bp.post("/club/director/api/results/fix")
+def api_fix_result() -> tuple[Response, int]:
+    """Fix a table's result in a round (``{"round", "table", "ns": {…}, "ew": {…}, "reason"}``): the
+    standings count the fixed figures; the figures before and the reason stay in the record."""
+    organiser_only()
+    body = json_body()
+    row = store().fix_result(body.get("round"), body.get("table"), {"ns": body.get("ns"), "ew": body.get("ew")},
+                             body.get("reason"))
+    return jsonify(row), 201

@@ -102,6 +102,17 @@ ALTER TABLE club_tables ADD COLUMN refused_n BIGINT, ADD COLUMN refused TEXT;
     (7, "how a round was seated (a movement's next round counts the rounds it seated before)", """
 ALTER TABLE club_rounds ADD COLUMN seating TEXT;
 """),
+    (8, "the director's fixes of a table's result in a round, each with its reason and the figures before", """
+CREATE TABLE club_fixes (
+    id BIGSERIAL PRIMARY KEY,
+    round_number INTEGER NOT NULL,
+    table_id BIGINT NOT NULL REFERENCES club_tables(id),
+    before TEXT NOT NULL,
+    after TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

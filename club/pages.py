@@ -231,6 +231,13 @@ def _rule() -> str:
     return rule
 
 
+@club_bp.get("/club/api/results")
+def api_results() -> Response:
+    """Each round's result at each table as the standings count it, with the director's fixes (the
+    figures before each and its reason: anyone may read them, as the standings)."""
+    return jsonify({"results": store().table_results()})
+
+
 @club_bp.get("/club/api/standings")
 def api_standings() -> Response:
     rule = _rule()

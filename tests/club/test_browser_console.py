@@ -55,3 +55,42 @@ def test_rounds_seated_by_a_movement_and_one_that_does_not_fit(page: Any, club: 
     assert [page.locator(f"#room-rows tr[data-table='{n}号桌'] .ns .pair").inner_text() for n in range(1, 5)] == [
         "对1", "对2", "对3", "对4"]
     assert page.locator("#room-rows tr[data-table='1号桌'] .ew .pair").inner_text() == "对5"
+
+
+def test_a_result_fixed_with_its_reason(page: Any, club: ClubServer) -> None:
+    from .test_rounds import evening, setup_of
+
+    client, records, tables = evening(club)
+    headers = organiser(club)
+    tables.push("A", setup_of(records["A"]))
+    client.post("/club/api/rounds", headers=headers, json={"seating": "hand", "deals": 1, "tables": [
+        {"table": "A", "ns": "P1", "ew": "P2"}]})
+    tables.push("A", records["A"] | {"deals": records["A"]["deals"][:1] + [records["A"]["deals"][1] | {"tricks": []}]})
+    client.post("/club/api/rounds/end", headers=headers)
+    before = {row["pair"]: row for row in client.get("/club/api/standings").get_json()["standings"]}
+    page.goto(f"{club.url}/club/director?token={headers['Authorization'].removeprefix('Bearer ')}")
+    row = page.locator("#result-rows tr[data-round='1'][data-table='A']")
+    row.wait_for()
+    assert row.locator(".fixed-mark").count() == 0
+    assert page.input_value("#fix-row") == '[1,"A"]'
+    assert page.input_value("#fix-ns-points") == str(before["P1"]["points"])
+
+    page.fill("#fix-ns-levels_gained", "4")
+    page.click("#fix-result")  # no reason: refused under the form, nothing fixed
+    page.locator("#fix-error", has_text="更正成绩要写明理由").wait_for()
+    assert client.get("/club/api/results").get_json()["results"][0]["fixes"] == []
+
+    page.fill("#fix-reason", "南北少记了一级")
+    page.click("#fix-result")
+    page.locator("#fix-done", has_text="已更正第 1 轮 A 的成绩").wait_for()
+    row.locator(".fixed-mark", has_text="已更正").wait_for()
+    assert "升级 4" in row.locator(".ns .figures").inner_text()
+    fix = row.locator(".fixes li")
+    assert "理由：南北少记了一级" in fix.inner_text()
+    assert f"原来: 南北 升级 {before['P1']['levels_gained']}" in fix.inner_text()
+    assert page.locator("#fix-error").is_hidden() and page.input_value("#fix-reason") == ""
+    assert {row["pair"]: row for row in client.get("/club/api/standings").get_json()["standings"]}["P1"][
+        "levels_gained"] == 4
+    page.click("#lang-toggle")
+    row.locator(".fixed-mark", has_text="fixed").wait_for()
+    assert "because: 南北少记了一级" in fix.inner_text() and "levels 4" in row.locator(".ns .figures").inner_text()

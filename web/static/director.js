@@ -4,6 +4,7 @@
  * and ended, the latest round's seating and each table's status. Every status and figure is the
  * server's (/club/director/api/state); the organiser's token is the page's, which client.js sends. */
 import { api, esc, fieldError, language, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
+import { loadResults, renderResults, startResults } from "./director_results.js";
 
 const API = "/club/director/api";
 let tables = []; // each table's token, its phones' address and its QR code (/club/director/api/tables)
@@ -99,6 +100,7 @@ async function reload() {
   if (mine !== asked) return;
   page.data = data;
   render("state");
+  await loadResults(); // each round's result at each table, fixed or as the records give it
 }
 
 async function reloadTables() {
@@ -185,7 +187,8 @@ function start() {
   document.getElementById("end-round").addEventListener("click", endRound);
   document.getElementById("pairs-form").addEventListener("submit", addPairs);
   document.getElementById("tables-form").addEventListener("submit", addTable);
-  onLanguage(() => { if (page.data) render("language"); });
+  startResults();
+  onLanguage(() => { if (page.data) { render("language"); renderResults(); } });
   showForm();
   reloadTables().catch(() => {});
   const events = new EventSource("/club/api/events");
