@@ -11,7 +11,8 @@ club reads as its bearer). Its API, the organiser's alone:
   that address as a QR code;
 - ``POST …/pairs`` (``{"text"}``: one pair a line, its name and its two players, pasted or typed;
   all registered or none), ``POST …/tables`` (``{"name"}``), ``POST …/rounds`` (what
-  ``/club/api/rounds`` takes) and ``POST …/rounds/end``;
+  ``/club/api/rounds`` takes), ``POST …/rounds/move`` (``{"pair", "table", "side"}``: a pair moved in
+  the round under way, the pair there taking its seat) and ``POST …/rounds/end``;
 - ``GET …/results``: each round's result at each table, the record's figures, the director's fixes
   (each with the figures before it and its reason) and the figures the standings count;
   ``POST …/results/fix`` (``{"round", "table", "ns", "ew", "reason"}``) fixes one, its reason required.
@@ -197,6 +198,14 @@ def api_start_round() -> tuple[Response, int]:
                                  ends_by=str(body.get("ends_by", "deals")), deals=body.get("deals"),
                                  minutes=body.get("minutes"), rule=str(body.get("rule", "levels")))
     return jsonify(result), 201
+
+
+@club_director_bp.post("/club/director/api/rounds/move")
+def api_move_pair() -> Response:
+    """Move a pair (``{"pair", "table", "side"}``) in the round under way: the pair there takes its seat."""
+    organiser_only()
+    body = json_body()
+    return jsonify(store().move_pair(body.get("pair"), body.get("table"), body.get("side")))
 
 
 @club_director_bp.post("/club/director/api/rounds/end")

@@ -776,6 +776,46 @@ class ClubStore:
         connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"round": number, "ended": True})))
 
     @_stale_retried
+    def move_pair(self, pair: Any, table: Any, side: Any) -> dict[str, Any]:
+        """Move ``pair`` to ``table``'s ``side`` (``ns`` or ``ew``) in the round under way: the pair there
+        takes the moved pair's seat, or sits out when the moved pair had none. The table must be seated
+        in the round; the tables' pages and machines read their seating again (a round's news).
+        Returns ``{"round", "pair", "table", "side", "swapped"}`` (``swapped``: the pair that was there)."""
+        if side not in ("ns", "ew"):
+            raise ClubRefused("club.move_side", side=str(side)[:20])
+        with self._connection() as connection, connection.transaction():
+            row = connection.execute("SELECT id, number FROM club_rounds WHERE ended IS NULL FOR UPDATE").fetchone()
+            if row is None:
+                raise ClubRefused("club.no_round", 409)
+            round_id, number = int(row[0]), int(row[1])
+            ids = _one(connection.execute("SELECT (SELECT id FROM club_pairs WHERE name = %s), "
+                                          "(SELECT id FROM club_tables WHERE name = %s)", (str(pair), str(table))))
+            if None in ids:
+                raise ClubRefused("club.move_unknown", 404, pair=str(pair)[:64], table=str(table)[:64])
+            pair_id, table_id = int(ids[0]), int(ids[1])
+            seats: dict[tuple[int, str], int] = {}
+            for seated_table, ns, ew in connection.execute(
+                    "SELECT table_id, pair_ns, pair_ew FROM club_seatings WHERE round_id = %s", (round_id,)):
+                seats[(int(seated_table), "ns")], seats[(int(seated_table), "ew")] = int(ns), int(ew)
+            if (table_id, side) not in seats:
+                raise ClubRefused("club.move_free_table", 409, table=str(table), round=number)
+            occupant = seats[(table_id, side)]
+            if occupant == pair_id:
+                raise ClubRefused("club.move_same", 409, pair=str(pair), table=str(table))
+            source = next((seat for seat, seated in seats.items() if seated == pair_id), None)
+            seats[(table_id, side)] = pair_id
+            if source is not None:
+                seats[source] = occupant
+            for changed in {table_id, *([source[0]] if source is not None else [])}:
+                connection.execute("UPDATE club_seatings SET pair_ns = %s, pair_ew = %s WHERE round_id = %s "
+                                   "AND table_id = %s", (seats[(changed, "ns")], seats[(changed, "ew")], round_id,
+                                                         changed))
+            swapped = str(_one(connection.execute("SELECT name FROM club_pairs WHERE id = %s", (occupant,)))[0])
+            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
+                {"round": number, "moved": str(pair)}, ensure_ascii=False)))
+        return {"round": number, "pair": str(pair), "table": str(table), "side": side, "swapped": swapped}
+
+    @_stale_retried
     def current_round(self) -> dict[str, Any] | None:
         """The round under way: its number, how it ends (``ends_at`` for a round by time) and, per
         seated table, the deals it has finished of the round's (``done`` when a round by deals has

@@ -94,3 +94,30 @@ def test_a_result_fixed_with_its_reason(page: Any, club: ClubServer) -> None:
     page.click("#lang-toggle")
     row.locator(".fixed-mark", has_text="fixed").wait_for()
     assert "because: 南北少记了一级" in fix.inner_text() and "levels 4" in row.locator(".ns .figures").inner_text()
+
+
+def test_a_pair_moved_and_the_tables_page_follows(page: Any, other_device: Any, club: ClubServer) -> None:
+    open_console(page, club, 8, 4)
+    page.click("#start-round")  # by hand, the pairs in order: 对1–对2 at table 1 … 对7–对8 at table 4
+    page.locator("#round-line", has_text="第 1 轮").wait_for()
+    other_device.goto(f"{club.url}/club/table/3%E5%8F%B7%E6%A1%8C")  # table 3's page at the club
+    line = other_device.locator("#seat-line")
+    line.get_by_text("第 1 轮 · 南北 甲5 乙5 对 东西 甲6 乙6").wait_for()
+
+    assert page.locator("#move-form").is_visible()
+    page.select_option("#move-pair", "对1")
+    page.select_option("#move-table", "3号桌")
+    page.select_option("#move-side", "ew")
+    page.click("#move-pair-button")
+    page.locator("#move-done", has_text="对1 已换到 3号桌 的东西，对6 换到它原来的座位").wait_for()
+    page.locator("#room-rows tr[data-table='1号桌'] .ns .pair", has_text="对6").wait_for()
+    assert page.locator("#room-rows tr[data-table='3号桌'] .ew .pair").inner_text() == "对1"
+    line.get_by_text("第 1 轮 · 南北 甲5 乙5 对 东西 甲1 乙1").wait_for()  # the table's page follows, live
+
+    page.select_option("#move-table", "3号桌")
+    page.select_option("#move-side", "ew")
+    page.click("#move-pair-button")  # it sits there already: said under the form
+    page.locator("#move-error", has_text="已经坐在“3号桌”的这一方").wait_for()
+    page.click("#end-round")
+    page.locator("#round-line", has_text="第 1 轮已结束").wait_for()
+    assert page.locator("#move-form").is_hidden()

@@ -5,6 +5,7 @@
  * server's (/club/director/api/state); the organiser's token is the page's, which client.js sends. */
 import { api, esc, fieldError, language, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
 import { loadResults, renderResults, startResults } from "./director_results.js";
+import { renderMove, startMove } from "./director_seats.js";
 
 const API = "/club/director/api";
 let tables = []; // each table's token, its phones' address and its QR code (/club/director/api/tables)
@@ -87,6 +88,7 @@ function render(cause) {
   document.getElementById("end-round").hidden = !data.round;
   document.getElementById("room-rows").innerHTML = roomHtml(data);
   drawHandRows(data);
+  renderMove(data);
   document.getElementById("pairs").innerHTML = data.pairs.length ? data.pairs.map((p) => "<li>" + pairHtml(p) + "</li>").join("")
     : "<li>" + esc(t("director.pairs.none")) + "</li>";
   document.getElementById("table-list").innerHTML = tablesHtml();
@@ -188,6 +190,7 @@ function start() {
   document.getElementById("pairs-form").addEventListener("submit", addPairs);
   document.getElementById("tables-form").addEventListener("submit", addTable);
   startResults();
+  startMove(reload);
   onLanguage(() => { if (page.data) { render("language"); renderResults(); } });
   showForm();
   reloadTables().catch(() => {});
