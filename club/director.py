@@ -5,8 +5,11 @@ The page (``club/templates/club_director.html`` with ``web/static/director.js`` 
 client) keeps the organiser's token and sends it with every request (``X-Tuolaji-Token``, which the
 club reads as its bearer). Its API, the organiser's alone:
 
-- ``GET /club/director/api/state``: the pairs, the latest round (under way or just over) with its
-  seating (table, 南北 pair, 东西 pair, their players) and each table's status (:class:`TableStatus`);
+- ``GET /club/director/api/state``: the pairs, the latest round (under way or just over: ``ended_how``
+  says whether the director ended it, its time came or it ended itself, every table having played its
+  deals) with its seating (table, 南北 pair, 东西 pair, their players) and each table's status
+  (:class:`TableStatus`); a round the console starts by deals ends itself (``ends_itself``, unless
+  ``false``);
 - ``GET /club/director/api/tables``: each table's token, the address its phones open at the club and
   that address as a QR code;
 - ``POST …/pairs`` (``{"text"}``: one pair a line, its name and its two players, pasted or typed;
@@ -156,7 +159,9 @@ def api_state() -> Response:
     tables = [asdict(table_status(entry["table"], datetime.fromisoformat(entry["seen"]) if entry["seen"] else None,
                                   now, current))
               for entry in club.overview()]
-    return jsonify({"round": current, "latest": latest, "seating": _seating(number), "tables": tables,
+    ended_how = club.ended_how(number) if latest is not None and latest["ended"] else None
+    return jsonify({"round": current, "latest": latest, "ended_how": ended_how, "seating": _seating(number),
+                    "tables": tables,
                     "pairs": club.pairs(), "seatings": list(SEATINGS), "rules": list(RULES)})
 
 
@@ -196,7 +201,8 @@ def api_start_round() -> tuple[Response, int]:
     body = json_body()
     result = store().start_round(seating=str(body.get("seating", "hand")), tables=body.get("tables"),
                                  ends_by=str(body.get("ends_by", "deals")), deals=body.get("deals"),
-                                 minutes=body.get("minutes"), rule=str(body.get("rule", "levels")))
+                                 minutes=body.get("minutes"), rule=str(body.get("rule", "levels")),
+                                 ends_itself=body.get("ends_itself", True) is not False)
     return jsonify(result), 201
 
 

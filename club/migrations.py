@@ -113,6 +113,9 @@ CREATE TABLE club_fixes (
     created TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 """),
+    (9, "a round by deals that ends itself when its tables have played them, and how each round ended", """
+ALTER TABLE club_rounds ADD COLUMN ends_itself BOOLEAN NOT NULL DEFAULT false, ADD COLUMN ended_how TEXT;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

@@ -208,7 +208,7 @@ def api_start_round() -> tuple[Response, int]:
     result = store().start_round(seating=str(body.get("seating", "hand")), tables=body.get("tables"),
                                  ends_by=str(body.get("ends_by", "deals")), deals=body.get("deals"),
                                  minutes=body.get("minutes"), rule=str(body.get("rule", "levels")),
-                                 seed=body.get("seed"))
+                                 seed=body.get("seed"), ends_itself=body.get("ends_itself") is True)
     return jsonify(result), 201
 
 

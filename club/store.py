@@ -652,13 +652,15 @@ class ClubStore:
     @_stale_retried
     def start_round(self, *, seating: str = "hand", tables: list[dict[str, str]] | None = None,
                     ends_by: str = "deals", deals: int | None = 2, minutes: int | None = None,
-                    rule: str = "levels", seed: int | None = None) -> dict[str, Any]:
+                    rule: str = "levels", seed: int | None = None, ends_itself: bool = False) -> dict[str, Any]:
         """Start the next round. ``seating``: ``hand`` (``tables``: ``[{"table", "ns", "ew"}]``),
         ``drawn`` (pairs drawn at random onto the tables), ``swiss`` (by standing under ``rule``:
         first against second, third against fourth…) or a movement (``roundrobin``, ``howell``,
         ``mitchell``: :mod:`club.movements`, its next round after those it seated before, the pairs in
         the order registered on the tables in the order added; refused when it does not fit). A round ends by ``deals`` played at each table,
-        or by ``minutes``. Each seating starts at the table's current session, after its deals so far."""
+        or by ``minutes``; a round by deals ``ends_itself`` when every table seated in it has finished
+        them (:meth:`end_due_rounds`). Each seating starts at the table's current session, after its
+        deals so far."""
         with self._connection() as connection:
             open_round = connection.execute("SELECT number FROM club_rounds WHERE ended IS NULL").fetchone()
         if open_round is not None:
@@ -712,10 +714,10 @@ class ClubStore:
                 raise ClubRefused("club.round_open", 409, round=open_round[0])
             number = int(_one(connection.execute("SELECT coalesce(max(number), 0) + 1 FROM club_rounds"))[0])
             round_id = _one(connection.execute(
-                "INSERT INTO club_rounds (number, ends_by, deals, minutes, seating) VALUES (%s, %s, %s, %s, %s) "
-                "RETURNING id",
+                "INSERT INTO club_rounds (number, ends_by, deals, minutes, seating, ends_itself) VALUES "
+                "(%s, %s, %s, %s, %s, %s) RETURNING id",
                 (number, ends_by, deals if ends_by == "deals" else None, minutes if ends_by == "time" else None,
-                 seating),
+                 seating, bool(ends_itself) and ends_by == "deals"),
             ))[0]
             for table, ns, ew in plan:
                 ids = _one(connection.execute(
@@ -739,8 +741,8 @@ class ClubStore:
         """End the round under way; returns its number. Each seating keeps the session its table
         was on and the deals finished by now (what a round by time counts)."""
         with self._connection() as connection, connection.transaction():
-            row = connection.execute("UPDATE club_rounds SET ended = now() WHERE ended IS NULL RETURNING id, number"
-                                     ).fetchone()
+            row = connection.execute("UPDATE club_rounds SET ended = now(), ended_how = 'director' WHERE ended IS NULL "
+                                     "RETURNING id, number").fetchone()
             if row is None:
                 raise ClubRefused("club.no_round", 409)
             self._close_seatings(connection, int(row[0]), int(row[1]))
@@ -748,18 +750,36 @@ class ClubStore:
 
     @_stale_retried
     def end_due_rounds(self) -> list[int]:
-        """End the round by time whose end time has come, as of its end time: its seatings keep the
-        deals finished now (the club's server checks every second, and whenever the room, the
-        rounds or the standings are read). Returns the numbers of the rounds ended (none, mostly).
-        Several server processes may check at once: the round ends once."""
+        """End the round by time whose end time has come, as of its end time, and the round by deals
+        that ends itself (``ends_itself``: started so by the director's console) once every table seated
+        in it has finished the round's deals: its seatings keep the deals finished now (the club's
+        server checks every second, and whenever the room, the rounds or the standings are read).
+        Returns the numbers of the rounds ended (none, mostly). Several server processes may check at
+        once: the round ends once."""
         with self._connection() as connection, connection.transaction():
             rows = connection.execute(
-                "UPDATE club_rounds SET ended = started + make_interval(mins => minutes) WHERE ended IS NULL "
-                "AND ends_by = 'time' AND started + make_interval(mins => minutes) <= now() RETURNING id, number"
-            ).fetchall()
+                "UPDATE club_rounds SET ended = started + make_interval(mins => minutes), ended_how = 'time' "
+                "WHERE ended IS NULL AND ends_by = 'time' AND started + make_interval(mins => minutes) <= now() "
+                "RETURNING id, number").fetchall()
+            by_deals = connection.execute("SELECT id, deals FROM club_rounds WHERE ended IS NULL AND ends_by = 'deals' "
+                                          "AND ends_itself").fetchone()
+            if by_deals is not None:
+                played = _deals_played(connection, int(by_deals[0]))
+                if played and all(deals >= int(by_deals[1]) for deals in played.values()):
+                    rows += connection.execute("UPDATE club_rounds SET ended = now(), ended_how = 'deals' WHERE id = %s "
+                                               "AND ended IS NULL RETURNING id, number", (by_deals[0],)).fetchall()
             for round_id, number in rows:
                 self._close_seatings(connection, int(round_id), int(number))
         return [int(number) for _, number in rows]
+
+    @_stale_retried
+    def ended_how(self, number: int) -> str | None:
+        """How round ``number`` ended: ``director`` (ended on the console or the API), ``time`` (its end
+        time came), ``deals`` (it ended itself, every table having finished its deals); None: under way,
+        or ended before the club kept how."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT ended_how FROM club_rounds WHERE number = %s", (number,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     @staticmethod
     def _close_seatings(connection: psycopg.Connection[Any], round_id: int, number: int) -> None:
@@ -826,15 +846,7 @@ class ClubStore:
             if row is None:
                 return None
             round_id, number, ends_by, deals, minutes, started = row
-            seatings = connection.execute(
-                "SELECT t.name, s.session_id, s.first_deal, l.id, l.summary FROM club_seatings s "
-                "JOIN club_tables t ON t.id = s.table_id LEFT JOIN LATERAL (SELECT id, summary FROM club_sessions "
-                "WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s ORDER BY t.id",
-                (round_id,)).fetchall()
-        tables = {}
-        for name, start_session, first_deal, session_id, summary_text in seatings:
-            done = json.loads(summary_text).get("deals_done", 0) if summary_text else 0
-            tables[name] = max(0, done - (first_deal if session_id == start_session else 0))
+            tables = _deals_played(connection, round_id)
         ends_at = started + timedelta(minutes=minutes) if ends_by == "time" and minutes else None
         return {"round": number, "ends_by": ends_by, "deals": deals, "minutes": minutes,
                 "started": started.isoformat(), "ends_at": ends_at.isoformat() if ends_at else None,
@@ -1020,6 +1032,21 @@ def _command_body(kind: str, body: Any) -> dict[str, Any]:
         return {"deal": whole("deal"), "violation": whole("violation"), "points": points or None,
                 "levels": levels or None, "note": note}
     raise ClubRefused("club.unknown_command", kind=kind)
+
+
+def _deals_played(connection: psycopg.Connection[Any], round_id: int) -> dict[str, int]:
+    """Per table seated in round ``round_id``, the deals it has finished since the round started (its
+    latest session's, less those before the round when it is the session the round started on)."""
+    seatings = connection.execute(
+        "SELECT t.name, s.session_id, s.first_deal, l.id, l.summary FROM club_seatings s "
+        "JOIN club_tables t ON t.id = s.table_id LEFT JOIN LATERAL (SELECT id, summary FROM club_sessions "
+        "WHERE table_id = s.table_id ORDER BY n DESC LIMIT 1) l ON true WHERE s.round_id = %s ORDER BY t.id",
+        (round_id,)).fetchall()
+    tables = {}
+    for name, start_session, first_deal, session_id, summary_text in seatings:
+        done = json.loads(summary_text).get("deals_done", 0) if summary_text else 0
+        tables[str(name)] = max(0, done - (first_deal if session_id == start_session else 0))
+    return tables
 
 
 def _finished_deals(record: dict[str, Any]) -> int:

@@ -440,6 +440,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "director.round.until": {"zh": "第 {round} 轮 · 到 {time} 为止", "en": "Round {round} · until {time}"},
     "director.round.over": {"zh": "第 {round} 轮已结束", "en": "Round {round} is over"},
     "director.round.done": {"zh": "各桌都打完了：可以结束本轮", "en": "every table has finished: end the round"},
+    "director.round.ended_itself": {"zh": "第 {round} 轮已结束：各桌都打完了", "en": "Round {round} is over: every table has finished"},
+    "director.round.ended_time": {"zh": "第 {round} 轮已结束：到时间了", "en": "Round {round} is over: its time is up"},
     "director.end": {"zh": "结束本轮", "en": "End the round"},
     "director.table": {"zh": "桌", "en": "Table"},
     "director.ns": {"zh": "南北", "en": "North–South"},

@@ -121,3 +121,27 @@ def test_a_pair_moved_and_the_tables_page_follows(page: Any, other_device: Any, 
     page.click("#end-round")
     page.locator("#round-line", has_text="第 1 轮已结束").wait_for()
     assert page.locator("#move-form").is_hidden()
+
+
+def test_a_round_by_deals_ends_itself_and_the_console_says_so(page: Any, club: ClubServer) -> None:
+    from .test_rounds import evening, setup_of
+
+    client, records, tables = evening(club)
+    headers = organiser(club)
+    for name in ("A", "B"):
+        tables.push(name, setup_of(records[name]))
+    page.goto(f"{club.url}/club/director?token={headers['Authorization'].removeprefix('Bearer ')}")
+    page.locator("#hand-rows tr[data-table='B'] .ew option[value='P4']").wait_for(state="attached")
+    page.fill("#deals", "1")
+    page.click("#start-round")  # by hand: P1–P2 at A, P3–P4 at B
+    page.locator("#round-line", has_text="第 1 轮 · 每桌打 1 副").wait_for()
+    one_deal = {name: record | {"deals": record["deals"][:1] + [record["deals"][1] | {"tricks": []}]}
+                for name, record in records.items()}
+    tables.push("A", one_deal["A"])
+    page.locator("#room-rows tr[data-table='A'] .status", has_text="本轮打完").wait_for()
+    assert page.locator("#end-round").is_visible()
+    tables.push("B", one_deal["B"])  # the last table finishes: the round ends itself, the console says so, live
+    page.locator("#round-line", has_text="第 1 轮已结束：各桌都打完了").wait_for()
+    assert page.locator("#end-round").is_hidden()
+    page.click("#lang-toggle")
+    page.locator("#round-line", has_text="Round 1 is over: every table has finished").wait_for()

@@ -33,7 +33,9 @@ function roundText(data) {
       : t("director.round.until", { round: current.round, time: clock(current.ends_at) });
     return current.done ? line + " · " + t("director.round.done") : line;
   }
-  return data.latest ? t("director.round.over", { round: data.latest.round }) : t("director.round.none");
+  if (!data.latest) return t("director.round.none");
+  const how = { deals: "director.round.ended_itself", time: "director.round.ended_time" }[data.ended_how];
+  return t(how || "director.round.over", { round: data.latest.round });
 }
 
 function pairHtml(side) {
