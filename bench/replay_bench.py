@@ -70,11 +70,12 @@ def expected_events(truth: VideoTruth) -> list[Any]:
 
 
 def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, realtime: bool,
-                min_confidence: float = 0.6) -> dict[str, Any]:
+                min_confidence: float | None = None) -> dict[str, Any]:
     game = LiveGame(truth.setup)
     events: list[tuple[PlaySettled, float]] = []
     game.bus.subscribe(lambda e: events.append((e, time.perf_counter())) if isinstance(e, PlaySettled) else None)
-    pipeline = TablePipeline(game, reader=reader, settle_s=settle_s, min_confidence=min_confidence)
+    options = {} if min_confidence is None else {"min_confidence": min_confidence}
+    pipeline = TablePipeline(game, reader=reader, settle_s=settle_s, **options)
     done_at: dict[int, float] = {}
     with open_source(str(video)) as source:
         fps = source.fps
@@ -203,7 +204,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
                profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
                first: int = 0, corners: int | None = None, focus_hunt: float = 0.0,
-               index_layout: str | None = None, min_confidence: float = 0.6) -> None:
+               index_layout: str | None = None, min_confidence: float | None = None) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
@@ -299,8 +300,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--focus-hunt", type=float, default=0.0, metavar="SHARE",
                         help="with --exact: this share of frames blurred by an autofocus that hunts (bursts of 3-8)")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
-    parser.add_argument("--min-confidence", type=float, default=0.6,
-                        help="with --exact: a card read less sure than this goes to a person (the pipeline's default 0.6)")
+    parser.add_argument("--min-confidence", type=float, default=None,
+                        help="with --exact: a card read less sure than this goes to a person (default: the pipeline's, "
+                             "vision.tracking.MIN_CONFIDENCE)")
     args = parser.parse_args(argv)
 
     from tuolaji.vision.demo import DEMO_FRAMES, DEMO_VIDEO

@@ -122,7 +122,7 @@ SMALL_CLASSIFIER_FILE = "classifier_small.onnx"
 
 GUESS_CONFIDENCE = 0.5
 """The most a guessed card (``face_guess_threshold``) is reported sure of: below the table
-pipeline's ``min_confidence`` (0.6), so a person confirms it."""
+pipeline's ``min_confidence`` (:data:`vision.tracking.MIN_CONFIDENCE`, 0.55), so a person confirms it."""
 
 
 class CardReader:

@@ -54,7 +54,7 @@ is at least this probable (a blurred 9♠/9♣ corner beside a sharp 9♣) ...""
 
 DISAGREEING_CONFIDENCE = 0.5
 """... and otherwise the card is reported at most this sure: under the table pipeline's
-``min_confidence`` (0.6), so a person confirms it."""
+``min_confidence`` (:data:`vision.tracking.MIN_CONFIDENCE`, 0.55), so a person confirms it."""
 
 
 def _unit_square(quad: np.ndarray) -> np.ndarray:

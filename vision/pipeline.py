@@ -79,7 +79,7 @@ from tuolaji.vision.read_check import deal_facts, doubted_by_follows, doubted_by
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sharpness import zone_sharpness
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
-from tuolaji.vision.tracking import ZoneContent, ZoneTracker
+from tuolaji.vision.tracking import MIN_CONFIDENCE, ZoneContent, ZoneTracker
 from tuolaji.vision.zone_reading import (
     ZONE_READ_ABOVE,
     CardReaderLike,
@@ -148,7 +148,7 @@ class TablePipeline:
         settle_s: float = 0.7,
         confirm_s: float = 0.1,
         short_play_wait_s: float = 1.2,
-        min_confidence: float = 0.6,
+        min_confidence: float = MIN_CONFIDENCE,
         replay_from_start: bool = False,
         filmed_from: int = 0,
         motion_width: int = 160,

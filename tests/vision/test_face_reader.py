@@ -12,6 +12,7 @@ import pytest
 from tuolaji import cli
 from tuolaji.vision.detector import CARD_NAMES, MODELS_DIR, REJECT, CardReader
 from tuolaji.vision.face import FACE_PX, card_quads, order_quad, portrait, warp_face
+from tuolaji.vision.tracking import MIN_CONFIDENCE
 
 
 def _table_with_card(angle: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +172,7 @@ def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table(
     other = CardInstance("AD", (298, 336, 356, 428), 0.97)
     guessed = table.merge_faces([other], [outline], _face_probs("BJ", 0.61))
     assert [(c.card, c.box, c.confidence) for c in guessed if c.card == "BJ"] == [("BJ", (186, 94, 276, 194), GUESS_CONFIDENCE)]
-    assert GUESS_CONFIDENCE < 0.6  # the pipeline's min_confidence: a person confirms it
+    assert GUESS_CONFIDENCE < MIN_CONFIDENCE  # the pipeline's min_confidence: a person confirms it
     unnamed = table.merge_faces([other], [outline], _face_probs("BJ", 0.3))  # a card, which one unsure
     assert [(c.card, c.confidence) for c in unnamed if c is not other] == [("BJ", GUESS_CONFIDENCE)]
     not_a_face = np.full((1, REJECT + 1), 0.4 / REJECT, np.float32)
