@@ -238,3 +238,52 @@ def api_fix_result() -> tuple[Response, int]:
     row = store().fix_result(body.get("round"), body.get("table"), {"ns": body.get("ns"), "ew": body.get("ew")},
                              body.get("reason"))
     return jsonify(row), 201
+
+
+# --- the seat cards and the projector's slide ---------------------------------------------------------
+
+def round_seating(number: int | None = None) -> dict[str, Any]:
+    """Round ``number``'s seating (None: the round under way, else the latest), with how it ends and
+    whether it is under way: what the seat cards and the projector's slide show."""
+    club = store()
+    club.end_due_rounds()
+    current = club.current_round()
+    rounds = club.rounds()
+    if number is None:
+        number = current["round"] if current is not None else (rounds[-1]["round"] if rounds else None)
+    entry = next((r for r in rounds if r["round"] == number), None)
+    if entry is None:
+        return {"round": None, "under_way": False, "seating": []}
+    under_way = current is not None and current["round"] == number
+    return {"round": number, "under_way": under_way, "ends_by": entry["ends_by"], "deals": entry["deals"],
+            "minutes": entry["minutes"], "started": entry["started"],
+            "ends_at": current["ends_at"] if under_way and current is not None else None,
+            "seating": _seating(number)}
+
+
+@club_director_bp.get("/club/api/seating")
+def api_seating() -> Response:
+    """The seating of the round under way (else the latest; ``?round=N``: that one), as the seat cards
+    and the projector's slide show it; anyone may read it, as the room."""
+    number = request.args.get("round", type=int)
+    if number is not None and not 0 < number < 2**31:
+        number = 0
+    return jsonify(round_seating(number))
+
+
+def _seating_page(template: str) -> Response:
+    response = render_page(template, page="seating")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@club_director_bp.get("/club/cards")
+def seat_cards() -> Response:
+    """The seat cards to print: one a table, its name, the round and its 南北 and 东西 pairs."""
+    return _seating_page("club_cards.html")
+
+
+@club_director_bp.get("/club/slide")
+def projector_slide() -> Response:
+    """The projector's slide: the round's seating in big type, following the round live."""
+    return _seating_page("club_slide.html")

@@ -504,6 +504,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "director.move.save": {"zh": "换座", "en": "Move"},
     "director.move.done": {"zh": "{pair} 已换到 {table} 的{side}，{swapped} 换到它原来的座位",
                            "en": "{pair} now sits {side} at {table}; {swapped} took its seat"},
+    "director.nav.cards": {"zh": "打印座位卡", "en": "Print seat cards"},
+    "director.nav.slide": {"zh": "投影本轮座位", "en": "Projector slide"},
+    # the seat cards (/club/cards) and the projector's slide (/club/slide)
+    "seats.cards.title": {"zh": "座位卡", "en": "Seat cards"},
+    "seats.slide.title": {"zh": "本轮座位", "en": "This round's seating"},
+    "seats.slide.round": {"zh": "第 {round} 轮 · 座位", "en": "Round {round} · seating"},
+    "seats.round": {"zh": "第 {round} 轮", "en": "Round {round}"},
+    "seats.none": {"zh": "还没有排座的一轮。", "en": "No round is seated yet."},
+    "seats.print": {"zh": "打印", "en": "Print"},
+    "seats.fullscreen": {"zh": "全屏", "en": "Full screen"},
     "director.results": {"zh": "成绩与更正", "en": "Results and fixes"},
     "director.results.help": {"zh": "更正一桌一轮的成绩要写明理由；排名按更正后的成绩算，原来的成绩和理由都留在记录里。",
                               "en": "A result is fixed with its reason; the standings count the fixed figures, and the "

@@ -145,3 +145,42 @@ def test_a_round_by_deals_ends_itself_and_the_console_says_so(page: Any, club: C
     assert page.locator("#end-round").is_hidden()
     page.click("#lang-toggle")
     page.locator("#round-line", has_text="Round 1 is over: every table has finished").wait_for()
+
+
+def test_seat_cards_to_print_and_the_projectors_slide(page: Any, other_device: Any, club: ClubServer) -> None:
+    open_console(page, club, 8, 4)
+    page.click("#start-round")
+    page.locator("#round-line", has_text="第 1 轮").wait_for()
+    with page.context.expect_page() as opened:
+        page.click("#cards-link")  # the console's link opens the cards in a tab of their own
+    cards = opened.value
+    card = cards.locator(".seat-card[data-table='2号桌']")
+    card.wait_for()
+    assert cards.locator(".seat-card").count() == 4
+    assert card.locator("h2").inner_text() == "2号桌" and card.locator(".round").inner_text() == "第 1 轮"
+    assert card.locator(".ns").inner_text() == "对3 甲3 乙3" and card.locator(".ew").inner_text() == "对4 甲4 乙4"
+    assert "南北" in card.inner_text() and "东西" in card.inner_text()
+    cards.emulate_media(media="print")  # printed: the cards alone, without the page's bar
+    assert cards.locator("header.topbar").is_hidden() and card.is_visible()
+    cards.emulate_media(media="screen")
+    cards.click("#lang-toggle")
+    card.locator(".round", has_text="Round 1").wait_for()
+    assert "North–South" in card.inner_text()
+    cards.click("#lang-toggle")
+    cards.close()
+
+    assert page.get_attribute("#slide-link", "href") == "/club/slide"
+    other_device.goto(f"{club.url}/club/slide")  # the projector's machine
+    other_device.locator("#slide-title", has_text="第 1 轮 · 座位").wait_for()
+    table = other_device.locator(".slide-table[data-table='4号桌']")
+    assert table.locator(".ns").inner_text().endswith("甲7 乙7") and table.locator(".ew").inner_text().endswith("甲8 乙8")
+    assert float(table.locator("h2").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40  # big type
+    # the director moves a pair: the slide follows; the round ends: the slide says no round is seated
+    page.select_option("#move-pair", "对1")
+    page.select_option("#move-table", "4号桌")
+    page.select_option("#move-side", "ns")
+    page.click("#move-pair-button")
+    table.locator(".ns", has_text="甲1 乙1").wait_for()
+    page.click("#end-round")
+    other_device.locator("#seating-none").wait_for()
+    assert other_device.locator(".slide-table").count() == 0
