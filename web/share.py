@@ -1,7 +1,8 @@
 """Share a result (blueprint ``share``): a deal's settlement, or a whole game's level chart, as one
 PNG image laid out for a phone (1080 px wide, portrait: what 微信 shows full width).
 
-``GET /api/share/<session>/deal/<n>.png`` and ``GET /api/share/<session>/levels.png``; ``?lang=en``
+``GET /api/share/<session>/deal/<n>.png``, ``GET /api/share/<session>/deal/<n>/hands.png`` (复盘: everyone's
+hand, once the deal is settled) and ``GET /api/share/<session>/levels.png``; ``?lang=en``
 for English (Chinese by default). The figures are the audit's (:func:`scorer.audit_record`)
 and the page's view of it (:func:`web.view.table_view`).
 """
@@ -64,6 +65,8 @@ WORDS: dict[str, dict[str, str]] = {
     "violations": {"zh": "违规 {n} 处", "en": "{n} violation(s)"},
     "winner": {"zh": "{side} 打过 A，赢得牌局", "en": "{side} won the game"},
     "now": {"zh": "现在：{levels}", "en": "Now: {levels}"},
+    "review": {"zh": "第 {n} 局 · 复盘", "en": "Deal {n} · review"},
+    "review.kitty": {"zh": "底牌（{name} 埋的）", "en": "Kitty (buried by {name})"},
 }
 
 
@@ -173,6 +176,30 @@ def deal_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> 
     return card.crop()
 
 
+def hands_card(record: dict[str, Any], deal_index: int, name: str, lang: str) -> Image.Image | None:
+    """复盘 of one settled deal: each seat's hand as it played it and the kitty its dealer buried, as a
+    phone-sized picture (None when the view has no 复盘 for it: not settled, or kept by points)."""
+    audit = scorer.audit_record(rules_record(record))
+    review = view.review_hands(record, deal_index, audit["deals"][deal_index])
+    if review is None:
+        return None
+    deal = record["deals"][deal_index]
+    players = record["players"]
+    card = Card(2400)
+    card.band(word("title", lang) + (f" · {name}" if name else ""), word("review", lang, n=deal_index + 1))
+    card.line("   ".join([word("level", lang, level=deal["level"]), word("trump", lang, trump=_trump_text(deal["trump"], lang)),
+                          word("dealer", lang, name=players[deal["dealer"]])]), 40, MUTED, 40)
+    per_line = 13
+    for seat, hand in enumerate(review["hands"]):
+        card.line(players[seat], 44, SIDE_COLOURS[seat % len(SIDE_COLOURS)], 12)
+        for start in range(0, len(hand), per_line):
+            card.line(" ".join(card_label(c) for c in hand[start:start + per_line]), 36, INK, 12)
+        card.y += 24
+    card.line(word("review.kitty", lang, name=players[review["dealer"]]), 40, MUTED, 12)
+    card.line(" ".join(card_label(c) for c in review["kitty"]), 36, INK, 12)
+    return card.crop()
+
+
 def levels_card(record: dict[str, Any], name: str, lang: str) -> Image.Image:
     """The game's level chart: each side's level after every deal."""
     run = scorer.audit_again(rules_record(record))  # one audit: its output, typed findings and dealer sides
@@ -231,3 +258,14 @@ def levels_png(session_id: int) -> Response:
     if not session.record.get("deals"):
         abort(404)
     return png_response(levels_card(session.record, session.name, request_language()))
+
+
+@share_bp.get("/<int:session_id>/deal/<int:deal>/hands.png")
+def hands_png(session_id: int, deal: int) -> Response:
+    session = get_table().store.get(session_id)
+    if not 0 <= deal < len(session.record.get("deals", [])):
+        abort(404)
+    picture = hands_card(session.record, deal, session.name, request_language())
+    if picture is None:
+        abort(404)
+    return png_response(picture)

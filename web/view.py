@@ -23,6 +23,7 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer import violation_text
 from tuolaji.scorer.cards import RANKS
+from tuolaji.scorer.hands import hands_as_played
 from tuolaji.scorer.scoring import (
     concession_points,
     defenders_trick_points,
@@ -378,6 +379,27 @@ def side_levels(record: dict[str, Any], before: list[str], after: list[str]) -> 
              "after": after[side["seats"][0]]} for side in sides(record)]
 
 
+def review_hands(record: dict[str, Any], deal_index: int, deal_audit: dict[str, Any]) -> dict[str, Any] | None:
+    """复盘 once a deal played with cards is settled: each seat's hand as it played it and the kitty
+    its dealer buried (:func:`scorer.hands.hands_as_played`); None before, or when the plays do not
+    hold the hands (points only, a play not seen).
+
+    >>> record = {"rules": "standard-2deck", "players": list("abcd"), "deals": [{"level": "2", "trump": "S",
+    ...     "dealer": 0, "kitty": ["3C"], "tricks": [{"leader": 0, "plays": [["AH"], ["3S"], ["4H"], ["5H"]]}]}]}
+    >>> review_hands(record, 0, {"outcome": {"side": "defenders"}})
+    {'hands': [['AH'], ['3S'], ['4H'], ['5H']], 'kitty': ['3C'], 'dealer': 0}
+    >>> review_hands(record, 0, {}) is None
+    True
+    """
+    deal = record["deals"][deal_index]
+    if deal_audit.get("outcome") is None or not settle_ready(record, deal_index):
+        return None
+    rebuilt = hands_as_played(deal, len(record.get("players") or []), options(record).twos_trump)
+    if rebuilt is None:
+        return None
+    return {"hands": [list(hand) for hand in rebuilt.hands], "kitty": list(rebuilt.kitty), "dealer": rebuilt.dealer}
+
+
 def table_view(record: dict[str, Any], audit: dict[str, Any],
                found: list[DealFindings] | None = None,
                dealer_sides: list[list[int]] | None = None) -> dict[str, Any]:
@@ -409,6 +431,7 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
             "defender_points": points,
             "to_take_over": None if points is None else points_to_take_over(take_over, points),
             "points_out": points_still_out(deal_audit.get("tricks", []), deck_count),
+            "hands": review_hands(record, deal_index, deal_audit),
             **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None,
                           same_run=same_run),
         })

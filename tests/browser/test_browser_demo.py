@@ -112,3 +112,18 @@ def test_demo_shows_a_deal_end_the_kitty_a_level_change_and_a_revoke_and_ends_on
     if os.environ.get("TUOLAJI_UPDATE_SCREENSHOT"):  # TUOLAJI_UPDATE_SCREENSHOT=1 pytest ... refreshes the README's
         SCREENSHOT.parent.mkdir(exist_ok=True)
         shutil.copyfile(shot, SCREENSHOT)
+    # 复盘 (issue 43, item 7): everyone's hand as played and the kitty the dealer buried, one tap away, and
+    # as a picture to share
+    review = page.locator("#hands-review")
+    review.locator("summary").click()
+    assert review.locator("li[data-seat]").count() == 4
+    played = [sorted(card for t in record["deals"][0]["tricks"] for j, play in enumerate(t["plays"])
+                     if (t["leader"] + j) % 4 == seat for card in play) for seat in range(4)]
+    shown = [sorted(review.locator(f"li[data-seat='{seat}'] .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.card || c.getAttribute('data-card'))")) for seat in range(4)]
+    assert shown == played
+    assert review.locator("li.review-kitty .card").count() == len(game["deals"][0]["kitty"])
+    share = page.locator("#share-hands")
+    assert share.is_visible() and share.get_attribute("href").endswith("/deal/0/hands.png?lang=zh")
+    with urllib.request.urlopen(demo_server + share.get_attribute("href").lstrip("/"), timeout=10) as response:
+        assert response.headers["Content-Type"] == "image/png" and len(response.read()) > 20_000

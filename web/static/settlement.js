@@ -78,6 +78,7 @@ export function renderSummary(deal, d, dealAudit) {
     rows.push('<p class="next-dealer">' + esc(t("summary.next_dealer")) + ": <strong>" + esc(playerName(dealAudit.next_dealer)) + "</strong></p>");
   }
   rows.push(rulingsHtml(d, dealAudit));
+  rows.push(reviewHtml(view.deals[d].hands));
   const focused = document.activeElement && document.activeElement.classList.contains("ruling-points") ?
     { violation: document.activeElement.closest(".ruling-item").dataset.violation, value: document.activeElement.value } : null;
   document.getElementById("summary-body").innerHTML = rows.join("");
@@ -86,6 +87,18 @@ export function renderSummary(deal, d, dealAudit) {
     if (input) { input.value = focused.value; input.focus(); }
   }
   if (nextForm) nextForm.hidden = !(live && d === currentDealIndex() && !dealAudit.game_winner);
+}
+
+/* 复盘: each seat's hand as it played it and the kitty its dealer buried (the view's, rebuilt by the
+   rules core from the plays), once the deal is settled; none for a deal kept by points. */
+function reviewHtml(review) {
+  if (!review) return "";
+  const row = (label, cards, seat) => '<li' + (seat == null ? ' class="review-kitty"' : ' data-seat="' + seat + '"') +
+    '><span class="review-name">' + esc(label) + '</span> <span class="review-cards">' +
+    cards.map((card) => cardHtml(card)).join("") + "</span></li>";
+  return '<details class="hands-review" id="hands-review"><summary>' + esc(t("review.title")) + '</summary><ul>' +
+    review.hands.map((cards, seat) => row(playerName(seat), cards, seat)).join("") +
+    row(t("review.kitty", { name: playerName(review.dealer) }), review.kitty, null) + "</ul></details>";
 }
 
 function rulingActions(offer, proven) {
