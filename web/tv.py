@@ -75,10 +75,13 @@ def _trick(players: list[Any], trick: dict[str, Any] | None, trick_audit: dict[s
             "points": trick.get("points") if points is None else points, "trumped": bool(trumped and winner is not None)}
 
 
-def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[list[bool]]) -> list[dict[str, str]]:
+def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[list[bool]],
+                  dealer_sides: list[list[int]] | None = None, threshold: int | None = None) -> list[dict[str, str]]:
     """What the TV may read aloud, every deal's in order: ``{"id", "zh", "en"}``.
 
-    毙了 for a trick won by trumping, a proven violation as the player's name and the rule; once
+    毙了 for a trick won by trumping, a trick kept by points alone (只记分) as its winner and its
+    points, 闲家够分 the trick the defenders' points reach ``threshold`` (given the deals' dealer
+    sides, ``dealer_sides``), a proven violation as the player's name and the rule; once
     the deal is settled (its kitty known), 抠底 ×N when the defenders won the kitty, the outcome
     (闲家上台, 庄家升 N 级) and the game's end. A call's id names what it says of its deal (a
     correction that changes the outcome makes a new call).
@@ -102,9 +105,22 @@ def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[l
             if violation.get("proven", True) and isinstance(violation.get("trick"), int):
                 found.setdefault(int(violation["trick"]), []).append(violation)
         # a violation is said when it is proven, which may be tricks after it was made: in the order found
+        recorded = (deals[d].get("tricks") or []) if d < len(deals) else []
+        dealer_side = set(dealer_sides[d]) if dealer_sides is not None and d < len(dealer_sides) else None
+        defenders = 0
         for t in range(len(tricks)):
             if t < len(flags) and flags[t]:
                 said.append({"id": f"d{d}.t{t}.trumped", "zh": "毙了", "en": "Trumped!"})
+            trick = recorded[t] if t < len(recorded) else {}
+            winner, points = tricks[t].get("winner"), int(tricks[t].get("points") or 0)
+            if trick.get("points") is not None and winner is not None:  # 只记分: who won it, and its points
+                name = _name(players, winner)
+                said.append({"id": f"d{d}.p{t}", "zh": f"{name} {points} 分", "en": f"{name}: {points} points"})
+            if dealer_side is None or threshold is None or winner is None or winner in dealer_side:
+                continue
+            if defenders < threshold <= defenders + points:  # said once, in the trick that does it
+                said.append({"id": f"d{d}.enough", "zh": "闲家够分了", "en": "The defenders have enough to take over"})
+            defenders += points
         for t in sorted(found):
             for v in found[t]:
                 rule = _rule_words(str(v.get("rule")))
@@ -183,7 +199,9 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
         "alerts": [{"zh": v["zh"], "en": v["en"]} for v in (deal_view.get("violations") or [])]
         + [{"zh": p["zh"], "en": p["en"]} for p in (deal_view.get("penalties") or [])],
         "levels": [{"name": side["name"], "level": side["after"]} for side in deal_view.get("side_levels") or []],
-        "announcements": announcements(record, audit, trumped),
+        "announcements": announcements(record, audit, trumped,
+                                       [view_deal.get("dealer_side") or [] for view_deal in shown.get("deals") or []],
+                                       shown.get("threshold")),
     }
 
 

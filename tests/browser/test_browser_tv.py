@@ -120,6 +120,9 @@ def test_the_tv_and_the_table_say_what_the_defenders_still_need_who_defends_and_
     url, data = tv_server
     page.goto(url + "/tv")
     page.wait_for_function("document.getElementById('tv-turn').textContent === '老李'")
+    # a screen on the wall: no site menu, no keyboard hints, no read-only note; the language stays
+    assert page.locator("nav[aria-label=main] a").count() == 0 and page.locator("footer").count() == 0
+    assert page.locator("#readonly-note").count() == 0 and page.locator("#lang-toggle").is_visible()
     assert page.locator("#tv-to-take-over").inner_text() == "还差 80 分上台"
     assert page.locator("#tv-points-out").inner_text() == "剩余 200 分"
     assert page.locator("#tv-defenders").inner_text() == "闲家：老李 老赵"

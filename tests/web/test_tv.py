@@ -125,3 +125,16 @@ def test_tricks_recorded_by_points_alone(client):
     tv = client.get("/api/tv").get_json()["tv"]
     assert tv["score"]["settled"] and tv["turn"] is None
     assert [call["zh"] for call in tv["announcements"]][-2:] == ["抠底 ×4", "闲家上台，升 1 级"]  # a pair: ×4; 90 + 40
+
+
+def test_tricks_kept_by_points_are_said_and_so_is_the_trick_that_gives_the_defenders_enough(client):
+    """Issue 43, item 7: 只记分 tricks are read aloud as their winner and points, and the TV says so
+    once when the defenders' points reach the threshold (80 with two decks)."""
+    setup = {"players": PLAYERS, "profile": "standard-2deck", "trump": "H", "dealer": 0}
+    assert client.post("/api/setup", json=setup).status_code in (200, 201)
+    for winner, points in ((1, 20), (0, 10), (3, 40), (1, 25), (3, 5)):
+        assert client.post("/api/points/trick", json={"winner": winner, "points": points}).status_code == 201
+    said = calls(client)
+    assert [call["zh"] for call in said] == ["老李 20 分", "老张 10 分", "老赵 40 分", "老李 25 分", "闲家够分了", "老赵 5 分"]
+    assert said[4]["en"] == "The defenders have enough to take over" and said[0]["en"] == "老李: 20 points"
+    assert len({call["id"] for call in said}) == len(said)
