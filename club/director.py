@@ -5,7 +5,8 @@ The page (``club/templates/club_director.html`` with ``web/static/director.js`` 
 client) keeps the organiser's token and sends it with every request (``X-Tuolaji-Token``, which the
 club reads as its bearer). Its API, the organiser's alone:
 
-- ``GET /club/director/api/state``: the pairs, the latest round (under way or just over: ``ended_how``
+- ``GET /club/director/api/state``: the pairs, the round clock (``seconds_left`` in a round by time,
+  :func:`seconds_left`), the latest round (under way or just over: ``ended_how``
   says whether the director ended it, its time came or it ended itself, every table having played its
   deals) with its seating (table, 南北 pair, 东西 pair, their players) and each table's status
   (:class:`TableStatus`); a round the console starts by deals ends itself (``ends_itself``, unless
@@ -118,6 +119,22 @@ def table_status(table: str, seen: datetime | None, now: datetime, round_: dict[
     return TableStatus(table, "free")
 
 
+def seconds_left(ends_at: str | None, now: datetime) -> int | None:
+    """The round clock: the whole seconds left at ``now`` in a round by time ending at ``ends_at`` (an ISO
+    time; None: a round by deals, no clock), 0 once its time is up.
+
+    >>> from datetime import timezone
+    >>> now = datetime(2026, 12, 6, 20, 17, 30, tzinfo=timezone.utc)
+    >>> seconds_left("2026-12-06T20:30:00+00:00", now), seconds_left("2026-12-06T20:00:00+00:00", now)
+    (750, 0)
+    >>> seconds_left(None, now) is None
+    True
+    """
+    if ends_at is None:
+        return None
+    return max(0, int((datetime.fromisoformat(ends_at) - now).total_seconds()))
+
+
 # --- the page ------------------------------------------------------------------------------------
 
 @club_director_bp.get("/club/director")
@@ -160,7 +177,9 @@ def api_state() -> Response:
                                   now, current))
               for entry in club.overview()]
     ended_how = club.ended_how(number) if latest is not None and latest["ended"] else None
-    return jsonify({"round": current, "latest": latest, "ended_how": ended_how, "seating": _seating(number),
+    clock = seconds_left(current["ends_at"], now) if current is not None else None
+    return jsonify({"round": current, "latest": latest, "ended_how": ended_how, "seconds_left": clock,
+                    "seating": _seating(number),
                     "tables": tables,
                     "pairs": club.pairs(), "seatings": list(SEATINGS), "rules": list(RULES)})
 
@@ -258,6 +277,8 @@ def round_seating(number: int | None = None) -> dict[str, Any]:
     return {"round": number, "under_way": under_way, "ends_by": entry["ends_by"], "deals": entry["deals"],
             "minutes": entry["minutes"], "started": entry["started"],
             "ends_at": current["ends_at"] if under_way and current is not None else None,
+            "seconds_left": seconds_left(current["ends_at"], datetime.now().astimezone())
+            if under_way and current is not None else None,
             "seating": _seating(number)}
 
 

@@ -506,6 +506,10 @@ STRINGS: dict[str, dict[str, str]] = {
                            "en": "{pair} now sits {side} at {table}; {swapped} took its seat"},
     "director.nav.cards": {"zh": "打印座位卡", "en": "Print seat cards"},
     "director.nav.slide": {"zh": "投影本轮座位", "en": "Projector slide"},
+    # the round clock (the console and the slide: web/static/roundclock.js)
+    "clock.minutes": {"zh": "还剩 {minutes} 分钟", "en": "{minutes} min left"},
+    "clock.seconds": {"zh": "还剩 {seconds} 秒", "en": "{seconds} s left"},
+    "clock.up": {"zh": "时间到", "en": "Time is up"},
     # the seat cards (/club/cards) and the projector's slide (/club/slide)
     "seats.cards.title": {"zh": "座位卡", "en": "Seat cards"},
     "seats.slide.title": {"zh": "本轮座位", "en": "This round's seating"},
@@ -706,6 +710,7 @@ MESSAGES_ZH: dict[str, str] = {
     "page.card": "请输入一张牌，例如 10H",
     "page.name_empty": "请填写名称",
     "stats.unknown_player": "没有哪局里有玩家“{name}”，无从改名",
+    "stats.evening": "“{value}”不是日期：请写成 2026-12-06 这样",
     "page.no_club": "这张桌子没有接入俱乐部（tuolaji serve --club）",
     "page.club_action": "俱乐部：{action!r} 不是 skip 或 resend",
     "page.club_nothing_held": "俱乐部：没有被拒收的变化",

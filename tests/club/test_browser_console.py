@@ -184,3 +184,30 @@ def test_seat_cards_to_print_and_the_projectors_slide(page: Any, other_device: A
     page.click("#end-round")
     other_device.locator("#seating-none").wait_for()
     assert other_device.locator(".slide-table").count() == 0
+
+
+def test_the_round_clock_on_the_console_and_the_slide(page: Any, other_device: Any, club: ClubServer) -> None:
+    from .test_rounds import backdate_round
+
+    open_console(page, club, 4, 2)
+    page.select_option("#seating", "drawn")
+    page.select_option("#ends-by", "time")
+    page.fill("#minutes", "30")
+    page.click("#start-round")
+    page.locator("#round-clock", has_text="还剩 30 分钟").wait_for()
+    other_device.goto(f"{club.url}/club/slide")
+    other_device.locator("#slide-clock", has_text="还剩 30 分钟").wait_for()
+    backdate_round(club.app.extensions["tuolaji.club"].dsn, 29 * 60 + 10)  # 50 seconds left
+    page.reload()
+    clock = page.locator("#round-clock")
+    clock.filter(has_text="秒").wait_for()
+    first = int(clock.get_attribute("data-left") or 0)
+    assert 40 <= first <= 50
+    page.wait_for_function("first => Number(document.getElementById('round-clock').dataset.left) < first", arg=first)
+    page.click("#lang-toggle")
+    clock.filter(has_text="s left").wait_for()
+    other_device.reload()
+    other_device.locator("#slide-clock", has_text="秒").wait_for()
+    page.click("#end-round")  # no round under way: no clock
+    clock.wait_for(state="hidden")
+    other_device.locator("#slide-clock").wait_for(state="hidden")

@@ -6,6 +6,7 @@
 import { api, esc, fieldError, language, onLanguage, page, publish, setText, startPage, t, writeToken } from "./client.js";
 import { loadResults, renderResults, startResults } from "./director_results.js";
 import { renderMove, startMove } from "./director_seats.js";
+import { redrawClocks, setClock } from "./roundclock.js";
 
 const API = "/club/director/api";
 let tables = []; // each table's token, its phones' address and its QR code (/club/director/api/tables)
@@ -91,6 +92,7 @@ function render(cause) {
   document.getElementById("room-rows").innerHTML = roomHtml(data);
   drawHandRows(data);
   renderMove(data);
+  if (cause === "state") setClock("round-clock", data.seconds_left); else redrawClocks();
   document.getElementById("pairs").innerHTML = data.pairs.length ? data.pairs.map((p) => "<li>" + pairHtml(p) + "</li>").join("")
     : "<li>" + esc(t("director.pairs.none")) + "</li>";
   document.getElementById("table-list").innerHTML = tablesHtml();

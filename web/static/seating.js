@@ -1,8 +1,9 @@
 /* The club's seat cards (/club/cards: one a table, to print) and the projector's slide (/club/slide: the
  * round's seating in big type), both from /club/api/seating (the round under way, else the latest; the
  * cards' ?round=N that one), in the page's language; both follow the club's news (a round started,
- * ended, a pair moved). */
+ * ended, a pair moved); the slide shows the round clock of a round by time (roundclock.js). */
 import { esc, fetchJson, onLanguage, startPage, t } from "./client.js";
+import { redrawClocks, setClock } from "./roundclock.js";
 
 const SLIDE = document.body.classList.contains("page-slide");
 let data = null;
@@ -45,6 +46,7 @@ async function reload() {
   if (mine !== asked || !answer) return;
   data = answer;
   render();
+  if (SLIDE) setClock("slide-clock", data.under_way ? data.seconds_left : null);
 }
 
 let pending = null; // the club's news gathered: one read for a burst
@@ -54,7 +56,7 @@ function later() {
 
 function start() {
   startPage("static");
-  onLanguage(render);
+  onLanguage(() => { render(); redrawClocks(); });
   if (SLIDE) {
     document.getElementById("fullscreen").addEventListener("click", () => {
       if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {});
