@@ -181,6 +181,7 @@ MESSAGES_EN: dict[str, str] = {
     "page.card": "card: expected a card such as 10H",
     "page.name_empty": "name: expected a non-empty name",
     "stats.unknown_player": "no player {name!r} in any session: nothing to rename",
+    "stats.evening": "{value!r} is not a date: write it as 2026-12-06",
     "page.no_club": "this table sends nothing to a club (tuolaji serve --club)",
     "page.club_action": "club: {action!r} is not skip or resend",
     "page.club_nothing_held": "club: no change is held (the club refused none)",

@@ -11,7 +11,10 @@ figure is read off the audit; nothing here scores. Per player:
 - ``took_over`` (上台): the deals his side defended and took over;
 - ``levels_won``: the levels his side went up, over all the deals it won;
 - ``kitty``: (抠底) the deals whose last trick he won for the defenders, taking the kitty;
-- ``violations``: the violations the audit found of his plays.
+- ``violations``: the violations the audit found of his plays;
+- ``deals_won``: the complete deals his side won (held as dealers or took over), and
+  ``deal_rate``/``game_rate`` the percentages of deals and games won (None before any);
+- ``partners``: whom he played on one side with, most deals first: ``{"name", "deals", "won"}``.
 
 >>> from tuolaji.scorer.audit import audit_record
 >>> rec = {"rules": "standard-2deck", "players": ["Lao Li", "b", "c", "d"], "deals": [
@@ -20,6 +23,9 @@ figure is read off the audit; nothing here scores. Per player:
 >>> rows = player_stats([(rec, audit_record(rec))], {name_key("b"): "老王"})
 >>> [(row.name, row.deals, row.dealer, row.levels_won, row.kitty) for row in rows]
 [('Lao Li', 1, 1, 2, 0), ('c', 1, 0, 2, 0), ('老王', 1, 0, 0, 1), ('d', 1, 0, 0, 0)]
+>>> lao_li = rows[0].as_dict({row.key: row.name for row in rows})
+>>> lao_li["deals_won"], lao_li["deal_rate"], lao_li["partners"]
+(1, 100, [{'name': 'c', 'deals': 1, 'won': 1}])
 """
 
 from __future__ import annotations
@@ -79,9 +85,29 @@ class PlayerStats:
     kitty: int = 0
     violations: int = 0
     names: list[str] = field(default_factory=list)
+    deals_won: int = 0
+    together: dict[str, list[int]] = field(default_factory=dict)
+    """Per partner's key: [deals on one side, of them won]."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    @property
+    def deal_rate(self) -> int | None:
+        """The percentage of his complete deals his side won (None before any)."""
+        return round(100 * self.deals_won / self.deals) if self.deals else None
+
+    @property
+    def game_rate(self) -> int | None:
+        """The percentage of his games his side won (None before any)."""
+        return round(100 * self.games_won / self.games) if self.games else None
+
+    def as_dict(self, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The record as JSON values; ``names``: each player's key -> the name he is known by (the
+        partners are named with it)."""
+        data = asdict(self)
+        together = data.pop("together")
+        data["deal_rate"], data["game_rate"] = self.deal_rate, self.game_rate
+        data["partners"] = [{"name": (names or {}).get(key, key), "deals": deals, "won": won}
+                            for key, (deals, won) in sorted(together.items(), key=lambda item: (-item[1][0], -item[1][1], item[0]))]
+        return data
 
 
 def player_stats(games: Iterable[tuple[Record, Mapping[str, Any]]],
@@ -134,7 +160,13 @@ def _add_game(record: Record, audit: Mapping[str, Any], rows: list[PlayerStats])
         defenders_won = outcome.get("side") == "defenders"
         for seat in range(n):
             on_winning_side = (seat in dealer_seats) != defenders_won
+            for other in range(n):  # his partners in this deal: the others on his side
+                if other != seat and (other in dealer_seats) == (seat in dealer_seats) and rows[other] is not rows[seat]:
+                    tally = rows[seat].together.setdefault(rows[other].key, [0, 0])
+                    tally[0] += 1
+                    tally[1] += int(on_winning_side)
             if on_winning_side:
+                rows[seat].deals_won += 1
                 rows[seat].levels_won += int(outcome.get("levels") or 0)
                 if defenders_won:
                     rows[seat].took_over += 1

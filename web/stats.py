@@ -16,10 +16,12 @@ themselves are never changed.
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
@@ -50,11 +52,25 @@ def _audit(database: Path, session: Session) -> dict[str, Any] | None:
     return _audits[key]
 
 
-def gather(store: SessionStore) -> dict[str, Any]:
-    """Every player's record over the store's sessions (not those in the bin), leaderboard first."""
+def evening_of(session: Session) -> str:
+    """The evening a session was played (战绩 per evening): the local date it was last changed,
+    counted from 6 in the morning, so that a game past midnight stays on its evening."""
+    return time.strftime("%Y-%m-%d", time.localtime(session.updated - EVENING_STARTS_S))
+
+
+EVENING_STARTS_S = 6 * 3600
+"""A day's games run from 6 in the morning to 6 the next (a club evening past midnight is one evening)."""
+
+
+def gather(store: SessionStore, evening: str | None = None) -> dict[str, Any]:
+    """Every player's record over the store's sessions (not those in the bin), leaderboard first;
+    ``evening`` (``YYYY-MM-DD``): only the sessions played that evening. ``evenings``: the
+    evenings the store holds games of, the latest first."""
     games: list[tuple[scorer.Record, dict[str, Any]]] = []
     skipped = 0
-    sessions = store.list()
+    every = store.list()
+    evenings = sorted({evening_of(session) for session in every}, reverse=True)
+    sessions = [session for session in every if evening is None or evening_of(session) == evening]
     for session in sessions:
         audit = _audit(store.path, session)
         if audit is None:
@@ -62,8 +78,9 @@ def gather(store: SessionStore) -> dict[str, Any]:
         else:
             games.append((rules_record(session.record), audit))
     rows = player_stats(games, store.player_names())
-    return {"players": [row.as_dict() | {"rank": rank} for rank, row in enumerate(rows, 1)],
-            "sessions": len(sessions) - skipped, "skipped": skipped}
+    names = {row.key: row.name for row in rows}
+    return {"players": [row.as_dict(names) | {"rank": rank} for rank, row in enumerate(rows, 1)],
+            "sessions": len(sessions) - skipped, "skipped": skipped, "evenings": evenings, "evening": evening}
 
 
 def _name(data: dict[str, Any], field: str) -> str:
@@ -90,9 +107,16 @@ def stats_page() -> Response:
     return render_page("stats.html", page="stats", stat_keys=STAT_KEYS, ranking=RANKING)
 
 
+EVENING = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 @stats_bp.get("/api/stats")
 def stats() -> Response:
-    return jsonify(gather(get_table().store) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
+    """The players' records; ``?evening=YYYY-MM-DD``: of that evening's games only."""
+    evening = request.args.get("evening") or None
+    if evening is not None and not EVENING.match(evening):
+        raise BadRequestError("stats.evening", value=evening[:40])
+    return jsonify(gather(get_table().store, evening) | {"keys": list(STAT_KEYS), "ranking": list(RANKING)})
 
 
 @stats_bp.post("/api/stats/rename")

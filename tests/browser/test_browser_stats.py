@@ -74,3 +74,39 @@ def test_the_records_the_leaderboard_and_a_rename(page: Any, stats_server: str, 
     guide_screenshot(page, tmp_path, "guide-stats.png", ".stats-page")
     page.reload()  # the rename is kept
     page.wait_for_function("document.querySelectorAll('#stats-rows tr').length === 6")
+
+
+def test_an_evening_chosen_and_each_players_win_rate_and_partners(page: Any, tmp_path, browser_context) -> None:
+    """Issue 43, item 7: 战绩 of one evening, the share of deals won and the partners, as the server counts them."""
+    import sqlite3
+    import time
+
+    data = tmp_path / "data"
+    store = SessionStore(data / DATABASE_NAME)
+    for seed, players in enumerate(TABLES):
+        record = scorer.random_record("standard-2deck", seed, hand_size=6)
+        record["players"] = players
+        store.create(record, name=f"牌局 {seed + 1}", source="import")
+    friday = time.mktime((2026, 12, 4, 21, 0, 0, 0, 0, -1))
+    with sqlite3.connect(data / DATABASE_NAME) as connection:  # the first game was played last Friday
+        connection.execute("UPDATE sessions SET updated = ? WHERE name = '牌局 1'", (friday,))
+    process, url = start_serve("--resume", "--data", str(data))
+    try:
+        page.goto(url + "/stats")
+        page.wait_for_selector("#stats-rows tr")
+        evenings = page.locator("#stats-evening option").all_inner_texts()
+        assert evenings[0] == "全部牌局" and "2026-12-04" in evenings and len(evenings) == 3
+        with page.expect_response(lambda response: "evening=2026-12-04" in response.url):
+            page.locator("#stats-evening").select_option("2026-12-04")
+        page.wait_for_function("document.querySelectorAll('#stats-rows tr').length === 4")
+        assert sorted(names(page)) == sorted(TABLES[0])
+        friday_stats = get_json(url + "/api/stats?evening=2026-12-04")
+        li = next(p for p in friday_stats["players"] if p["name"] == "老李")
+        row = page.locator("#stats-rows tr", has=page.locator(".player-name", has_text="老李"))
+        assert row.locator("td[data-stat='deal_rate']").inner_text() == f"{li['deal_rate']}%"
+        partner = li["partners"][0]
+        assert partner["name"] == "小张"  # across the table
+        assert row.locator("td[data-stat='partners']").inner_text() == f"小张 {partner['deals']} 局胜 {partner['won']}"
+        assert page.locator("thead th[data-i18n='stats.deal_rate']").inner_text() == "胜率（局）"
+    finally:
+        stop_serve(process)

@@ -104,3 +104,27 @@ def test_a_malformed_rename_is_a_4xx_in_both_languages(client, data, content_typ
     response = client.post("/api/stats/rename", data=data, content_type=content_type)
     assert 400 <= response.status_code < 500
     assert {"zh", "en"} <= set(response.get_json()["message"])
+
+
+def test_an_evenings_records_win_rates_and_partners(client, monkeypatch):
+    """Issue 43, item 7: 战绩 per evening (a game past midnight counts to its evening), each player's
+    share of deals won and whom he played with."""
+    import time
+
+    friday_late = time.mktime((2026, 12, 4, 23, 30, 0, 0, 0, -1))
+    saturday_past_midnight = time.mktime((2026, 12, 6, 1, 15, 0, 0, 0, -1))  # still Saturday's evening
+    for when, players, seed in ((friday_late, ["老李", "b", "c", "d"], 1), (saturday_past_midnight, ["老李", "e", "f", "g"], 2)):
+        monkeypatch.setattr("tuolaji.web.store.time.time", lambda when=when: when)
+        stored(client, players, seed)
+    monkeypatch.undo()
+    data = client.get("/api/stats").get_json()
+    assert data["evenings"] == ["2026-12-05", "2026-12-04"] and data["evening"] is None
+    li = row(data, "老李")
+    assert li["games"] == 2 and {p["name"] for p in li["partners"]} == {"c", "f"}  # across the table: his partner
+    assert li["deal_rate"] == round(100 * li["deals_won"] / li["deals"])
+    saturday = client.get("/api/stats?evening=2026-12-05").get_json()
+    assert saturday["sessions"] == 1 and {p["name"] for p in saturday["players"]} == {"老李", "e", "f", "g"}
+    assert [p["name"] for p in row(saturday, "老李")["partners"]] == ["f"]
+    assert row(saturday, "f")["partners"][0]["deals"] == row(saturday, "f")["deals"]
+    refused = client.get("/api/stats?evening=friday")
+    assert refused.status_code == 400 and "2026-12-06" in refused.get_json()["message"]["zh"]

@@ -18,13 +18,26 @@ function rowsHtml(players, keys) {
     return '<tr data-key="' + esc(p.key) + '"><td>' + p.rank + '</td><th scope="row"><span class="player-name">' + esc(p.name) + "</span>" +
       (others.length ? ' <small class="also">' + esc(t("stats.also", { names: others.join(language() === "zh" ? "、" : ", ") })) + "</small>" : "") + "</th>" +
       keys.map((key) => '<td data-stat="' + key + '">' + p[key] + "</td>").join("") +
+      // the server's figures: the share of deals his side won, and whom he played with most (three at most)
+      '<td data-stat="deal_rate">' + (p.deal_rate == null ? "–" : p.deal_rate + "%") + "</td>" +
+      '<td data-stat="partners" class="partners">' + esc(p.partners.slice(0, 3).map((partner) =>
+        t("stats.partner", partner)).join(language() === "zh" ? "；" : "; ")) + "</td>" +
       '<td>' + (writeToken ? '<button type="button" class="rename-btn" data-name="' + esc(p.name) + '">' + esc(t("stats.rename")) +
       "</button>" : "") + "</td></tr>";
   }).join("");
 }
 
+function fillEvenings(data) {
+  const select = document.getElementById("stats-evening");
+  const options = ['<option value="">' + esc(t("stats.evening_all")) + "</option>"].concat(
+    data.evenings.map((day) => '<option value="' + esc(day) + '">' + esc(day) + "</option>"));
+  select.innerHTML = options.join("");
+  select.value = data.evening || "";
+}
+
 function render(cause) {
   const data = page.data;
+  fillEvenings(data);
   document.getElementById("ranking").innerHTML = rankingHtml(data.players);
   document.getElementById("stats-rows").innerHTML = rowsHtml(data.players, data.keys);
   setText("stats-count", t("stats.sessions", { n: data.sessions }) + (data.skipped ? t("stats.skipped", { n: data.skipped }) : ""));
@@ -33,7 +46,8 @@ function render(cause) {
 }
 
 async function reload() {
-  page.data = await api("/api/stats");
+  const evening = document.getElementById("stats-evening").value;
+  page.data = await api("/api/stats" + (evening ? "?evening=" + encodeURIComponent(evening) : ""));
   render("state");
 }
 
@@ -57,6 +71,7 @@ async function saveRename(event) {
   }
   renaming = null;
   document.getElementById("rename").close();
+  if (document.getElementById("stats-evening").value) return reload(); // the evening chosen stays
   render("state");
 }
 
@@ -67,6 +82,7 @@ function start() {
     if (button) openRename(button.dataset.name);
   });
   document.getElementById("rename-form").addEventListener("submit", saveRename);
+  document.getElementById("stats-evening").addEventListener("change", () => reload().catch(() => {}));
   const cancel = () => { renaming = null; document.getElementById("rename").close(); };
   document.getElementById("rename-cancel").addEventListener("click", cancel);
   document.getElementById("rename").addEventListener("keydown", (event) => { if (event.key === "Escape") cancel(); });
