@@ -30,6 +30,11 @@ def test_a_settled_deal_shows_every_hand_as_dealt_and_shares_it_as_a_picture(cli
     for hand in review["hands"]:  # held as a player holds them: the trumps first
         trumps = [order.is_trump(scorer.parse_card(card)) for card in hand]
         assert trumps == sorted(trumps, reverse=True)
+    steps = client.get(f"/api/replay/{session}").get_json()["steps"]
+    at_end = client.get(f"/api/replay/{session}/at/{len(steps)}").get_json()["view"]["deals"][0]["hands"]
+    assert at_end == review  # the replay's end shows it too
+    midway = client.get(f"/api/replay/{session}/at/{len(steps) // 2}").get_json()["view"]["deals"][0]["hands"]
+    assert midway is None
     for lang in ("zh", "en"):
         picture = client.get(f"/api/share/{session}/deal/0/hands.png?lang={lang}")
         assert picture.status_code == 200 and picture.mimetype == "image/png"
