@@ -20,7 +20,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.web.sse import event_stream
 
 from .notify import Listener
-from .results import RULES, standings_csv
+from .results import RULES, results_csv, standings_csv
 from .store import ClubDatabaseDown, ClubRefused, ClubStore
 
 club_bp = Blueprint("club", __name__)
@@ -249,6 +249,14 @@ def standings_csv_file() -> Response:
     text = standings_csv(store().standings(_rule()))
     return Response(text, mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=standings.csv"})
+
+
+@club_bp.get("/club/results.csv")
+def results_csv_file() -> Response:
+    """Each round's result at each table as the standings count it, with the director's fixes, as CSV."""
+    store().end_due_rounds()
+    return Response(results_csv(store().table_results()), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=results.csv"})
 
 
 @club_bp.get("/club/standings.png")

@@ -174,6 +174,32 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
+RESULT_COLUMNS = ("round", "table", "ns", "ew", *(f"ns_{k}" for k in RULES["levels"]),
+                  *(f"ew_{k}" for k in RULES["levels"]), "fixed", "reasons")
+"""The columns of the results' CSV: a round and table, its two pairs, their figures that count, and
+whether the director fixed them (``fixed``: how many times; ``reasons``: each fix's, apart by `` | ``)."""
+
+
+def results_csv(rows: Iterable[dict[str, Any]]) -> str:
+    """Each round's result at each table (:meth:`club.store.ClubStore.table_results`) as CSV.
+
+    >>> figures = {"levels_gained": 2, "level_diff": 1, "deals_won": 1, "points": 40}
+    >>> row = {"round": 1, "table": "A", "ns": "甲", "ew": "=乙", "figures": {"ns": figures, "ew": figures},
+    ...        "fixes": [{"reason": "少记一级"}]}
+    >>> results_csv([row]).splitlines()[1]
+    "1,A,甲,'=乙,2,1,1,40,2,1,1,40,1,少记一级"
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(RESULT_COLUMNS)
+    for row in rows:
+        writer.writerow([_cell(value) for value in (
+            row["round"], row["table"], row["ns"], row["ew"], *(row["figures"]["ns"][k] for k in RULES["levels"]),
+            *(row["figures"]["ew"][k] for k in RULES["levels"]), len(row["fixes"]),
+            " | ".join(fix["reason"] for fix in row["fixes"]))])
+    return out.getvalue()
+
+
 def _cell(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value

@@ -523,6 +523,8 @@ STRINGS: dict[str, dict[str, str]] = {
                               "en": "A result is fixed with its reason; the standings count the fixed figures, and the "
                                     "figures before and the reason stay in the record."},
     "director.results.none": {"zh": "还没有成绩。", "en": "No results yet."},
+    "director.export.results": {"zh": "导出各轮各桌成绩（CSV）", "en": "Export every round's results (CSV)"},
+    "director.export.standings": {"zh": "导出排名（CSV）", "en": "Export the standings (CSV)"},
     "director.results.round": {"zh": "轮", "en": "Round"},
     "director.figures": {"zh": "升级 {levels_gained} · 级差 {level_diff} · 胜局 {deals_won} · 得分 {points}",
                          "en": "levels {levels_gained} · difference {level_diff} · won {deals_won} · points {points}"},

@@ -5,6 +5,7 @@ and the projector's slide, the round's clock."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -211,3 +212,18 @@ def test_the_round_clock_on_the_console_and_the_slide(page: Any, other_device: A
     page.click("#end-round")  # no round under way: no clock
     clock.wait_for(state="hidden")
     other_device.locator("#slide-clock").wait_for(state="hidden")
+
+
+def test_the_results_exported_from_the_console(page: Any, club: ClubServer) -> None:
+    open_console(page, club, 4, 2)
+    page.click("#start-round")
+    page.locator("#round-line", has_text="第 1 轮").wait_for()
+    page.click("#end-round")
+    page.locator("#result-rows tr[data-table='2号桌']").wait_for()
+    with page.expect_download() as download:
+        page.click("#results-csv")
+    assert download.value.suggested_filename == "results.csv"
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("round,table,ns,ew,") and lines[2].startswith("1,2号桌,对3,对4,")
+    page.click("#lang-toggle")
+    page.locator("#results-csv", has_text="Export every round's results (CSV)").wait_for()
