@@ -11,7 +11,7 @@ themselves are never changed.
 >>> from .store import SessionStore
 >>> store = SessionStore(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite")
 >>> gather(store)
-{'players': [], 'sessions': 0, 'skipped': 0}
+{'players': [], 'sessions': 0, 'skipped': 0, 'evenings': [], 'evening': None}
 """
 
 from __future__ import annotations
