@@ -19,7 +19,9 @@ club reads as its bearer). Its API, the organiser's alone:
   the round under way, the pair there taking its seat) and ``POST …/rounds/end``;
 - ``GET …/results``: each round's result at each table, the record's figures, the director's fixes
   (each with the figures before it and its reason) and the figures the standings count;
-  ``POST …/results/fix`` (``{"round", "table", "ns", "ew", "reason"}``) fixes one, its reason required.
+  ``POST …/results/fix`` (``{"round", "table", "ns", "ew", "reason"}``) fixes one, its reason required;
+- ``GET /club/director/backup?token=…``: the club's database as a ``pg_dump`` archive (:mod:`club.backup`);
+  ``POST …/restore`` (``{"backup": base64, "confirm": true}``) puts one back, replacing everything.
 
 A refusal is the club's one line of JSON with its words in both languages (``message``: the
 application's handler, :mod:`club.app`), which the page shows in its language.
@@ -27,6 +29,7 @@ application's handler, :mod:`club.app`), which the page shows in its language.
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -39,7 +42,7 @@ from tuolaji.web.pages import render_page
 from tuolaji.web.security import qr_svg
 
 from .movements import MOVEMENTS
-from .pages import json_body, organiser_only, store
+from .pages import bearer, json_body, organiser_only, store
 from .results import RULES
 from .store import OFFLINE_AFTER_S, ClubRefused
 
@@ -308,3 +311,33 @@ def seat_cards() -> Response:
 def projector_slide() -> Response:
     """The projector's slide: the round's seating in big type, following the round live."""
     return _seating_page("club_slide.html")
+
+
+# --- backup and restore ---------------------------------------------------------------------------------
+
+@club_director_bp.get("/club/director/backup")
+def download_backup() -> Response:
+    """The club's whole database as a ``pg_dump`` archive, to download (the organiser's token in the
+    address, as the console's link has it, or in the header)."""
+    if not store().is_organiser(bearer() or request.args.get("token")):
+        raise ClubRefused("club.organiser", 403)
+    archive = store().backup()
+    name = datetime.now().astimezone().strftime("club-%Y%m%d-%H%M.backup")
+    return Response(archive, mimetype="application/octet-stream",
+                    headers={"Content-Disposition": f"attachment; filename={name}", "Cache-Control": "no-store"})
+
+
+@club_director_bp.post("/club/director/api/restore")
+def api_restore() -> Response:
+    """Replace the club's data with a backup's (``{"backup": base64 of the archive, "confirm": true}``)."""
+    organiser_only()
+    body = json_body()
+    if body.get("confirm") is not True:
+        raise ClubRefused("club.restore_confirm")
+    try:
+        archive = base64.b64decode(str(body.get("backup") or ""), validate=True)
+    except ValueError:
+        raise ClubRefused("club.restore_not_backup") from None
+    store().restore(archive)
+    return jsonify({"restored": True, "tables": len(store().table_names()), "pairs": len(store().pairs()),
+                    "rounds": len(store().rounds())})

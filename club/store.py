@@ -980,6 +980,35 @@ class ClubStore:
         self.end_due_rounds()  # a round by time past its end counts the deals finished by then
         return standings(self.results(), rule)
 
+    # --- backup and restore -------------------------------------------------------------------------
+
+    @_stale_retried
+    def server_major(self) -> int:
+        """The major version of the club's PostgreSQL (which client tools may dump it)."""
+        with self._connection() as connection:
+            return int(_one(connection.execute("SHOW server_version_num"))[0]) // 10000
+
+    def backup(self) -> bytes:
+        """The club's whole database as a ``pg_dump`` archive (:mod:`club.backup`)."""
+        from .backup import backup
+
+        return backup(self.dsn, self.server_major())
+
+    def restore(self, archive: bytes) -> None:
+        """Replace the club's database with a backup's (:mod:`club.backup`), then bring its schema up to
+        date; this process forgets the copies it kept, and every page is told to read the club again."""
+        from .backup import restore
+
+        major = self.server_major()
+        self.close()  # this thread's connection holds nothing the restore waits for
+        restore(self.dsn, major, archive)
+        with self._kept_lock:
+            self._kept_sessions.clear()
+        with self._connection() as connection:
+            migrate(connection)
+            with connection.transaction():
+                connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"restored": True, "round": 0})))
+
     # --- moving a table's SQLite sessions in ----------------------------------------------------
 
     def import_sqlite(self, name: str, sessions: Iterable[tuple[int, str, dict[str, Any]]]) -> int:

@@ -7,6 +7,7 @@ import { api, esc, fieldError, language, onLanguage, page, publish, setText, sta
 import { loadResults, renderResults, startResults } from "./director_results.js";
 import { renderMove, startMove } from "./director_seats.js";
 import { redrawClocks, setClock } from "./roundclock.js";
+import { startBackup } from "./director_backup.js";
 
 const API = "/club/director/api";
 let tables = []; // each table's token, its phones' address and its QR code (/club/director/api/tables)
@@ -195,6 +196,7 @@ function start() {
   document.getElementById("tables-form").addEventListener("submit", addTable);
   startResults();
   startMove(reload);
+  startBackup(reloadTables);
   onLanguage(() => { if (page.data) { render("language"); renderResults(); } });
   showForm();
   reloadTables().catch(() => {});
