@@ -951,7 +951,8 @@ class ClubStore:
         table's row of :meth:`table_results`."""
         if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > MAX_REASON:
             raise ClubRefused("club.fix_reason", most=MAX_REASON)
-        row = next((r for r in self.table_results() if r["round"] == round_number and r["table"] == table), None)
+        row = next((r for r in self.table_results() if r["round"] == round_number and r["table"] == table), None) if (
+            isinstance(round_number, int) and not isinstance(round_number, bool)) else None
         if row is None:
             raise ClubRefused("club.fix_no_seating", 404, round=str(round_number)[:20], table=str(table)[:64])
         if not isinstance(figures, dict):

@@ -71,6 +71,8 @@ def test_a_fix_the_club_cannot_take_is_one_line(club: ClubServer) -> None:
     nowhere = client.post("/club/director/api/results/fix", headers=headers,
                           json={"round": 1, "table": "B", "ns": {"points": 5}, "reason": "x"})
     assert nowhere.status_code == 404 and nowhere.get_json()["message"]["zh"] == "第 1 轮没有安排“B”这张桌"
+    assert client.post("/club/director/api/results/fix", headers=headers, json={
+        "round": True, "table": "A", "ns": {"points": 5}, "reason": "x"}).status_code == 404  # a round is a number
     not_whole = client.post("/club/director/api/results/fix", headers=headers,
                             json={"round": 1, "table": "A", "ns": {"points": 2.5}, "reason": "x"})
     assert not_whole.status_code == 400 and not_whole.get_json()["message"]["en"] == (
