@@ -557,6 +557,13 @@ English: :data:`scorer.violation_text.OFFENCE_EN`)."""
 STRINGS.update({f"house.{option}": {"zh": OFFENCES_ZH[offence] + "罚分", "en": OFFENCE_EN[offence].capitalize() + " penalty"}
                 for option, offence in PENALTY_OPTION_OFFENCES.items()})  # the set-up form's penalty options
 
+# the words of the pages around the table (camera, decks, tracker, pictures, shared results, 战绩) live
+# in their own file; they join this one table of the page's words here, whatever imports it first
+from .extras_i18n import STRINGS as _AROUND_THE_TABLE  # noqa: E402
+
+for _key, _words in _AROUND_THE_TABLE.items():
+    STRINGS.setdefault(_key, _words)
+
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
     """The text of ``key`` in ``lang`` (Chinese if unknown), with ``{name}`` placeholders filled."""
