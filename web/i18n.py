@@ -557,6 +557,49 @@ English: :data:`scorer.violation_text.OFFENCE_EN`)."""
 STRINGS.update({f"house.{option}": {"zh": OFFENCES_ZH[offence] + "罚分", "en": OFFENCE_EN[offence].capitalize() + " penalty"}
                 for option, offence in PENALTY_OPTION_OFFENCES.items()})  # the set-up form's penalty options
 
+# what the TV says aloud (web/tv.py) and each deal's result line (web/results.py)
+STRINGS.update({
+    "tv.say.conceded.dealer": {"zh": "庄家认输", "en": "The dealer's side concedes"},
+    "tv.say.conceded.defenders": {"zh": "闲家认输", "en": "The defenders concede"},
+    "tv.say.trumped": {"zh": "毙了", "en": "Trumped!"},
+    "tv.say.points": {"zh": "{name} {points} 分", "en": "{name}: {points} points"},
+    "tv.say.enough": {"zh": "闲家够分了", "en": "The defenders have enough to take over"},
+    "tv.say.violation": {"zh": "{name} {rule}", "en": "{name}: {rule}"},
+    "tv.say.kitty": {"zh": "抠底 ×{m}", "en": "Kitty won ×{m}"},
+    "tv.say.take_over": {"zh": "闲家上台", "en": "The defenders take over"},
+    "tv.say.take_over_up": {"zh": "闲家上台，升 {n} 级", "en": "The defenders take over and go up {n}"},
+    "tv.say.dealer_up": {"zh": "庄家升 {n} 级", "en": "The dealer's side goes up {n}"},
+    "tv.say.game_over": {"zh": "本盘结束", "en": "The game is over"},
+    "result.in_progress": {"zh": "进行中", "en": "in progress"},
+    "result.take_over": {"zh": "庄家下台，闲家上台（不升级）",
+                         "en": "the dealer's side steps down; the defenders take over (no level up)"},
+    "result.take_over_up": {"zh": "庄家下台，闲家上台升 {n} 级",
+                            "en": "the dealer's side steps down; the defenders take over and go up {n}"},
+    "result.dealer_up": {"zh": "庄家升 {n} 级", "en": "the dealer's side goes up {n}"},
+    "result.big_zero": {"zh": "大光：{words}", "en": "大光 (no points): {words}"},
+    "result.small_zero": {"zh": "小光：{words}", "en": "小光 (under {half}): {words}"},
+    "result.deal": {"zh": "第 {n} 局", "en": "Deal {n}"},
+    "result.dealer": {"zh": "庄家 {name}", "en": "dealer {name}"},
+    "result.level": {"zh": "打 {level}", "en": "level {level}"},
+    "result.defenders": {"zh": "闲家 {points} 分", "en": "defenders {points}"},
+    "result.agreed": {"zh": "认输 / 直接结算", "en": "conceded / settled now"},
+    "result.conceded": {"zh": "{side}认输（{how} {points} 分）", "en": "{side} conceded ({how}: {points})"},
+    "result.side.dealer": {"zh": "庄家", "en": "the dealer's side"},
+    "result.side.defenders": {"zh": "闲家", "en": "the defenders"},
+    "result.how.agreed": {"zh": "商定", "en": "agreed"},
+    "result.how.house": {"zh": "按房规", "en": "house rule"},
+    "result.kitty_unknown": {"zh": "底牌未知", "en": "kitty unknown"},
+    "result.kitty_won": {"zh": "抠底 {points} 分 ×{m}", "en": "kitty {points} ×{m}"},
+    "result.kitty_kept": {"zh": "庄家保底（底分 {points}）", "en": "kitty kept ({points})"},
+    "result.penalties": {"zh": "罚分 {p}", "en": "penalties {p}"},
+    "result.level_penalties": {"zh": "罚降 {n} 级", "en": "{n} level(s) taken as penalty"},
+    "result.violation": {"zh": "违规 {n} 处", "en": "{n} violation"},
+    "result.violations": {"zh": "违规 {n} 处", "en": "{n} violations"},
+    "result.total": {"zh": "合计 {t}", "en": "total {t}"},
+    "result.parts": {"zh": " · ", "en": " · "},
+    "result.sides": {"zh": "，", "en": ", "},
+})
+
 # the words of the pages around the table (camera, decks, tracker, pictures, shared results, 战绩) live
 # in their own file; they join this one table of the page's words here, whatever imports it first
 from .extras_i18n import STRINGS as _AROUND_THE_TABLE  # noqa: E402
@@ -572,6 +615,21 @@ def translate(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
         return key
     text = entry.get(lang) or entry[DEFAULT_LANGUAGE]
     return text.format(**values) if values else text
+
+
+def both(key: str, **values: object) -> dict[str, str]:
+    """The text of ``key`` in both languages (``{"zh", "en"}``), the one renderer of the page's words
+    for what the server says in both; a value given as ``{"zh": ..., "en": ...}`` is each language's.
+
+    >>> both("tv.say.dealer_up", n=2)
+    {'zh': '庄家升 2 级', 'en': "The dealer's side goes up 2"}
+    >>> both("tv.say.violation", name="老李", rule={"zh": "未跟花色", "en": "did not follow suit"})["en"]
+    '老李: did not follow suit'
+    """
+    def of(lang: str) -> dict[str, object]:
+        return {name: value[lang] if isinstance(value, dict) else value for name, value in values.items()}
+
+    return {lang: translate(key, lang, **of(lang)) for lang in ("zh", "en")}
 
 
 def normalise_language(value: str | None) -> str:

@@ -22,6 +22,7 @@ from tuolaji import scorer
 from tuolaji.session.changes import settle_ready
 
 from . import view
+from .i18n import both, translate
 
 
 def outcome_words(outcome: dict[str, Any] | None, total: int | None, threshold: int) -> dict[str, str]:
@@ -33,18 +34,15 @@ def outcome_words(outcome: dict[str, Any] | None, total: int | None, threshold: 
     '大光：庄家升 3 级'
     """
     if outcome is None:
-        return {"zh": "进行中", "en": "in progress"}
+        return both("result.in_progress")
     n = int(outcome["levels"])
     if outcome["side"] == "defenders":
-        if n == 0:
-            return {"zh": "庄家下台，闲家上台（不升级）", "en": "the dealer's side steps down; the defenders take over (no level up)"}
-        return {"zh": f"庄家下台，闲家上台升 {n} 级",
-                "en": f"the dealer's side steps down; the defenders take over and go up {n}"}
-    words = {"zh": f"庄家升 {n} 级", "en": f"the dealer's side goes up {n}"}
+        return both("result.take_over") if n == 0 else both("result.take_over_up", n=n)
+    words = both("result.dealer_up", n=n)
     if total is not None and total <= 0:
-        words = {"zh": "大光：" + words["zh"], "en": "大光 (no points): " + words["en"]}
-    elif total is not None and total < threshold / 2:
-        words = {"zh": "小光：" + words["zh"], "en": f"小光 (under {threshold // 2}): " + words["en"]}
+        return both("result.big_zero", words=words)
+    if total is not None and total < threshold / 2:
+        return both("result.small_zero", words=words, half=threshold // 2)
     return words
 
 
@@ -104,49 +102,38 @@ def deal_results(record: dict[str, Any], audit: dict[str, Any]) -> list[dict[str
 
 def _row_words(row: dict[str, Any], players: list[str], threshold: int) -> dict[str, str]:
     dealer = players[row["dealer"]] if isinstance(row["dealer"], int) and row["dealer"] < len(players) else "?"
-    zh = [f"第 {row['deal'] + 1} 局", f"庄家 {dealer}", f"打 {row['level']}"]
-    en = [f"Deal {row['deal'] + 1}", f"dealer {dealer}", f"level {row['level']}"]
+    parts = [both("result.deal", n=row["deal"] + 1), both("result.dealer", name=dealer), both("result.level", level=row["level"])]
     if not row["complete"]:
-        return {"zh": " · ".join(zh + ["进行中"]), "en": " · ".join(en + ["in progress"])}
-    zh.append(f"闲家 {row['defender_points']} 分")
-    en.append(f"defenders {row['defender_points']}")
+        return _joined(parts + [both("result.in_progress")])
+    parts.append(both("result.defenders", points=row["defender_points"]))
     if row.get("agreed"):
-        zh.append("认输 / 直接结算")
-        en.append("conceded / settled now")
+        parts.append(both("result.agreed"))
     conceded = row.get("conceded")
     if conceded:  # 认输: no last trick, so no kitty counted nor won
-        side_zh, side_en = ("庄家", "the dealer's side") if conceded["by"] == "dealer" else ("闲家", "the defenders")
-        agreed_zh, agreed_en = ("商定", "agreed") if conceded["agreed"] else ("按房规", "house rule")
-        zh.append(f"{side_zh}认输（{agreed_zh} {conceded['points']} 分）")
-        en.append(f"{side_en} conceded ({agreed_en}: {conceded['points']})")
+        parts.append(both("result.conceded", side=both(f"result.side.{conceded['by']}"),
+                          how=both("result.how.agreed" if conceded["agreed"] else "result.how.house"), points=conceded["points"]))
     elif row["kitty_unknown"] and not row["kitty"]:
-        zh.append("底牌未知")
-        en.append("kitty unknown")
+        parts.append(both("result.kitty_unknown"))
     elif row["kitty_won_by"] == "defenders":
-        zh.append(f"抠底 {row['kitty_points']} 分 ×{row['kitty_multiplier']}")
-        en.append(f"kitty {row['kitty_points']} ×{row['kitty_multiplier']}")
+        parts.append(both("result.kitty_won", points=row["kitty_points"], m=row["kitty_multiplier"]))
     else:
-        zh.append(f"庄家保底（底分 {row['kitty_points']}）")
-        en.append(f"kitty kept ({row['kitty_points']})")
+        parts.append(both("result.kitty_kept", points=row["kitty_points"]))
     if row["penalty_points"]:
-        zh.append(f"罚分 {_signed(row['penalty_points'])}")
-        en.append(f"penalties {_signed(row['penalty_points'])}")
+        parts.append(both("result.penalties", p=_signed(row["penalty_points"])))
     if row["level_penalties"]:
-        zh.append(f"罚降 {row['level_penalties']} 级")
-        en.append(f"{row['level_penalties']} level(s) taken as penalty")
+        parts.append(both("result.level_penalties", n=row["level_penalties"]))
     if row["violations"]:
-        zh.append(f"违规 {row['violations']} 处")
-        en.append(f"{row['violations']} violation{'s' if row['violations'] > 1 else ''}")
-    zh.append(f"合计 {row['total']}")
-    en.append(f"total {row['total']}")
-    outcome = outcome_words(row["outcome"], row["total"], threshold)
-    zh.append(outcome["zh"])
-    en.append(outcome["en"])
-    change_zh = "，".join(f"{s['name']} {s['before']}→{s['after']}" for s in row["sides"])
-    change_en = ", ".join(f"{s['name']} {s['before']}→{s['after']}" for s in row["sides"])
-    zh.append(change_zh)
-    en.append(change_en)
-    return {"zh": " · ".join(zh), "en": " · ".join(en)}
+        parts.append(both("result.violation" if row["violations"] == 1 else "result.violations", n=row["violations"]))
+    parts.append(both("result.total", t=row["total"]))
+    parts.append(outcome_words(row["outcome"], row["total"], threshold))
+    changes = [f"{s['name']} {s['before']}→{s['after']}" for s in row["sides"]]
+    parts.append({lang: translate("result.sides", lang).join(changes) for lang in ("zh", "en")})
+    return _joined(parts)
+
+
+def _joined(parts: list[dict[str, str]]) -> dict[str, str]:
+    """A result line's parts, each in both languages, joined in each."""
+    return {lang: translate("result.parts", lang).join(part[lang] for part in parts) for lang in ("zh", "en")}
 
 
 def game_summary(record: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:

@@ -35,15 +35,10 @@ from flask import Blueprint, Response, jsonify
 from tuolaji.session.changes import settle_ready
 
 from .api import get_table
-from .i18n import STRINGS
+from .i18n import STRINGS, both
 from .state import state_payload
 
 tv_bp = Blueprint("tv", __name__)
-
-
-CONCEDED_WORDS = {"dealer": {"zh": "庄家认输", "en": "The dealer's side concedes"},
-                  "defenders": {"zh": "闲家认输", "en": "The defenders concede"}}
-"""认输, said by the side that conceded (the audit's ``conceded.by``)."""
 
 
 def _name(players: list[Any], seat: Any) -> str:
@@ -110,43 +105,42 @@ def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[l
         defenders = 0
         for t in range(len(tricks)):
             if t < len(flags) and flags[t]:
-                said.append({"id": f"d{d}.t{t}.trumped", "zh": "毙了", "en": "Trumped!"})
+                said.append({"id": f"d{d}.t{t}.trumped", **both("tv.say.trumped")})
             trick = recorded[t] if t < len(recorded) else {}
             winner, points = tricks[t].get("winner"), int(tricks[t].get("points") or 0)
             if trick.get("points") is not None and winner is not None:  # 只记分: who won it, and its points
                 name = _name(players, winner)
-                said.append({"id": f"d{d}.p{t}", "zh": f"{name} {points} 分", "en": f"{name}: {points} points"})
+                said.append({"id": f"d{d}.p{t}", **both("tv.say.points", name=name, points=points)})
             if dealer_side is None or threshold is None or winner is None or winner in dealer_side:
                 continue
             if defenders < threshold <= defenders + points:  # said once, in the trick that does it
-                said.append({"id": f"d{d}.enough", "zh": "闲家够分了", "en": "The defenders have enough to take over"})
+                said.append({"id": f"d{d}.enough", **both("tv.say.enough")})
             defenders += points
         for t in sorted(found):
             for v in found[t]:
                 rule = _rule_words(str(v.get("rule")))
                 name = _name(players, v.get("seat"))
                 said.append({"id": f"d{d}.v{t}.{v.get('seat')}.{v.get('rule')}",
-                             "zh": f"{name} {rule['zh']}", "en": f"{name}: {rule['en']}"})
+                             **both("tv.say.violation", name=name, rule=rule)})
         outcome = deal_audit.get("outcome")
         # the kitty and the outcome once the deal is settled (its kitty known): said again if a correction changes them
         if outcome is None or d >= len(deals) or not settle_ready(record, d):
             continue
         conceded = deal_audit.get("conceded")
         if conceded:  # 认输: no last trick, no kitty; the side that conceded is said
-            said.append({"id": f"d{d}.conceded", **CONCEDED_WORDS[str(conceded["by"])]})
+            said.append({"id": f"d{d}.conceded", **both(f"tv.say.conceded.{conceded['by']}")})
         if deal_audit.get("kitty_won_by") == "defenders" and deal_audit.get("kitty_multiplier"):
             m = int(deal_audit["kitty_multiplier"])
-            said.append({"id": f"d{d}.kitty.{m}", "zh": f"抠底 ×{m}", "en": f"Kitty won ×{m}"})
+            said.append({"id": f"d{d}.kitty.{m}", **both("tv.say.kitty", m=m)})
         if outcome is not None:
             n = int(outcome.get("levels") or 0)
             if outcome.get("side") == "defenders":
-                words = ({"zh": "闲家上台", "en": "The defenders take over"} if n == 0 else
-                         {"zh": f"闲家上台，升 {n} 级", "en": f"The defenders take over and go up {n}"})
+                words = both("tv.say.take_over") if n == 0 else both("tv.say.take_over_up", n=n)
             else:
-                words = {"zh": f"庄家升 {n} 级", "en": f"The dealer's side goes up {n}"}
+                words = both("tv.say.dealer_up", n=n)
             said.append({"id": f"d{d}.outcome.{outcome.get('side')}.{n}", **words})
         if deal_audit.get("game_winner"):
-            said.append({"id": f"d{d}.game", "zh": "本盘结束", "en": "The game is over"})
+            said.append({"id": f"d{d}.game", **both("tv.say.game_over")})
     return said
 
 
