@@ -5,6 +5,7 @@ both languages."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,14 +18,19 @@ from .conftest import get_json, guide_screenshot, start_serve, stop_serve
 TABLES = [["老李", "老王", "小张", "阿梅"], ["laoli", "老王", "Mei", "小张"], ["Lao Li", "阿梅", "老王", "Xiao Zhang"]]
 
 
-@pytest.fixture()
-def stats_server(tmp_path, browser_context) -> Iterator[str]:
-    data = tmp_path / "data"
+def store_the_tables(data: Path) -> None:
+    """One game of each of :data:`TABLES` in the data folder, named 牌局 1, 2, 3."""
     store = SessionStore(data / DATABASE_NAME)
     for seed, players in enumerate(TABLES):
         record = scorer.random_record("standard-2deck", seed, hand_size=6)
         record["players"] = players
         store.create(record, name=f"牌局 {seed + 1}", source="import")
+
+
+@pytest.fixture()
+def stats_server(tmp_path, browser_context) -> Iterator[str]:
+    data = tmp_path / "data"
+    store_the_tables(data)
     process, url = start_serve("--resume", "--data", str(data))
     try:
         yield url
@@ -82,11 +88,7 @@ def test_an_evening_chosen_and_each_players_win_rate_and_partners(page: Any, tmp
     import time
 
     data = tmp_path / "data"
-    store = SessionStore(data / DATABASE_NAME)
-    for seed, players in enumerate(TABLES):
-        record = scorer.random_record("standard-2deck", seed, hand_size=6)
-        record["players"] = players
-        store.create(record, name=f"牌局 {seed + 1}", source="import")
+    store_the_tables(data)
     friday = time.mktime((2026, 12, 4, 21, 0, 0, 0, 0, -1))
     with sqlite3.connect(data / DATABASE_NAME) as connection:  # the first game was played last Friday
         connection.execute("UPDATE sessions SET updated = ? WHERE name = '牌局 1'", (friday,))

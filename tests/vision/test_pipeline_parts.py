@@ -590,13 +590,19 @@ def _wrong_leaders(game: LiveGame) -> list[dict]:
     return [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "wrong-leader"]
 
 
-def test_a_lead_the_reads_of_the_trick_before_contradict_marks_that_trick_and_accuses_nobody_yet():
+def _played_with_the_misread() -> tuple[LiveGame, TablePipeline]:
+    """The game and pipeline after :func:`_misread_trick_then_true_winner_leads`'s frames."""
     reader = _misread_trick_then_true_winner_leads()
     game = LiveGame(SETUP)
     pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
                              calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
     for frame in reader.frames(100):
         pipeline.process(frame)
+    return game, pipeline
+
+
+def test_a_lead_the_reads_of_the_trick_before_contradict_marks_that_trick_and_accuses_nobody_yet():
+    game, pipeline = _played_with_the_misread()
     tricks = game.snapshot()["deals"][0]["tricks"]
     assert tricks[1] == {"leader": 2, "plays": [["KD"]]}
     # the read winner's card and the next leader's card go to a person; the lead out of turn is to check
@@ -612,12 +618,7 @@ def test_a_lead_the_reads_of_the_trick_before_contradict_marks_that_trick_and_ac
 
 
 def test_a_lead_out_of_turn_is_proven_once_the_cards_it_rests_on_are_confirmed():
-    reader = _misread_trick_then_true_winner_leads()
-    game = LiveGame(SETUP)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
+    game, _ = _played_with_the_misread()
     game.confirm(0, 0, 0, 0)
     assert _wrong_leaders(game)[0]["proven"] is False  # one card still to confirm
     game.confirm(0, 0, 2, 0)  # the 8♠ was an 8♠: seat 2 led out of turn
