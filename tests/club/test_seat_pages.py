@@ -27,6 +27,7 @@ def test_the_seating_the_cards_and_the_slide_show(club: ClubServer) -> None:
     for address, title in (("/club/cards", "座位卡"), ("/club/slide", "本轮座位")):
         page = client.get(address)
         assert page.status_code == 200 and f">{title}</h1>" in page.get_data(as_text=True)
+        assert f">{title}</title>" in page.get_data(as_text=True)  # the page's own title, in the tab and the print
     assert ">Seat cards</h1>" in client.get("/club/cards?lang=en").get_data(as_text=True)
     console_page = client.get(f"/club/director?token={headers['X-Tuolaji-Token']}").get_data(as_text=True)
     assert 'href="/club/cards"' in console_page and 'href="/club/slide"' in console_page
