@@ -13,8 +13,9 @@ from flask import Flask, jsonify, request
 from tuolaji.scorer.errors import InputError
 from tuolaji.web.security import own_host_names
 
+from .errors import ClubDatabaseDown, ClubRefused, first_line
 from .notify import Listener
-from .store import ClubDatabaseDown, ClubRefused, ClubStore, first_line
+from .store import ClubStore
 
 log = logging.getLogger("tuolaji.club")
 

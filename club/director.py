@@ -41,10 +41,11 @@ from flask import Blueprint, Response, jsonify, request
 from tuolaji.web.pages import render_page
 from tuolaji.web.security import qr_svg
 
+from .errors import ClubRefused
 from .movements import MOVEMENTS
 from .pages import bearer, json_body, organiser_only, store
 from .results import RULES
-from .store import OFFLINE_AFTER_S, ClubRefused
+from .tables import OFFLINE_AFTER_S
 
 club_director_bp = Blueprint("club_director", __name__, template_folder="templates")
 
@@ -66,7 +67,7 @@ def pairs_from_text(text: str) -> list[tuple[str, str, str]]:
     >>> pairs_from_text("甲乙 老张")
     Traceback (most recent call last):
     ...
-    tuolaji.club.store.ClubRefused: line 1: a pair is its name and its two players ('甲乙 老张')
+    tuolaji.club.errors.ClubRefused: line 1: a pair is its name and its two players ('甲乙 老张')
     """
     if len(text) > MAX_PAIRS_TEXT:
         raise ClubRefused("club.pairs_text", most=MAX_PAIRS_TEXT)
@@ -179,7 +180,7 @@ def api_state() -> Response:
     tables = [asdict(table_status(entry["table"], datetime.fromisoformat(entry["seen"]) if entry["seen"] else None,
                                   now, current))
               for entry in club.overview()]
-    ended_how = club.ended_how(number) if latest is not None and latest["ended"] else None
+    ended_how = club.ended_how(latest["round"]) if latest is not None and latest["ended"] else None
     clock = seconds_left(current["ends_at"], now) if current is not None else None
     return jsonify({"round": current, "latest": latest, "ended_how": ended_how, "seconds_left": clock,
                     "seating": _seating(number),

@@ -18,7 +18,7 @@ from typing import Any
 
 import psycopg
 
-from .store import CHANNEL
+from .database import CHANNEL
 
 log = logging.getLogger("tuolaji.club")
 

@@ -19,9 +19,10 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
 from tuolaji.web.sse import event_stream
 
+from .errors import ClubDatabaseDown, ClubRefused
 from .notify import Listener
 from .results import RULES, results_csv, standings_csv
-from .store import ClubDatabaseDown, ClubRefused, ClubStore
+from .store import ClubStore
 
 club_bp = Blueprint("club", __name__)
 

@@ -49,8 +49,9 @@ from tuolaji.web.store import Session
 from tuolaji.web.tracker import tracker_of
 from tuolaji.web.view import PROFILES
 
+from .errors import ClubDatabaseDown, ClubRefused
 from .notify import Listener
-from .store import ClubDatabaseDown, ClubRefused, ClubStore
+from .store import ClubStore
 
 club_table_bp = Blueprint("club_table", __name__)
 

@@ -321,7 +321,7 @@ MESSAGES_EN: dict[str, str] = {
     "zip.too_many_files": "import: a zip of more than {most:,} files",
     "zip.pictures_size": "import: pictures of {total:,} bytes unpacked, over the limit of {limit:,}",
     "zip.not_jpeg": "import: pictures/{short} is not a JPEG picture",
-    # the club's refusals (club.store.ClubRefused)
+    # the club's refusals (club.errors.ClubRefused)
     "club.unknown_command": "unknown command {kind!r}: play or ruling",
     "club.no_table": "no table {name!r} in this club",
     "club.command_body": "a command's body must be an object",
