@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji.scorer.errors import InputError
+from tuolaji.session.changes import RefusedError
 from tuolaji.session.commands import Play, Rule
 from tuolaji.session.events import StateChanged
 from tuolaji.session.journal import Change
-from tuolaji.web.explain import describe_error
+from tuolaji.web.explain import describe_error, describe_violation
+from tuolaji.web.points_entry import ENTRIES
 from tuolaji.web.store import SessionStore
 from tuolaji.web.table import Table
 
@@ -86,9 +88,11 @@ class PushingStore:
 
 def apply_command(table: Table, command: Command) -> str:
     """Apply a command from the club to the table's current session (:meth:`~session.live.LiveGame.apply`):
-    a ``play`` entered on a phone at the club (:class:`~session.commands.Play`), or a referee's
-    ``ruling`` (:class:`~session.commands.Rule`: a penalty in the deal's ``rulings``, which the audit
-    counts and the table's page shows; undoable there). Returns the result's one line: ``applied``,
+    a ``play`` entered on a phone at the club (:class:`~session.commands.Play`), 只记分 entered there
+    (``play-points``, ``settle-points``, ``concede``, ``set-kitty-points``: the fields the table's page
+    sends, read as its routes read them, :data:`web.points_entry.ENTRIES`), or a referee's ``ruling``
+    (:class:`~session.commands.Rule`: a penalty in the deal's ``rulings``, which the audit counts and the
+    table's page shows; undoable there). Returns the result's one line: ``applied``,
     or ``refused: …`` with the table's reason."""
     return str(command_verdict(table, command)["result"])
 
@@ -106,11 +110,19 @@ def command_verdict(table: Table, command: Command) -> dict[str, Any]:
                 game.apply(Rule(int(body["deal"]), int(body["violation"]), body.get("points"), body.get("levels"),
                                 by_person=True))
                 return {"result": "applied"}
+            if isinstance(kind, str) and kind in ENTRIES:  # 只记分 from a phone at the club: read as the table's page's
+                _fields, command_of = ENTRIES[kind]
+                game.apply(command_of(dict(body), game.current()[0]))
+                return {"result": "applied"}
             return {"result": f"refused: unknown command {kind!r}"}
     except InputError as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
         players = table.game.snapshot()["players"] if table.has_game else []
         words = describe_error(exc, players)
-        return {"result": f"refused: {exc}", "message": {"zh": words["zh"], "en": words["en"]}}
+        message = {"zh": words["zh"], "en": words["en"]}
+        if isinstance(exc, RefusedError) and exc.violation is not None:  # as the table's page says it: the finding
+            found = describe_violation(exc.violation, exc.players)
+            message = {lang: message[lang] + found[lang] for lang in ("zh", "en")}
+        return {"result": f"refused: {exc}", "message": message}
     except Exception as exc:  # anything else the table refuses (no game open, …): its line
         return {"result": f"refused: {exc}"}
 

@@ -1,5 +1,6 @@
-"""The commands the club queues for a table's machine, the one writer of its record: plays entered
-on a phone at the club and the referee's rulings; the machine asks for them (and is heard from),
+"""The commands the club queues for a table's machine, the one writer of its record: plays and 只记分
+entries (a trick's points, a deal's, 认输, the kitty's points) made on a phone at the club and the
+referee's rulings; the machine asks for them (and is heard from),
 applies them and says how each went."""
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ import psycopg
 
 from tuolaji.scorer import format_card, parse_card
 from tuolaji.scorer.errors import InputError
+from tuolaji.web.points_entry import ENTRIES
 
 from .database import CHANNEL, ClubDatabase, one_row, stale_retried
 from .errors import ClubRefused
+
+MAX_FIELD_TEXT = 40
+"""The most characters of a 只记分 entry's field kept (a number is at most 20 digits, a side is ``defenders``)."""
 
 HEARD_EVERY_S = 15
 """How often, at most, a table's machine asking for its commands (every second) is written down as heard from."""
@@ -29,7 +34,9 @@ class CommandQueue:
     @stale_retried
     def add_command(self, name: str, kind: str, body: dict[str, Any]) -> int:
         """Queue a command for a table's machine, the one writer of its record: a ``play``
-        (``{"seat", "cards"}``, entered on a phone at the club) or a ``ruling`` (``{"deal", "violation",
+        (``{"seat", "cards"}``, entered on a phone at the club), a 只记分 entry made there (``play-points``,
+        ``settle-points``, ``concede``, ``set-kitty-points``: the fields the table's page sends,
+        :data:`web.points_entry.ENTRIES`, read by the table as its own routes read them) or a ``ruling`` (``{"deal", "violation",
         "points", "levels", "note"}``, from the referee's console: a penalty for one of the deal's
         violations, the rules' own when neither points nor levels is given). The table applies it to its
         current session and its record comes back as its next change. Returns the command's id."""
@@ -125,5 +132,18 @@ def _command_body(kind: str, body: Any) -> dict[str, Any]:
             raise ClubRefused("club.ruling_note")
         return {"deal": whole("deal"), "violation": whole("violation"), "points": points or None,
                 "levels": levels or None, "note": note}
+    if kind in ENTRIES:  # 只记分: the fields the table's page sends, read there (web.points_entry) as its routes read them
+        fields, _command_of = ENTRIES[kind]
+        kept: dict[str, Any] = {}
+        for key in fields:
+            value = body.get(key)
+            if key not in body:
+                continue
+            if isinstance(value, str):
+                value = value[:MAX_FIELD_TEXT]
+            elif isinstance(value, list | dict):  # refused by the table in its words (not a number): kept empty
+                value = [] if isinstance(value, list) else {}
+            kept[key] = value
+        return kept
     raise ClubRefused("club.unknown_command", kind=kind)
 

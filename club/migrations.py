@@ -116,6 +116,11 @@ CREATE TABLE club_fixes (
     (9, "a round by deals that ends itself when its tables have played them, and how each round ended", """
 ALTER TABLE club_rounds ADD COLUMN ends_itself BOOLEAN NOT NULL DEFAULT false, ADD COLUMN ended_how TEXT;
 """),
+    (10, "只记分 entered on a phone at the club: a trick's points, a deal's, 认输 and the kitty's points, queued as plays", """
+ALTER TABLE club_commands DROP CONSTRAINT club_commands_kind_check;
+ALTER TABLE club_commands ADD CONSTRAINT club_commands_kind_check
+    CHECK (kind IN ('play', 'ruling', 'play-points', 'settle-points', 'concede', 'set-kitty-points'));
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

@@ -302,7 +302,7 @@ def _command_digest(command: Command) -> str:
 
 
 Command = dict[str, Any]
-"""A command from the club: ``{"id", "kind": "play" | "ruling", "body"}``."""
+"""A command from the club: ``{"id", "kind": "play" | "ruling" | a 只记分 entry's (``web.points_entry.ENTRIES``), "body"}``."""
 
 
 class ClubPusher:

@@ -14,9 +14,11 @@ modules), where this blueprint answers:
   (the state's ``club.seating``: where the table's players sit in the round under way);
 - ``GET …/api/tracker``: the card tracker of the record's last deal; ``…/api/share/…``: the shared
   results' PNGs (:mod:`web.share`); ``…/api/evidence``: no pictures (they stay on the table's machine);
-- ``POST …/api/play`` and ``…/api/ruling``: with the table's token (the page opened once with
-  ``?token=…``, kept in a cookie), a play or a ruling queued as a command for the table's machine,
-  the one writer of its record (:meth:`~club.store.ClubStore.add_command`); the answer waits
+- ``POST …/api/play``, ``…/api/ruling`` and 只记分's ``…/api/points/trick``, ``…/points/deal``,
+  ``…/points/concede`` and ``…/api/kitty`` (its points): with the table's token (the page opened once with
+  ``?token=…``, kept in a cookie), a play, a ruling or a points entry queued as a command for the table's
+  machine, the one writer of its record (:meth:`~club.store.ClubStore.add_command`), which reads a points
+  entry as its own routes do (:mod:`web.points_entry`); the answer waits
   for the table's verdict (``CLUB_COMMAND_WAIT_S``): the table's refusal in one line, the state
   once the table's change is back, or (504) that the command waits at the club for a table's
   machine that did not answer in time. Any other change is the table's own page's to make.
@@ -43,6 +45,7 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.cards import split_card_text
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame
+from tuolaji.web.points_entry import ENTRIES
 from tuolaji.web.sse import event_stream
 from tuolaji.web.state import build_game_payload
 from tuolaji.web.store import Session
@@ -373,6 +376,45 @@ def api_ruling(name: str) -> tuple[Response, int] | Response:
         return _refused(ClubRefused("club.page_read_only"), 403)
     body = _body()
     return _queued(name, "ruling", {key: body.get(key) for key in ("deal", "violation", "points", "levels")})
+
+
+def _entry(name: str, kind: str) -> tuple[Response, int] | Response:
+    """A 只记分 entry made on the table's page at the club, queued as :func:`_queued` queues a play: the
+    fields the table's page sends (:data:`web.points_entry.ENTRIES`), read and applied by the table's
+    machine as its own routes read them, so a refusal is the table's, in its words."""
+    if _held_token(name, header=True) is None:
+        return _refused(ClubRefused("club.page_read_only"), 403)
+    body = _body()
+    fields, _command_of = ENTRIES[kind]
+    return _queued(name, kind, {key: body[key] for key in fields if key in body})
+
+
+@club_table_bp.post("/club/table/<name>/api/points/trick")
+def api_points_trick(name: str) -> tuple[Response, int] | Response:
+    """A trick by its winner and points (``{"winner", "points", "deal", "trick", "last", "unit", "trump"}``)."""
+    return _entry(name, "play-points")
+
+
+@club_table_bp.post("/club/table/<name>/api/points/deal")
+def api_points_deal(name: str) -> tuple[Response, int] | Response:
+    """按一局记: the deal by the defenders' points, the last trick's winner and unit, the kitty's points."""
+    return _entry(name, "settle-points")
+
+
+@club_table_bp.post("/club/table/<name>/api/points/concede")
+def api_points_concede(name: str) -> tuple[Response, int] | Response:
+    """认输 (``{"by", "points"}``): the deal conceded by one side."""
+    return _entry(name, "concede")
+
+
+@club_table_bp.post("/club/table/<name>/api/kitty")
+def api_kitty(name: str) -> tuple[Response, int] | Response:
+    """The kitty's points (``{"points", "deal"}``); its cards are entered on the table's own page."""
+    if _held_token(name, header=True) is None:
+        return _refused(ClubRefused("club.page_read_only"), 403)
+    if _body().get("points") is None:
+        return _refused(ClubRefused("club.page_elsewhere"), 409)
+    return _entry(name, "set-kitty-points")
 
 
 @club_table_bp.post("/club/table/<name>/api/<path:rest>")

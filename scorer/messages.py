@@ -322,7 +322,7 @@ MESSAGES_EN: dict[str, str] = {
     "zip.pictures_size": "import: pictures of {total:,} bytes unpacked, over the limit of {limit:,}",
     "zip.not_jpeg": "import: pictures/{short} is not a JPEG picture",
     # the club's refusals (club.errors.ClubRefused)
-    "club.unknown_command": "unknown command {kind!r}: play or ruling",
+    "club.unknown_command": "unknown command {kind!r}: play, a points entry (play-points, settle-points, concede, set-kitty-points) or ruling",
     "club.no_table": "no table {name!r} in this club",
     "club.command_body": "a command's body must be an object",
     "club.name_length": "a {what} name is 1 to {most} characters",
@@ -398,7 +398,7 @@ MESSAGES_EN: dict[str, str] = {
     "club.pair_two": "a pair is two players",
     "club.standings_rule": "unknown standings rule {rule!r}: one of {choices:, }",
     "club.page_read_only": "read-only: entering plays at the club needs the table's token",
-    "club.page_elsewhere": "at the club a phone enters plays and rulings; other changes are made on the table's own page",
+    "club.page_elsewhere": "at the club a phone enters plays, points (只记分, 认输, the kitty's points) and rulings; other changes are made on the table's own page",
     "club.command_queued": "the table's machine has not answered yet: command {command} is queued and applied when it is back",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",

@@ -22,7 +22,7 @@ from tuolaji.scorer.names import check_name
 from tuolaji.session.changes import rules_record
 from tuolaji.session.events import event_to_json
 
-from . import results, rules_words, view
+from . import points_entry, results, rules_words, view
 from .replay import record_at, timeline
 from .request_fields import BadRequestError, cards_field, int_field, json_body, name_field, object_body
 from .sse import event_stream
@@ -314,7 +314,7 @@ def kitty() -> Response:
     with get_table().writing() as game:
         deal_index = _deal_index(data, game.current()[0], "kitty")
         if data.get("points") is not None:  # 只记分: the kitty's points, its cards not recorded
-            game.set_kitty_points(deal_index, int_field(data, "points", high=scorer.record.MAX_POINTS), history=True)
+            game.apply(points_entry.kitty_command(data, game.current()[0]))
             return state_response(get_table())
         cards = None if data.get("unknown") is True else cards_field(data, "cards")
         game.set_kitty(deal_index, cards, history=True)
@@ -324,26 +324,15 @@ def kitty() -> Response:
 # --- 只记分: points only (docs/RECORD.md) ------------------------------------------------------------
 
 
-def _unit_field(data: dict[str, Any], name: str = "unit") -> int:
-    return int_field(data, name, low=1, high=64)
-
-
 @api_bp.post("/points/trick")
 def points_trick() -> tuple[Response, int]:
     """A trick recorded by its winner and points alone; ``last``: the deal's last trick, won with a
-    unit of ``unit`` cards (``trump: false``: not a trump), which ends the deal."""
+    unit of ``unit`` cards (``trump: false``: not a trump), which ends the deal
+    (:func:`web.points_entry.trick_command`)."""
     data = object_body()
     with get_table().writing() as game:
-        if not game.current()[0]["deals"]:
-            raise BadRequestError("session.no_deal", what="points")
-        winner = int_field(data, "winner", high=game.players - 1)
-        points = int_field(data, "points", high=scorer.record.MAX_POINTS)
-        last = data.get("last") is True
-        unit = _unit_field(data) if last or data.get("unit") is not None else None
         # the deal and trick the sender meant: a second phone's entry of a recorded trick is refused
-        seen = (int_field(data, "deal"), int_field(data, "trick")) if "trick" in data else None
-        game.play_points(winner, points, unit=unit, trump=data.get("trump") is not False, last=last, history=True,
-                         seen=seen)
+        game.apply(points_entry.trick_command(data, game.current()[0]))
     return state_response(get_table()), 201
 
 
@@ -353,10 +342,7 @@ def points_concede() -> Response:
     the defenders' ``points`` agreed (optional) or the house's fixed cost: no last trick, no kitty."""
     data = object_body()
     with get_table().writing() as game:
-        if not game.current()[0]["deals"]:
-            raise BadRequestError("session.no_deal", what="points")
-        points = int_field(data, "points", high=scorer.record.MAX_POINTS) if data.get("points") is not None else None
-        game.concede(str(data.get("by")), points, history=True)
+        game.apply(points_entry.concede_command(data, game.current()[0]))
     return state_response(get_table())
 
 
@@ -366,13 +352,7 @@ def points_deal() -> Response:
     unit, and the kitty's points (optional); ``agreed``: 认输 / 直接结算, settled now with the points agreed."""
     data = object_body()
     with get_table().writing() as game:
-        if not game.current()[0]["deals"]:
-            raise BadRequestError("session.no_deal", what="points")
-        points = int_field(data, "defender_points", high=scorer.record.MAX_POINTS)
-        winner = int_field(data, "last_winner", high=game.players - 1)
-        kitty = int_field(data, "kitty_points", high=scorer.record.MAX_POINTS) if data.get("kitty_points") is not None else None
-        game.settle_points(points, winner, _unit_field(data), trump=data.get("trump") is not False,
-                           agreed=data.get("agreed") is True, kitty_points=kitty, history=True)
+        game.apply(points_entry.deal_command(data, game.current()[0]))
     return state_response(get_table())
 
 

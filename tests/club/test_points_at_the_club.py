@@ -1,0 +1,102 @@
+"""只记分 from a phone at the club (issue 43, item 5): a trick by its points, a second phone's entry of
+the same trick and 认输, entered on the table's page at the club, are queued to the table's machine as
+plays are, applied there by the same commands as on the table's own page, and come back to the club's
+copy as the table's changes; a refusal reaches the club's phone in the table's words, both languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .conftest import ClubServer
+from .test_table_push import add_table, stored_record, table_machine, wait_for
+
+PLAYERS = ["东", "南", "西", "北"]
+
+
+def points_record() -> dict[str, Any]:
+    return {"rules": "standard-2deck", "players": PLAYERS,
+            "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
+
+
+def test_points_tricks_and_a_concession_from_the_club_are_the_tables(tmp_path: Path, club: ClubServer) -> None:
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    client = club.app.test_client()
+    store = club.app.extensions["tuolaji.club"]
+    headers = {"X-Tuolaji-Token": token}
+    try:
+        table.start(points_record(), name="s", source="page")  # type: ignore[attr-defined]
+        assert pusher.flush(20.0)
+
+        # without the token: read-only, as a play
+        refused = client.post("/club/table/T/api/points/trick", json={"winner": 1, "points": 20, "deal": 0, "trick": 0})
+        assert refused.status_code == 403 and refused.get_json()["message"]["zh"].startswith("只读")
+
+        # a trick by its points: the table's record, and the club's copy, hold it
+        answer = client.post("/club/table/T/api/points/trick", headers=headers,
+                             json={"winner": 1, "points": 20, "deal": 0, "trick": 0})
+        assert answer.status_code == 200, answer.get_json()
+        assert answer.get_json()["state"]["record"]["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+        assert stored_record(table)["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+        assert store.record("T")["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+        assert stored_record(table)["history"][-1]["change"] == "points"  # a person's, undone on the table's page
+
+        # a second phone's entry of the same trick: refused by the table, named in its words, nothing recorded
+        second = client.post("/club/table/T/api/points/trick", headers=headers,
+                             json={"winner": 3, "points": 20, "deal": 0, "trick": 0})
+        assert second.status_code == 409, second.get_json()
+        assert second.get_json()["message"] == {"zh": "第 1 墩刚有人记了：南 20 分，这次没有记",
+                                                "en": "trick 1 was just recorded: 南 20 points; this one was not"}
+        # an impossible entry: refused as the table's own page refuses it
+        fives = client.post("/club/table/T/api/points/trick", headers=headers,
+                            json={"winner": 1, "points": 12, "deal": 0, "trick": 1})
+        assert fives.status_code == 409
+        assert fives.get_json()["message"]["zh"] == "12 分：一墩的分都是 5 的倍数（5、10、K），这次没有记"
+        too_many = client.post("/club/table/T/api/points/trick", headers=headers,
+                               json={"winner": 1, "points": 400, "deal": 0, "trick": 1})
+        assert too_many.get_json()["message"]["en"] == "400 points in one trick: 2 decks hold 200 in all; not recorded"
+        wrong = client.post("/club/table/T/api/points/trick", headers=headers, json={"winner": 7, "points": 5})
+        assert wrong.status_code == 409 and "winner" in wrong.get_json()["message"]["en"]
+        assert stored_record(table)["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+
+        # 认输 in one tap: the dealer's side concedes, the house's rule settles it, at the table and at the club
+        conceded = client.post("/club/table/T/api/points/concede", headers=headers, json={"by": "dealer"})
+        assert conceded.status_code == 200, conceded.get_json()
+        deal = stored_record(table)["deals"][0]
+        assert deal["conceded"] == {"by": "dealer"} and "kitty_points" not in deal
+        audit = conceded.get_json()["state"]["audit"]["deals"][0]
+        assert audit["conceded"] == {"by": "dealer", "points": 80, "agreed": False}
+        wait_for(lambda: pusher.outbox.acked == pusher.outbox.last_n)
+        assert store.record("T") == stored_record(table)
+        # a side that is none: the table's refusal, in both languages
+        nobody = client.post("/club/table/T/api/points/concede", headers=headers, json={"by": "someone"})
+        assert nobody.status_code == 409 and nobody.get_json()["message"]["zh"] != nobody.get_json()["message"]["en"]
+    finally:
+        pusher.stop()
+
+
+def test_a_deal_by_its_points_and_the_kittys_points_from_the_club(tmp_path: Path, club: ClubServer) -> None:
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    client = club.app.test_client()
+    store = club.app.extensions["tuolaji.club"]
+    headers = {"X-Tuolaji-Token": token}
+    try:
+        table.start(points_record(), name="s", source="page")  # type: ignore[attr-defined]
+        assert pusher.flush(20.0)
+        answer = client.post("/club/table/T/api/points/deal", headers=headers,
+                             json={"defender_points": 85, "last_winner": 1, "unit": 1})
+        assert answer.status_code == 200, answer.get_json()
+        kitty = client.post("/club/table/T/api/kitty", headers=headers, json={"points": 10})
+        assert kitty.status_code == 200, kitty.get_json()
+        deal = stored_record(table)["deals"][0]
+        assert deal["defender_points"] == 85 and deal["last_trick"] == {"winner": 1, "unit": 1} and deal["kitty_points"] == 10
+        assert kitty.get_json()["state"]["audit"]["deals"][0]["total_defender_points"] == 105
+        # the kitty's cards are the table's own page's
+        cards = client.post("/club/table/T/api/kitty", headers=headers, json={"cards": ["AS"]})
+        assert cards.status_code == 409 and "table's own page" in cards.get_json()["error"]
+        wait_for(lambda: pusher.outbox.acked == pusher.outbox.last_n)
+        assert store.record("T") == stored_record(table)
+    finally:
+        pusher.stop()
