@@ -8,7 +8,6 @@ database away is 503 ``club database unavailable (…)``, and the tables keep th
 
 from __future__ import annotations
 
-import html
 import io
 import os
 from typing import Any
@@ -17,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.web.pages import render_page
 from tuolaji.web.sse import event_stream
 
 from .errors import ClubDatabaseDown, ClubRefused
@@ -176,12 +176,19 @@ def api_command_done(name: str, command_id: int) -> Response:
     return jsonify({"command": command_id, "result": result})
 
 
+def _player(entry: dict[str, Any], finding: dict[str, Any]) -> str | None:
+    """The name of the player a violation or a ruling is about (its seat at that table)."""
+    players = (entry["summary"] or {}).get("players") or []
+    seat = finding.get("seat")
+    return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else None
+
+
 @club_bp.get("/club/api/referee")
 def api_referee() -> Response:
     overview = store().overview()
-    alerts = [{"table": entry["table"], **alert} for entry in overview
+    alerts = [{"table": entry["table"], **alert, "player": _player(entry, alert)} for entry in overview
               for alert in (entry["summary"] or {}).get("alerts", [])]
-    rulings = [{"table": entry["table"], **ruling} for entry in overview
+    rulings = [{"table": entry["table"], **ruling, "player": _player(entry, ruling)} for entry in overview
                for ruling in (entry["summary"] or {}).get("rulings", [])]
     return jsonify({"violations": alerts, "rulings": rulings})
 
@@ -325,172 +332,40 @@ def standings_picture(rows: list[dict[str, Any]]) -> bytes:
 
 
 # --- the pages ----------------------------------------------------------------------------------------
+# Each a template of the club's own (club/templates) on the shared page client (web/static/client.js):
+# one language at a time, the table's toggle, the words from the one catalogue (web/i18n.py).
 
-STYLE = """
-body{font-family:system-ui,"WenQuanYi Micro Hei",sans-serif;margin:1rem;background:#f6f7f9}
-#banner{display:none;background:#b00020;color:white;padding:.5rem 1rem;margin-bottom:1rem}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.8rem}
-.table{background:white;border:1px solid #ccd;border-radius:.5rem;padding:.6rem;cursor:pointer;color:inherit;
-text-decoration:none;display:block}
-.table h2{margin:.1rem 0 .4rem;font-size:1.2rem}.alert{color:#b00020}.ruling{color:#0b5394}.muted{color:#667}
-table.st{border-collapse:collapse;background:white}table.st td,table.st th{border:1px solid #ccd;padding:.3rem .6rem}
-.screen .table{font-size:2.2rem}
-"""
-
-ROOM_SCRIPT = """
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
-function seating(t) {
-  const s = t.seating;
-  return s ? `<div class="seating">第 ${s.round} 轮 / round ${s.round} · 南北 / NS: <b class="ns">${esc(s.ns.players.join(' '))}</b>
-    · 东西 / EW: <b class="ew">${esc(s.ew.players.join(' '))}</b></div>` : '';
-}
-function card(t) {
-  const s = t.summary;
-  const refused = t.refused ? `<div class="alert refused">⛔ 第 ${t.refused.n} 个变化被拒收，本桌的推送停在这里 /
-    change ${t.refused.n} refused, the table's feed waits: ${esc(t.refused.reason)}</div>` : '';
-  if (!s) return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
-    <h2>${esc(t.table)}</h2>${seating(t)}<div class="muted">还没有牌局 / no game yet</div>${refused}</a>`;
-  const turn = s.expected_seat == null ? '—' : esc(s.players[s.expected_seat]);
-  const alerts = (s.alerts.length ? `<div class="alert">⚠ ${s.alerts.length} 违规 / violations</div>` : '')
-    + ((s.rulings || []).length ? `<div class="ruling">⚖ ${s.rulings.length} 裁决 / rulings</div>` : '');
-  return `<a class="table" data-table="${esc(t.table)}" href="/club/table/${encodeURIComponent(t.table)}">
-    <h2>${esc(t.table)}</h2>${seating(t)}
-    <div>第 ${s.deal} 副 · 打 ${esc(s.level)} · 主 ${esc(s.trump)}</div>
-    <div>级别 / levels: ${s.levels.map(esc).join(' ')}</div>
-    <div>闲家得分 / points: <b class="points">${s.defender_points}</b> · 墩 ${s.tricks}</div>
-    <div>轮到 / to play: <span class="turn">${turn}</span></div>${alerts}${refused}
-    <div class="muted">#${t.last_n}</div></a>`;
-}
-let pending = null;
-let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
-async function refresh() {
-  pending = null;
-  const mine = ++asked;
-  try {
-    const r = await fetch('/club/api/overview');
-    if (!r.ok) throw new Error((await r.json()).error);
-    const data = await r.json();
-    if (mine !== asked) return;
-    window.clubTables = data.tables;
-    render(data.tables);
-    const round = document.getElementById('round');
-    if (round) round.textContent = !data.round ? (data.last_round ? `第 ${data.last_round.round} 轮已结束 / round ${data.last_round.round} over` : '') : `第 ${data.round.round} 轮 / round ${data.round.round} · ` + (
-      data.round.ends_by === 'deals' ? `打 ${data.round.deals} 副` : `到 ${new Date(data.round.ends_at).toLocaleTimeString()} 为止`)
-      + (data.round.done ? ' · 本轮结束 / round over' : '');
-    document.getElementById('banner').style.display = 'none';
-  } catch (e) { if (mine === asked) down(String(e.message || e)); }
-}
-function down(text) {
-  const b = document.getElementById('banner');
-  b.textContent = '俱乐部数据库暂时不可用，各桌继续打牌，稍后补传 / club database unavailable: tables keep playing ' + (text || '');
-  b.style.display = 'block';
-}
-function later() { if (!pending) pending = setTimeout(refresh, 150); }
-const events = new EventSource('/club/api/events');
-events.onmessage = m => { const e = JSON.parse(m.data); if (e.database === 'down') down(''); else later(); };
-refresh();
-"""
-
-
-def _page(title: str, body: str, script: str = "", *, css_class: str = "") -> Response:
-    page = (f"<!doctype html><html lang='zh'><meta charset='utf-8'><meta name='viewport' "
-            f"content='width=device-width'><title>{html.escape(title)}</title><style>{STYLE}</style>"
-            f"<body class='{css_class}'><div id='banner'></div>{body}<script>{script}</script></body></html>")
-    return Response(page, mimetype="text/html")
+def _page(template: str, **context: Any) -> Response:
+    response = render_page(template, page="club", **context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @club_bp.get("/club")
 def room() -> Response:
-    body = ("<h1>俱乐部 / The club</h1><p id='round'></p><p><a href='/club/screen'>投影 / screen</a> · "
-            "<a href='/club/standings'>排名 / standings</a> · <a href='/club/referee'>裁判 / referee</a> · "
-            "<a href='/club/director'>赛事控制台 / director's console</a></p>"
-            "<div id='room' class='grid'></div>")
-    script = ROOM_SCRIPT + "function render(ts){document.getElementById('room').innerHTML = ts.map(card).join('');}"
-    return _page("俱乐部 / club", body, script)
+    """The room: every table's card (its players, deal, trump, points or settled total, whose turn)."""
+    return _page("club_room.html", screen=False, screen_seconds=int(current_app.config["SCREEN_SECONDS"]))
 
 
 @club_bp.get("/club/screen")
 def screen() -> Response:
-    seconds = int(current_app.config["SCREEN_SECONDS"])
-    body = "<p id='round'></p><div id='room' class='grid'></div>"
-    script = ROOM_SCRIPT + f"""
-let shown = 0;
-function render(ts) {{
-  if (!ts.length) return;
-  const t = ts[shown % ts.length];
-  document.getElementById('room').innerHTML = card(t);
-}}
-setInterval(() => {{ shown += 1; if (window.clubTables) render(window.clubTables); }}, {seconds * 1000});
-"""
-    return _page("俱乐部 / screen", body, script, css_class="screen")
+    """The projector's screen: one table's card at a time, in big type, in turn."""
+    return _page("club_room.html", screen=True, screen_seconds=int(current_app.config["SCREEN_SECONDS"]))
 
 
 @club_bp.get("/club/referee")
 def referee_page() -> Response:
-    """The referee's console: every proven violation with its evidence; with the organiser's token
-    (``?token=…``) a penalty is ruled against one (the points typed, or the rules' own) and goes
-    into that table's record."""
-    body = ("<p><a href='/club'>← 俱乐部 / club</a></p><h1>裁判 / Referee</h1><ul id='violations'></ul>"
-            "<h2>裁决 / Rulings</h2><ul id='rulings'></ul>")
-    script = """
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'})[c]);
-const token = new URLSearchParams(location.search).get('token');
-async function rule(v, text) {
-  const points = parseInt(text, 10);
-  const r = await fetch('/club/api/rulings', {method: 'POST', headers: {'Content-Type': 'application/json',
-    'Authorization': 'Bearer ' + token}, body: JSON.stringify({table: v.table, deal: v.deal - 1,
-    violation: v.violation, points: Number.isNaN(points) ? null : points})});
-  const answer = await r.json();
-  if (!r.ok) { const b = document.getElementById('banner'); b.textContent = answer.error; b.style.display = 'block'; }
-}
-let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
-async function refresh() {
-  const mine = ++asked;
-  const data = await (await fetch('/club/api/referee')).json();
-  if (mine !== asked) return;
-  const list = document.getElementById('violations');
-  list.innerHTML = data.violations.map((v, i) =>
-    `<li><a href="/club/table/${encodeURIComponent(v.table)}">${esc(v.table)}</a> 第 ${v.deal} 副 第 ${v.trick + 1} 墩
-     座位 ${v.seat}: ${esc(v.rule)} — ${esc(v.detail)}
-     ${token ? `<input class="ruling-points" data-i="${i}" inputmode="numeric" placeholder="罚分 / points (空: 规则)">
-       <button data-i="${i}">裁决 / rule</button>` : ''}</li>`
-  ).join('') || '<li class="muted">没有违规 / none</li>';
-  list.querySelectorAll('button').forEach(b => b.onclick = () => {
-    rule(data.violations[b.dataset.i], list.querySelector(`input[data-i="${b.dataset.i}"]`).value.trim());
-  });
-  document.getElementById('rulings').innerHTML = data.rulings.map(r =>
-    `<li class="ruling">${esc(r.table)} 第 ${r.deal} 副 座位 ${r.seat}: ${esc(r.rule)}
-     ${r.levels ? '罚 ' + r.levels + ' 级' : '罚 ' + (r.points || 0) + ' 分'}</li>`).join('') || '<li class="muted">—</li>';
-}
-const events = new EventSource('/club/api/events');
-events.onmessage = () => refresh();
-refresh();
-"""
-    return _page("裁判 / referee", body, script)
+    """The referee's console: every proven violation with its evidence, by the player's name; with the
+    organiser's token (``?token=…``) each offers the choice between a scorer's typo (fixed on the
+    table's page, no penalty) and a player's breach: a penalty ruled (the points typed, or the rules'
+    own) that goes into that table's record."""
+    token = request.args.get("token")
+    response = _page("club_referee.html", write_token=token if store().is_organiser(token) else None)
+    response.headers["Referrer-Policy"] = "no-referrer"  # the address may hold the token
+    return response
 
 
 @club_bp.get("/club/standings")
 def standings_page() -> Response:
-    rule = _rule()
-    options = "".join(f"<a href='?rule={r}'>{r}</a> " for r in RULES)
-    body = (f"<p><a href='/club'>← 俱乐部 / club</a></p><h1>排名 / Standings</h1><p>{options}· "
-            f"<a href='/club/standings.csv?rule={rule}'>CSV</a> · <a href='/club/standings.png?rule={rule}'>PNG</a></p>"
-            "<table class='st'><thead><tr><th>名次</th><th>对 / pair</th><th>轮</th><th>升级</th><th>级差</th>"
-            "<th>胜局</th><th>得分</th></tr></thead><tbody id='standings'></tbody></table>")
-    script = f"""
-const esc = s => String(s ?? '').replace(/[&<>"']/g, c => ({{'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}})[c]);
-let asked = 0; // the latest read asked: an earlier one answering after it is not drawn over it
-async function refresh() {{
-  const mine = ++asked;
-  const data = await (await fetch('/club/api/standings?rule={rule}')).json();
-  if (mine !== asked) return;
-  document.getElementById('standings').innerHTML = data.standings.map(r =>
-    `<tr><td>${{r.rank}}</td><td class="pair">${{esc(r.pair)}}</td><td>${{r.rounds}}</td><td>${{r.levels_gained}}</td>
-     <td>${{r.level_diff}}</td><td>${{r.deals_won}}</td><td>${{r.points}}</td></tr>`).join('');
-}}
-const events = new EventSource('/club/api/events');
-events.onmessage = () => refresh();
-refresh();
-"""
-    return _page("排名 / standings", body, script)
-
+    """The standings by one of the rules (``?rule=…``), with their CSV and PNG."""
+    return _page("club_standings.html", rule=_rule(), rules=list(RULES))

@@ -29,6 +29,7 @@ from tuolaji.scorer.cards import rank_index
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.changes import rules_record
 from tuolaji.session.live import LiveGame, expected_seat_of
+from tuolaji.web.explain import describe_violation
 
 RULES: dict[str, tuple[str, ...]] = {
     "levels": ("levels_gained", "level_diff", "deals_won", "points"),
@@ -50,7 +51,8 @@ def _level(name: Any) -> int:
 
 def table_summary(record: dict[str, Any]) -> dict[str, Any]:
     """One table's state for the room's page: its current deal (1-based), level, trump and dealer,
-    every seat's level, the defenders' points so far, the tricks played, whose turn it is, the
+    every seat's level, the defenders' points so far (and once the deal is settled, ``settled``, its
+    total with the kitty and the penalties, ``total_points``), the tricks played, whose turn it is, the
     proven violations (with their evidence and their index among the deal's violations, which a
     ruling names) and the penalties ruled (each deal's ``rulings``)."""
     return summary_and_run(record)[0]
@@ -68,8 +70,9 @@ def summary_and_run(record: dict[str, Any], earlier: scorer.AuditRun | None = No
     for deal_audit in audit["deals"]:
         if deal_audit.get("levels_after"):
             levels = list(deal_audit["levels_after"])
+    players = list(record.get("players", []))
     alerts = [{"deal": index + 1, "violation": number, "trick": v["trick"], "seat": v["seat"], "rule": v["rule"],
-               "detail": v["detail"]}
+               "detail": v["detail"], "words": _words(run, index, number, players)}
               for index, deal_audit in enumerate(audit["deals"])
               for number, v in enumerate(deal_audit["violations"]) if v["proven"]]
     rulings = [{"deal": index + 1, **{k: ruling.get(k) for k in ("trick", "seat", "rule", "points", "levels", "by")}}
@@ -84,12 +87,24 @@ def summary_and_run(record: dict[str, Any], earlier: scorer.AuditRun | None = No
         "dealer": current.get("dealer"),
         "levels": levels,
         "defender_points": current_audit.get("defender_points", 0),
+        "settled": current_audit.get("outcome") is not None,  # the deal ended: its total counts, no one's turn
+        "total_points": current_audit.get("total_defender_points"),  # with the kitty and the penalties, once settled
         "tricks": len(current.get("tricks", [])),
         "expected_seat": expected_seat_of(record),
         "deals_done": sum(1 for deal_audit in audit["deals"] if deal_audit.get("outcome") is not None),
         "alerts": alerts,
         "rulings": rulings,
     }, run
+
+
+def _words(run: scorer.AuditRun, deal: int, number: int, players: list[str]) -> dict[str, str]:
+    """A violation's words in both languages (:func:`web.explain.describe_violation`, from its data)."""
+    try:
+        violation: Any = run.findings[deal].violations[number]
+    except IndexError:
+        return {"zh": "", "en": ""}
+    described = describe_violation(violation, players)
+    return {"zh": str(described["zh"]), "en": str(described["en"])}
 
 
 def pair_results(record: dict[str, Any], first_deal: int = 0, last_deal: int | None = None) -> dict[str, dict[str, int]]:

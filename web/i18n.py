@@ -607,6 +607,12 @@ from .extras_i18n import STRINGS as _AROUND_THE_TABLE  # noqa: E402
 for _key, _words in _AROUND_THE_TABLE.items():
     STRINGS.setdefault(_key, _words)
 
+# the club's room, screen, referee and standings pages (club/pages.py) have theirs in their own file too
+from .club_i18n import STRINGS as _CLUB_PAGES  # noqa: E402
+
+for _key, _words in _CLUB_PAGES.items():
+    STRINGS.setdefault(_key, _words)
+
 
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
     """The text of ``key`` in ``lang`` (Chinese if unknown), with ``{name}`` placeholders filled."""

@@ -26,7 +26,7 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
         tables.push(name, setup_of(records[name]))
     page.goto(f"{club.url}/club")
     card = page.locator(".table[data-table='A']")
-    card.get_by_text("第 1 副").wait_for()
+    card.get_by_text("第 1 局").wait_for()
     assert page.locator(".table").count() == 2
 
     client.post("/club/api/rounds", headers=organiser, json={
@@ -37,7 +37,7 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
     partial = setup_of(records["A"]) | {"deals": [first | {"tricks": first["tricks"][:3]}]}
     tables.push("A", partial)
     card.locator(".muted", has_text="#2").wait_for()
-    assert "墩 3" in card.inner_text()
+    assert "3 墩" in card.inner_text()
 
     # the database goes away mid-round: the page says so; back, it reads the room again
     postgres.stop()
@@ -51,12 +51,12 @@ def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres:
                 for name, record in records.items()}
     for name in ("A", "B"):
         tables.push(name, one_deal[name])
-    card.get_by_text("第 2 副").wait_for()
+    card.get_by_text("第 2 局").wait_for()
     client.post("/club/api/rounds/end", headers=organiser)
     client.post("/club/api/rounds", headers=organiser, json={"seating": "swiss", "ends_by": "deals", "deals": 1})
     for name in ("A", "B"):
         tables.push(name, records[name])
-    page.locator(".table[data-table='B']").get_by_text("第 3 副").wait_for()
+    page.locator(".table[data-table='B']").get_by_text("第 3 局").wait_for()
     client.post("/club/api/rounds/end", headers=organiser)
 
     # a click opens the table's page (serve's live page), read-only
@@ -106,11 +106,16 @@ def test_referee_rules_from_the_console(page: Any, club: ClubServer, tmp_path: P
         table.start(demo_game(), name="demo", source="page")  # type: ignore[attr-defined]
         assert pusher.flush(20.0)
         page.goto(f"{club.url}/club/referee")  # without the organiser's token: the violations, no ruling
-        page.get_by_text("must-follow-suit").wait_for()
-        assert page.locator("button").count() == 0
+        page.locator("#violations .violation .rule-name", has_text="未跟花色").wait_for()  # in the page's language
+        assert page.locator("#violations .violation .player").first.inner_text() in demo_game()["players"]
+        assert page.locator("button.rule").count() == 0 and page.locator("a.typo").count() == 0
+        page.click("#lang-toggle")
+        page.locator("#violations .violation .rule-name", has_text="did not follow suit").wait_for()
+        page.click("#lang-toggle")
         page.goto(f"{club.url}/club/referee?token={organiser_token}")
         page.locator("input.ruling-points").fill("20")
-        page.get_by_role("button", name="裁决 / rule").click()
+        page.locator("button.rule").click()  # a player's breach: the penalty
+        assert page.locator("a.typo").get_attribute("href") == "/club/table/%E4%BA%94%E5%8F%B7%E6%A1%8C"
         page.locator("#rulings .ruling", has_text="罚 20 分").wait_for()
         deal = stored_record(table)["deals"][0]
         assert [(r["rule"], r["points"]) for r in deal["rulings"]] == [("must-follow-suit", 20)]

@@ -173,7 +173,7 @@ def test_one_process_club_serves_the_room_and_stops_on_sigterm(club_db: str) -> 
         assert process.stdout.readline().strip() == (f"tuolaji club: the director's console: "
                                                      f"http://127.0.0.1:{port}/club/director?token={token}")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club", timeout=10) as answer:
-            assert "俱乐部 / The club" in answer.read().decode("utf-8")
+            assert '<h1 id="club-title" data-i18n="room.title">俱乐部</h1>' in answer.read().decode("utf-8")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/club/api/overview", timeout=10) as answer:
             assert json.loads(answer.read()) == {"round": None, "last_round": None, "tables": []}
     finally:

@@ -75,7 +75,7 @@ def test_a_ruling_from_the_console_goes_into_the_tables_record(tmp_path: Path, c
         [ruling] = client.get("/club/api/referee").get_json()["rulings"]
         assert ruling == {"table": "T", "deal": violation["deal"], "trick": violation["trick"],
                           "seat": violation["seat"], "rule": "must-follow-suit", "points": 20, "levels": None,
-                          "by": "table"}
+                          "by": "table", "player": demo_game()["players"][violation["seat"]]}  # by name (issue 43, item 4)
         recorded = stored_record(table)["deals"][violation["deal"] - 1]["rulings"]  # in the table's own record
         assert [(r["seat"], r["points"]) for r in recorded] == [(violation["seat"], 20)]
         assert client.get(f"/club/api/tables/T/commands/{answer.get_json()['command']}").get_json()["result"] == "applied"
