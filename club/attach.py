@@ -104,7 +104,9 @@ def command_verdict(table: Table, command: Command) -> dict[str, Any]:
     try:
         with table.writing() as game:
             if kind == "play":
-                game.apply(Play(int(body["seat"]), tuple(str(card) for card in body["cards"])))
+                # the deal and trick the phone saw (as the table's page sends them): a play recorded meanwhile refuses it
+                seen = (int(body["deal"]), int(body["trick"])) if body.get("trick") is not None else None
+                game.apply(Play(int(body["seat"]), tuple(str(card) for card in body["cards"]), seen=seen))
                 return {"result": "applied"}
             if kind == "ruling":
                 game.apply(Rule(int(body["deal"]), int(body["violation"]), body.get("points"), body.get("levels"),

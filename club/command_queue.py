@@ -124,7 +124,8 @@ def _command_body(kind: str, body: Any) -> dict[str, Any]:
             canonical = [format_card(parse_card(card)) for card in cards]
         except InputError as exc:
             raise ClubRefused("club.play_card", error=exc) from None
-        return {"seat": whole("seat"), "cards": canonical}
+        seen = {"deal": whole("deal"), "trick": whole("trick")} if body.get("trick") is not None else {}
+        return {"seat": whole("seat"), "cards": canonical} | seen  # seen: the deal and trick its sender saw
     if kind == "ruling":
         points, levels = whole("points", optional=True), whole("levels", optional=True)
         note = body.get("note")

@@ -366,7 +366,8 @@ def api_play(name: str) -> tuple[Response, int] | Response:
         cards = split_card_text(cards[:2000])
     if body.get("attempt"):
         return _refused(ClubRefused("club.page_elsewhere"), 409)
-    return _queued(name, "play", {"seat": body.get("seat"), "cards": cards})
+    seen = {"deal": body.get("deal"), "trick": body.get("trick")} if body.get("trick") is not None else {}
+    return _queued(name, "play", {"seat": body.get("seat"), "cards": cards} | seen)
 
 
 @club_table_bp.post("/club/table/<name>/api/ruling")

@@ -100,3 +100,30 @@ def test_a_deal_by_its_points_and_the_kittys_points_from_the_club(tmp_path: Path
         assert store.record("T") == stored_record(table)
     finally:
         pusher.stop()
+
+
+def test_a_play_from_the_club_carries_the_trick_its_phone_saw(tmp_path: Path, club: ClubServer) -> None:
+    """Two phones at the club typed the lead of trick 1: the first is played, the second refused as the
+    table's own page refuses it (the play recorded already, named), not given to the next seat."""
+    from .conftest import played_records
+
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    client = club.app.test_client()
+    headers = {"X-Tuolaji-Token": token}
+    records = played_records(seed=17, plays=1)
+    try:
+        table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
+        assert pusher.flush(20.0)
+        first = records[1]["deals"][0]["tricks"][0]
+        body = {"seat": first["leader"], "cards": first["plays"][0], "deal": 0, "trick": 0}
+        assert client.post("/club/table/T/api/play", headers=headers, json=body).status_code == 200
+        again = client.post("/club/table/T/api/play", headers=headers, json=body)
+        assert again.status_code == 409, again.get_json()
+        words = again.get_json()["message"]
+        assert "这手已经有人记了" in words["zh"] and "already recorded" in words["en"]
+        assert stored_record(table)["deals"] == records[1]["deals"]
+        bad = client.post("/club/table/T/api/play", headers=headers, json=body | {"trick": "one"})
+        assert bad.status_code == 400 and "trick" in bad.get_json()["error"]
+    finally:
+        pusher.stop()
