@@ -29,7 +29,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "room.levels": {"zh": "级别", "en": "Levels"},
     "room.points": {"zh": "闲家得分", "en": "Defenders' points"},
     "room.total": {"zh": "闲家总分（含底分、罚分）", "en": "Defenders' total (kitty and penalties included)"},
-    "room.tricks": {"zh": "第 {n} 墩", "en": "trick {n}"},
     "room.tricks.count": {"zh": "{n} 墩", "en": "{n} tricks"},
     "room.turn": {"zh": "轮到", "en": "To play"},
     "room.settled": {"zh": "本局已结算", "en": "Deal settled"},
