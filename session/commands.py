@@ -427,9 +427,10 @@ class DoubtPlay(Command):
         if not 0 <= self.trick < len(tricks):
             raise NoSuchCardError("record.no_trick", deal=deal_index, trick=self.trick)
         play = play_of(tricks[self.trick], self.seat, _players(record))
-        if play is None or any(not 0 <= index < len(play) for index in self.indices):
-            index = next((i for i in self.indices if play is None or not 0 <= i < len(play)), 0)
-            raise NoSuchCardError("session.no_card", deal=deal_index, trick=self.trick, seat=self.seat, index=index)
+        missing = [index for index in self.indices if play is None or not 0 <= index < len(play)]
+        if play is None or missing:
+            raise NoSuchCardError("session.no_card", deal=deal_index, trick=self.trick, seat=self.seat,
+                                  index=missing[0] if missing else 0)
         candidate = with_deal_copied(record, deal_index)
         trick = candidate["deals"][deal_index]["tricks"][self.trick]
         already = [index for who, index in trick.get("unconfirmed", []) if who == self.seat]

@@ -574,7 +574,7 @@ class TablePipeline:
         trick's sure cards of both seats marked for a person (:func:`doubted_by_next_leader`), so a
         wrong-leader resting on them is to check until confirmed."""
         deals = self.game.record().get("deals") or []
-        tricks = deals[-1].get("tricks") or [] if deals else []
+        tricks = (deals[-1].get("tricks") or []) if deals else []
         if len(tricks) < 2 or tricks[-1].get("leader") != leader:
             return  # the lead was not recorded as a new trick's
         number = len(tricks) - 2

@@ -320,9 +320,10 @@ def camera_state(app: Flask) -> dict[str, Any]:
     desk.touch()
     settings = load_settings(Path(app.config["DATA_DIR"]))
     preview = desk.preview
+    offered = choices(app)
     state: dict[str, Any] = {
-        "choices": [c.to_json() for c in choices(app)],
-        "cameras": len(found_cameras(app)),
+        "choices": [c.to_json() for c in offered],
+        "cameras": sum(1 for c in offered if c.kind == "camera"),
         "sizes": list(CAMERA_SIZES),
         "source": desk.choice.id if desk.choice is not None else settings.get("source"),
         "url": stream_name(settings["url"]) if isinstance(settings.get("url"), str) else None,

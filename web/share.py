@@ -23,7 +23,7 @@ from tuolaji.session.changes import rules_record
 from . import view
 from .api import get_table
 from .cards import card_label
-from .i18n import normalise_language
+from .i18n import normalise_language, translate
 
 if TYPE_CHECKING:  # Pillow is loaded when a picture is drawn, not with the page (the demo never draws one)
     from PIL import Image, ImageFont
@@ -66,7 +66,6 @@ WORDS: dict[str, dict[str, str]] = {
     "winner": {"zh": "{side} 打过 A，赢得牌局", "en": "{side} won the game"},
     "now": {"zh": "现在：{levels}", "en": "Now: {levels}"},
     "review": {"zh": "第 {n} 局 · 复盘", "en": "Deal {n} · review"},
-    "review.kitty": {"zh": "底牌（{name} 埋的）", "en": "Kitty (buried by {name})"},
 }
 
 
@@ -195,7 +194,7 @@ def hands_card(record: dict[str, Any], deal_index: int, name: str, lang: str) ->
         for start in range(0, len(hand), per_line):
             card.line(" ".join(card_label(c) for c in hand[start:start + per_line]), 36, INK, 12)
         card.y += 24
-    card.line(word("review.kitty", lang, name=players[review["dealer"]]), 40, MUTED, 12)
+    card.line(translate("review.kitty", lang, name=players[review["dealer"]]), 40, MUTED, 12)  # the page's words
     card.line(" ".join(card_label(c) for c in review["kitty"]), 36, INK, 12)
     return card.crop()
 

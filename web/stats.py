@@ -52,14 +52,14 @@ def _audit(database: Path, session: Session) -> dict[str, Any] | None:
     return _audits[key]
 
 
+EVENING_STARTS_S = 6 * 3600
+"""A day's games run from 6 in the morning to 6 the next (a club evening past midnight is one evening)."""
+
+
 def evening_of(session: Session) -> str:
     """The evening a session was played (战绩 per evening): the local date it was last changed,
     counted from 6 in the morning, so that a game past midnight stays on its evening."""
     return time.strftime("%Y-%m-%d", time.localtime(session.updated - EVENING_STARTS_S))
-
-
-EVENING_STARTS_S = 6 * 3600
-"""A day's games run from 6 in the morning to 6 the next (a club evening past midnight is one evening)."""
 
 
 def gather(store: SessionStore, evening: str | None = None) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from tuolaji.scorer.scoring import defenders_trick_points
 from tuolaji.session.changes import settle_ready
 
 from .api import get_table
@@ -48,6 +49,15 @@ def _name(players: list[Any], seat: Any) -> str:
 def _rule_words(rule: str) -> dict[str, str]:
     words = STRINGS.get(f"rule.{rule}")
     return {"zh": words["zh"], "en": words["en"]} if words else {"zh": rule, "en": rule}
+
+
+def known_side(shown: dict[str, Any], deal_view: dict[str, Any]) -> list[int] | None:
+    """A deal's dealer side once who defends is known: always with fixed partners; in 找朋友 when the
+    view counts the defenders' points (the deal over), not while friends may still be hidden."""
+    side = deal_view.get("dealer_side")
+    if not side or (shown.get("friends") and deal_view.get("defender_points") is None):
+        return None
+    return list(side)
 
 
 def _trick(players: list[Any], trick: dict[str, Any] | None, trick_audit: dict[str, Any] | None,
@@ -71,12 +81,12 @@ def _trick(players: list[Any], trick: dict[str, Any] | None, trick_audit: dict[s
 
 
 def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[list[bool]],
-                  dealer_sides: list[list[int]] | None = None, threshold: int | None = None) -> list[dict[str, str]]:
+                  dealer_sides: list[list[int] | None] | None = None, threshold: int | None = None) -> list[dict[str, str]]:
     """What the TV may read aloud, every deal's in order: ``{"id", "zh", "en"}``.
 
     毙了 for a trick won by trumping, a trick kept by points alone (只记分) as its winner and its
     points, 闲家够分 the trick the defenders' points reach ``threshold`` (given the deals' dealer
-    sides, ``dealer_sides``), a proven violation as the player's name and the rule; once
+    sides, ``dealer_sides``, None for a deal whose sides are not known yet), a proven violation as the player's name and the rule; once
     the deal is settled (its kitty known), 抠底 ×N when the defenders won the kitty, the outcome
     (闲家上台, 庄家升 N 级) and the game's end. A call's id names what it says of its deal (a
     correction that changes the outcome makes a new call).
@@ -101,21 +111,19 @@ def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[l
                 found.setdefault(int(violation["trick"]), []).append(violation)
         # a violation is said when it is proven, which may be tricks after it was made: in the order found
         recorded = (deals[d].get("tricks") or []) if d < len(deals) else []
-        dealer_side = set(dealer_sides[d]) if dealer_sides is not None and d < len(dealer_sides) else None
-        defenders = 0
+        side = dealer_sides[d] if dealer_sides is not None and d < len(dealer_sides) else None
+        # the trick whose points give the defenders enough (the scorer's count of their points)
+        enough = None if side is None or threshold is None else next(
+            (t for t in range(len(tricks)) if defenders_trick_points(tricks[:t + 1], side) >= threshold), None)
         for t in range(len(tricks)):
             if t < len(flags) and flags[t]:
                 said.append({"id": f"d{d}.t{t}.trumped", **both("tv.say.trumped")})
-            trick = recorded[t] if t < len(recorded) else {}
-            winner, points = tricks[t].get("winner"), int(tricks[t].get("points") or 0)
-            if trick.get("points") is not None and winner is not None:  # 只记分: who won it, and its points
-                name = _name(players, winner)
-                said.append({"id": f"d{d}.p{t}", **both("tv.say.points", name=name, points=points)})
-            if dealer_side is None or threshold is None or winner is None or winner in dealer_side:
-                continue
-            if defenders < threshold <= defenders + points:  # said once, in the trick that does it
+            winner = tricks[t].get("winner")
+            if t < len(recorded) and recorded[t].get("points") is not None and winner is not None:  # 只记分
+                said.append({"id": f"d{d}.p{t}", **both("tv.say.points", name=_name(players, winner),
+                                                        points=int(tricks[t].get("points") or 0))})
+            if t == enough:
                 said.append({"id": f"d{d}.enough", **both("tv.say.enough")})
-            defenders += points
         for t in sorted(found):
             for v in found[t]:
                 rule = _rule_words(str(v.get("rule")))
@@ -170,7 +178,8 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
 
     over = deal_audit.get("outcome") is not None
     expected = state.get("expected_seat")
-    dealer_side = deal_view.get("dealer_side") or []
+    dealer_sides = [known_side(shown, view_deal) for view_deal in shown.get("deals") or []]
+    dealer_side = dealer_sides[d] if d < len(dealer_sides) else None
     return {
         "deal": d,
         "level": deal.get("level"),
@@ -181,8 +190,8 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
                   "kitty_total": deal_view.get("kitty_total")},
         "to_take_over": None if over else deal_view.get("to_take_over"),
         "points_out": None if over else deal_view.get("points_out"),
-        "defenders": [_name(players, seat) for seat in range(len(players))
-                      if dealer_side and seat not in dealer_side],
+        "defenders": [] if not dealer_side else [_name(players, seat) for seat in range(len(players))
+                                                 if seat not in dealer_side],
         "next_dealer": (_name(players, deal_audit.get("next_dealer"))
                         if settled and deal_audit.get("next_dealer") is not None and not deal_audit.get("game_winner")
                         else None),
@@ -193,9 +202,7 @@ def tv_view(payload: dict[str, Any]) -> dict[str, Any] | None:
         "alerts": [{"zh": v["zh"], "en": v["en"]} for v in (deal_view.get("violations") or [])]
         + [{"zh": p["zh"], "en": p["en"]} for p in (deal_view.get("penalties") or [])],
         "levels": [{"name": side["name"], "level": side["after"]} for side in deal_view.get("side_levels") or []],
-        "announcements": announcements(record, audit, trumped,
-                                       [view_deal.get("dealer_side") or [] for view_deal in shown.get("deals") or []],
-                                       shown.get("threshold")),
+        "announcements": announcements(record, audit, trumped, dealer_sides, shown.get("threshold")),
     }
 
 

@@ -408,7 +408,8 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
     has them: the live game's one audit run, whose findings are read as they are). Every number the
     page shows is here or in the audit: per deal ``levels_before``, ``levels_after``, ``side_levels``,
     ``kitty_total``, ``to_take_over`` (还差 N 分上台: None where the defenders are not known yet) and
-    ``points_out`` (剩余分: the card points no trick has taken)."""
+    ``points_out`` (剩余分: the card points no trick has taken), and for the last deal ``hands``
+    (复盘, :func:`review_hands`)."""
     history = level_history(record, audit)
     deals = []
     same_run = found is not None
@@ -431,7 +432,8 @@ def table_view(record: dict[str, Any], audit: dict[str, Any],
             "defender_points": points,
             "to_take_over": None if points is None else points_to_take_over(take_over, points),
             "points_out": points_still_out(deal_audit.get("tricks", []), deck_count),
-            "hands": review_hands(record, deal_index, deal_audit),
+            # 复盘 of the deal the page settles (the last): earlier deals' hands would only grow every state
+            "hands": review_hands(record, deal_index, deal_audit) if deal_index == len(record["deals"]) - 1 else None,
             **audit_texts(record, deal_audit, found[deal_index] if deal_index < len(found) else None,
                           same_run=same_run),
         })

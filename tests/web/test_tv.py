@@ -138,3 +138,14 @@ def test_tricks_kept_by_points_are_said_and_so_is_the_trick_that_gives_the_defen
     assert [call["zh"] for call in said] == ["老李 20 分", "老张 10 分", "老赵 40 分", "老李 25 分", "闲家够分了", "老赵 5 分"]
     assert said[4]["en"] == "The defenders have enough to take over" and said[0]["en"] == "老李: 20 points"
     assert len({call["id"] for call in said}) == len(said)
+
+
+def test_in_a_friends_game_the_defenders_are_not_named_while_friends_may_be_hidden():
+    """找朋友: until the deal is over the dealer's side is not known, so the TV names no defenders and
+    counts no one's points toward 闲家够分 (a hidden friend would be counted as a defender)."""
+    from tuolaji.web.tv import known_side
+
+    playing = {"dealer_side": [0], "defender_points": None}
+    over = {"dealer_side": [0, 3], "defender_points": 120}
+    assert known_side({"friends": True}, playing) is None and known_side({"friends": True}, over) == [0, 3]
+    assert known_side({"friends": False}, {"dealer_side": [0, 2], "defender_points": 40}) == [0, 2]
