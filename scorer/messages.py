@@ -409,6 +409,113 @@ MESSAGES_EN: dict[str, str] = {
                                "{requirement:requirement_shapes}",
 }
 
+
+#: The English of every finding of the audit (:meth:`scorer.violations.Fact.message`: ``fact.`` and
+#: the kind's ``sentence``, the fact's fields the parameters) and of their parts. A spec names how a
+#: field is written (:class:`Voice`): ``seat``/``seats``, ``count`` (a trick, deal, bid or friend call:
+#: from 0 in the record, from 1 on the page), ``cards``/``card``/``unit``/``units``, ``suit``/``suits``,
+#: ``trump``, ``rank``, ``evidence``, ``beaten``, ``shapes``, and ``@GROUP`` (the words of the value,
+#: key ``GROUP.value``, ``GROUP.*`` for any other). One template a kind: the record's ``detail`` and
+#: the page's English are both this one, in different voices.
+FINDINGS_EN: dict[str, str] = {
+    "fact.bid_after_kitty": "bid {bid:count} ({cards:cards}) came after the kitty: these rules have no 炒地皮",
+    "fact.bid_not_a_bid": "bid {bid:count} ({cards:cards}) is not a bid under the {bid_order:@bid_order} bid order",
+    "fact.bid_self_overcall": "bid {bid:count} ({cards:cards}): {seat:seat} overcalls his own bid",
+    "fact.bid_too_low": "bid {bid:count} ({cards:cards}) does not overcall the standing bid",
+    "fact.bid_losing_side": ("bid {bid:count} ({cards:cards}): {seat:seat} is not on the side that won the last deal "
+                             "({winners:seats})"),
+    "fact.bid_too_many_copies": ("bid {bid:count} ({cards:cards}) shows {copies} copies of {card:card}; "
+                                 "{decks} deck{decks:plural} hold {decks}"),
+    "fact.bid_no_winner_level": "bid {bid:count} ({cards:cards}) shows a level no player of the winning side is at",
+    "fact.bid_not_held": ("bid {bid:count} ({cards:cards}) shows {copies} {card:card}; {seat:seat} holds {held} "
+                          "({source:@bid_source}{kitty:@bid_kitty})"),
+    "fact.bid_none": "no bid: the deal is played in no trump, not {trump:trump}",
+    "fact.bid_wrong_trump": "the winning bid makes {want:trump}, the deal says {trump:trump}",
+    "fact.bid_first_dealer": "the first dealer should be {want:seat} ({how:@first_dealer}), not {seat:seat}",
+    "fact.bid_wrong_friends_dealer": "the winning bid makes {want:seat} the dealer, not {seat:seat}",
+    "fact.dealer_rotation": "{seat:seat} deals deal {deal:count}; {want:seat} deals after deal {after:count}",
+    "fact.dealer_not_winner": "{seat:seat} deals deal {deal:count}; the side that won deal {after:count} is {winners:seats}",
+    "fact.dealer_wrong_level": ("deal {deal:count} is played at level {level:rank}; its dealer, {seat:seat}, "
+                                "is at level {own:rank}"),
+    "fact.friend_call_trump": "friend card {call:count} ({card:card}) is a trump: only off-suit cards are called",
+    "fact.friend_call_copy": "friend card {call:count} (copy {nth} of {card:card}): {decks} deck{decks:plural} hold {decks}",
+    "fact.kitty_size": "the kitty holds {size} cards; these rules bury {buried}",
+    "fact.points_not_five": "{what:@points_of} {points} points: cards count in fives (5, 10 and K)",
+    "fact.points_too_many": "{points} points in {what:@points_in}: {decks} deck{decks:plural} hold{decks:verb_s} {decks:hundred}",
+    "fact.unit_impossible": "the last trick won with a unit of {unit} cards: no unit of {decks} deck{decks:plural} has {unit}",
+    "fact.unit_missing": "the last trick names no winning unit: the kitty counts as won by a single (×{multiplier})",
+    "fact.kitty_points_mismatch": "the kitty's points say {points}, but its cards hold {cards}",
+    "fact.leader_first": "{seat:seat} led; the dealer leads the first trick",
+    "fact.leader_not_winner": "{seat:seat} led; {winner:seat} won trick {won:count}",
+    "fact.card_too_many": "{card:card}: {played} cop{played:y_ies} played{kitty:@card_kitty}, {decks} deck{decks:plural} hold {decks}",
+    "fact.card_not_in_hand": "{seat:seat} played {card:card}, which is not in the recorded hand",
+    "fact.card_attempt_not_in_hand": "{seat:seat} attempted {card:card}, which is not in {recorded:@attempt_held}",
+    "fact.count_empty_lead": "{seat:seat} led no cards",
+    "fact.count_follow": "{seat:seat} played {played} card{played:plural} to a lead of {led}",
+    "fact.mixed_lead": "{seat:seat} led {cards:cards} mixing {suits:suits}",
+    "fact.mixed_attempt": "{seat:seat} attempted {cards:cards} mixing suits",
+    "fact.revoke": ("{seat:seat} did not follow {suit:suit}: played {played:cards} while holding {held:cards} "
+                    "({evidence:evidence})"),
+    "fact.wrong_format": ("{lead:cards} led; {seat:seat} played {played:cards} but held {units:units} for "
+                          "{requirement:shapes} ({evidence:evidence})"),
+    "fact.throw_stood": "throw {cards:cards} stood but {beaten:beaten}; the leader should have played {forced:unit}",
+    "fact.attempt_single": "the attempt {cards:cards} is a single unit, not a throw",
+    "fact.attempt_stands": "the attempted throw {cards:cards} stands: nobody could beat any of its units",
+    "fact.attempt_unproven": "the attempted throw {cards:cards} is not yet shown to fail",
+    "fact.forced_unit": ("failed throw {cards:cards} ({beaten:beaten}): the forced unit is {forced:unit} "
+                         "({how:@forced_unit}), {seat:seat} played {played:cards}"),
+    # the parts of a finding (:class:`Voice`)
+    "word.seat": "seat {seat}",
+    "word.seats": "seats {seats}",
+    "word.trump_suit": "trump",
+    "word.no_trump": "no trump",
+    "word.trump": "{symbol} trump",
+    "sep.list": ", ",
+    "sep.parts": "; ",
+    "evidence.played": "played in {tricks}",
+    "evidence.tricks": "trick{n:plural} {tricks}",
+    "evidence.this_trick": "{trick} (this trick)",
+    "evidence.attempt": "shown in the attempt of trick {trick}",
+    "evidence.hand": "in the recorded hand",
+    "beaten.unit": "{unit:unit} beaten by {seat:seat}'s {by:unit} ({evidence:evidence})",
+    "shape.1x1": "single",
+    "shape.2x1": "pair",
+    "shape.3x1": "triple",
+    "shape.4x1": "quad",
+    "shape.2x2": "tractor",
+    "shape.3x2": "泰坦尼克 (two running triples)",
+    "shape.kind": "{width} of a kind",
+    "shape.pairs": "tractor of {length} pairs",
+    "shape.run": "run of {length} × {width} of a kind",
+    "shape.single": "a single",
+    "shape.singles": "{count} singles",
+    "shape.one": "{name:article}{name}",
+    "shape.many": "{count} × {name}",
+    "shape.join": " + ",
+    "bid_order.two-deck": "two-deck",
+    "bid_order.titanic": "titanic",
+    "bid_order.count": "count",
+    "bid_order.chaodipi": "chaodipi",
+    "bid_source.hand": "the recorded hand",
+    "bid_source.plays": "his plays",
+    "bid_kitty.true": " and the kitty",
+    "bid_kitty.false": "",
+    "first_dealer.first-bidder": "the first bidder",
+    "first_dealer.winning-bidder": "the winning bidder",
+    "forced_unit.lowest-beaten": "the lowest beaten unit",
+    "forced_unit.largest-beaten": "the largest beaten unit",
+    "forced_unit.smallest-beaten": "the smallest beaten unit",
+    "points_of.trick": "the trick's",
+    "points_of.defenders": "the defenders'",
+    "points_of.kitty": "the kitty's",
+    "points_in.trick": "one trick",
+    "points_in.deal": "the tricks and the kitty",
+    "card_kitty.0": "",
+    "card_kitty.*": " and {value} in the kitty",
+    "attempt_held.true": "the recorded hand",
+    "attempt_held.false": "his hand (never played)",
+}
+
 SPECS: dict[str, Callable[[Any], str]] = {}
 """The format specs of the templates beyond :meth:`str.format`'s own, by name."""
 
@@ -444,6 +551,26 @@ def _plural(value: Any) -> str:
     return "" if value == 1 else "s"
 
 
+@_spec("verb_s")
+def _verb_s(value: Any) -> str:
+    return "s" if value == 1 else ""
+
+
+@_spec("y_ies")
+def _y_ies(value: Any) -> str:
+    return "y" if value == 1 else "ies"
+
+
+@_spec("hundred")
+def _hundred(value: Any) -> str:
+    return str(100 * value)
+
+
+@_spec("article")
+def _article(value: Any) -> str:
+    return "an " if str(value)[:1] in ("a", "e", "i", "o", "u") else "a "
+
+
 @_spec("requirement")
 def _requirement(value: Any) -> str:
     from .profiles import requirement_name
@@ -466,10 +593,155 @@ def _requirement_shapes(value: Any) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+class Voice:
+    """How the parts of a finding are written (the ``{field:SPEC}`` of a ``fact.`` template): the
+    record's English (docs/RECORD.md's ``detail``: seats as ``seat 2``, tricks, deals, bids and
+    friend calls counted from 0). The page's voices (``web.explain``) name the players, count from 1
+    and read the words of another catalogue; every word is a key of the voice's catalogue.
+
+    >>> from tuolaji.scorer.violations import Evidence
+    >>> Voice().evidence(Evidence(trick=3, played=(3, 10)))
+    'played in tricks 3 (this trick), 10'
+    >>> Voice().shapes(((2, 1), (1, 1), (1, 1)))
+    'a pair + 2 singles'
+    """
+
+    SPECS: frozenset[str] = frozenset({"seat", "seats", "count", "cards", "card", "unit", "units", "suit", "suits",
+                                       "trump", "rank", "evidence", "beaten", "shapes"})
+    """The specs a voice writes."""
+
+    def __init__(self, catalogue: Mapping[str, str] | None = None) -> None:
+        self.catalogue: Mapping[str, str] = FINDINGS_EN if catalogue is None else catalogue
+
+    def say(self, key: str, **params: Any) -> str:
+        """The words of ``key`` in this voice."""
+        return render(self.catalogue[key], params, self)
+
+    def word(self, group: str, value: Any) -> str:
+        """``{value:@group}``: the words of ``group.value`` (``group.*`` for any other value; the
+        value as it is where the catalogue has neither)."""
+        name = str(value).lower() if isinstance(value, bool) else str(value)
+        if f"{group}.{name}" in self.catalogue:
+            return self.say(f"{group}.{name}")
+        if f"{group}.*" in self.catalogue:
+            return self.say(f"{group}.*", value=value)
+        return self.unknown(value)
+
+    def unknown(self, value: Any) -> str:
+        """A value the catalogue has no word for: the record writes it as it is."""
+        return str(value)
+
+    def seat(self, value: int) -> str:
+        return self.say("word.seat", seat=value)
+
+    def seats(self, value: Any) -> str:
+        return self.say("word.seats", seats=", ".join(str(v) for v in value))
+
+    def count(self, value: int) -> int:
+        return value
+
+    def card_names(self, text: str) -> str:
+        """Cards as the record names them (``♠A SJ``), in this voice."""
+        return text
+
+    def cards(self, value: Any) -> str:
+        from .cards import pretty_card
+
+        return self.card_names(" ".join(pretty_card(c) for c in value))
+
+    def card(self, value: int) -> str:
+        return self.cards((value,))
+
+    def unit(self, value: Any) -> str:
+        from .cards import pretty_card
+
+        return self.card_names("".join(pretty_card(c) for c in value))
+
+    def units(self, value: Any) -> str:
+        return " ".join(self.unit(u) for u in value)
+
+    def suit(self, value: int) -> str:
+        from .order import SUIT_LABELS
+
+        label = SUIT_LABELS[value]
+        return self.say("word.trump_suit") if label == "trump" else label
+
+    def suits(self, value: Any) -> str:
+        return self.say("sep.list").join(self.suit(s) for s in value)
+
+    def trump(self, value: str) -> str:
+        from .cards import SUIT_SYMBOLS
+
+        return self.say("word.no_trump") if value == "NT" else self.say("word.trump", symbol=SUIT_SYMBOLS[value])
+
+    def rank(self, value: int) -> str:
+        from .cards import RANKS
+
+        return RANKS[value]
+
+    def trick_list(self, tricks: Any, this: int) -> str:
+        """The tricks cards were played in, the finding's own marked."""
+        labels = [self.say("evidence.this_trick", trick=self.count(t)) if t == this else str(self.count(t))
+                  for t in tricks]
+        return self.say("evidence.tricks", n=len(labels), tricks=self.say("sep.list").join(labels))
+
+    def evidence(self, value: Any) -> str:
+        """Where held cards show up (:class:`scorer.violations.Evidence`)."""
+        parts = []
+        if value.played:
+            parts.append(self.say("evidence.played", tricks=self.trick_list(value.played, value.trick)))
+        if value.attempt is not None:
+            parts.append(self.say("evidence.attempt", trick=self.count(value.attempt)))
+        if value.hand or not parts:
+            parts.append(self.say("evidence.hand"))
+        return self.say("sep.parts").join(parts)
+
+    def beaten(self, value: Any) -> str:
+        """Each beaten unit of a throw, who beats it with what, and the evidence."""
+        return self.say("sep.parts").join(self.say("beaten.unit", unit=b.unit, seat=b.seat, by=b.by,
+                                                   evidence=b.evidence) for b in value)
+
+    def shape(self, width: int, length: int) -> str:
+        if f"shape.{width}x{length}" in self.catalogue:
+            return self.say(f"shape.{width}x{length}")
+        if length == 1:
+            return self.say("shape.kind", width=width)
+        return self.say("shape.pairs" if width == 2 else "shape.run", width=width, length=length)
+
+    def shapes(self, value: Any) -> str:
+        """A follow requirement (its shapes) in words, widest first."""
+        shapes = sorted((tuple(s) for s in value), key=lambda s: (s[0] * s[1], s[0]), reverse=True)
+        counts: dict[tuple[int, ...], int] = {}
+        for shape in shapes:
+            counts[shape] = counts.get(shape, 0) + 1
+        parts = []
+        for (width, length), count in counts.items():
+            if (width, length) == (1, 1):
+                parts.append(self.say("shape.single") if count == 1 else self.say("shape.singles", count=count))
+            else:
+                name = self.shape(width, length)
+                parts.append(self.say("shape.one", name=name) if count == 1
+                             else self.say("shape.many", count=count, name=name))
+        return self.say("shape.join").join(parts)
+
+
+RECORD_VOICE = Voice()
+"""The record's English (``str(message)``, docs/RECORD.md's ``detail``)."""
+
+
 class _Formatter(string.Formatter):
+    def __init__(self, voice: Voice | None = None) -> None:
+        super().__init__()
+        self.voice = voice
+
     def format_field(self, value: Any, format_spec: str) -> Any:
         if format_spec in SPECS:
             return SPECS[format_spec](value)
+        voice = self.voice or RECORD_VOICE
+        if format_spec.startswith("@"):
+            return voice.word(format_spec[1:], value)
+        if format_spec in Voice.SPECS:
+            return str(getattr(voice, format_spec)(value))
         if isinstance(value, (list, tuple)) and format_spec:
             sep, _, empty = format_spec.partition("|")
             return sep.join(str(v) for v in value) if value else empty
@@ -479,13 +751,14 @@ class _Formatter(string.Formatter):
 _FORMATTER = _Formatter()
 
 
-def render(template: str, params: Mapping[str, Any]) -> str:
-    """``template`` with ``params`` filled in (lists joined, the specs above applied).
+def render(template: str, params: Mapping[str, Any], voice: Voice | None = None) -> str:
+    """``template`` with ``params`` filled in (lists joined, the specs above applied, a finding's
+    parts written by ``voice``, the record's English by default).
 
     >>> render("{where}: {n} card{n:plural}, {cards:, |none}", {"where": "x", "n": 2, "cards": ()})
     'x: 2 cards, none'
     """
-    return _FORMATTER.vformat(template, (), params)
+    return (_FORMATTER if voice is None else _Formatter(voice)).vformat(template, (), params)
 
 
 def template_fields(template: str) -> set[str]:
@@ -499,14 +772,14 @@ def template_fields(template: str) -> set[str]:
 
 @dataclass(frozen=True)
 class Message:
-    """One thing the scorer says: ``key`` (of :data:`MESSAGES_EN`) and its ``params``; ``str()`` is
-    the English."""
+    """One thing the scorer says: ``key`` (of :data:`MESSAGES_EN`, or :data:`FINDINGS_EN` for a finding)
+    and its ``params``; ``str()`` is the English (the record's)."""
 
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        return render(MESSAGES_EN[self.key], self.params)
+        return render(MESSAGES_EN[self.key] if self.key in MESSAGES_EN else FINDINGS_EN[self.key], self.params)
 
 
 def place_parts(where: str) -> tuple[tuple[str, int | None], ...]:
@@ -528,4 +801,5 @@ def place_parts(where: str) -> tuple[tuple[str, int | None], ...]:
     return tuple(parts)
 
 
-__all__ = ["FREE_TEXT", "MESSAGES_EN", "Message", "SPECS", "place_parts", "render", "template_fields"]
+__all__ = ["FINDINGS_EN", "FREE_TEXT", "MESSAGES_EN", "Message", "RECORD_VOICE", "SPECS", "Voice", "place_parts", "render",
+           "template_fields"]

@@ -3,9 +3,10 @@
 A :class:`Violation` is the rule code, the trick (None for the deal-level checks), the seat
 at fault, whether it is proven, and a *fact*: one small frozen record per kind of finding
 holding the cards, units, seats, numbers and evidence the finding is about. The words are
-rendered from the fact, never parsed back from them: English in
-:mod:`scorer.violation_text` (docs/RECORD.md's ``detail``), Chinese and the page's English in
-``web/explain.py``.
+rendered from the fact, never parsed back from them: each fact is a message
+(:meth:`Fact.message`, a key of :data:`scorer.messages.FINDINGS_EN` and the fact's fields), written
+by one renderer in the record's English (docs/RECORD.md's ``detail``) and, through the page's
+catalogue, in Chinese and the page's English (``web/explain.py``).
 
 Cards are card kinds (``0..53``, :mod:`scorer.cards`), units the cards of one unit
 (``(c, c)`` for a pair), tricks and deals 0-based, ranks indices into ``RANKS``, suits
@@ -21,8 +22,10 @@ indices into ``SUIT_LABELS`` (``4`` is trump) and trumps the record's letters
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar, Literal
+
+from .messages import Message
 
 Cards = tuple[int, ...]
 """Card kinds, in the order the sentence names them."""
@@ -56,9 +59,14 @@ class Beaten:
 
 @dataclass(frozen=True)
 class Fact:
-    """What one finding is about; ``sentence`` names the words it is rendered in."""
+    """What one finding is about; ``sentence`` names the words it is rendered in: the message
+    ``fact.SENTENCE`` of the catalogues, its fields the parameters."""
 
     sentence: ClassVar[str] = ""
+
+    def message(self) -> Message:
+        """The finding as a message (:mod:`scorer.messages`): ``str()`` of it is docs/RECORD.md's ``detail``."""
+        return Message(f"fact.{self.sentence}", {f.name: getattr(self, f.name) for f in fields(self)})
 
 
 # --- bids (bad-bid): ``bid`` is the bid's index in the deal's bids, ``cards`` what it shows ----

@@ -213,7 +213,7 @@ def test_kitty_points_agree_with_its_cards() -> None:
     rec = deal_record("standard-2deck", [], complete=True, kitty=["5C", "KD", "3S", "4S", "7D", "8D", "9C", "JC"],
                       kitty_points=20)
     rec["deals"][0]["tricks"] = [points_trick(1, 10, unit=1)]
-    assert _bad(rec) == [(None, 0, "kitty_points 20, but the kitty's cards hold 15")]
+    assert _bad(rec) == [(None, 0, "the kitty's points say 20, but its cards hold 15")]
     assert audit_record(rec)["deals"][0]["kitty_points"] == 15  # the cards count
 
 

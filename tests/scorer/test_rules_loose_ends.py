@@ -52,7 +52,7 @@ def test_friends_first_deal_at_the_winning_bidders_level() -> None:
 def test_no_bid_is_no_trump_in_the_seed_004_profiles(profile: str) -> None:
     # seed 004: 「若發牌結束仍無人亮牌，則打無主」; 泰坦尼克's bidding 「和兩副牌拖拉機規則類似」
     rec = deal_record(profile, [], level="2", trump="H", bids=[])
-    assert _found(rec) == [(0, "bad-bid", "no bid: the deal is played in no-trump, not H")]
+    assert _found(rec) == [(0, "bad-bid", "no bid: the deal is played in no trump, not ♥ trump")]
     rec["deals"][0]["trump"] = "NT"
     assert _found(rec) == []
 

@@ -369,7 +369,7 @@ def test_bidding_state_chaodipi_rounds_after_the_kitty() -> None:
     # no 炒地皮 elsewhere
     s = BiddingState(PROFILES["standard-2deck"], "2", first_deal=False, dealer=0)
     s.bury_kitty()
-    assert s.why_not(1, cards("2H")) == "bid 0 (♥2) after the kitty: these rules have no 炒地皮"
+    assert s.why_not(1, cards("2H")) == "bid 0 (♥2) came after the kitty: these rules have no 炒地皮"
 
 
 def test_bidding_state_blind_bids_four_decks() -> None:

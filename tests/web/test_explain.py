@@ -421,7 +421,7 @@ def cards(text: str) -> tuple[int, ...]:
 def test_the_revoke_reads_as_a_sentence_in_each_language():
     players = ["东", "南", "西", "北"]
     fact = Revoke(suit=0, seat=1, played=cards("7D"), held=cards("9S 9S SJ"), evidence=Evidence(trick=4, played=(10, 12)))
-    assert detail(fact) == "led ♠; seat 1 played ♦7 while holding ♠9 ♠9 SJ (played in tricks 10, 12)"
+    assert detail(fact) == "seat 1 did not follow ♠: played ♦7 while holding ♠9 ♠9 SJ (played in tricks 10, 12)"
     assert explain_fact(fact, players) == {"zh": "南 未跟 ♠：出了 ♦7，但手里有 ♠9 ♠9 小王（第 11、13 墩打出）",
                                            "en": "南 did not follow ♠: played ♦7 while holding ♠9 ♠9 SJ (played in tricks 11, 13)"}
 
@@ -441,7 +441,7 @@ def test_a_failed_throw_names_who_beat_which_unit():
 def test_a_format_fault_names_the_requirement_in_words():
     fact = WrongFormat(cards("AH AH KH KH"), 3, cards("3H 5H 7H 8H"), (cards("6H 6H"),), ((2, 1), (1, 1), (1, 1)),
                        Evidence(trick=5, played=(7,), hand=True))
-    assert detail(fact) == ("led ♥A ♥A ♥K ♥K; seat 3 played ♥3 ♥5 ♥7 ♥8 but held ♥6♥6 for [2][1][1] "
+    assert detail(fact) == ("♥A ♥A ♥K ♥K led; seat 3 played ♥3 ♥5 ♥7 ♥8 but held ♥6♥6 for a pair + 2 singles "
                             "(played in trick 7; in the recorded hand)")
     text = explain_fact(fact, ["a", "b", "c", "d"])
     assert text["zh"] == "首家出 ♥A ♥A ♥K ♥K，d 出了 ♥3 ♥5 ♥7 ♥8，但手里有 ♥6♥6，应跟对子 + 2 张单牌（第 8 墩打出；记录的手牌里有）"
@@ -464,8 +464,8 @@ class BrandNewFact(Fact):
     {"rule": None},
 ])
 def test_a_finding_without_words_falls_back_to_the_scorers_english(violation, monkeypatch):
-    from tuolaji.scorer import violation_text as violation_text
-    monkeypatch.setitem(violation_text._SENTENCES, BrandNewFact, lambda f: f"seat {f.seat} did it in trick 2")
+    from tuolaji.scorer.messages import FINDINGS_EN
+    monkeypatch.setitem(FINDINGS_EN, "fact.brand_new", "{seat:seat} did it in trick 2")
     described = describe_violation(violation, ["东", "南"])
     assert described["parsed"] is False and described["zh"] == described["en"]
     if isinstance(violation, Violation):

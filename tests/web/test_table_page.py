@@ -280,7 +280,7 @@ def test_violation_details_come_in_chinese_and_english_with_names_and_tricks_fro
     violation = data["state"]["audit"]["deals"][0]["violations"][0]
     text = data["view"]["deals"][0]["violations"][0]
     name = record["players"][seat]
-    led = violation["detail"].split(";")[0].removeprefix("led ")
+    led = violation["detail"].split(" did not follow ", 1)[1].split(":")[0]
     assert text["parsed"] is True
     assert text["zh"].startswith(f"{name} 未跟 {led}：出了 ") and "但手里有" in text["zh"] and "墩打出）" in text["zh"]
     assert text["en"].startswith(f"{name} did not follow {led}: played ")
