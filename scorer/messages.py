@@ -514,6 +514,22 @@ FINDINGS_EN: dict[str, str] = {
     "card_kitty.*": " and {value} in the kitty",
     "attempt_held.true": "the recorded hand",
     "attempt_held.false": "his hand (never played)",
+    # penalties (scorer.violations.PenaltyFact, RulingFact)
+    "penalty.throw.points": "{offence:@offence} {cards:cards}: {wrong} stuck card{wrong:plural} × {per}",
+    "penalty.throw.level-points": "{offence:@offence} {cards:cards}: one level's worth of points ({points})",
+    "penalty.throw.level": "{offence:@offence} {cards:cards}: the thrower's side loses one level",
+    "penalty.points": "{offence:@offence}: {wrong} wrong card{wrong:plural} × {per}",
+    "penalty.level-points": "{offence:@offence}: one level's worth of points ({points})",
+    "penalty.level": "{offence:@offence}: the offender's side loses one level",
+    "ruling.points": "ruling{rule:@ruled}: {points} points",
+    "ruling.levels": "ruling{rule:@ruled}: the offender's side loses {levels} level{levels:plural}",
+    "ruled.None": "",
+    "ruled.*": " ({value})",
+    "offence.throw": "failed throw",
+    "offence.discard": "wrong discard",
+    "offence.trumping": "wrong trumping",
+    "offence.kitty": "wrong kitty",
+    "offence.card-count": "wrong card count",
 }
 
 SPECS: dict[str, Callable[[Any], str]] = {}

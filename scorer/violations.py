@@ -475,6 +475,12 @@ class PenaltyFact:
     points: int = 0
     cards: Cards = ()
 
+    def message(self) -> Message:
+        """The penalty as a message: ``penalty.throw.MODE`` (a failed throw names its cards) or
+        ``penalty.MODE``, the fields the parameters."""
+        key = f"penalty.throw.{self.mode}" if self.offence == "throw" else f"penalty.{self.mode}"
+        return Message(key, {f.name: getattr(self, f.name) for f in fields(self)})
+
 
 @dataclass(frozen=True)
 class RulingFact:
@@ -485,6 +491,11 @@ class RulingFact:
     rule: str | None
     points: int
     levels: int
+
+    def message(self) -> Message:
+        """The ruling as a message: ``ruling.levels`` or ``ruling.points``, the fields the parameters."""
+        return Message("ruling.levels" if self.levels else "ruling.points",
+                       {f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from tuolaji.scorer.follow import Obligation
 from tuolaji.scorer.formats import SINGLE
 from tuolaji.scorer.messages import FINDINGS_EN, FREE_TEXT, MESSAGES_EN, Message, Voice, place_parts, render
 from tuolaji.scorer.record import RecordError
-from tuolaji.scorer.violation_text import OFFENCE_EN, cards_text, detail, penalty_detail
+from tuolaji.scorer.violation_text import OFFENCE_EN, detail, penalty_detail
 from tuolaji.scorer.violations import Fact, Penalty, PenaltyFact, RulingFact, Violation
 from tuolaji.session.history import change_words
 from tuolaji.web.cards import card_label
@@ -45,10 +45,6 @@ from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_PAGE_EN, MESSAGES_ZH, OFFENCE
 from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 class UnknownTemplateError(ValueError):
@@ -89,6 +85,12 @@ class PageVoice(Voice):
 
     def unknown(self, value: Any) -> str:
         raise UnknownTemplateError(str(value))
+
+    def word(self, group: str, value: Any) -> str:
+        if group == "ruled" and value is not None:  # a ruling names its rule as the page does, if it can
+            label = STRINGS.get(f"rule.{value}")
+            return self.say("ruled.*", value=label[self.lang]) if label else self.say("ruled.None")
+        return super().word(group, value)
 
     def seat(self, value: int) -> str:
         return self.names.seat(value)
@@ -140,38 +142,15 @@ OFFENCES: dict[str, tuple[str, str]] = {offence: (OFFENCES_ZH[offence], OFFENCE_
 
 
 def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ()) -> Text:
-    """A penalty in Chinese and the page's English.
+    """A penalty in Chinese and the page's English: its message in the page's voices.
 
     >>> explain_penalty(PenaltyFact("discard", "points", wrong=2, per=10))["zh"]
     '垫错：2 张 × 10 分'
     >>> explain_penalty(RulingFact(0, "must-follow-suit", 20, 0))["zh"]
     '裁定（未跟花色）：罚 20 分'
     """
-    if isinstance(fact, RulingFact):
-        label = STRINGS.get(f"rule.{fact.rule}") if fact.rule else None
-        what_zh = f"裁定（{label['zh']}）" if label else "裁定"
-        what_en = f"ruling ({label['en']})" if label else "ruling"
-        if fact.levels:
-            return {"zh": f"{what_zh}：违规方降 {fact.levels} 级",
-                    "en": f"{what_en}: the offender's side loses {_plural(fact.levels, 'level')}"}
-        return {"zh": f"{what_zh}：罚 {fact.points} 分", "en": f"{what_en}: {fact.points} points"}
-    w = _Words(players)
-    if fact.offence == "throw":
-        cards = cards_text(fact.cards)
-        what_zh, what_en = f"甩 {w.cards_zh(cards)} 失败", f"{OFFENCE_EN['throw']} {cards}"
-        if fact.mode == "points":
-            return {"zh": f"{what_zh}：{fact.wrong} 张被管住 × {fact.per} 分",
-                    "en": f"{what_en}: {_plural(fact.wrong, 'stuck card')} × {fact.per}"}
-        if fact.mode == "level-points":
-            return {"zh": f"{what_zh}：一次性扣一级的分（{fact.points} 分）",
-                    "en": f"{what_en}: one level's worth of points ({fact.points})"}
-        return {"zh": f"{what_zh}：甩牌方降一级", "en": f"{what_en}: the thrower's side loses one level"}
-    zh, en = OFFENCES[fact.offence]
-    if fact.mode == "points":
-        return {"zh": f"{zh}：{fact.wrong} 张 × {fact.per} 分", "en": f"{en}: {_plural(fact.wrong, 'wrong card')} × {fact.per}"}
-    if fact.mode == "level-points":
-        return {"zh": f"{zh}：扣一级的分（{fact.points} 分）", "en": f"{en}: one level's worth of points ({fact.points})"}
-    return {"zh": f"{zh}：违规方降一级", "en": f"{en}: the offender's side loses one level"}
+    message = fact.message()
+    return {lang: PageVoice(lang, players).say(message.key, **message.params) for lang in ("zh", "en")}
 
 
 # --- what the scorer says besides findings: errors, the follow hint, the lead's obligation --------------

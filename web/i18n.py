@@ -1103,6 +1103,17 @@ FINDINGS_ZH: dict[str, str] = {
     "card_kitty.*": "，底牌里还有 {value} 张",
     "attempt_held.true": "记录的手牌里没有这张",
     "attempt_held.false": "手里没有这张（始终没打出）",
+    "penalty.throw.points": "甩 {cards:cards} 失败：{wrong} 张被管住 × {per} 分",
+    "penalty.throw.level-points": "甩 {cards:cards} 失败：一次性扣一级的分（{points} 分）",
+    "penalty.throw.level": "甩 {cards:cards} 失败：甩牌方降一级",
+    "penalty.points": "{offence:@offence}：{wrong} 张 × {per} 分",
+    "penalty.level-points": "{offence:@offence}：扣一级的分（{points} 分）",
+    "penalty.level": "{offence:@offence}：违规方降一级",
+    "ruling.points": "裁定{rule:@ruled}：罚 {points} 分",
+    "ruling.levels": "裁定{rule:@ruled}：违规方降 {levels} 级",
+    "ruled.None": "",
+    "ruled.*": "（{value}）",
+    **{f"offence.{offence}": name for offence, name in OFFENCES_ZH.items()},
 }
 """The Chinese of every key of :data:`scorer.messages.FINDINGS_EN`: the audit's findings and their
 parts, written by the page's voice (:class:`web.explain.PageVoice`: names for seats, counting from 1)."""

@@ -218,15 +218,13 @@ def test_the_penalties_are_named_in_one_table_a_language() -> None:
     """The English of each penalised offence is the scorer's (``OFFENCE_EN``), the Chinese the page's
     (``OFFENCES_ZH``); the record's details, the rules' words and the set-up form read them."""
     from tuolaji.scorer.profiles import PENALTY_OPTIONS
-    from tuolaji.scorer.violation_text import OFFENCE_EN, OFFENCE_NAMES, PENALTY_OPTION_OFFENCES
+    from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
     from tuolaji.web.explain import OFFENCES
     from tuolaji.web.i18n import OFFENCES_ZH, STRINGS
     from tuolaji.web.rules_words import PENALTY_NAMES
 
     assert set(OFFENCE_EN) == set(OFFENCES_ZH) == set(PENALTY_OPTION_OFFENCES.values())
     assert set(PENALTY_OPTION_OFFENCES) == set(PENALTY_OPTIONS)
-    for offence, name in OFFENCE_NAMES.items():  # docs/RECORD.md's detail: the English, the Chinese after it
-        assert name == f"{OFFENCE_EN[offence]} ({OFFENCES_ZH[offence]})"
     assert all(OFFENCES[offence] == (OFFENCES_ZH[offence], OFFENCE_EN[offence]) for offence in OFFENCE_EN)
     for option, offence in PENALTY_OPTION_OFFENCES.items():
         assert PENALTY_NAMES[option] == (OFFENCES_ZH[offence], OFFENCE_EN[offence])

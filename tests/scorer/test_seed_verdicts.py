@@ -302,8 +302,8 @@ def test_discard_and_trump_penalties() -> None:
     out = audit_record(rec)["deals"][0]
     assert [(v["seat"], v["rule"]) for v in out["violations"]] == [(1, "must-follow-suit"), (2, "must-follow-suit")]
     assert [(p["seat"], p["points"], p["detail"]) for p in out["penalties"]] == [
-        (1, -10, "wrong discard (垫错): 1 wrong card × 10"),
-        (2, 40, "wrong trumping (毙牌出错): one level's worth of points (40)")]  # seat 2: the dealer's side
+        (1, -10, "wrong discard: 1 wrong card × 10"),
+        (2, 40, "wrong trumping: one level's worth of points (40)")]  # seat 2: the dealer's side
     assert out["penalty_points"] == 30
 
 
@@ -314,8 +314,8 @@ def test_kitty_and_card_count_penalties() -> None:
     out = audit_record(rec)["deals"][0]
     assert sorted(v["rule"] for v in out["violations"]) == ["bad-kitty", "wrong-card-count"]
     assert [(p["seat"], p["points"], p["detail"]) for p in out["penalties"]] == [
-        (0, 0, "wrong kitty (留底差错): the offender's side loses one level"),
-        (1, -10, "wrong card count (多牌少牌): 1 wrong card × 10")]
+        (0, 0, "wrong kitty: the offender's side loses one level"),
+        (1, -10, "wrong card count: 1 wrong card × 10")]
 
 
 # ====================================================================== a rules core a live table asks
