@@ -18,7 +18,7 @@ import numpy as np
 from tuolaji.models import MODELS_DIR
 from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
-from tuolaji.vision.cardcrop import classifier_blob, crop_index
+from tuolaji.vision.cardcrop import classifier_blob, crop_index, crop_restacked
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
 from tuolaji.vision.decks import DeckHead, check_deck_fits
@@ -61,6 +61,10 @@ class ReaderSettings:
     small_reader_px: float = 0.0  # > 0: index boxes whose longest side is under this (frame px) are also read by the
     # small-index specialist (classifier_small.onnx, where shipped; never with an enrolled deck) ...
     small_reader_weight: float = 1.0  # ... its probabilities weighing this much against the classifier's (1: its read alone)
+    restack_below: float = 0.0  # > 0: an index read less surely than this is also read as if its suit stood beside its
+    # rank (cardcrop.crop_restacked), and that read kept where it is surer
+    index_layout: str = "vertical"  # "horizontal": the deck prints its suits beside the ranks, and every index is read
+    # so (a joker's column, which such decks print as the others do, as it stands)
 
 
 class ReaderOverrides(TypedDict, total=False):
@@ -89,6 +93,8 @@ class ReaderOverrides(TypedDict, total=False):
     small_card_threshold: float
     small_reader_px: float
     small_reader_weight: float
+    restack_below: float
+    index_layout: str
 
 
 CAREFUL: ReaderOverrides = {"classify_turns": 4}
@@ -299,7 +305,37 @@ class CardReader:
             probs[chosen] = small_probs
             up[chosen] = small_up / np.linalg.norm(small_up, axis=1, keepdims=True).clip(1e-6)
             side[chosen] = small_side
-        return probs, refine_ups(crops, up), side
+        up = refine_ups(crops, up)
+        if self.settings.index_layout == "horizontal":
+            self._reread_restacked(frame_bgr, boxes, chosen, probs, up, side, np.ones(len(boxes), bool))
+        elif self.settings.restack_below > 0:
+            unsure = probs[:, :REJECT].max(axis=1) < self.settings.restack_below
+            self._reread_restacked(frame_bgr, boxes, chosen, probs, up, side, unsure)
+        return probs, up, side
+
+    def _reread_restacked(self, frame_bgr: np.ndarray, boxes: np.ndarray, chosen: np.ndarray,
+                          probs: np.ndarray, up: np.ndarray, side: np.ndarray, which: np.ndarray) -> None:
+        """Read the indices ``which`` again as indices with the suit beside the rank
+        (:func:`vision.cardcrop.crop_restacked`), each by the network that read it, and keep that
+        read in ``probs`` and ``side`` where it names a card more surely, and its up-vector (turned back
+        into the frame) with it, or with ``index_layout`` "horizontal" unless the first read is a surer
+        joker (a horizontal deck's indices all lie as their rearranged reads say)."""
+        every = self.settings.index_layout == "horizontal"
+        for small in (False, True):
+            rows = np.flatnonzero(which & (chosen == small))
+            if len(rows) == 0:
+                continue
+            crops = np.stack([crop_restacked(frame_bgr, tuple(boxes[k]), (float(up[k, 0]), float(up[k, 1]))) for k in rows])
+            again, again_up, again_side = self._read_crops(crops, small=small)
+            surer = again[:, :REJECT].max(axis=1) > probs[rows, :REJECT].max(axis=1)
+            turned = surer | ~np.isin(probs[rows].argmax(axis=1), list(_JOKER_IDS)) if every else surer
+            for row, k in enumerate(rows):
+                if turned[row]:
+                    angle = math.atan2(up[k, 1], up[k, 0]) + math.pi  # the turn crop_restacked made, undone
+                    x, y = again_up[row]
+                    up[k] = (x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle))
+                if surer[row]:
+                    probs[k], side[k] = again[row], again_side[row]
 
     def _read_crops(self, crops: np.ndarray, small: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One network's probabilities, unit up-vectors and sides of ``crops`` (the classifier's,
