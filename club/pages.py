@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import io
 import os
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
+from tuolaji.web.i18n import normalise_language, translate
 from tuolaji.web.pages import render_page
 from tuolaji.web.sse import event_stream
 
@@ -269,7 +271,35 @@ def results_csv_file() -> Response:
 
 @club_bp.get("/club/standings.png")
 def standings_png() -> Response:
-    return Response(standings_picture(store().standings(_rule())), mimetype="image/png")
+    """The standings as a picture for the notice board, titled with the round they stand after (or
+    the one under way), the rule they are ranked by and the date, in the page's language (``?lang=``)."""
+    rule = _rule()
+    lang = normalise_language(request.args.get("lang") or request.cookies.get("lang"))
+    title = standings_title(store().last_round(), rule, lang, date.today())
+    header = [translate(f"standings.{key}", lang) for key in STANDINGS_COLUMNS]
+    return Response(standings_picture(store().standings(rule), title, header), mimetype="image/png")
+
+
+STANDINGS_COLUMNS = ("rank", "pair", "rounds", "levels", "level_diff", "deals", "points")
+
+
+def standings_title(last_round: dict[str, Any] | None, rule: str, lang: str, day: date) -> str:
+    """The standings picture's title: what they are, after which round, by which rule, on which day.
+
+    >>> standings_title({"round": 2, "ended": "2026-12-06T21:40:00"}, "levels", "zh", date(2026, 12, 6))
+    '排名 · 第 2 轮后 · 按升级数 · 2026-12-06'
+    >>> standings_title({"round": 3, "ended": None}, "points", "en", date(2026, 12, 6))
+    'Standings · round 3 under way · by points · 2026-12-06'
+    >>> standings_title(None, "deals", "en", date(2026, 12, 6))
+    'Standings · no round played yet · by deals won · 2026-12-06'
+    """
+    if last_round is None:
+        stage = translate("standings.no_round", lang)
+    else:
+        key = "standings.after_round" if last_round.get("ended") else "standings.during_round"
+        stage = translate(key, lang, round=last_round["round"])
+    ranked = translate("standings.ranked_by", lang, rule=translate(f"director.rule.{rule}", lang))
+    return " · ".join((translate("standings.title", lang), stage, ranked, day.isoformat()))
 
 
 @club_bp.get("/club/api/events")
@@ -299,28 +329,32 @@ FONT_PATHS = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "/usr/share/font
               "/usr/share/fonts/truetype/arphic/uming.ttc")
 
 
-def standings_picture(rows: list[dict[str, Any]]) -> bytes:
-    """The standings as a PNG for the notice board (a CJK font where the system has one)."""
+def standings_picture(rows: list[dict[str, Any]], title: str, header: list[str]) -> bytes:
+    """The standings as a PNG for the notice board, ``title`` above the table (a CJK font where the
+    system has one)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    font: Any = None
-    for path in FONT_PATHS:
-        try:
-            font = ImageFont.truetype(path, 28)
-            break
-        except OSError:
-            continue
-    if font is None:
-        font = ImageFont.load_default()
-    header = ["名次", "对", "轮", "升级", "级差", "胜局", "得分"]
+    def font_of(size: int) -> Any:
+        for path in FONT_PATHS:
+            try:
+                return ImageFont.truetype(path, size)
+            except OSError:
+                continue
+        return ImageFont.load_default()
+
+    font, title_font = font_of(28), font_of(34)
     lines = [header] + [[str(r["rank"]), str(r["pair"]), str(r["rounds"]), str(r["levels_gained"]),
                          str(r["level_diff"]), str(r["deals_won"]), str(r["points"])] for r in rows]
-    widths = [90, 320, 70, 100, 100, 100, 100]
-    image = Image.new("RGB", (sum(widths) + 40, 40 + 44 * len(lines)), "white")
+    widths = [90, 320, 70, 100, 140, 120, 100]
+    top = 80
+    table_width = sum(widths) + 40
+    title_width = int(ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(title, font=title_font)) + 40
+    image = Image.new("RGB", (max(table_width, title_width), top + 20 + 44 * len(lines)), "white")
     draw = ImageDraw.Draw(image)
+    draw.text((20, 20), title, fill="black", font=title_font)
     for row_index, line in enumerate(lines):
         x = 20
-        y = 20 + 44 * row_index
+        y = top + 20 + 44 * row_index
         if row_index == 0:
             draw.rectangle((0, y - 4, image.width, y + 38), fill="#e8eef6")
         for width, text in zip(widths, line, strict=True):

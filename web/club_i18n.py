@@ -64,4 +64,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "standings.level_diff": {"zh": "级差", "en": "Level diff."},
     "standings.deals": {"zh": "胜局", "en": "Deals won"},
     "standings.points": {"zh": "得分", "en": "Points"},
+    "standings.after_round": {"zh": "第 {round} 轮后", "en": "after round {round}"},
+    "standings.during_round": {"zh": "第 {round} 轮进行中", "en": "round {round} under way"},
+    "standings.no_round": {"zh": "尚未开赛", "en": "no round played yet"},
+    "standings.ranked_by": {"zh": "按{rule}", "en": "by {rule}"},
 }

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from tuolaji.club.pages import standings_picture
 from tuolaji.club.results import pair_results, standings
 
 from .conftest import ClubServer, evening_record, organiser
@@ -100,6 +102,16 @@ def test_two_round_evening(club: ClubServer) -> None:
         assert [r["pair"] for r in csv.DictReader(io.StringIO(text))] == [r["pair"] for r in final]
     png = client.get("/club/standings.png")
     assert png.status_code == 200 and png.data.startswith(b"\x89PNG\r\n\x1a\n")
+    # the notice board's picture says what it shows: after which round, by which rule, on which day
+    days = {date.today().isoformat()}
+    english = client.get("/club/standings.png?rule=points&lang=en").data
+    days.add(date.today().isoformat())
+    header = ["Rank", "Pair", "Rounds", "Levels", "Level diff.", "Deals won", "Points"]
+    by_points = standings(rows, "points")
+    assert english in {standings_picture(by_points, f"Standings · after round 2 · by points · {day}", header) for day in days}
+    chinese = client.get("/club/standings.png?rule=points&lang=zh").data
+    assert chinese in {standings_picture(by_points, f"排名 · 第 2 轮后 · 按得分 · {day}",
+                                         ["名次", "搭档", "轮", "升级", "级差", "胜局", "得分"]) for day in days}
     assert [r["round"] for r in client.get("/club/api/rounds").get_json()["rounds"]] == [1, 2]
 
 
