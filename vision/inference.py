@@ -159,7 +159,7 @@ class CardReader:
 
     @staticmethod
     def load(models_dir: str | Path | None = None, threads: int = 2, deck: DeckHead | None = None,
-             **overrides: float) -> CardReader:
+             **overrides: float | str) -> CardReader:
         """Load ``detector.onnx``, ``classifier.onnx`` and ``cards.json`` from ``models_dir``.
 
         ``overrides`` replace settings of ``cards.json`` (for instance ``**CAREFUL``);
