@@ -27,7 +27,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.safejson import MAX_BYTES
 
 from .errors import input_error_response
-from .i18n import STRINGS, normalise_language, translate
+from .i18n import STRINGS, both, normalise_language, translate
 from .security import error_response, init_security, load_or_create_token, own_host_names
 from .store import DATABASE_NAME, SessionStore, default_data_dir
 from .table import Table
@@ -45,14 +45,6 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": MAX_BYTES,  # request bodies: 413 beyond (an import: web.api.MAX_IMPORT_BYTES)
     "MAX_FORM_MEMORY_SIZE": MAX_BYTES,
 }
-
-HTTP_MESSAGES: dict[int, dict[str, str]] = {
-    400: {"zh": "请求格式不对", "en": "malformed request"},
-    404: {"zh": "没有这个页面", "en": "no such page"},
-    405: {"zh": "不支持这种请求方法", "en": "method not allowed"},
-    413: {"zh": "请求太大（上限 {limit} MB）", "en": "request too large (the limit is {limit} MB)"},
-}
-
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the application. ``config`` overrides :data:`DEFAULT_CONFIG` (and Flask's own keys)."""
@@ -102,9 +94,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Response:
         code = error.code or 400
-        words = HTTP_MESSAGES.get(code) or {"zh": f"请求出错（{code}）", "en": error.name.lower()}
         limit = f"{(request.max_content_length or app.config['MAX_CONTENT_LENGTH']) / 1024 / 1024:g}"
-        return error_response({lang: text.format(limit=limit) for lang, text in words.items()}, code,
+        key = f"http.{code}" if f"http.{code}" in STRINGS else "http.other"
+        return error_response(both(key, limit=limit, code=str(code), name=error.name.lower()), code,
                               code=f"http-{code}")
 
     app.config["I18N"] = STRINGS

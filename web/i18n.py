@@ -600,6 +600,63 @@ STRINGS.update({
     "result.sides": {"zh": "，", "en": ", "},
 })
 
+# what a rules profile and its house rules mean (web/rules_words.py)
+STRINGS.update({
+    "about.sep": {"zh": "；", "en": "; "},
+    "about.ranks_sep": {"zh": "、", "en": ", "},
+    "about.deck": {"zh": "{decks} 副牌，{players} 人", "en": "{decks} deck, {players} players"},
+    "about.decks": {"zh": "{decks} 副牌，{players} 人", "en": "{decks} decks, {players} players"},
+    "about.threshold": {"zh": "满 {threshold} 分上台，每 {step} 分一级", "en": "{threshold} to take over, a level per {step} points"},
+    "about.kitty": {"zh": "底牌 {kitty} 张", "en": "a kitty of {kitty}"},
+    "about.no_kitty": {"zh": "不留底牌", "en": "no kitty"},
+    "about.kitty.unit": {"zh": "抠底按最后一墩的牌型翻倍：单张 ×2，对子 ×4，三张 ×6",
+                         "en": "kitty ×2 per card of the last trick's largest unit"},
+    "about.kitty.power": {"zh": "抠底按 2 的次方翻倍：单张 ×2，对子 ×4，三张 ×8",
+                          "en": "kitty ×2 to the power of the largest unit's size"},
+    "about.kitty.per_card": {"zh": "抠底按每张 {k} 倍：单张 ×{k}，对子 ×{k2}", "en": "kitty ×{k} per card of the largest unit"},
+    "about.kitty.fixed": {"zh": "抠底一律 ×{k}", "en": "kitty always ×{k}"},
+    "about.kitty.trumps_only": {"zh": "（须用主牌抠底，否则 ×1）", "en": " (only when won with trumps, else ×1)"},
+    "about.penalty.points": {"zh": "{what} 每张 {per} 分", "en": "{what} {per} points a card"},
+    "about.penalty.level-points": {"zh": "{what} 扣一级的分（{step} 分）", "en": "{what} one level's worth ({step} points)"},
+    "about.penalty.level": {"zh": "{what} 降一级", "en": "{what} one level down"},
+    "about.penalties": {"zh": "罚分：{list}", "en": "penalties: {list}"},
+    "about.penalties.none": {"zh": "罚分：规则不罚（违规时可在结算里自定处罚）",
+                             "en": "penalties: none by the rules (the settlement lets you rule one)"},
+    "about.first_dealer.first-bidder": {"zh": "首局：先亮主的人坐庄", "en": "first deal: the first bidder deals"},
+    "about.first_dealer.winning-bidder": {"zh": "首局：亮主成立的人坐庄", "en": "first deal: the winning bidder deals"},
+    "about.friends": {"zh": "找朋友：庄家叫第几张某牌，出这张牌的人是朋友",
+                      "en": "找朋友: the dealer calls the nth copy of a card; whoever plays it is his friend"},
+    "about.chaodipi": {"zh": "炒地皮：扣底后还可以再亮主", "en": "炒地皮: bids go on after the kitty"},
+    "about.blind_bids": {"zh": "暗叫：亮主结束才亮出花色", "en": "blind bids: the suit is shown when bidding ends"},
+    "about.dealer_stays": {"zh": "庄家方守住就连庄", "en": "the dealer deals again while his side holds"},
+    "about.twos_trump": {"zh": "2 常主：所有的 2 都是主牌", "en": "2s are always trumps"},
+    "about.must_defend": {"zh": "必打：{ranks}（不能越过，只有坐庄打过才过）",
+                          "en": "must be played: {ranks} (no side jumps over them)"},
+    "about.max_level": {"zh": "一局最多升 {n} 级", "en": "at most {n} level a deal"},
+    "about.max_levels": {"zh": "一局最多升 {n} 级", "en": "at most {n} levels a deal"},
+    "about.jack_hook": {"zh": "勾J：打 J 时闲家用 J 抠底，庄家方回到 {level}",
+                        "en": "勾J: at level J, the defenders winning the last trick with Js send the dealer's side "
+                              "back to {level}"},
+    "about.reinforce": {"zh": "保放：被反后补放同花色的级牌，张数一样也能保住",
+                        "en": "保放: an overcalled bidder who shows more of his suit keeps the bid on a tie"},
+})
+
+# what the server refuses (web/security.py) and its HTTP errors (web/__init__.py)
+STRINGS.update({
+    "refused.host": {"zh": "未知的主机名 {host}：本服务器只响应自己的地址",
+                     "en": "unknown host name {host}: this server answers only to its own addresses"},
+    "refused.origin": {"zh": "来自其他网站（{origin}）的请求被拒绝", "en": "a request from another site ({origin}) is refused"},
+    "refused.token": {"zh": "只读：修改牌局需要本桌的口令（扫描牌桌屏幕上的二维码）",
+                      "en": "read-only: changing the game needs the table's token (scan the QR code on the table's screen)"},
+    "refused.query": {"zh": "地址太长（查询参数 {size} 字节，上限 {limit}）",
+                      "en": "address too long (a query string of {size} bytes, the limit is {limit})"},
+    "http.400": {"zh": "请求格式不对", "en": "malformed request"},
+    "http.404": {"zh": "没有这个页面", "en": "no such page"},
+    "http.405": {"zh": "不支持这种请求方法", "en": "method not allowed"},
+    "http.413": {"zh": "请求太大（上限 {limit} MB）", "en": "request too large (the limit is {limit} MB)"},
+    "http.other": {"zh": "请求出错（{code}）", "en": "{name}"},
+})
+
 # the words of the pages around the table (camera, decks, tracker, pictures, shared results, 战绩) live
 # in their own file; they join this one table of the page's words here, whatever imports it first
 from .extras_i18n import STRINGS as _AROUND_THE_TABLE  # noqa: E402

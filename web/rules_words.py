@@ -21,7 +21,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.profiles import PENALTY_OPTIONS
 from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
 
-from .i18n import OFFENCES_ZH
+from .i18n import OFFENCES_ZH, both, translate
 
 _PENALTY_SCALE = {"none": "none", "points": "points", "level-points": "level-points", "level": "level"}
 
@@ -87,43 +87,34 @@ def house_rules(options: Any) -> dict[str, Any]:
 
 
 def _multiplier(mode: str, needs_trump: bool) -> dict[str, str]:
-    if mode == "unit":
-        zh, en = "抠底按最后一墩的牌型翻倍：单张 ×2，对子 ×4，三张 ×6", "kitty ×2 per card of the last trick's largest unit"
-    elif mode == "power":
-        zh, en = "抠底按 2 的次方翻倍：单张 ×2，对子 ×4，三张 ×8", "kitty ×2 to the power of the largest unit's size"
+    if mode in ("unit", "power"):
+        words = both(f"about.kitty.{mode}")
     elif mode.startswith("per-card:"):
         k = mode.split(":", 1)[1]
-        zh, en = f"抠底按每张 {k} 倍：单张 ×{k}，对子 ×{2 * int(k)}", f"kitty ×{k} per card of the largest unit"
+        words = both("about.kitty.per_card", k=k, k2=2 * int(k))
     else:
-        k = mode.split(":", 1)[1]
-        zh, en = f"抠底一律 ×{k}", f"kitty always ×{k}"
+        words = both("about.kitty.fixed", k=mode.split(":", 1)[1])
     if needs_trump:
-        zh += "（须用主牌抠底，否则 ×1）"
-        en += " (only when won with trumps, else ×1)"
-    return {"zh": zh, "en": en}
+        words = {lang: text + translate("about.kitty.trumps_only", lang) for lang, text in words.items()}
+    return words
+
+
+def _joined(parts: list[dict[str, str]]) -> dict[str, str]:
+    return {lang: translate("about.sep", lang).join(part[lang] for part in parts) for lang in ("zh", "en")}
 
 
 def _penalties(options: scorer.Options, step: int) -> dict[str, str]:
     per = options.throw_penalty_points
-    zh, en = [], []
+    parts = []
     for name in PENALTY_OPTIONS:
         mode = getattr(options, name)
         if mode == "none":
             continue
         what_zh, what_en = PENALTY_NAMES[name]
-        if mode == "points":
-            zh.append(f"{what_zh} 每张 {per} 分")
-            en.append(f"{what_en} {per} points a card")
-        elif mode == "level-points":
-            zh.append(f"{what_zh} 扣一级的分（{step} 分）")
-            en.append(f"{what_en} one level's worth ({step} points)")
-        else:
-            zh.append(f"{what_zh} 降一级")
-            en.append(f"{what_en} one level down")
-    if not zh:
-        return {"zh": "罚分：规则不罚（违规时可在结算里自定处罚）",
-                "en": "penalties: none by the rules (the settlement lets you rule one)"}
-    return {"zh": "罚分：" + "；".join(zh), "en": "penalties: " + "; ".join(en)}
+        parts.append(both(f"about.penalty.{mode}", what={"zh": what_zh, "en": what_en}, per=per, step=step))
+    if not parts:
+        return both("about.penalties.none")
+    return both("about.penalties", list=_joined(parts))
 
 
 def rules_words(rules: Any, players: int) -> dict[str, Any]:
@@ -132,47 +123,37 @@ def rules_words(rules: Any, players: int) -> dict[str, Any]:
     threshold, step = options.threshold_for(players), options.step_for(players)
     kitty = options.kitty_size_for(players)
     facts = [
-        {"zh": f"{options.decks} 副牌，{players} 人", "en": f"{options.decks} deck{'s' if options.decks > 1 else ''}, "
-                                                           f"{players} players"},
-        {"zh": f"满 {threshold} 分上台，每 {step} 分一级", "en": f"{threshold} to take over, a level per {step} points"},
-        {"zh": f"底牌 {kitty} 张" if kitty else "不留底牌", "en": f"a kitty of {kitty}" if kitty else "no kitty"},
+        both("about.decks" if options.decks > 1 else "about.deck", decks=options.decks, players=players),
+        both("about.threshold", threshold=threshold, step=step),
+        both("about.kitty", kitty=kitty) if kitty else both("about.no_kitty"),
         _multiplier(options.kitty_multiplier, options.kitty_needs_trump),
         _penalties(options, step),
-        {"zh": "首局：先亮主的人坐庄" if options.first_dealer == "first-bidder" else "首局：亮主成立的人坐庄",
-         "en": "first deal: the first bidder deals" if options.first_dealer == "first-bidder"
-         else "first deal: the winning bidder deals"},
+        both("about.first_dealer.first-bidder" if options.first_dealer == "first-bidder"
+             else "about.first_dealer.winning-bidder"),
     ]
-    if options.friends:
-        facts.append({"zh": "找朋友：庄家叫第几张某牌，出这张牌的人是朋友",
-                      "en": "找朋友: the dealer calls the nth copy of a card; whoever plays it is his friend"})
-    if options.rebid_after_kitty:
-        facts.append({"zh": "炒地皮：扣底后还可以再亮主", "en": "炒地皮: bids go on after the kitty"})
-    if options.blind_bids:
-        facts.append({"zh": "暗叫：亮主结束才亮出花色", "en": "blind bids: the suit is shown when bidding ends"})
-    if options.dealer_stays:
-        facts.append({"zh": "庄家方守住就连庄", "en": "the dealer deals again while his side holds"})
+    for flag, key in ((options.friends, "about.friends"), (options.rebid_after_kitty, "about.chaodipi"),
+                      (options.blind_bids, "about.blind_bids"), (options.dealer_stays, "about.dealer_stays")):
+        if flag:
+            facts.append(both(key))
     facts.extend(_house_facts(options))
-    return {"facts": facts, "zh": "；".join(f["zh"] for f in facts), "en": "; ".join(f["en"] for f in facts)}
+    return {"facts": facts, **_joined(facts)}
 
 
 def _house_facts(options: scorer.Options) -> list[dict[str, str]]:
     """The words of the house rules of issue 30, item 6 that ``options`` turn on (RULES §13)."""
     facts = []
     if options.twos_trump:
-        facts.append({"zh": "2 常主：所有的 2 都是主牌", "en": "2s are always trumps"})
+        facts.append(both("about.twos_trump"))
     if options.must_defend:
-        facts.append({"zh": "必打：" + "、".join(options.must_defend) + "（不能越过，只有坐庄打过才过）",
-                      "en": "must be played: " + ", ".join(options.must_defend) + " (no side jumps over them)"})
+        ranks = {lang: translate("about.ranks_sep", lang).join(options.must_defend) for lang in ("zh", "en")}
+        facts.append(both("about.must_defend", ranks=ranks))
     if options.max_levels is not None:
         n = options.max_levels
-        facts.append({"zh": f"一局最多升 {n} 级", "en": f"at most {n} level{'s' if n > 1 else ''} a deal"})
+        facts.append(both("about.max_levels" if n > 1 else "about.max_level", n=n))
     if options.jack_hook is not None:
-        facts.append({"zh": f"勾J：打 J 时闲家用 J 抠底，庄家方回到 {options.jack_hook}",
-                      "en": f"勾J: at level J, the defenders winning the last trick with Js send the dealer's side "
-                            f"back to {options.jack_hook}"})
+        facts.append(both("about.jack_hook", level=options.jack_hook))
     if options.reinforce:
-        facts.append({"zh": "保放：被反后补放同花色的级牌，张数一样也能保住",
-                      "en": "保放: an overcalled bidder who shows more of his suit keeps the bid on a tie"})
+        facts.append(both("about.reinforce"))
     return facts
 
 

@@ -50,6 +50,8 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, jsonify, redirect, request
 from werkzeug.wrappers.response import Response as BaseResponse
 
+from .i18n import both
+
 TOKEN_HEADER = "X-Tuolaji-Token"
 TOKEN_FIELD = "_token"
 TOKEN_COOKIE = "tuolaji_token"
@@ -65,16 +67,6 @@ MAX_SHOWN_ERROR = 400
 WATCH_PATH = "/watch"
 LOGGERS = ("werkzeug", "waitress", "waitress.queue", "gunicorn.access", "gunicorn.error", "tuolaji", "tuolaji.server")
 """The loggers a request line can reach (the development server's, waitress', gunicorn's, ours)."""
-
-MESSAGES: dict[str, dict[str, str]] = {
-    "host": {"zh": "未知的主机名 {host}：本服务器只响应自己的地址", "en": "unknown host name {host}: this server answers only to its own addresses"},
-    "origin": {"zh": "来自其他网站（{origin}）的请求被拒绝", "en": "a request from another site ({origin}) is refused"},
-    "token": {"zh": "只读：修改牌局需要本桌的口令（扫描牌桌屏幕上的二维码）",
-              "en": "read-only: changing the game needs the table's token (scan the QR code on the table's screen)"},
-    "query": {"zh": "地址太长（查询参数 {size} 字节，上限 {limit}）",
-              "en": "address too long (a query string of {size} bytes, the limit is {limit})"},
-}
-
 
 def load_or_create_token(data_dir: Path) -> str:
     """The table token kept in ``data_dir`` (made on first use, mode 0600)."""
@@ -179,8 +171,7 @@ def shown_error(message: str) -> str:
 
 def refusal(kind: str, status: int, **values: str) -> Response:
     """A refusal in both languages: JSON for the API, a short page in the reader's language otherwise."""
-    message = {lang: text.format(**values) for lang, text in MESSAGES[kind].items()}
-    return error_response(message, status, code=kind)
+    return error_response(both(f"refused.{kind}", **values), status, code=kind)
 
 
 def error_response(message: dict[str, str], status: int, *, code: str) -> Response:

@@ -42,35 +42,9 @@ RED = (179, 38, 30)
 SIDE_COLOURS = ((179, 38, 30), (21, 101, 192), (46, 125, 50), (230, 81, 0), (106, 27, 154), (0, 131, 143), (93, 64, 55))
 SUITS = SUIT_SYMBOLS
 
-WORDS: dict[str, dict[str, str]] = {
-    "title": {"zh": "拖拉机 · 升级", "en": "Tractor · 升级"},
-    "deal": {"zh": "第 {n} 局 · 结算", "en": "Deal {n} · settlement"},
-    "levels": {"zh": "升级图 · {n} 局", "en": "Levels · {n} deal(s)"},
-    "level": {"zh": "打 {level}", "en": "level {level}"},
-    "trump": {"zh": "主 {trump}", "en": "trump {trump}"},
-    "dealer": {"zh": "庄家 {name}", "en": "dealer {name}"},
-    "points": {"zh": "闲家得分", "en": "Defenders' points"},
-    "of": {"zh": "（满 {threshold} 分上台）", "en": "({threshold} to take over)"},
-    "kitty.defenders": {"zh": "底牌 {points} 分 ×{multiplier}，闲家抠底", "en": "kitty {points} points ×{multiplier}, won by the defenders"},
-    "kitty.dealer": {"zh": "底牌 {points} 分，庄家保底（不计入）", "en": "kitty {points} points, kept by the dealer's side (not counted)"},
-    "penalty": {"zh": "罚分 {points}", "en": "penalty {points}"},
-    "agreed": {"zh": "认输 / 直接结算（按商定的分）", "en": "conceded / settled now (points agreed)"},
-    "conceded.dealer": {"zh": "庄家认输（闲家算 {points} 分）", "en": "the dealer's side conceded (defenders {points})"},
-    "conceded.defenders": {"zh": "闲家认输（闲家算 {points} 分）", "en": "the defenders conceded (defenders {points})"},
-    "outcome.dealer": {"zh": "{side} 守庄，升 {n} 级", "en": "{side} hold, up {n} level(s)"},
-    "outcome.defenders": {"zh": "{side} 上台，升 {n} 级", "en": "{side} take over, up {n} level(s)"},
-    "outcome.none": {"zh": "{side} 上台（不升级）", "en": "{side} take over (no level up)"},
-    "outcome.open": {"zh": "这一局还没有打完", "en": "the deal is not over"},
-    "after": {"zh": "打完后的级数", "en": "Levels after the deal"},
-    "violations": {"zh": "违规 {n} 处", "en": "{n} violation(s)"},
-    "winner": {"zh": "{side} 打过 A，赢得牌局", "en": "{side} won the game"},
-    "now": {"zh": "现在：{levels}", "en": "Now: {levels}"},
-    "review": {"zh": "第 {n} 局 · 复盘", "en": "Deal {n} · review"},
-}
-
-
 def word(key: str, lang: str, **values: object) -> str:
-    return WORDS[key][lang].format(**values)
+    """The picture's words: ``share.card.KEY`` of the page's catalogue (web/extras_i18n.py)."""
+    return translate(f"share.card.{key}", lang, **values)
 
 
 @functools.cache
@@ -90,7 +64,7 @@ def png_response(image: Image.Image) -> Response:
 
 
 def _trump_text(trump: str, lang: str) -> str:
-    return SUITS.get(trump, ("无主" if lang == "zh" else "no trump") if trump == "NT" else trump)
+    return SUITS.get(trump, translate("trump.NT", lang) if trump == "NT" else trump)
 
 
 class Card:
