@@ -20,6 +20,8 @@ from html import escape
 
 from tuolaji.scorer.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS  # noqa: F401  (the one vocabulary)
 
+from .i18n import translate
+
 RED = "#c62828"
 BLACK = "#1b1b1b"
 WIDTH, HEIGHT = 200, 280
@@ -64,10 +66,6 @@ def split_card(name: str) -> tuple[str, str]:
     return name[:-1], name[-1]
 
 
-JOKER_WORDS = {"SJ": {"zh": "小王", "en": "small joker"}, "BJ": {"zh": "大王", "en": "big joker"}}
-"""The jokers' display words in each language (the suited cards show their suit's symbol and rank)."""
-
-
 def card_label(name: str, lang: str = "zh") -> str:
     """The short human label of a card: ``♠Q``, ``♥10``, ``小王``, ``大王`` (``small joker``, ``big joker``).
 
@@ -76,7 +74,7 @@ def card_label(name: str, lang: str = "zh") -> str:
     """
     rank, suit = split_card(name)
     if not suit:
-        return JOKER_WORDS[rank][lang]
+        return translate(f"joker.{rank}", lang)  # the suited cards show their suit's symbol and rank
     return SUIT_SYMBOLS[suit] + rank
 
 

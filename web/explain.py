@@ -41,7 +41,16 @@ from tuolaji.scorer.violation_text import OFFENCE_EN, detail, penalty_detail
 from tuolaji.scorer.violations import Fact, Penalty, PenaltyFact, RulingFact, Violation
 from tuolaji.session.history import change_words
 from tuolaji.web.cards import card_label
-from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_PAGE_EN, MESSAGES_ZH, OFFENCES_ZH, PROBLEMS_ZH, STRINGS
+from tuolaji.web.i18n import (
+    FINDINGS_ZH,
+    MESSAGES_PAGE_EN,
+    MESSAGES_ZH,
+    OFFENCES_ZH,
+    PROBLEMS_ZH,
+    STRINGS,
+    both,
+    translate,
+)
 from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
@@ -68,7 +77,9 @@ class _Words:
 
     @staticmethod
     def suit(label: str) -> Text:
-        return {"zh": "主牌", "en": "trump"} if label == "trump" else {"zh": label, "en": label}
+        if label == "trump":
+            return {"zh": FINDINGS_ZH["word.trump_suit"], "en": FINDINGS_EN["word.trump_suit"]}
+        return {"zh": label, "en": label}
 
 # --- the audit's findings, from their data (scorer.violations) ------------------------------------
 
@@ -155,24 +166,6 @@ def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ())
 
 # --- what the scorer says besides findings: errors, the follow hint, the lead's obligation --------------
 
-_PLACE_PARTS = {"deals": ("第 {n} 副", "deal {n}"), "tricks": ("第 {n} 墩", "trick {n}"), "plays": ("第 {n} 手", "play {n}"),
-                "hands": ("第 {n} 家的手牌", "hand {n}"), "bids": ("第 {n} 次亮主", "bid {n}"),
-                "friends": ("第 {n} 张朋友牌", "friend card {n}"), "start_levels": ("第 {n} 家的起始级数", "starting level {n}"),
-                "players": ("第 {n} 位玩家", "player {n}"), "rulings": ("第 {n} 条裁定", "ruling {n}"),
-                "cards": ("第 {n} 张", "card {n}")}
-_PLACE_FIELDS = {"level": ("级数", "level"), "trump": ("主", "trump"), "dealer": ("庄家", "dealer"), "kitty": ("底牌", "kitty"),
-                 "leader": ("首家", "leader"), "attempt": ("甩牌", "attempt"), "cards": ("牌", "cards"),
-                 "seat": ("座位", "seat"), "rules": ("规则", "rules"), "players": ("玩家", "players"),
-                 "start_levels": ("起始级数", "starting levels"), "tricks": ("出牌", "tricks"), "plays": ("出牌", "plays"),
-                 "hands": ("手牌", "hands"), "complete": ("是否打完", "complete"), "card": ("牌", "card"),
-                 "nth": ("第几张", "copy"), "bids": ("亮主", "bids"), "friends": ("朋友牌", "friends"),
-                 "rulings": ("裁定", "rulings"), "rule": ("规则代码", "rule"), "trick": ("墩", "trick"),
-                 "profile": ("规则", "profile"), "ladders": ("跟牌阶梯", "ladders"), "mid_game": ("中途开始", "mid-game"),
-                 "name": ("名称", "name"), "levels": ("级数", "levels"), "size": ("大小", "size"),
-                 "options": ("自定规则", "house rules"), "deals": ("牌局", "deals"), "points": ("分数", "points"),
-                 "request body": ("请求内容", "the request body"), "file name": ("文件名", "the file name")}
-
-
 def place_words(where: str) -> Text:
     """A place of the record's path notation (:func:`scorer.messages.place_parts`) in words,
     counting from 1; a place of other words (a file's name) as it is.
@@ -182,21 +175,18 @@ def place_words(where: str) -> Text:
     >>> place_words("request body")["zh"], place_words("out.json")["zh"]
     ('请求内容', 'out.json')
     """
-    zh, en = [], []
     try:
         parts = place_parts(where)
     except ValueError:
         return {"zh": where, "en": where}
+    said: Text | None = None
     for name, index in parts:
-        if index is not None and name in _PLACE_PARTS:
-            zh.append(_PLACE_PARTS[name][0].format(n=index + 1))
-            en.append(_PLACE_PARTS[name][1].format(n=index + 1))
-        elif index is None and name in _PLACE_FIELDS:
-            zh.append(_PLACE_FIELDS[name][0])
-            en.append(_PLACE_FIELDS[name][1])
-        else:
+        key = f"place.part.{name}" if index is not None else f"place.field.{name}"
+        if key not in STRINGS:
             return {"zh": where, "en": where}
-    return {"zh": "".join(zh), "en": ", ".join(en)}
+        words = both(key, n=index + 1) if index is not None else both(key)
+        said = words if said is None else both("place.join", a=said, b=words)
+    return said if said is not None else {"zh": where, "en": where}
 
 
 _COUNTED = ("deal", "trick", "index", "position")
@@ -219,7 +209,7 @@ def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bo
         if name == "where" and isinstance(value, str):
             place = place_words(value)[lang]
             out["where"] = place
-            out["at"] = place if in_record else place + ("：" if lang == "zh" else ": ")
+            out["at"] = place if in_record else place + translate("place.colon", lang)
         elif name in _SEATS and isinstance(value, int):
             out[name] = words.seat(value)
         elif name in _COUNTED and isinstance(value, int) and not isinstance(value, bool):
@@ -291,7 +281,7 @@ def describe_error(error: InputError, players: Sequence[str] = ()) -> dict[str, 
     except (KeyError, ValueError, IndexError, TypeError):
         return _as_written(str(error))
     if in_record:
-        words = {"zh": "记录有误：" + words["zh"], "en": words["en"]}
+        words = both("error.in_record", text=words)
     return {**words, "parsed": True}
 
 

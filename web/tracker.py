@@ -23,6 +23,7 @@ from tuolaji.scorer.tracker import track
 from tuolaji.session.changes import rules_record
 
 from .api import get_table
+from .i18n import both
 from .replay import record_at
 from .security import SAFE_METHODS, error_response
 
@@ -82,7 +83,6 @@ def init_watch_guard(app: Flask) -> None:
     def _refuse_spectator() -> Response | None:
         if request.method in SAFE_METHODS or not from_watch_page():
             return None
-        return error_response({"zh": "观战页面不能改动牌局", "en": "the spectator view cannot change the game"}, 403,
-                              code="spectator")
+        return error_response(both("watch.refused"), 403, code="spectator")
 
 

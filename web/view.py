@@ -37,6 +37,7 @@ from tuolaji.session.changes import rules_record, settle_ready
 
 from .cards import card_label
 from .explain import describe_hint, describe_penalty, describe_violation
+from .i18n import translate
 
 LEVELS: tuple[str, ...] = RANKS
 """The levels a side plays at are the ranks 2 … A."""
@@ -305,12 +306,13 @@ def _play_hint(record_json: str) -> dict[str, Any] | None:
     choices = plays if len(plays) <= HINT_CHOICES else None
     name = str(players[seat]) if seat < len(players) else f"#{seat}"
     line = {}
-    for lang, head, only, options in (("zh", "该出", "只能出", "可出"), ("en", "to play", "must play", "may play")):
-        if leading:
-            head = "首出" if lang == "zh" else "to lead"
-        text = f"{name} {head}" + (("：" if lang == "zh" else ": ") + rule[lang] if rule else "")
+    for lang in ("zh", "en"):
+        text = translate("turn.lead" if leading else "turn.play", lang, name=name)
+        if rule:
+            text += translate("turn.rule", lang, rule=rule[lang])
         if choices:
-            text += f" · {only if len(choices) == 1 else options} " + " / ".join(_cards_text(p, lang) for p in choices)
+            text += translate("turn.only" if len(choices) == 1 else "turn.may", lang,
+                              cards=" / ".join(_cards_text(p, lang) for p in choices))
         line[lang] = text
     return {"seat": seat, "leading": leading, "rule": {k: rule[k] for k in ("zh", "en")} if rule else None,
             "plays": choices, "line": line}

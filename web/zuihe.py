@@ -31,6 +31,7 @@ from tuolaji.scorer.safejson import MAX_HAND_BYTES
 from tuolaji.scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
 from tuolaji.scorer.zuihe.messages import ZuiheInputError, render
 from tuolaji.web.explain import describe_error
+from tuolaji.web.i18n import both
 
 zuihe_bp = Blueprint(
     "zuihe", __name__, url_prefix="/zuihe",
@@ -81,7 +82,6 @@ MESSAGES_ZH: dict[str, str] = {
     "card_at": "{where}：不认识的牌“{text}”",
 }
 
-NOT_A_HAND = {"zh": "请求内容应是一手牌（HAND.json 对象）", "en": "request body: expected a HAND.json object"}
 
 _PLACES_ZH = {"hand": "手牌", "melds": "亮出的", "yun": "云幺", "flags": "和牌方式", "options": "选项", "cards": ""}
 _FLAGS_ZH = {"tianhe": "天和", "dihe": "地和", "mo": "抹", "za": "砸", "jian": "见"}
@@ -198,7 +198,8 @@ def api_score() -> tuple[Response, int]:
         body = (safejson.loads(request.get_data(cache=True), "request body", max_bytes=MAX_HAND_BYTES)
                 if request.is_json else None)
         if not isinstance(body, dict):
-            return jsonify({"error": NOT_A_HAND["en"], "message": NOT_A_HAND}), 400
+            not_a_hand = both("zuihe.not_a_hand")
+            return jsonify({"error": not_a_hand["en"], "message": not_a_hand}), 400
         result = score(body)
     except InputError as exc:
         return jsonify({"error": str(exc), "message": error_message(exc)}), 400
