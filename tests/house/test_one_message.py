@@ -1,0 +1,180 @@
+"""One message mechanism (issue 44, item 3): every key has both languages, and no module keeps words of its own.
+
+What the rules core, the page and the club say is a key and its parameters, worded once per
+language in a catalogue and rendered by one function a language:
+
+- the rules core's refusals, errors and hints: ``scorer.messages.MESSAGES_EN`` and the page's
+  ``web.i18n.MESSAGES_ZH``;
+- the audit's findings (a violation's fact, a penalty, a ruling): ``scorer.messages.FINDINGS_EN``
+  and ``web.i18n.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
+- the page's own words (with the pages around the table and the club's): ``web.i18n.STRINGS``,
+  each ``{"zh", "en"}``, rendered by ``web.i18n.both``/``translate``.
+
+The second half reads the source of every module of web/ and scorer/ (an AST walk) for a word table
+of its own outside the catalogue modules: a ``{"zh": …, "en": …}`` literal with words in it, a
+(Chinese, English) pair of strings, words chosen by ``lang == "zh"``, or a module-level table of
+Chinese words. The few that remain are listed in :data:`KNOWN` with why; the count may only go
+down. The checker itself is tested on small sources, so a table added back is known to fail it.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from tuolaji.scorer import violations
+from tuolaji.scorer.messages import FINDINGS_EN, MESSAGES_EN, template_fields
+from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_ZH, STRINGS
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDERS = ("web", "scorer")
+CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "scorer/messages.py", "scorer/zuihe/messages.py"}
+"""The catalogue modules: the only places words are written down as tables."""
+
+KNOWN: dict[str, int] = {
+    # the lead's obligation: Chinese written in web/explain.py from scorer.follow.Obligation, the English
+    # by scorer/follow.py's own code (two renderers, not yet one message a kind)
+    "web/explain.py": 4,
+    # 嘴和 (its own game): the page's place and flag names beside its MESSAGES_ZH in web/zuihe.py
+    "web/zuihe.py": 2,
+    # 嘴和's rules vocabulary (suits, honours, group names, the reasons of a loose hand)
+    "scorer/zuihe/score.py": 3,
+    "scorer/zuihe/cards.py": 2,
+    "scorer/zuihe/search.py": 1,
+}
+"""The word tables left outside the catalogues, by module (the count may only go down)."""
+
+_CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
+_LATIN = re.compile(r"[A-Za-z]{3,}")
+
+
+def _text(node: ast.AST) -> str | None:
+    """The literal text of a string constant, an f-string or a sum of them (None for anything else)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _text(node.left), _text(node.right)
+        if left is not None or right is not None:
+            return (left or "") + (right or "")
+    return None
+
+
+def _chinese(text: str | None) -> bool:
+    return bool(text) and bool(_CJK.search(text or ""))
+
+
+def word_tables(source: str) -> list[tuple[int, str]]:
+    """Each word table of its own a module's source keeps: (line, what)."""
+    tree = ast.parse(source)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keyed = {k.value: v for k, v in zip(node.keys, node.values, strict=True)
+                     if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            if {"zh", "en"} <= set(keyed) and any(_text(keyed[lang]) for lang in ("zh", "en")):
+                found.append((node.lineno, "a {zh, en} literal"))
+        elif isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            first, second = (_text(e) for e in node.elts)
+            if first and second and _chinese(first) and _LATIN.search(second) and not _chinese(second.split(":")[0]):
+                found.append((node.lineno, "a (Chinese, English) pair"))
+        elif isinstance(node, ast.IfExp):
+            tested = {n.value for n in ast.walk(node.test) if isinstance(n, ast.Constant)}
+            body, orelse = _text(node.body), _text(node.orelse)
+            if tested & {"zh", "en"} and body is not None and orelse is not None and (_chinese(body) or _chinese(orelse)):
+                found.append((node.lineno, "words chosen by language"))
+    for statement in tree.body:
+        value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Dict):
+            words = [t for v in value.values if (t := _text(v)) and _chinese(t) and not _LATIN.search(t)]
+            if len(words) >= 2:
+                found.append((statement.lineno, "a table of Chinese words"))
+    return found
+
+
+def modules() -> list[Path]:
+    return sorted(path for folder in FOLDERS for path in (ROOT / folder).rglob("*.py")
+                  if path.relative_to(ROOT).as_posix() not in CATALOGUES)
+
+
+# --- every key has both languages ----------------------------------------------------------------
+
+
+def test_every_word_of_the_page_has_chinese_and_english() -> None:
+    missing = [key for key, entry in STRINGS.items() if not (entry.get("zh") and entry.get("en"))]
+    assert missing == []
+    assert all(set(entry) <= {"zh", "en"} for entry in STRINGS.values())
+
+
+def test_every_message_has_chinese_and_english_with_the_same_facts() -> None:
+    for english, chinese in ((MESSAGES_EN, MESSAGES_ZH), (FINDINGS_EN, FINDINGS_ZH)):
+        assert set(english) == set(chinese)
+        for key, template in chinese.items():
+            assert template_fields(template) <= template_fields(english[key]) | {"at"}, key
+
+
+def _kinds(base: type) -> list[type]:
+    out = []
+    for kind in base.__subclasses__():
+        out.append(kind)
+        out.extend(_kinds(kind))
+    return out
+
+
+def test_every_finding_is_one_message_worded_in_both_languages() -> None:
+    """Each kind of violation is one key (``fact.SENTENCE``) whose parameters are its fields; each
+    penalty and ruling a ``penalty.``/``ruling.`` key; each has its English and its Chinese."""
+    kinds = [kind for kind in _kinds(violations.Fact) if kind.__module__ == violations.__name__ and kind.sentence]
+    assert len(kinds) >= 39
+    for kind in kinds:
+        key = f"fact.{kind.sentence}"
+        assert key in FINDINGS_EN and key in FINDINGS_ZH, key
+        names = {f.name for f in dataclasses.fields(kind)}
+        assert template_fields(FINDINGS_EN[key]) <= names and template_fields(FINDINGS_ZH[key]) <= names, key
+    keys = {violations.PenaltyFact(offence, mode, 1).message().key  # type: ignore[arg-type]
+            for offence in ("throw", "discard") for mode in ("points", "level-points", "level")}
+    keys |= {violations.RulingFact(0, None, 10, 0).message().key, violations.RulingFact(0, None, 0, 1).message().key}
+    assert keys <= set(FINDINGS_EN) & set(FINDINGS_ZH)
+
+
+# --- no module keeps a word table of its own ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("source", "what"), [
+    ('WORDS = {"title": {"zh": "拖拉机", "en": "Tractor"}}', "a {zh, en} literal"),
+    ('def f():\n    return {"zh": f"第 {n} 副", "en": f"deal {n}"}', "a {zh, en} literal"),
+    ('PLACES = {"deals": ("第 {n} 副", "deal {n}")}', "a (Chinese, English) pair"),
+    ('def f(lang):\n    return "无主" if lang == "zh" else "no trump"', "words chosen by language"),
+    ('SUITS_ZH = {"S": "黑桃", "H": "红桃"}', "a table of Chinese words"),
+])
+def test_the_checker_finds_a_word_table(source: str, what: str) -> None:
+    assert [found for _, found in word_tables(source)] == [what]
+
+
+@pytest.mark.parametrize("source", [
+    'error_response(both("watch.refused"), 403)',
+    'def f(words):\n    return {"zh": words["zh"], "en": words["en"]}',
+    'NOTES = {"a": "seed 001 找朋友: 3 decks", "b": "seed 004 泰坦尼克: 3 decks"}',
+    'text = "：" if colon else ": "',
+])
+def test_the_checker_lets_words_from_the_catalogue_pass(source: str) -> None:
+    assert word_tables(source) == []
+
+
+def test_no_module_keeps_a_word_table_of_its_own() -> None:
+    """Outside the catalogue modules, web/ and scorer/ write no words in two languages of their own
+    (the few of :data:`KNOWN` excepted, which may only shrink)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for path in modules():
+        tables = word_tables(path.read_text(encoding="utf-8"))
+        if tables:
+            found[path.relative_to(ROOT).as_posix()] = tables
+    grown = {name: tables for name, tables in found.items() if len(tables) > KNOWN.get(name, 0)}
+    assert grown == {}, "a word table outside the catalogues (web/i18n.py, scorer/messages.py): " + repr(grown)
+    gone = {name for name, count in KNOWN.items() if len(found.get(name, ())) < count}
+    assert gone == set(), f"fewer word tables than KNOWN says in {sorted(gone)}: lower the count"
