@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .formats import SINGLE, Lead, Unit, counts_of, embeddings, satisfies
-from .order import SUIT_LABELS, TRUMP, TrumpOrder
+from .messages import Message
+from .order import SUIT_LABELS, TrumpOrder
 from .profiles import Options, Requirement, Shape
 
 
@@ -104,45 +105,6 @@ def required_rung(order: TrumpOrder, lead: Lead, holding: dict[int, int], option
 
 # ---------------------------------------------------------------- obligations without hands
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def _count_word(n: int) -> str:
-    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
-
-
-def _shape_noun(shape: Shape) -> str:
-    w, length = shape
-    tuple_name = {2: "pair", 3: "triple", 4: "quad"}.get(w, f"{w}-tuple")
-    if length == 1:
-        return tuple_name
-    if shape == (3, 2):
-        return "泰坦尼克"
-    return f"tractor of {length} {tuple_name}s"
-
-
-def _suit_noun(suit: int, n: int) -> str:
-    label = SUIT_LABELS[suit]
-    return label + ("s" if suit == TRUMP and n != 1 else "")
-
-
-def _requirement_words(req: Requirement, suit: int) -> str:
-    """One rung in words: ``a ♥ pair and two other ♥``, ``two ♥``."""
-    label = SUIT_LABELS[suit]
-    parts: list[str] = []
-    for shape in dict.fromkeys(x for x in req if x != SINGLE):
-        count = req.count(shape)
-        noun = _shape_noun(shape)
-        article = "an" if noun[0] in "aeiou" else "a"
-        parts.append(f"{article} {label} {noun}" if count == 1 else f"{_count_word(count)} {label} {noun}s")
-    singles = req.count(SINGLE)
-    if not parts:
-        return f"{_count_word(singles)} {_suit_noun(suit, singles)}" if singles > 1 else f"one {_suit_noun(suit, 1)}"
-    if singles:
-        parts.append(f"{_count_word(singles)} other {_suit_noun(suit, singles)}")
-    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 @dataclass(frozen=True)
 class Obligation:
     """What a lead obliges every follower, without any hand, as facts (RULES §5); ``str()`` is
@@ -182,36 +144,13 @@ class Obligation:
         """Whether the first rung is owed only if held (it is not all singles)."""
         return bool(self.rungs) and set(self.rungs[0]) != {SINGLE}
 
-    def __str__(self) -> str:
-        k = self.size
-        if self.suit is None:
-            return f"mixed lead: play any {_count_word(k)} card{'s' if k != 1 else ''}"
-        suit, label = self.suit, self.label
-        if k == 1:
-            return f"{label} single led: play one {label} if you hold one, else any card"
-        if self.throw:
-            names = [_shape_noun(shape) if shape != SINGLE else "single" for shape in self.units]
-            counted = [f"{_count_word(names.count(x))} {x}s" if names.count(x) > 1
-                       else f"{'an' if x[0] in 'aeiou' else 'a'} {x}" for x in dict.fromkeys(names)]
-            what = "throw of " + (" and ".join(counted) if len(counted) <= 2
-                                  else ", ".join(counted[:-1]) + " and " + counted[-1])
-        else:
-            what = _shape_noun(self.units[0])
-        parts = []
-        for i, req in enumerate(self.rungs):
-            words = _requirement_words(req, suit)
-            if i == 0 and self.hold_first:
-                words += f" if you hold {'one' if len(req) == 1 else 'them'}{self._carve_note()}"
-            parts.append(words)
-        return (f"{label} {what} led: play " + ", else ".join(parts)
-                + f", else all your {_suit_noun(suit, 2)} and any other cards")
+    def message(self) -> Message:
+        """The obligation as a message (``obligation.mixed``, ``.single`` or ``.ladder``), worded by the
+        catalogues (:data:`scorer.messages.FINDINGS_EN` and the page's) and written by a voice."""
+        return Message(self.key, {"size": self.size, "suit": self.suit, "lead": self})
 
-    def _carve_note(self) -> str:
-        if self.protected:
-            return " (not carved from a wider tuple)"
-        if not self.wider:
-            return ""
-        return f" ({' or '.join({3: 'a triple', 4: 'a quad'}[x] for x in self.wider)} counts)"
+    def __str__(self) -> str:
+        return str(self.message())
 
 
 def obligation_of(lead: Lead, options: Options) -> Obligation:

@@ -530,6 +530,50 @@ FINDINGS_EN: dict[str, str] = {
     "offence.trumping": "wrong trumping",
     "offence.kitty": "wrong kitty",
     "offence.card-count": "wrong card count",
+    # a lead's obligation, without hands (scorer.follow.Obligation)
+    "obligation.mixed": "mixed lead: play any {size:@number} card{size:plural}",
+    "obligation.single": "{suit:suit} single led: play one {suit:suit} if you hold one, else any card",
+    "obligation.ladder": ("{suit:suit} {lead:lead_what} led: play {lead:lead_rungs}, else all your {lead:lead_suits} "
+                          "and any other cards"),
+    "ob.throw": "throw of {units}",
+    "ob.single": "single",
+    "ob.a_unit": "{noun:article}{noun}",
+    "ob.units_of": "{n} {noun}s",
+    "ob_tuple.2": "pair",
+    "ob_tuple.3": "triple",
+    "ob_tuple.4": "quad",
+    "ob_tuple.*": "{value}-tuple",
+    "ob_shape.2x2": "tractor of 2 pairs",
+    "ob_shape.3x2": "泰坦尼克",
+    "ob.pairs": "tractor of {length} pairs",
+    "ob.run": "tractor of {length} {tuple}s",
+    "ob.unit": "{noun:article}{suit} {noun}",
+    "ob.units": "{n} {suit} {noun}s",
+    "ob.singles": "{n} {suit}",
+    "ob.other": "{n} other {suit}",
+    "ob.suits": "{suit}s",
+    "ob.and": " and ",
+    "ob.comma": ", ",
+    "ob.first": "{rung}",
+    "ob.first_held_one": "{rung} if you hold one{note}",
+    "ob.first_held": "{rung} if you hold them{note}",
+    "ob.next": ", else {rung}",
+    "ob.protected": " (not carved from a wider tuple)",
+    "ob_wider.3": " (a triple counts)",
+    "ob_wider.4": " (a quad counts)",
+    "ob_wider.3+4": " (a triple or a quad counts)",
+    "number.0": "no",
+    "number.1": "one",
+    "number.2": "two",
+    "number.3": "three",
+    "number.4": "four",
+    "number.5": "five",
+    "number.6": "six",
+    "number.7": "seven",
+    "number.8": "eight",
+    "number.9": "nine",
+    "number.10": "ten",
+    "number.*": "{value}",
 }
 
 SPECS: dict[str, Callable[[Any], str]] = {}
@@ -623,7 +667,8 @@ class Voice:
     """
 
     SPECS: frozenset[str] = frozenset({"seat", "seats", "count", "cards", "card", "unit", "units", "suit", "suits",
-                                       "trump", "rank", "evidence", "beaten", "shapes"})
+                                       "trump", "rank", "evidence", "beaten", "shapes", "lead_what", "lead_rungs",
+                                       "lead_suits"})
     """The specs a voice writes."""
 
     def __init__(self, catalogue: Mapping[str, str] | None = None) -> None:
@@ -739,6 +784,71 @@ class Voice:
                 parts.append(self.say("shape.one", name=name) if count == 1
                              else self.say("shape.many", count=count, name=name))
         return self.say("shape.join").join(parts)
+
+    # --- a lead's obligation (scorer.follow.Obligation): the same structure in every language ---
+
+    def and_list(self, items: list[str]) -> str:
+        if len(items) <= 2:
+            return self.say("ob.and").join(items)
+        return self.say("ob.comma").join(items[:-1]) + self.say("ob.and") + items[-1]
+
+    def lead_shape(self, shape: Any) -> str:
+        """A unit's shape as the obligation names it (``pair``, ``tractor of 3 pairs``)."""
+        width, length = shape
+        if f"ob_shape.{width}x{length}" in self.catalogue:
+            return self.say(f"ob_shape.{width}x{length}")
+        name = self.word("ob_tuple", width)
+        if length == 1:
+            return name
+        return self.say("ob.pairs" if width == 2 else "ob.run", length=length, tuple=name)
+
+    def suit_noun(self, suit: int, n: int) -> str:
+        from .order import TRUMP
+
+        label = self.suit(suit)
+        return self.say("ob.suits", suit=label) if suit == TRUMP and n != 1 else label
+
+    def rung(self, requirement: Any, suit: int) -> str:
+        """One rung of the ladder: ``a ♥ pair and two other ♥``, ``two ♥``."""
+        single = (1, 1)
+        label = self.suit(suit)
+        shapes = [tuple(x) for x in requirement]
+        parts = []
+        for shape in dict.fromkeys(x for x in shapes if x != single):
+            count, noun = shapes.count(shape), self.lead_shape(shape)
+            parts.append(self.say("ob.unit", suit=label, noun=noun) if count == 1
+                         else self.say("ob.units", n=self.word("number", count), suit=label, noun=noun))
+        singles = shapes.count(single)
+        if not parts:
+            n = singles if singles > 1 else 1
+            return self.say("ob.singles", n=self.word("number", n), suit=self.suit_noun(suit, n))
+        if singles:
+            parts.append(self.say("ob.other", n=self.word("number", singles), suit=self.suit_noun(suit, singles)))
+        return self.and_list(parts)
+
+    def lead_what(self, value: Any) -> str:
+        """What was led: a unit's shape, or a throw of its units."""
+        if not value.throw:
+            return self.lead_shape(value.units[0])
+        names = [self.lead_shape(shape) if tuple(shape) != (1, 1) else self.say("ob.single") for shape in value.units]
+        counted = [self.say("ob.units_of", n=self.word("number", names.count(x)), noun=x) if names.count(x) > 1
+                   else self.say("ob.a_unit", noun=x) for x in dict.fromkeys(names)]
+        return self.say("ob.throw", units=self.and_list(counted))
+
+    def lead_rungs(self, value: Any) -> str:
+        """The ladder: the first rung (owed if held), then each one owed failing the one before."""
+        rungs = [self.rung(requirement, value.suit) for requirement in value.rungs]
+        if value.hold_first:
+            note = self.say("ob.protected") if value.protected else (
+                self.word("ob_wider", "+".join(str(x) for x in value.wider)) if value.wider else "")
+            key = "ob.first_held_one" if len(value.rungs[0]) == 1 else "ob.first_held"
+            first = self.say(key, rung=rungs[0], note=note)
+        else:
+            first = self.say("ob.first", rung=rungs[0])
+        return first + "".join(self.say("ob.next", rung=rung) for rung in rungs[1:])
+
+    def lead_suits(self, value: Any) -> str:
+        return self.suit_noun(value.suit, 2)
 
 
 RECORD_VOICE = Voice()

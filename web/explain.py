@@ -337,57 +337,17 @@ def describe_hint(hint: Message, players: Sequence[str] = ()) -> dict[str, Any]:
 
 # --- the obligation of a lead, without hands (scorer.follow.Obligation) -------------------------------
 
-_TUPLE_ZH = {2: "对子", 3: "三张", 4: "四张"}
-_WIDER_ZH = {(3,): "（三张可拆）", (4,): "（四张可拆）", (3, 4): "（三张、四张可拆）"}
-
-
-def _shape_zh(shape: tuple[int, int]) -> str:
-    width, length = shape
-    if length == 1:
-        return _TUPLE_ZH.get(width, f"{width} 张相同")
-    if shape == (3, 2):
-        return "泰坦尼克"
-    if shape == (2, 2):
-        return "拖拉机"
-    if width == 2:
-        return f"{length} 连对拖拉机"
-    return f"{length} 连{'三' if width == 3 else '四'}张"
-
-
-def _rung_zh(requirement: Sequence[tuple[int, int]], label: str) -> str:
-    """One rung of the ladder: ``♥对子 + 另 2 张♥``, ``2 张♥``."""
-    parts = []
-    for shape in dict.fromkeys(s for s in requirement if s != SINGLE):
-        count = list(requirement).count(shape)
-        parts.append(f"{'' if count == 1 else f'{count} 个'}{label}{_shape_zh(shape)}")
-    singles = list(requirement).count(SINGLE)
-    if singles:
-        parts.append(f"{'另 ' if parts else ''}{singles} 张{label}")
-    return " + ".join(parts)
-
-
 def explain_obligation(obligation: Obligation) -> Text:
-    """A lead's obligation in Chinese and English (strict: :class:`UnknownTemplateError` for a
-    note of the first rung this module has no words for).
+    """A lead's obligation in Chinese and English: its message (:meth:`scorer.follow.Obligation.message`)
+    in the page's voices (strict: :class:`UnknownTemplateError` for a note of the first rung the
+    catalogue has no words for).
 
     >>> from tuolaji.scorer.follow import Obligation
     >>> explain_obligation(Obligation(2, 1, ((2, 1),), False, (((2, 1),), ((1, 1), (1, 1))), (3,)))["zh"]
     '首家出♥对子：有♥对子须跟（三张可拆），否则 2 张♥，再否则出全部♥并任垫'
     """
-    if obligation.suit is None:
-        return {"zh": f"首家混出：任出 {obligation.size} 张", "en": str(obligation)}
-    label = _Words.suit(obligation.label)["zh"]
-    if obligation.size == 1:
-        return {"zh": f"首家出{label}单张：有{label}须跟一张，没有可任出一张", "en": str(obligation)}
-    if obligation.wider and obligation.wider not in _WIDER_ZH:
-        raise UnknownTemplateError(str(obligation.wider))
-    note = "（不能从更多张里拆）" if obligation.protected else _WIDER_ZH.get(obligation.wider, "")
-    what = "甩牌" if obligation.throw else _shape_zh(obligation.units[0])
-    rungs = [_rung_zh(rung, label) for rung in obligation.rungs]
-    first = f"有{rungs[0]}须跟{note}" if obligation.hold_first else f"须出{rungs[0]}"
-    zh = (f"首家出{label}{what}：{first}" + "".join(f"，否则 {rung}" for rung in rungs[1:])
-          + f"，再否则出全部{label}并任垫")
-    return {"zh": zh, "en": str(obligation)}
+    message = obligation.message()
+    return {lang: PageVoice(lang, ()).say(message.key, **message.params) for lang in ("zh", "en")}
 
 
 def describe_obligation(obligation: Obligation, players: Sequence[str] = ()) -> dict[str, Any]:

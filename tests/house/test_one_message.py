@@ -36,9 +36,6 @@ CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "scorer/m
 """The catalogue modules: the only places words are written down as tables."""
 
 KNOWN: dict[str, int] = {
-    # the lead's obligation: Chinese written in web/explain.py from scorer.follow.Obligation, the English
-    # by scorer/follow.py's own code (two renderers, not yet one message a kind)
-    "web/explain.py": 4,
     # 嘴和 (its own game): the page's place and flag names beside its MESSAGES_ZH in web/zuihe.py
     "web/zuihe.py": 2,
     # 嘴和's rules vocabulary (suits, honours, group names, the reasons of a loose hand)
