@@ -41,21 +41,12 @@ import copy
 import time
 from typing import Any
 
-from tuolaji.scorer.messages import CHANGE_NAMES_EN
-
 from .changes import RefusedError
 
 CHANGES = ("enter-play", "play", "points", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm",
            "next-deal", "settle")
-_NAMES_ZH = {"enter-play": "补记出牌", "play": "出牌", "points": "只记分", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
-             "setting": "本局设置", "ruling": "罚分", "correction": "更正", "confirm": "确认", "next-deal": "开始下一局",
-             "settle": "结算"}
-"""The Chinese name of each kind of change (the English: :data:`scorer.messages.CHANGE_NAMES_EN`)."""
-
-
-def change_words(change: str) -> dict[str, str]:
-    """The name of a kind of change in both languages (for the page's undo button)."""
-    return {"zh": _NAMES_ZH.get(change, change), "en": CHANGE_NAMES_EN.get(change, change)}
+"""The kinds of change of a record's history (their names: ``scorer.messages.CHANGE_NAMES_EN``, the page's
+``web.i18n.CHANGE_NAMES_ZH``)."""
 
 
 def _deal_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

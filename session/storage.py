@@ -25,20 +25,14 @@ from tuolaji.scorer.errors import InputError
 class NotSavedError(InputError):
     """A change that could not be saved (the disk full, the database locked, …): it is not made.
 
-    ``kind``: ``disk-full``, ``locked``, ``too-large`` or ``failed``; ``words``: what the page shows."""
+    ``kind``: ``disk-full``, ``locked``, ``too-large`` or ``failed`` (the page words each: ``not_saved.KIND``
+    of its catalogue)."""
 
-    WORDS = {
-        "disk-full": ("未保存：磁盘已满", "Not saved: the disk is full"),
-        "locked": ("未保存：数据库被其他程序锁住，请稍后再试", "Not saved: another program has locked the database; try again"),
-        "too-large": ("未保存：记录太大", "Not saved: the record is too large"),
-        "failed": ("未保存：写入失败", "Not saved: the write failed"),
-    }
+    KINDS = ("disk-full", "locked", "too-large", "failed")
 
     def __init__(self, key: str, /, kind: str = "failed", **params: Any) -> None:
         super().__init__(key, **params)
-        self.kind = kind if kind in self.WORDS else "failed"
-        zh, en = self.WORDS[self.kind]
-        self.words = {"zh": zh, "en": en}
+        self.kind = kind if kind in self.KINDS else "failed"
 
 
 ROOM_NEEDED = 1024 * 1024

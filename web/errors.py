@@ -21,6 +21,7 @@ from tuolaji.session.changes import RefusedError
 from tuolaji.session.live import NoSuchCardError, NotSavedError, OutOfTurnError
 
 from .explain import describe_error
+from .i18n import both
 from .replay import NoSuchStepError
 from .store import NoSuchSessionError
 from .table import NoGameError, Table
@@ -46,7 +47,8 @@ def status_of(error: InputError) -> int:
 def not_saved_response(error: NotSavedError) -> tuple[Response, int]:
     """A change that could not be saved was not made: the page shows why (「未保存：磁盘已满」)."""
     logging.getLogger("tuolaji.save").error("%s %s: %s", request.method, request.path, error)
-    return jsonify({"error": str(error), "code": "not-saved", "kind": error.kind, "message": error.words}), \
+    return jsonify({"error": str(error), "code": "not-saved", "kind": error.kind,
+                    "message": both(f"not_saved.{error.kind}")}), \
         NOT_SAVED_STATUS[error.kind]
 
 

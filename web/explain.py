@@ -39,8 +39,8 @@ from tuolaji.scorer.messages import FINDINGS_EN, FREE_TEXT, MESSAGES_EN, Message
 from tuolaji.scorer.record import RecordError
 from tuolaji.scorer.violation_text import OFFENCE_EN, detail, penalty_detail
 from tuolaji.scorer.violations import Fact, Penalty, PenaltyFact, RulingFact, Violation
-from tuolaji.session.history import change_words
 from tuolaji.web.cards import card_label
+from tuolaji.web.history import change_words
 from tuolaji.web.i18n import (
     FINDINGS_ZH,
     MESSAGES_PAGE_EN,

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tuolaji.scorer.messages import CHANGE_NAMES_EN
 from tuolaji.session.history import (
     CHANGES,
     can_redo,
     can_undo,
-    change_words,
     diff,
     logged,
     redo,
@@ -28,6 +28,15 @@ from tuolaji.session.history import (
 
 __all__ = ["CHANGES", "can_redo", "can_undo", "change_words", "diff", "history_view", "logged", "redo", "stacks",
            "undo"]
+
+
+from .i18n import CHANGE_NAMES_ZH
+
+
+def change_words(change: str) -> dict[str, str]:
+    """The name of a kind of change in both languages (for the page's undo button): the rules core's
+    English (:data:`scorer.messages.CHANGE_NAMES_EN`) and the page's Chinese (:data:`web.i18n.CHANGE_NAMES_ZH`)."""
+    return {"zh": CHANGE_NAMES_ZH.get(change, change), "en": CHANGE_NAMES_EN.get(change, change)}
 
 
 def history_view(record: dict[str, Any]) -> dict[str, Any]:

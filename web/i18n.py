@@ -549,6 +549,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "director.fix.done": {"zh": "已更正第 {round} 轮 {table} 的成绩", "en": "Round {round}, {table}: result fixed"},
 }
 
+CHANGE_NAMES_ZH: dict[str, str] = {
+    "enter-play": "补记出牌", "play": "出牌", "points": "只记分", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
+    "setting": "本局设置", "ruling": "罚分", "correction": "更正", "confirm": "确认", "next-deal": "开始下一局",
+    "settle": "结算"}
+"""The Chinese name of each kind of change of a record's history (the English:
+:data:`scorer.messages.CHANGE_NAMES_EN`)."""
+
 OFFENCES_ZH: dict[str, str] = {"throw": "甩牌失败", "discard": "垫错", "trumping": "毙牌出错", "kitty": "留底差错",
                                "card-count": "多牌少牌"}
 """The Chinese name of each offence seed 001 Ⅰ.九 penalises: the one table of them on the page (the
@@ -699,8 +706,13 @@ STRINGS.update({
                         "en": "保放: an overcalled bidder who shows more of his suit keeps the bid on a tie"},
 })
 
-# what the server refuses (web/security.py) and its HTTP errors (web/__init__.py)
+# what the server refuses (web/security.py), a change not saved (web/errors.py) and its HTTP errors (web/__init__.py)
 STRINGS.update({
+    "not_saved.disk-full": {"zh": "未保存：磁盘已满", "en": "Not saved: the disk is full"},
+    "not_saved.locked": {"zh": "未保存：数据库被其他程序锁住，请稍后再试",
+                         "en": "Not saved: another program has locked the database; try again"},
+    "not_saved.too-large": {"zh": "未保存：记录太大", "en": "Not saved: the record is too large"},
+    "not_saved.failed": {"zh": "未保存：写入失败", "en": "Not saved: the write failed"},
     "refused.host": {"zh": "未知的主机名 {host}：本服务器只响应自己的地址",
                      "en": "unknown host name {host}: this server answers only to its own addresses"},
     "refused.origin": {"zh": "来自其他网站（{origin}）的请求被拒绝", "en": "a request from another site ({origin}) is refused"},
