@@ -58,7 +58,7 @@ RESTACK_BAND = 0.28
 
 
 def crop_restacked(image: np.ndarray, box: tuple[float, float, float, float], up: tuple[float, float],
-                   size: int = CROP_PX) -> np.ndarray:
+                   size: int = CROP_PX, rank_first: bool = True) -> np.ndarray:
     """The classifier crop of an index that prints its suit beside its rank, rearranged as the
     indices the classifier knows: the rank above its suit.
 
@@ -66,7 +66,11 @@ def crop_restacked(image: np.ndarray, box: tuple[float, float, float, float], up
     (a unit vector, y down) points along the line of print, towards the rank. The patch around
     ``box`` is turned so that line runs left to right, cut where the ink is thinnest between
     rank and suit, and the suit's part set under the rank's. An index turned by a half comes out
-    turned by a half, which the classifier reads as it reads any turned index.
+    turned by a half, which the classifier reads as it reads any turned index. Where a deck prints
+    its right-hand corners mirrored (the suit inside, the rank at the card's edge), the classifier's
+    up points the other way along the line and the glyphs come out upside down: ``rank_first``
+    False sets the left part under the right one, which reads such a corner as an index turned
+    by a half.
 
     >>> image = np.full((120, 160, 3), 255, np.uint8)
     >>> crop_restacked(image, (60.0, 50.0, 100.0, 74.0), (-1.0, 0.0)).shape
@@ -91,7 +95,11 @@ def crop_restacked(image: np.ndarray, box: tuple[float, float, float, float], up
     paper = np.median(band.reshape(-1, 3)[gray.reshape(-1) >= np.percentile(gray, 60)], axis=0).astype(np.uint8)
     stacked = np.empty((2 * height, width, 3), np.uint8)
     stacked[:] = paper
-    stacked[:height, width - rank.shape[1]:] = rank  # each part keeps its edge at the cut
-    stacked[height:, :suit.shape[1]] = suit
+    if rank_first:  # each part keeps its edge at the cut
+        stacked[:height, width - rank.shape[1]:] = rank
+        stacked[height:, :suit.shape[1]] = suit
+    else:
+        stacked[:height, :suit.shape[1]] = suit
+        stacked[height:, width - rank.shape[1]:] = rank
     framed = cv2.copyMakeBorder(stacked, height, height, height, height, cv2.BORDER_CONSTANT, value=paper.tolist())
     return crop_square(framed, (framed.shape[1] / 2, framed.shape[0] / 2), 2 * height, size)

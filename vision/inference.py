@@ -325,8 +325,13 @@ class CardReader:
             rows = np.flatnonzero(which & (chosen == small))
             if len(rows) == 0:
                 continue
-            crops = np.stack([crop_restacked(frame_bgr, tuple(boxes[k]), (float(up[k, 0]), float(up[k, 1]))) for k in rows])
-            again, again_up, again_side = self._read_crops(crops, small=small)
+            crops = np.stack([crop_restacked(frame_bgr, tuple(boxes[k]), (float(up[k, 0]), float(up[k, 1])), rank_first=first)
+                              for first in (True, False) for k in rows])
+            both, both_up, both_side = self._read_crops(crops, small=small)
+            n = len(rows)
+            mirrored = both[n:, :REJECT].max(axis=1) > both[:n, :REJECT].max(axis=1)  # the surer of the two stackings
+            again, again_up, again_side = (np.where(mirrored[:, None], v[n:], v[:n]) if v.ndim > 1 else np.where(mirrored, v[n:], v[:n])
+                                           for v in (both, both_up, both_side))
             surer = again[:, :REJECT].max(axis=1) > probs[rows, :REJECT].max(axis=1)
             turned = surer | ~np.isin(probs[rows].argmax(axis=1), list(_JOKER_IDS)) if every else surer
             for row, k in enumerate(rows):

@@ -58,6 +58,18 @@ def test_an_index_turned_by_a_half_comes_out_turned_by_a_half() -> None:
     assert abs(rank[0] - suit[0]) < 6 and rank[1] > suit[1] + 8
 
 
+def test_a_mirrored_corner_comes_out_turned_by_a_half_when_stacked_the_other_way() -> None:
+    """A 4-corner deck's right-hand corners print the suit inside and the rank at the card's edge:
+    the classifier's up then points right, towards the rank, and the turned patch has the rank on the
+    left, upside down; set under the suit it is an ordinary index turned by a half."""
+    image = np.full((200, 200, 3), 255, np.uint8)
+    cv2.circle(image, (82, 100), 11, _DISC, -1)
+    cv2.rectangle(image, (108, 88), (130, 112), _SQUARE, -1)
+    crop = crop_restacked(image, (64.0, 82.0, 136.0, 118.0), (1.0, 0.0), rank_first=False)
+    rank, suit = _centre_of(crop, _SQUARE), _centre_of(crop, _DISC)
+    assert abs(rank[0] - suit[0]) < 6 and rank[1] > suit[1] + 8
+
+
 def _horizontal_indices(count: int) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
     """Held-out scenes whose decks all print the suit beside the rank: each image, its fully
     visible index boxes of at least 16 px and their cards."""
@@ -110,4 +122,4 @@ def test_a_reader_told_the_deck_is_horizontal_turns_its_indices_the_right_way() 
         for name, reader in (("told", told), ("untold", untold)):
             ups = reader.classify(scene.image, boxes)[1]
             within[name] += int(((ups * truth).sum(axis=1) > math.cos(math.radians(30))).sum())
-    assert within["untold"] < 0.25 * total < 0.5 * total < within["told"], (within, total)
+    assert within["untold"] < 0.25 * total < 0.4 * total < within["told"], (within, total)
