@@ -3,7 +3,7 @@
 Every :class:`ZuiheInputError` (``HandError``, ``CardError``) carries ``key`` and
 ``params``; ``str(error)`` is the English line rendered here from :data:`MESSAGES_EN`.
 Other languages render the same key and parameters from their own table (the Chinese
-one is ``web.zuihe.MESSAGES_ZH``), so no one has to read the English back.
+one is ``web.zuihe_i18n.MESSAGES_ZH``), so no one has to read the English back.
 
 Templates are :meth:`str.format` strings rendered by :func:`scorer.messages.render`: a list
 parameter takes a ``{name:SEP|EMPTY}`` spec, joined by ``SEP`` and shown as ``EMPTY`` when it is empty.

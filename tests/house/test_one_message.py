@@ -8,7 +8,8 @@ language in a catalogue and rendered by one function a language:
 - the audit's findings (a violation's fact, a penalty, a ruling): ``scorer.messages.FINDINGS_EN``
   and ``web.i18n.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
 - the page's own words (with the pages around the table and the club's): ``web.i18n.STRINGS``,
-  each ``{"zh", "en"}``, rendered by ``web.i18n.both``/``translate``.
+  each ``{"zh", "en"}``, rendered by ``web.i18n.both``/``translate``;
+- 嘴和's: ``scorer.zuihe.messages.MESSAGES_EN`` and ``web.zuihe_i18n.MESSAGES_ZH``.
 
 The second half reads the source of every module of web/, scorer/, session/ and club/ (an AST walk) for a word table
 of its own outside the catalogue modules: a ``{"zh": …, "en": …}`` literal with words in it, a
@@ -32,14 +33,13 @@ from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_ZH, STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("web", "scorer", "session", "club")
-CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "scorer/messages.py", "scorer/zuihe/messages.py"}
+CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "web/zuihe_i18n.py", "scorer/messages.py",
+              "scorer/zuihe/messages.py"}
 """The catalogue modules: the only places words are written down as tables."""
 
 KNOWN: dict[str, int] = {
     # the club's table page: one {zh, en} literal of its own (club/ is another room's; issue 44, item 2)
     "club/table_page.py": 1,
-    # 嘴和 (its own game): the page's place and flag names beside its MESSAGES_ZH in web/zuihe.py
-    "web/zuihe.py": 2,
     # 嘴和's rules vocabulary (suits, honours, group names, the reasons of a loose hand)
     "scorer/zuihe/score.py": 3,
     "scorer/zuihe/cards.py": 2,
@@ -111,7 +111,10 @@ def test_every_word_of_the_page_has_chinese_and_english() -> None:
 
 
 def test_every_message_has_chinese_and_english_with_the_same_facts() -> None:
-    for english, chinese in ((MESSAGES_EN, MESSAGES_ZH), (FINDINGS_EN, FINDINGS_ZH)):
+    from tuolaji.scorer.zuihe.messages import MESSAGES_EN as ZUIHE_EN
+    from tuolaji.web.zuihe_i18n import MESSAGES_ZH as ZUIHE_ZH
+
+    for english, chinese in ((MESSAGES_EN, MESSAGES_ZH), (FINDINGS_EN, FINDINGS_ZH), (ZUIHE_EN, ZUIHE_ZH)):
         assert set(english) == set(chinese)
         for key, template in chinese.items():
             assert template_fields(template) <= template_fields(english[key]) | {"at"}, key
