@@ -144,6 +144,21 @@ def test_every_finding_is_one_message_worded_in_both_languages() -> None:
     assert keys <= set(FINDINGS_EN) & set(FINDINGS_ZH)
 
 
+def test_no_module_words_a_kind_of_finding_of_its_own() -> None:
+    """One renderer per kind: the page and the rules core's text modules import no kind of finding by name
+    (they word a finding through its message), only the generic names."""
+    generic = {"Fact", "Violation", "Penalty", "PenaltyFact", "RulingFact", "DealFindings"}
+    kinds = {kind.__name__ for kind in _kinds(violations.Fact)} | {"Evidence", "Beaten"}
+    offenders = {}
+    for path in [*sorted((ROOT / "web").rglob("*.py")), ROOT / "scorer" / "violation_text.py", ROOT / "scorer" / "messages.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("violations"):
+                named = {alias.name for alias in node.names} & kinds - generic
+                if named:
+                    offenders[path.relative_to(ROOT).as_posix()] = sorted(named)
+    assert offenders == {}
+
+
 # --- no module keeps a word table of its own ---------------------------------------------------------
 
 
