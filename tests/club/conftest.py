@@ -1,9 +1,13 @@
-"""A real PostgreSQL server for the club's tests: ``initdb`` in a temporary folder, listening on a
-unix socket only, started once a test session and stopped at its end.
+"""The club's PostgreSQL for its tests: the club's own server (:class:`~club.own_database.OwnDatabase`,
+pgserver from the ``club`` extra), started as ``tuolaji club --data DIR`` starts it for a user, once a
+test session in a temporary folder and stopped at its end; each test gets a database of its own
+(``club_db``). Tests that take the server away mid-test stop and start it again (:class:`OwnServer`).
 
-Nothing is skipped: without Debian's ``postgresql`` (``scripts/setup.sh dev`` installs it) the
-tests fail, saying so. Run as root (a container), the server runs as the ``postgres`` user, as
-PostgreSQL refuses root. Each test gets a database of its own (``club_db``).
+One module keeps the club on a system PostgreSQL (``tests/club/test_system_postgres.py``, the
+``system_postgres`` fixture: Debian's ``initdb`` and ``pg_ctl``, :class:`PostgresServer`), as
+``tuolaji club --db URL`` uses an existing server. Nothing is skipped: without the ``club`` extra or
+Debian's ``postgresql`` (``scripts/setup.sh dev`` installs both) the tests fail, saying so. Run as
+root (a container), either server runs PostgreSQL as a user of its own, as PostgreSQL refuses root.
 """
 
 from __future__ import annotations
@@ -11,10 +15,12 @@ from __future__ import annotations
 import itertools
 import os
 import pwd
+import re
 import shutil
 import subprocess
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,8 +88,76 @@ class PostgresServer:
         return self.dsn(name)
 
 
+class OwnServer:
+    """The club's own PostgreSQL (:class:`~club.own_database.OwnDatabase`) in ``folder``, as
+    ``tuolaji club --data`` starts it; :meth:`stop` and :meth:`start` stop and start it again on the
+    same data and socket (a restart mid-test). For the tests' speed it does not wait for the disk
+    (``fsync = off``, a setting it reloads; a database per test is a ``CREATE DATABASE``)."""
+
+    def __init__(self, folder: Path) -> None:
+        with warnings.catch_warnings():  # no $XDG_RUNTIME_DIR (a container): its lock goes to /tmp
+            warnings.simplefilter("ignore")
+            from pgserver._commands import POSTGRES_BIN_PATH
+
+        self.bin = Path(POSTGRES_BIN_PATH)
+        self.folder = folder
+        self._own: Any = None
+
+    def start(self) -> None:
+        from tuolaji.club.own_database import OwnDatabase
+
+        self._own = OwnDatabase(self.folder).__enter__()
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server: ``fast`` as the club stops it (its sessions told), ``immediate`` at once."""
+        if self._own is None:
+            return
+        if mode != "fast":
+            from pgserver._commands import pg_ctl
+
+            pg_ctl(["-w", "-m", mode, "stop"], pgdata=self._own._server.pgdata, user=self._own._server.system_user)
+        self._own.__exit__(None, None, None)
+        self._own = None
+
+    def dsn(self, database: str = "postgres") -> str:
+        assert self._own is not None, "the club's own PostgreSQL is stopped"
+        return re.sub(r"/club\?", f"/{database}?", self._own.dsn, count=1)
+
+    def create_database(self, name: str) -> str:
+        import psycopg
+
+        with psycopg.connect(self.dsn(), autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.dsn(name)
+
+    def skip_fsync(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.dsn(), autocommit=True) as connection:
+            connection.execute("ALTER SYSTEM SET fsync = off")
+            connection.execute("SELECT pg_reload_conf()")
+
+
 @pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
+def postgres() -> Iterator[OwnServer]:
+    """The club's own PostgreSQL, one a test session."""
+    folder = Path(tempfile.mkdtemp(prefix="tuolaji-own-"))
+    server = OwnServer(folder / "club")
+    server.start()
+    server.skip_fsync()
+    try:
+        yield server
+    finally:
+        try:
+            server.stop("immediate")
+        except Exception:  # noqa: BLE001 - already gone: nothing to stop
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def system_postgres() -> Iterator[PostgresServer]:
+    """A system PostgreSQL (Debian's ``initdb``, ``pg_ctl``) for the module that keeps the club on one."""
     folder = Path(tempfile.mkdtemp(prefix="tuolaji-pg-"))
     server = PostgresServer(folder)
     server.start()
@@ -101,7 +175,7 @@ _numbers = itertools.count(1)
 
 
 @pytest.fixture()
-def club_db(postgres: PostgresServer) -> str:
+def club_db(postgres: OwnServer) -> str:
     """The address of a new, empty database on the test server."""
     return postgres.create_database(f"club_{os.getpid()}_{next(_numbers)}_{int(time.time() * 1000) % 100000}")
 

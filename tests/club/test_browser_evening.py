@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import ClubServer, PostgresServer
+from .conftest import ClubServer, OwnServer
 from .test_rounds import evening, setup_of
 
 pytestmark = pytest.mark.browser
 
 
-def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres: PostgresServer) -> None:
+def test_two_round_evening_in_the_browser(page: Any, club: ClubServer, postgres: OwnServer) -> None:
     club.app.config["SCREEN_SECONDS"] = 1
     client, records, tables = evening(club)
     headers = client.application.extensions["tuolaji.club"].organiser_token()

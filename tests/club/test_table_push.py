@@ -15,7 +15,7 @@ from tuolaji.club.attach import attach_club
 from tuolaji.club.outbox import ClubPusher, Outbox
 from tuolaji.web import create_app, get_table
 
-from .conftest import ClubServer, PostgresServer, organiser, played_records
+from .conftest import ClubServer, OwnServer, organiser, played_records
 
 
 def add_table(club: ClubServer, name: str) -> str:
@@ -124,7 +124,7 @@ def test_wrong_token_is_one_line_and_nothing_is_lost(tmp_path: Path, club: ClubS
         assert json.loads(exc.read())["error"] == "changes for table 'U' pushed to table 'T'"
 
 
-def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: PostgresServer) -> None:
+def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: OwnServer) -> None:
     token = add_table(club, "T")
     table, pusher = table_machine(tmp_path, club, "T", token)
     records = played_records(seed=13, plays=16)
@@ -172,7 +172,7 @@ def enter_play(club: ClubServer, token: str, record: dict) -> int:
 
 
 def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, club: ClubServer,
-                                                               postgres: PostgresServer, caplog) -> None:  # type: ignore[no-untyped-def]
+                                                               postgres: OwnServer, caplog) -> None:  # type: ignore[no-untyped-def]
     """The club's database restored from a backup taken earlier in the evening (pg_dump, then
     pg_restore --clean): it holds fewer changes than it had acknowledged. The table sends each
     session's current record again after the club's last change, and the club's copy is whole."""
