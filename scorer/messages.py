@@ -160,6 +160,8 @@ MESSAGES_EN: dict[str, str] = {
     "points.deal_conceded": "deals[{deal}] was conceded (认输): undo the concession to record more",
     "points.trick_open": "deals[{deal}].tricks[{trick}] is not complete: finish it or undo it first",
     "points.below_counted": "deals[{deal}]: the defenders have {counted} points in the tricks recorded, more than {points}",
+    "points.agreed_gone": "agreed: /api/points/deal no longer settles by points agreed; to concede, send "
+                          "/api/points/concede {{\"by\": \"dealer\" or \"defenders\", \"points\": the points agreed}}",
     # the page's requests (web)
     "page.json_content_type": "request body: expected a JSON object (Content-Type: application/json)",
     "page.json_object": "request body: expected a JSON object",

@@ -349,7 +349,7 @@ def points_concede() -> Response:
 @api_bp.post("/points/deal")
 def points_deal() -> Response:
     """The current deal ended by the defenders' points from the tricks, the last trick's winner and
-    unit, and the kitty's points (optional); ``agreed``: 认输 / 直接结算, settled now with the points agreed."""
+    unit, and the kitty's points (optional). 认输 is ``/points/concede``: the old ``agreed`` is refused (400)."""
     data = object_body()
     with get_table().writing() as game:
         game.apply(points_entry.deal_command(data, game.current()[0]))

@@ -898,6 +898,8 @@ MESSAGES_ZH: dict[str, str] = {
     "points.deal_conceded": "第 {deal} 局已经认输结算：要再记，先撤销认输",
     "points.trick_open": "第 {trick} 墩还没出完：先记完或撤销它",
     "points.below_counted": "闲家在已记的墩里已经得了 {counted} 分，比 {points} 分多",
+    "points.agreed_gone": "agreed：按一局记不再按商定的分结算；认输请发 /api/points/concede "
+                          "（by：dealer 或 defenders，points：商定的闲家分）",
     # the page's requests
     "page.json_content_type": "请求内容：应是一个 JSON 对象",
     "page.json_object": "请求内容：应是一个 JSON 对象",
@@ -1284,6 +1286,8 @@ MESSAGES_PAGE_EN: dict[str, str] = {
     "points.deal_conceded": "deal {deal} was conceded: undo the concession to record more",
     "points.trick_open": "trick {trick} is not complete: finish it or undo it first",
     "points.below_counted": "the defenders have {counted} points in the tricks recorded, more than {points}",
+    "points.agreed_gone": "agreed: 按一局记 no longer settles by points agreed; to concede (认输), send "
+                          "/api/points/concede (by: dealer or defenders, points: the defenders' points agreed)",
     "session.out_of_turn": "trick {trick}: {turn} is to play, not {seat}",
     "session.deal_over": ("deal {deal} is over (every seat has played its {cards} cards); this play was not recorded: "
                           "record the kitty, then start the next deal"),

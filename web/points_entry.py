@@ -16,10 +16,11 @@ from tuolaji.session.commands import Concede, PlayPoints, SetKittyPoints, Settle
 from .request_fields import BadRequestError, int_field
 
 TRICK_FIELDS = ("winner", "points", "last", "unit", "trump", "deal", "trick")
-DEAL_FIELDS = ("defender_points", "last_winner", "unit", "trump", "agreed", "kitty_points")
+DEAL_FIELDS = ("defender_points", "last_winner", "unit", "trump", "kitty_points", "agreed")
 CONCEDE_FIELDS = ("by", "points")
 KITTY_FIELDS = ("deal", "points")
-"""The fields each entry reads (what the club keeps of a phone's entry for the table's machine)."""
+"""The fields each entry reads (what the club keeps of a phone's entry for the table's machine; a deal's
+old ``agreed`` too, so that the table's machine refuses it at the club in the words it refuses it here)."""
 
 
 def _deals(record: dict[str, Any]) -> list[Any]:
@@ -56,13 +57,16 @@ def concede_command(data: dict[str, Any], record: dict[str, Any]) -> Concede:
 
 def deal_command(data: dict[str, Any], record: dict[str, Any]) -> SettlePoints:
     """The current deal ended by the defenders' points, the last trick's winner and unit and the
-    kitty's points (optional); ``agreed``: settled now with the points agreed."""
+    kitty's points (optional). The old ``agreed`` (settled now with the points agreed) is refused,
+    naming what to send instead: 认输 is :func:`concede_command` (``/api/points/concede``). Records
+    that say ``agreed`` read as before."""
+    if "agreed" in data:
+        raise BadRequestError("points.agreed_gone")
     _deals(record)
     points = int_field(data, "defender_points", high=scorer.record.MAX_POINTS)
     winner = int_field(data, "last_winner", high=len(record["players"]) - 1)
     kitty = int_field(data, "kitty_points", high=scorer.record.MAX_POINTS) if data.get("kitty_points") is not None else None
-    return SettlePoints(points, winner, _unit(data), data.get("trump") is not False, data.get("agreed") is True,
-                        kitty, True)
+    return SettlePoints(points, winner, _unit(data), data.get("trump") is not False, False, kitty, True)
 
 
 def kitty_command(data: dict[str, Any], record: dict[str, Any]) -> SetKittyPoints:

@@ -12,6 +12,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tuolaji import scorer
+from tuolaji.web import get_table
 
 PLAYERS = ["东", "南", "西", "北"]
 
@@ -75,12 +76,22 @@ def test_conceding_mid_deal_keeps_the_cards_and_marks_the_agreement(client: Flas
     _start(client)
     for seat, card in zip(range(4), ["AH", "KH", "5H", "10H"], strict=True):
         client.post("/api/play", json={"seat": seat, "cards": [card]})
-    # a trick by points, then the table settles now: 认输, the defenders credited 70 in all
+    # a trick by points, then the table settles now
     client.post("/api/points/trick", json={"winner": 1, "points": 20})
-    too_few = client.post("/api/points/deal", json={"defender_points": 10, "last_winner": 0, "unit": 2, "agreed": True})
+    too_few = client.post("/api/points/deal", json={"defender_points": 10, "last_winner": 0, "unit": 2})
     assert too_few.status_code == 400 and "20" in too_few.get_json()["message"]["zh"]
-    state = client.post("/api/points/deal", json={"defender_points": 70, "last_winner": 0, "unit": 2, "agreed": True,
-                                                   "kitty_points": 5}).get_json()
+    # the old 认输 by 按一局记 (``agreed``) is refused, naming the field and what to send instead (issue 43, item 6)
+    old_form = client.post("/api/points/deal", json={"defender_points": 70, "last_winner": 0, "unit": 2, "agreed": True,
+                                                      "kitty_points": 5})
+    assert old_form.status_code == 400
+    words = old_form.get_json()["message"]
+    assert words["zh"].startswith("agreed：") and "/api/points/concede" in words["zh"]
+    assert words["en"].startswith("agreed: ") and "/api/points/concede" in words["en"]
+    assert "complete" not in _record(client)["deals"][0]  # nothing recorded
+    # a record an older version settled so (认输 / 直接结算, the defenders credited 70 in all) reads as before
+    with get_table(client.application).writing() as game:
+        game.settle_points(70, 0, 2, agreed=True, kitty_points=5, history=True)
+    state = _state(client)
     deal = state["state"]["record"]["deals"][0]
     assert deal["agreed"] is True and deal["complete"] is True
     assert deal["tricks"][0]["plays"] == [["AH"], ["KH"], ["5H"], ["10H"]]
