@@ -82,6 +82,7 @@ def _horizontal_indices(count: int) -> list[tuple[np.ndarray, np.ndarray, list[s
     return scenes
 
 
+@pytest.mark.slow  # the shipped reader on 8-14 rendered scenes: about 10 s
 def test_the_shipped_reader_reads_more_horizontal_indices_right_restacked_and_no_fewer_ordinary_ones() -> None:
     plain = CardReader.load(threads=1, restack_below=0.0, classify_turns=4)
     restacking = CardReader.load(threads=1, restack_below=0.4, classify_turns=4)
@@ -105,6 +106,7 @@ def test_the_shipped_reader_reads_more_horizontal_indices_right_restacked_and_no
     assert ordinary["restacking"] >= ordinary["plain"], ordinary
 
 
+@pytest.mark.slow  # the shipped reader on 8-14 rendered scenes: about 10 s
 def test_a_reader_told_the_deck_is_horizontal_turns_its_indices_the_right_way() -> None:
     """The classifier takes a horizontal index for an ordinary one lying on its side: its directions,
     which join a card's corners into one card, are a quarter turn off; told the deck's layout, the
