@@ -22,6 +22,7 @@ from tuolaji.session.changes import RefusedError
 from tuolaji.session.commands import Play, Rule
 from tuolaji.session.events import StateChanged
 from tuolaji.session.journal import Change
+from tuolaji.web.errors import status_of
 from tuolaji.web.explain import describe_error, describe_violation
 from tuolaji.web.points_entry import ENTRIES
 from tuolaji.web.store import SessionStore
@@ -99,7 +100,8 @@ def apply_command(table: Table, command: Command) -> str:
 
 def command_verdict(table: Table, command: Command) -> dict[str, Any]:
     """:func:`apply_command`'s verdict for the club: ``{"result": line}``, and where the table
-    refused it, ``message``: the reason in both languages, as the table's own page words it."""
+    refused it, ``message``: the reason in both languages, as the table's own page words it, and
+    ``status``: the HTTP status its own page answers it with (:func:`web.errors.status_of`)."""
     kind, body = command.get("kind"), command.get("body") or {}
     try:
         with table.writing() as game:
@@ -116,7 +118,7 @@ def command_verdict(table: Table, command: Command) -> dict[str, Any]:
                 _fields, command_of = ENTRIES[kind]
                 game.apply(command_of(dict(body), game.current()[0]))
                 return {"result": "applied"}
-            return {"result": f"refused: unknown command {kind!r}"}
+            return {"result": f"refused: unknown command {kind!r}", "status": 400}
     except InputError as exc:  # the table's rules refused it (out of turn, no such violation, …): said back
         players = table.game.snapshot()["players"] if table.has_game else []
         words = describe_error(exc, players)
@@ -124,9 +126,11 @@ def command_verdict(table: Table, command: Command) -> dict[str, Any]:
         if isinstance(exc, RefusedError) and exc.violation is not None:  # as the table's page says it: the finding
             found = describe_violation(exc.violation, exc.players)
             message = {lang: message[lang] + found[lang] for lang in ("zh", "en")}
-        return {"result": f"refused: {exc}", "message": message}
-    except Exception as exc:  # anything else the table refuses (no game open, …): its line
-        return {"result": f"refused: {exc}"}
+        # the status the table's own page answers the same refusal with (a bad entry 400, out of turn 409, …)
+        status = 400 if isinstance(exc, RefusedError) else status_of(exc)
+        return {"result": f"refused: {exc}", "message": message, "status": status}
+    except Exception as exc:  # anything else the table refuses: its line, as a state the table is in
+        return {"result": f"refused: {exc}", "status": 409}
 
 
 def attach_club(table: Table, data_dir: Path, club_url: str, table_name: str, token: str,

@@ -18,6 +18,10 @@ from tuolaji.web.points_entry import ENTRIES
 from .database import CHANNEL, ClubDatabase, one_row, stale_retried
 from .errors import ClubRefused
 
+REFUSAL_STATUSES = frozenset({400, 404, 409})
+"""The statuses a table's machine may give a refused command, as its own page answers the same
+refusal: a bad entry 400, something not there 404, out of turn or in the wrong state 409."""
+
 MAX_FIELD_TEXT = 40
 """The most characters of a 只记分 entry's field kept (a number is at most 20 digits, a side is ``defenders``)."""
 
@@ -75,32 +79,36 @@ class CommandQueue:
 
     @stale_retried
     def command_done(self, name: str, token: str | None, command_id: int, result: str,
-                     message: dict[str, str] | None = None) -> None:
+                     message: dict[str, str] | None = None, status: int | None = None) -> None:
         """The table applied (or refused) a command: ``result`` is its one line, ``message`` the
-        same in both languages (``{"zh", "en"}``) where the table words it."""
+        same in both languages (``{"zh", "en"}``) where the table words it, ``status`` the HTTP status
+        the table's own page answers that refusal with (:data:`REFUSAL_STATUSES`; else none kept)."""
+        status = status if status in REFUSAL_STATUSES else None
         words = None
         if isinstance(message, dict) and all(isinstance(message.get(k), str) for k in ("zh", "en")):
             words = {"zh": message["zh"][:500], "en": message["en"][:500]}
         with self.db.connection() as connection, connection.transaction():
             table_id = self._authorised(connection, name, token)
             connection.execute("UPDATE club_commands SET done = coalesce(done, now()), result = coalesce(result, %s), "
-                               "message = coalesce(message, %s) WHERE id = %s AND table_id = %s",
-                               (result[:500], json.dumps(words, ensure_ascii=False) if words else None, command_id,
-                                table_id))
+                               "message = coalesce(message, %s), status = coalesce(status, %s) "
+                               "WHERE id = %s AND table_id = %s",
+                               (result[:500], json.dumps(words, ensure_ascii=False) if words else None, status,
+                                command_id, table_id))
             connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(
-                {"table": name, "command": command_id, "result": result[:500], "message": words}, ensure_ascii=False)))
+                {"table": name, "command": command_id, "result": result[:500], "message": words, "status": status},
+                ensure_ascii=False)))
 
     @stale_retried
     def command(self, name: str, command_id: int) -> dict[str, Any]:
         with self.db.connection() as connection:
             row = connection.execute(
-                "SELECT c.id, c.kind, c.body, c.done, c.result, c.message FROM club_commands c JOIN club_tables t "
+                "SELECT c.id, c.kind, c.body, c.done, c.result, c.message, c.status FROM club_commands c JOIN club_tables t "
                 "ON t.id = c.table_id WHERE t.name = %s AND c.id = %s", (name, command_id)).fetchone()
         if row is None:
             raise ClubRefused("club.no_command", 404, name=name, command=command_id)
         return {"id": int(row[0]), "kind": row[1], "body": json.loads(row[2]),
                 "done": row[3].isoformat() if row[3] else None, "result": row[4],
-                "message": json.loads(row[5]) if row[5] else None}
+                "message": json.loads(row[5]) if row[5] else None, "status": row[6]}
 
 
 def _command_body(kind: str, body: Any) -> dict[str, Any]:

@@ -121,6 +121,9 @@ ALTER TABLE club_commands DROP CONSTRAINT club_commands_kind_check;
 ALTER TABLE club_commands ADD CONSTRAINT club_commands_kind_check
     CHECK (kind IN ('play', 'ruling', 'play-points', 'settle-points', 'concede', 'set-kitty-points'));
 """),
+    (11, "a refused command's status as the table's own page answers it (400 bad input, 404 missing, 409 out of turn)", """
+ALTER TABLE club_commands ADD COLUMN status INTEGER;
+"""),
 ]
 """(number, what it does, SQL), oldest first."""
 

@@ -174,7 +174,9 @@ def api_command_done(name: str, command_id: int) -> Response:
     store().check_table_token(name, bearer())
     body = json_body()
     result = body.get("result")
-    store().command_done(name, bearer(), command_id, str(result or "done"), body.get("message"))
+    status = body.get("status")
+    store().command_done(name, bearer(), command_id, str(result or "done"), body.get("message"),
+                         status if isinstance(status, int) and not isinstance(status, bool) else None)
     return jsonify({"command": command_id, "result": result})
 
 

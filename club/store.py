@@ -425,8 +425,8 @@ class ClubStore:
         return self._commands.commands(name, token, after)
 
     def command_done(self, name: str, token: str | None, command_id: int, result: str,
-                     message: dict[str, str] | None = None) -> None:
-        self._commands.command_done(name, token, command_id, result, message)
+                     message: dict[str, str] | None = None, status: int | None = None) -> None:
+        self._commands.command_done(name, token, command_id, result, message, status)
 
     def command(self, name: str, command_id: int) -> dict[str, Any]:
         return self._commands.command(name, command_id)

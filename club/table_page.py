@@ -52,6 +52,7 @@ from tuolaji.web.store import Session
 from tuolaji.web.tracker import tracker_of
 from tuolaji.web.view import PROFILES
 
+from .command_queue import REFUSAL_STATUSES
 from .errors import ClubDatabaseDown, ClubRefused
 from .notify import Listener
 from .store import ClubStore
@@ -318,6 +319,7 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
         deadline = time.monotonic() + wait_s
         result: str | None = None
         message: dict[str, str] | None = None
+        status: Any = None
         changed = False
         next_look = time.monotonic() + 1.0
         while time.monotonic() < deadline and not (result is not None and (changed or not result.startswith("applied"))):
@@ -327,7 +329,7 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
                 event = {}
             if result is None and event.get("table") == name and event.get("command") == command_id \
                     and "result" in event:
-                result, message = str(event["result"]), event.get("message")
+                result, message, status = str(event["result"]), event.get("message"), event.get("status")
             elif event.get("table") == name and isinstance(event.get("n"), int):
                 if result is None:
                     after = max(after, event["n"])  # the table's own change, before the verdict
@@ -338,7 +340,7 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
                 if result is None:
                     done = club.command(name, command_id)
                     if done["result"] is not None:
-                        result, message = str(done["result"]), done.get("message")
+                        result, message, status = str(done["result"]), done.get("message"), done.get("status")
                 elif club.last_n(name) > after:
                     changed = True
     finally:
@@ -350,7 +352,10 @@ def _queued(name: str, kind: str, body: dict[str, Any]) -> tuple[Response, int] 
     if not result.startswith("applied"):
         line = result.removeprefix("refused: ")
         words = message if isinstance(message, dict) and message.get("zh") else {"zh": line, "en": line}
-        return _refusal({"zh": str(words["zh"]), "en": str(words.get("en") or line)}, 409, command=command_id)
+        # the status the table's own page answers it with (a bad entry 400, out of turn 409, not there 404);
+        # a table's machine that does not say: 409, the table refused it as it stands
+        return _refusal({"zh": str(words["zh"]), "en": str(words.get("en") or line)},
+                        status if status in REFUSAL_STATUSES else 409, command=command_id)
     state = json.loads(_states().get(name))
     return jsonify(state | {"command": command_id})
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tuolaji.club.attach import attach_club
+from tuolaji.web import create_app, get_table
+
 from .conftest import ClubServer
 from .test_table_push import add_table, stored_record, table_machine, wait_for
 
@@ -51,13 +54,13 @@ def test_points_tricks_and_a_concession_from_the_club_are_the_tables(tmp_path: P
         # an impossible entry: refused as the table's own page refuses it
         fives = client.post("/club/table/T/api/points/trick", headers=headers,
                             json={"winner": 1, "points": 12, "deal": 0, "trick": 1})
-        assert fives.status_code == 409
+        assert fives.status_code == 400  # a bad entry, as the table's own page answers it (issue 43, item 3)
         assert fives.get_json()["message"]["zh"] == "12 分：一墩的分都是 5 的倍数（5、10、K），这次没有记"
         too_many = client.post("/club/table/T/api/points/trick", headers=headers,
                                json={"winner": 1, "points": 400, "deal": 0, "trick": 1})
         assert too_many.get_json()["message"]["en"] == "400 points in one trick: 2 decks hold 200 in all; not recorded"
         wrong = client.post("/club/table/T/api/points/trick", headers=headers, json={"winner": 7, "points": 5})
-        assert wrong.status_code == 409 and "winner" in wrong.get_json()["message"]["en"]
+        assert wrong.status_code == 400 and "winner" in wrong.get_json()["message"]["en"]
         assert stored_record(table)["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
 
         # 认输 in one tap: the dealer's side concedes, the house's rule settles it, at the table and at the club
@@ -71,7 +74,7 @@ def test_points_tricks_and_a_concession_from_the_club_are_the_tables(tmp_path: P
         assert store.record("T") == stored_record(table)
         # a side that is none: the table's refusal, in both languages
         nobody = client.post("/club/table/T/api/points/concede", headers=headers, json={"by": "someone"})
-        assert nobody.status_code == 409 and nobody.get_json()["message"]["zh"] != nobody.get_json()["message"]["en"]
+        assert nobody.status_code == 400 and nobody.get_json()["message"]["zh"] != nobody.get_json()["message"]["en"]
     finally:
         pusher.stop()
 
@@ -125,5 +128,42 @@ def test_a_play_from_the_club_carries_the_trick_its_phone_saw(tmp_path: Path, cl
         assert stored_record(table)["deals"] == records[1]["deals"]
         bad = client.post("/club/table/T/api/play", headers=headers, json=body | {"trick": "one"})
         assert bad.status_code == 400 and "trick" in bad.get_json()["error"]
+    finally:
+        pusher.stop()
+
+
+def test_a_refusal_at_the_club_has_the_tables_status_and_words(tmp_path: Path, club: ClubServer) -> None:
+    """The same entry refused on the table's own page and on its page at the club: the same status (a bad
+    entry 400, an entry out of turn 409) and the same words (issue 43, item 3); what is not there, 404."""
+    token = add_table(club, "T")
+    app = create_app({"DATA_DIR": str(tmp_path / "T"), "TESTING": True, "RESUME_LATEST": False})
+    table = get_table(app)
+    pusher = attach_club(table, tmp_path / "T", club.url, "T", token, retry_s=0.05, max_retry_s=0.2, timeout_s=3.0)
+    at_table = app.test_client()
+    at_club = club.app.test_client()
+    headers = {"X-Tuolaji-Token": token}
+    try:
+        table.start(points_record(), name="s", source="page")
+        assert at_table.post("/api/points/trick", json={"winner": 1, "points": 20, "deal": 0, "trick": 0}).status_code == 201
+        assert pusher.flush(20.0)
+        refusals = [
+            ("points/trick", {"winner": 7, "points": 5}, 400),  # no such player
+            ("points/trick", {"winner": 1, "points": 12, "deal": 0, "trick": 1}, 400),  # not a multiple of 5
+            ("points/trick", {"winner": 1, "points": 400, "deal": 0, "trick": 1}, 400),  # more than the decks hold
+            ("points/trick", {"winner": 3, "points": 20, "deal": 0, "trick": 0}, 409),  # recorded meanwhile
+            ("points/deal", {"defender_points": 70, "last_winner": 0, "unit": 2, "agreed": True}, 400),  # the old 认输
+            ("points/concede", {"by": "someone"}, 400),  # no such side
+            ("kitty", {"deal": 5, "points": 10}, 400),  # no such deal
+        ]
+        for path, body, status in refusals:
+            own = at_table.post(f"/api/{path}", json=body)
+            there = at_club.post(f"/club/table/T/api/{path}", headers=headers, json=body)
+            assert (own.status_code, there.status_code) == (status, status), (path, body, own.get_json(), there.get_json())
+            assert there.get_json()["message"] == own.get_json()["message"], (path, body)
+        assert stored_record(table)["deals"][0]["tricks"] == [{"winner": 1, "points": 20}]
+        # what is not there: 404, as the table answers a session it does not have
+        assert at_table.post("/api/sessions/999/resume").status_code == 404
+        assert at_club.get("/club/api/tables/T/commands/999999").status_code == 404
+        assert at_club.get("/club/table/nowhere/api/state").status_code == 404
     finally:
         pusher.stop()
