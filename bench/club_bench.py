@@ -5,8 +5,10 @@ against ``tuolaji club --workers N`` (gunicorn) on one PostgreSQL.
     .venv/bin/python bench/club_bench.py [--tables 50] [--clients 4] [--workers 4] [--changes 40] [--db URL]
     .venv/bin/python bench/club_bench.py --minutes 10 [--interval 2]   # the evening's pace, 10 minutes
 
-Without ``--db`` it starts a PostgreSQL of its own (``initdb`` in a temporary folder, as the tests
-do). Every tenth change is pushed twice (a lost answer): the club must absorb it. At the end each
+Without ``--db`` the club runs on its own PostgreSQL, as ``tuolaji club --data DIR`` runs it for a
+user (:mod:`club.own_database`, pgserver from the ``club`` extra), in a temporary folder; the bench
+holds the same server to register the tables and check them at the end. Every tenth change is
+pushed twice (a lost answer): the club must absorb it. At the end each
 table's changes in the database are checked against what was pushed (numbers 1..N once each, the
 last record equal), and each page's events against the changes (every number once, in order).
 The last line: ``changes_per_s=… p50_ms=… p99_ms=… lost=… doubled=…`` (the push round trips;
@@ -35,7 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.club.conftest import PostgresServer, played_records  # noqa: E402
+from tests.club.conftest import played_records  # noqa: E402
+from tuolaji.club.own_database import OwnDatabase  # noqa: E402
 from tuolaji.club.store import ClubStore  # noqa: E402
 
 
@@ -146,17 +149,18 @@ def main() -> int:
                         help="run this long at a table's pace (--interval) instead of pushing --changes at once")
     parser.add_argument("--interval", type=float, default=2.0,
                         help="with --minutes: seconds between one table's changes (a play every 2 s by default)")
-    parser.add_argument("--db", help="a postgresql:// address (default: a PostgreSQL of the bench's own)")
+    parser.add_argument("--db", help="a postgresql:// address (default: the club's own PostgreSQL, `tuolaji club --data`)")
     args = parser.parse_args()
 
-    postgres: PostgresServer | None = None
+    own: OwnDatabase | None = None
     folder = Path(tempfile.mkdtemp(prefix="tuolaji-club-bench-"))
     if args.db:
         dsn = args.db
-    else:
-        postgres = PostgresServer(folder)
-        postgres.start()
-        dsn = postgres.create_database("bench")
+        where = ["--db", dsn]
+    else:  # the club's own server, which the club's command finds running in its folder and shares
+        own = OwnDatabase(folder / "club").__enter__()
+        dsn = own.dsn
+        where = ["--data", str(folder / "club")]
     store = ClubStore(dsn)
     names = [f"T{i:02d}" for i in range(1, args.tables + 1)]
     tokens = {name: store.add_table(name) for name in names}
@@ -166,10 +170,10 @@ def main() -> int:
     viewers_per_table = max(0, args.clients - 1)
     threads = max(16, (args.tables * args.clients) // args.workers + 16)
     port = free_port()
-    club = subprocess.Popen([sys.executable, "-m", "tuolaji", "club", "--db", dsn, "--port", str(port),
+    club = subprocess.Popen([sys.executable, "-m", "tuolaji", "club", *where, "--port", str(port),
                              "--workers", str(args.workers), "--threads", str(threads)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=os.environ | {"PYTHONUNBUFFERED": "1"})
+                            env={k: v for k, v in os.environ.items() if k != "TUOLAJI_CLUB_DB"} | {"PYTHONUNBUFFERED": "1"})
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -240,8 +244,8 @@ def main() -> int:
         club.terminate()
         club.wait(30)
         store.close()
-        if postgres is not None:
-            postgres.stop("fast")
+        if own is not None:
+            own.__exit__(None, None, None)
         shutil.rmtree(folder, ignore_errors=True)
 
 
