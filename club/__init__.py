@@ -10,5 +10,7 @@ address: the room's page (``/club``), the spectator screen (``/club/screen``), e
 
 The table side needs no PostgreSQL: :mod:`club.outbox` (the numbered changes, kept on
 disk, and the pusher) and :mod:`club.attach` (which feeds it every save of ``tuolaji serve``).
-This package's ``__init__`` imports nothing, so the table side loads without psycopg.
+This package's ``__init__`` imports only its catalogue of messages, so the table side loads without psycopg.
 """
+
+from . import messages as messages  # its catalogue of messages, registered before any of its errors is raised

@@ -20,7 +20,7 @@ class ClubDatabaseDown(Exception):
 
 
 class ClubRefused(InputError):
-    """A request the club refuses: a ``club.*`` key of :data:`scorer.messages.MESSAGES_EN` and its
+    """A request the club refuses: a ``club.*`` key of :data:`club.messages.CLUB_MESSAGES_EN` and its
     facts (``str(error)`` its English line; a page words it by :func:`web.explain.describe_error`);
     ``status`` is its HTTP status, ``extra`` what its JSON answer adds (``expected``)."""
 

@@ -1,8 +1,10 @@
 """What the rules core says, as data: a message key and its parameters.
 
-Every :class:`~scorer.errors.InputError` raised by the rules core, the session and the page
-carries ``key`` (one of :data:`MESSAGES_EN`) and ``params`` (the facts: places, numbers, cards,
-the value refused); ``str(error)`` is the English line rendered here, which the CLI prints. The
+Every :class:`~scorer.errors.InputError` raised by the rules core, the session, the reader, the page
+and the club carries ``key`` (one of :data:`MESSAGES_EN`: the rules core's own keys,
+:data:`RULES_MESSAGES_EN`, and those of each layer above, registered from the layer's own catalogue
+by :func:`register_messages`) and ``params`` (the facts: places, numbers, cards, the value refused);
+``str(error)`` is the English line rendered here, which the CLI prints. The
 follow hint is a :class:`Message` too (:func:`scorer.follow_hint_message`). The page renders the
 same key and parameters in Chinese and in its English (``web.i18n.MESSAGES_ZH``), so nobody reads
 the English back.
@@ -40,8 +42,8 @@ from typing import Any
 FREE_TEXT = "text"
 """The key of a message that is only its English line (the commands' own errors, which no page shows)."""
 
-#: The English line of every message key; the parameters each one names are the facts.
-MESSAGES_EN: dict[str, str] = {
+#: The English line of every message key of the rules core; the parameters each one names are the facts.
+RULES_MESSAGES_EN: dict[str, str] = {
     FREE_TEXT: "{text}",
     # a place, then what is wrong there (another message)
     "record.at": "{where}: {error}",
@@ -126,282 +128,8 @@ MESSAGES_EN: dict[str, str] = {
     "json.recursion": "{where}: {problem}",
     "json.range": "{where}: {number} is out of range",
     "json.surrogate": "{where}: {path}: a lone surrogate (\\u{code:04x}) is not text",
-    # the live game (session.live)
-    "session.not_saved": "{where}: not saved ({problem})",
-    "session.too_large": "{where}: not saved: {size:,} bytes, over the limit of {most:,}",
-    "session.another_game": "{where}: holds another game ({why}); nothing was changed: choose another file or session",
-    "resume.players_or_rules": "players or rules differ",
-    "resume.deals": "{have} deals, the input has {want}",
-    "resume.setup": "deals[{deal}]: level {have[0]}, trump {have[1]}, dealer {have[2]}; "
-                    "the input: level {want[0]}, trump {want[1]}, dealer {want[2]}",
-    "resume.tricks": "deals[{deal}] holds {have} tricks, the deal so far {want}",
-    "resume.trick_missing": "deals[{deal}].tricks[{trick}] is not in the input",
-    "resume.play": "deals[{deal}].tricks[{trick}]: seat {seat} is recorded playing {cards: |}, the input shows otherwise",
-    "session.no_deal_to_play": "record has no deal to play in",
-    "session.out_of_turn": "deals[{deal}].tricks[{trick}]: seat {seat} played but seat {turn} is to play",
-    "session.deal_over": ("deals[{deal}]: the deal is over (every seat has played its {cards} cards): "
-                          "record the kitty, then start the next deal"),
-    "session.already_played": "deals[{deal}].tricks[{trick}]: seat {seat}'s play is already recorded ({cards: |})",
-    "session.concede_not_five": "{points} points agreed: points come in fives (5, 10, K); nothing recorded",
-    "session.concede_over": "deals[{deal}] is over already: there is nothing to concede",
-    "session.concede_side": "who concedes is the dealer's side or the defenders, not {by:json}",
-    "session.points_not_five": "{points} points: a trick's points come in fives (5, 10, K); nothing recorded",
-    "session.points_too_many": "{points} points in one trick: {decks} decks hold {most} in all; nothing recorded",
-    "session.points_recorded": "deals[{deal}].tricks[{trick}]: this trick is recorded already ({seat}: {points} points); nothing recorded",
-    "session.trick_moved": "deals[{deal}].tricks[{trick}]: the table moved on since this play was typed; nothing recorded",
-    "session.no_card": "deals[{deal}].tricks[{trick}]: seat {seat} has no card {index}",
-    "session.no_trick_to_revise": "the current deal has no trick to revise",
-    "session.not_missing": "deals[{deal}].tricks[{trick}]: seat {seat}'s play is not missing",
-    "session.enter_empty": "deals[{deal}].tricks[{trick}]: enter the cards seat {seat} played",
-    "session.no_play": "the current trick has no play {position} by seat {seat}",
-    "session.no_deal": "{what}: the record has no deal",
-    "points.deal_by_total": "deals[{deal}] is kept by the defenders' points: undo its settlement to record tricks",
-    "points.deal_done": "deals[{deal}] is over: undo its last trick to record more",
-    "points.deal_conceded": "deals[{deal}] was conceded (认输): undo the concession to record more",
-    "points.trick_open": "deals[{deal}].tricks[{trick}] is not complete: finish it or undo it first",
-    "points.below_counted": "deals[{deal}]: the defenders have {counted} points in the tricks recorded, more than {points}",
-    "points.agreed_gone": "agreed: /api/points/deal no longer settles by points agreed; to concede, send "
-                          "/api/points/concede {{\"by\": \"dealer\" or \"defenders\", \"points\": the points agreed}}",
-    # the page's requests (web)
-    "page.json_content_type": "request body: expected a JSON object (Content-Type: application/json)",
-    "page.json_object": "request body: expected a JSON object",
     "page.name_type": "{where}: expected a name",
-    "page.whole_number": "{where}: expected a whole number",
-    "page.whole_number_length": "{where}: expected a whole number, got a text of {length} characters",
-    "page.whole_number_value": "{where}: expected a whole number, got {value!r}",
-    "page.out_of_range": "{where}: {number} is out of range",
-    "page.profile": "profile: unknown profile {profile!r}",
-    "page.players_names": "players: at most {most} names of at most {length} characters",
-    "page.player_count": "players: {profile} is played by [{counts:, }] players, got {players}",
-    "page.levels": "levels: expected one level (2 … A) per player",
-    "page.partner_levels": "levels: partners (seats 0/2 and 1/3) share one level",
-    "page.friends": "friends: expected a list of {{card, nth}}",
-    "page.one_of": "{where}: expected one of {choices:, }",
-    "page.level": "level: expected 2 … A",
-    "page.bid_empty": "cards: a bid shows at least one card",
-    "page.play_empty": "cards: a play has at least one card",
-    "page.card": "card: expected a card such as 10H",
     "page.name_empty": "name: expected a non-empty name",
-    "stats.unknown_player": "no player {name!r} in any session: nothing to rename",
-    "stats.evening": "{value!r} is not a date: write it as 2026-12-06",
-    "page.no_club": "this table sends nothing to a club (tuolaji serve --club)",
-    "page.club_action": "club: {action!r} is not skip or resend",
-    "page.club_nothing_held": "club: no change is held (the club refused none)",
-    "page.import_object": "import: expected a game record (a JSON object)",
-    "table.no_game": "no table session is open: set up a table or resume a session",
-    "table.feed_mismatch": "deals[{deal}].tricks[{trick}]: the session holds another play of seat {seat} than the "
-                           "record; nothing was added (the session holds another game)",
-    "table.speed": "speed: {speed} must be above 0",
-    "replay.no_step": "step {step}: the timeline has steps 0 to {last}",
-    "house.object": "options: expected an object of house rules",
-    "house.unknown": "options: unknown house rule {option!r}",
-    "house.value": "options.{option}: not one of {choices:, }",
-    "store.open": "{path}: cannot open the sessions database ({problem})",
-    "store.unreadable": "{path}: the sessions database cannot be read ({problem}); move it aside to start an empty one",
-    "store.no_session": "session {session}: no such session",
-    "store.not_binned": "session {session}: not in the bin",
-    "picture.encode": "picture: cannot be encoded as JPEG",
-    "picture.not_a_record": "import: record.json is not a game record",
-    "camera.source_type": "source: expected one of the sources offered",
-    "camera.url": "url: expected a phone's stream address (at most 500 characters)",
-    "camera.no_source": "source {source!r}: not one of the sources offered",
-    "camera.not_open": "camera: no source is open; choose a camera or a video first",
-    "camera.no_picture": "{source}: no picture yet",
-    "camera.no_picture_error": "{source}: no picture yet ({problem})",
-    "camera.no_file": "{source}: no such file",
-    "camera.encode": "camera: the picture cannot be encoded",
-    "camera.corners": "corners: expected four [x, y] points",
-    "camera.corner_outside": "corners: a corner lies outside the picture",
-    "decks.layout": "layout: expected true or false",
-    "decks.name": "name: expected a deck name",
-    "decks.learning": "enrolment: a deck is being learnt; wait until it is done",
-    "decks.not_started": "enrolment: start one first (a deck name)",
-    "decks.all_taken": "enrolment: every photo is taken; learn the deck",
-    "decks.unwritable": "{path}: cannot be written",
-    "decks.photos_needed": "enrolment: {photos} photos are needed first",
-    # the card reader and the table pipeline (vision)
-    "calibration.points": "table corners: need 4 points, got {points}",
-    "calibration.too_small_corners": "table corners {corners}: the table would cover almost none of the picture",
-    "calibration.json": "calibration: expected {{'corners': [[x, y] x4], 'image_size': [w, h]}} ({problem})",
-    "calibration.colour": "table calibration: need a colour picture",
-    "calibration.no_table": "table calibration: no evenly coloured table in the middle of the picture",
-    "calibration.region_small": "table calibration: the table region is too small; give the corners instead",
-    "calibration.players": "players: {players} seats is not a table this pipeline knows (2–8)",
-    "reader.cards_json": '{path}: expected an object with a "reader" object',
-    "reader.classes": "{where}: classifier_classes ({shown}) is not the reader's vocabulary ({classes} classes: the 54 "
-                      "cards of scorer.cards.CARD_NAMES, then 'reject'); re-export the models with `tuolaji export`",
-    "reader.deck_features": "deck {deck!r}: this classifier has no features output (re-export it with `tuolaji export`)",
-    "reader.onnx": "{path}: not a usable ONNX model ({problem})",
-    "reader.features": "this classifier has no features output (re-export it with `tuolaji export`)",
-    "reader.no_face": "no face reader loaded (models/face.onnx and face_threshold > 0)",
-    "deck.other_reader": "deck {deck!r} was enrolled with another card reader than {classifier} (the reader has been "
-                         "updated since): enrol it again with `tuolaji enrol {deck} MANIFEST`",
-    "deck.name": "deck name {deck!r}: use letters, digits, '_', '.', '-' (at most 64, not starting with a sign)",
-    "deck.no_data": "{path}: no such data folder",
-    "deck.not_enrolled": "deck {deck!r}: not enrolled in {path} (enrolled: {known}; see `tuolaji enrol`)",
-    "deck.head": "{path}: not a deck head ({problem})",
-    "deck.head_shape": "{path}: not a deck head (weight {weight}, bias {bias})",
-    "enrol.manifest_list": '{path}: a manifest is a non-empty JSON list of {{"image": ..., "cards": [...]}}',
-    "enrol.entry": '{where}: expected {{"image": "photo.jpg", "cards": ["AS", ...]}}',
-    "enrol.no_cards": "{where}: no cards listed for {image}",
-    "enrol.card": "{where}: unknown card {card!r} (names as in the record format: AS, 10H, SJ, BJ)",
-    "enrol.photo": "{where}: photo {image} not found (looked for {path})",
-    "enrol.no_manifest": "{path}: manifest not found",
-    "enrol.manifest_json": "{path}: not a JSON manifest ({problem})",
-    "enrol.no_head": "{path}: missing (the classifier's head; re-export the models with `tuolaji export`)",
-    "enrol.nothing": "nothing to enrol from: give a manifest, or a photo of the deck laid out with --layout",
-    "enrol.layout_count": "{image}: {found} card(s) found lying apart where a laid-out deck has {expected} (one missing, or two touching?)",
-    "enrol.layout_rows": "{image}: rows of {found:, } cards where the layout has rows of {expected:, } (one row per suit, ♠ ♥ ♣ ♦ from 2 to A, then the two jokers)",
-    "enrol.layout_small": "{image}: the corner indices are {px} px tall, too small to learn from (at least {least} px: move the camera closer)",
-    "enrol.layout_order": "{image}: {misplaced} cards are not where the layout puts them (row {row}, column {column} reads {read}, the layout puts {expected} there)",
-    "enrol.not_found": "{path}: {image}: {missing} listed card(s) not found ({cards:, }; {seen} card(s) seen)",
-    "image.too_many_pixels": "{where}: an image of {pixels}, over the limit of {most:g} megapixels",
-    "image.too_large": "{where}: an image of {pixels:,} pixels ({width}×{height}), over the limit of {most:g} megapixels",
-    "image.bytes": "{path}: over the limit of {most} MB for an image",
-    "image.folder": "{path}: a folder, not an image",
-    "image.decode": "{path}: cannot decode image",
-    "pipeline.another_game": "{path}: holds another game than this input (deals[{deal}].tricks[{trick}]: seat {turn} is "
-                             "recorded playing {recorded: |}, the input shows seat {seat} playing {cards: |}); nothing "
-                             "was changed: choose another --out or session",
-    "source.folder": "{path}: is a folder, not a video",
-    "source.video_open": "{path}: not a readable video (cannot open it)",
-    "source.video_first": "{path}: not a readable video (cannot decode frame 0)",
-    "source.frame": "{path}: cannot decode frame {frame} of {frames}",
-    "source.size": "--camera-size: expected WxH like 1920x1080, got {value!r}",
-    "source.size_range": "--camera-size: {width}x{height} is outside 160x120 .. 8192x8192",
-    "source.no_camera": "camera {camera}: no such camera (or it is busy)",
-    "source.no_picture": "camera {camera}: opened but gives no picture",
-    "source.stopped": "{source}: stopped giving pictures",
-    "source.no_images": "{path}: folder holds no images ({suffixes:, })",
-    "source.image": "{path}: cannot decode image (frame {frame})",
-    "source.stream_url": "{url}: not a stream address (http://PHONE:PORT/PATH, https://… or rtsp://…)",
-    "source.stream_unreachable": "{url}: cannot connect ({problem}); is the phone on this network, its camera app open?",
-    "source.stream_http": "{url}: the phone answered HTTP {status} {reason}",
-    "source.stream_not_video": ("{url}: not a video stream (it sends {content_type}); IP Webcam's is "
-                                "http://PHONE:8080/video, DroidCam's http://PHONE:4747/video"),
-    "source.stream_open": "{url}: the stream cannot be opened (not a video stream OpenCV's FFmpeg reads)",
-    "source.stream_no_picture": "{url}: connected, but no picture came ({problem})",
-    # a change the game refuses (session.changes.RefusedError), the history's undo and redo, the page's typed cards
-    "change.bid_started": "bid: the deal has started",
-    "change.bid_not_standing": "bid: {detail}",
-    "change.withdraw_started": "bid: the deal has started",
-    "change.no_bid": "bid: no bid to withdraw",
-    "change.deal_started": "deal: the deal has started; correct single cards instead",
-    "change.bid_decides_trump": "trump: the standing bid decides the trump",
-    "change.bid_decides_dealer": "dealer: the standing bid decides the dealer",
-    "change.not_dealers_level": "level: {level} is not the dealer's level {own} (seat {seat})",
-    "change.deal_not_complete": "next deal: the current deal is not complete",
-    "change.game_over": "next deal: the game is over",
-    "change.kitty_first": "next deal: the kitty is not recorded",
-    "change.no_violation": "ruling: deal {deal} has no violation {index}",
-    "change.no_penalty": "ruling: the rules give this violation no penalty",
-    "change.zero_penalty": "ruling: a penalty of 0",
-    "change.no_ruling": "ruling: deal {deal} has no ruling {ruling}",
-    "history.undo_changed": "history: the {change:change} cannot be undone: the record changed since",
-    "history.redo_changed": "history: the {change:change} cannot be redone: the record changed since",
-    "history.bad_entry": "history: an entry that cannot be applied ({problem})",
-    "history.nothing_to_undo": "history: nothing to undo",
-    "history.nothing_to_redo": "history: nothing to redo",
-    "page.typed_card": "{field}[{index}]: unknown card {card!r}",
-    "demo.not_ended": "demo: the deal did not end",
-    # a zip refused on import (web.pictures.ZipImportError)
-    "zip.no_record": "import: expected a zip with record.json (a session exported with its pictures)",
-    "zip.zip64": "import: a zip64 archive (an exported session is a plain zip)",
-    "zip.encrypted": "import: {name} is encrypted (a zip with a password cannot be read)",
-    "zip.method": "import: {name} is compressed by method {method} (only stored or deflated can be read)",
-    "zip.entry_size": "import: {name}: {size:,} bytes unpacked, over the limit of {limit:,}",
-    "zip.checksum": "import: {name} fails its checksum (the zip is damaged)",
-    "zip.damaged": "import: {name}: the zip is damaged ({problem})",
-    "zip.data_damaged": "import: {name}: its compressed data is damaged",
-    "zip.truncated": "import: {name} is cut short (the zip is truncated)",
-    "zip.entry_unreadable": "import: {name} cannot be read ({problem})",
-    "zip.entry_over": "import: {name}: more than {limit:,} bytes unpacked",
-    "zip.too_large": "import: a zip of more than {mb} MB",
-    "zip.entries": "import: a zip of {entries:,} files (at most {most:,})",
-    "zip.directory": "import: a zip directory of {size:,} bytes (at most {most:,})",
-    "zip.unreadable": "import: not a readable zip ({problem})",
-    "zip.too_many_files": "import: a zip of more than {most:,} files",
-    "zip.pictures_size": "import: pictures of {total:,} bytes unpacked, over the limit of {limit:,}",
-    "zip.not_jpeg": "import: pictures/{short} is not a JPEG picture",
-    # the club's refusals (club.errors.ClubRefused)
-    "club.unknown_command": "unknown command {kind!r}: play, a points entry (play-points, settle-points, concede, set-kitty-points) or ruling",
-    "club.no_table": "no table {name!r} in this club",
-    "club.command_body": "a command's body must be an object",
-    "club.name_length": "a {what} name is 1 to {most} characters",
-    "club.change_object": "a change must be an object with n, session, name and record",
-    "club.change_number": "change number {n!r}: a whole number from 1",
-    "club.change_session": "change {n}: session {session!r} is not a session id",
-    "club.change_fields": "change {n}: name must be text and record an object",
-    "club.change_record": "change {n}: not a valid record ({error})",
-    "club.change_base": "change {n}: the club's copy of session {session} does not hold what it changed; "
-                        "send the session's record whole",
-    "change.form": "change {n}: not a change (its kind, params, deal and what it made)",
-    "club.change_name": "change {n}: not a name ({error})",
-    "club.change_unstorable": "change {n}: the club's database cannot store it ({reason})",
-    "club.table_exists": "table {name!r} exists already",
-    "club.batch": "at most {most} changes a push, got {got}",
-    "club.no_session": "table {name!r}: no such session",
-    "club.wrong_token": "table {name!r}: wrong token",
-    "club.no_command": "table {name!r}: no command {command}",
-    "club.pair_same": "pair {name!r}: two different players, please",
-    "club.pair_exists": "pair {name!r} exists already",
-    "club.round_open": "round {round} is still under way: end it first",
-    "club.round_ends_by": "a round ends by 'deals' or by 'time'",
-    "club.round_deals": "a round ending by deals needs deals ≥ 1",
-    "club.round_minutes": "a round ending by time needs minutes ≥ 1",
-    "club.round_empty": "a round seats at least one table",
-    "club.round_tables": "a round seated by hand names its tables: a list of {{table, ns, ew}}, each a name",
-    "club.pair_line": "line {line}: a pair is its name and its two players ({text!r})",
-    "club.pairs_none": "no pair to register: one a line, its name and its two players",
-    "club.pairs_text": "a list of pairs is at most {most} characters",
-    "club.database_down": "{reason}: the tables keep playing and send their changes when it is back",
-    "club.pair_twice": "a pair is seated twice in one round",
-    "club.whole_number": "{kind}: {field} must be a whole number, got {value!r}",
-    "club.play_cards": "play: cards must be a list of card names",
-    "club.play_card": "play: {error}",
-    "club.ruling_note": "ruling: the note is at most 500 characters of text",
-    "club.seating": "unknown seating {seating!r}: hand, drawn, swiss, roundrobin, howell or mitchell",
-    "club.no_round": "no round is under way",
-    "club.out_of_order": "table {name!r}: change {n} out of order, expected {expected}",
-    "club.too_few_tables": "{pairs} pairs need {needed} tables, the club has {tables}",
-    "club.fix_reason": "a fixed result needs its reason (1 to {most} characters), kept in the record",
-    "club.fix_no_seating": "round {round}: table {table!r} was not seated in it",
-    "club.fix_figures": "pair {pair!r}: {field} must be a whole number, got {value!r}",
-    "club.move_side": "a pair sits North–South (ns) or East–West (ew), not {side!r}",
-    "club.move_unknown": "no pair {pair!r} or no table {table!r} in this club",
-    "club.move_free_table": "table {table!r} is not seated in round {round}: move the pair to a seated table",
-    "club.move_same": "pair {pair!r} sits there already at table {table!r}",
-    "club.backup_no_tool": "no pg_dump for PostgreSQL {major} or newer on this machine (the club extra's pgserver brings one)",
-    "club.backup_failed": "the backup failed ({reason})",
-    "club.restore_not_backup": "not a backup of a club (the file the console's backup link gives)",
-    "club.restore_failed": "the backup was not restored, the club is as it was ({reason})",
-    "club.restore_confirm": "a restore replaces all of the club's data: confirm it first",
-    "club.movement_pairs": "a movement seats at least 2 pairs, the club has {pairs}",
-    "club.mitchell_odd": "a Mitchell seats an even number of pairs (North–South stay, East–West move), not {pairs}",
-    "club.movement_tables": "{pairs} pairs need {needed} tables in this movement, the club has {tables}",
-    "club.movement_done": "this movement has {rounds} rounds for {pairs} pairs, all played: seat the next round another way",
-    # the club's own PostgreSQL (club.own_database)
-    "club.own_db_missing": "the club's own database needs the 'club' extra (pgserver): pip install -e '.[club]', "
-                           "or give --db postgresql://…",
-    "club.own_db_path_too_long": "--data {folder}: too long a path for the database's socket (at most {most} characters)",
-    "club.own_db_failed": "--data {folder}: the club's database did not start ({error})",
-    "club.round_unknown": "round {round}: unknown table or pair in {table!r}: {ns!r} – {ew!r}",
-    "club.change_differs": ("table {name!r}: change {n} differs from the change {n} received before"
-                            " (a table whose outbox was reset?)"),
-    "club.organiser": "the organiser's token is needed",
-    "club.host": "host {host!r} is not one of the club's names (tuolaji club --allow-host NAME)",
-    "club.body_size": "the request's body is over {most} MiB",
-    "club.bad_value": "a value the club's database cannot take ({reason})",
-    "club.minutes": "a round by time lasts 1 to {most} minutes, not {value!r}",
-    "club.import_pushing": "table {name!r} already pushes its changes (it holds {n}): import into a new table",
-    "club.body_object": "the body must be a JSON object",
-    "club.wrong_table": "changes for table {given!r} pushed to table {name!r}",
-    "club.changes_list": "changes must be a list",
-    "club.pair_two": "a pair is two players",
-    "club.standings_rule": "unknown standings rule {rule!r}: one of {choices:, }",
-    "club.page_read_only": "read-only: entering plays at the club needs the table's token",
-    "club.page_elsewhere": "at the club a phone enters plays, points (只记分, 认输, the kitty's points) and rulings; other changes are made on the table's own page",
-    "club.command_queued": "the table's machine has not answered yet: command {command} is queued and applied when it is back",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",
@@ -410,6 +138,35 @@ MESSAGES_EN: dict[str, str] = {
     "hint.follow_requirement": "follow {suit} with {n} card{n:plural}: {requirement:requirement}"
                                "{requirement:requirement_shapes}",
 }
+
+MESSAGES_EN: dict[str, str] = dict(RULES_MESSAGES_EN)
+"""The English line of every message key known: the rules core's (:data:`RULES_MESSAGES_EN`) and
+those of each layer above that has registered its catalogue (:func:`register_messages`: the
+session's, the reader's, the page's and the club's, each when its package is imported). The one
+table :class:`~scorer.errors.InputError` and :class:`Message` read."""
+
+CATALOGUES: dict[str, Mapping[str, str]] = {"scorer": RULES_MESSAGES_EN}
+"""Each layer's own catalogue of messages, by the layer's package (``scorer``, ``session``,
+``vision``, ``web``, ``club``): a key belongs to the lowest layer that raises it."""
+
+
+def register_messages(layer: str, catalogue: Mapping[str, str]) -> Mapping[str, str]:
+    """Add ``layer``'s catalogue (key -> English template) to :data:`MESSAGES_EN`, once, at the
+    layer's import; a key another layer already owns is a mistake (:class:`KeyError`). The rules
+    core imports nothing above it: each layer brings its words down.
+
+    >>> register_messages("scorer", {"record.at": "{where}"})
+    Traceback (most recent call last):
+    ...
+    KeyError: "messages of scorer: 'record.at' is scorer's already"
+    """
+    for key, template in catalogue.items():
+        owner = next((name for name, words in CATALOGUES.items() if key in words), None)
+        if owner is not None and (owner != layer or CATALOGUES[owner][key] != template):
+            raise KeyError(f"messages of {layer}: {key!r} is {owner}'s already")
+    CATALOGUES[layer] = catalogue
+    MESSAGES_EN.update(catalogue)
+    return catalogue
 
 
 #: The English of every finding of the audit (:meth:`scorer.violations.Fact.message`: ``fact.`` and
@@ -929,5 +686,5 @@ def place_parts(where: str) -> tuple[tuple[str, int | None], ...]:
     return tuple(parts)
 
 
-__all__ = ["FINDINGS_EN", "FREE_TEXT", "MESSAGES_EN", "Message", "RECORD_VOICE", "SPECS", "Voice", "place_parts", "render",
-           "template_fields"]
+__all__ = ["CATALOGUES", "FINDINGS_EN", "FREE_TEXT", "MESSAGES_EN", "Message", "RECORD_VOICE", "RULES_MESSAGES_EN", "SPECS",
+           "Voice", "place_parts", "register_messages", "render", "template_fields"]

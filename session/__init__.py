@@ -20,3 +20,5 @@ onnxruntime.
   kitty, rulings, the next deal), refused with :class:`~session.changes.RefusedError`.
 * :mod:`session.history`: the record's history of those changes, undone and redone.
 """
+
+from . import messages as messages  # its catalogue of messages, registered before any of its errors is raised

@@ -33,7 +33,7 @@ from tuolaji.scorer.violations import Violation
 
 
 class RefusedError(InputError):
-    """A change the game contradicts: a key of :data:`scorer.messages.MESSAGES_EN` and its facts
+    """A change the game contradicts: a key of :data:`session.messages.SESSION_MESSAGES_EN` and its facts
     (``str(error)`` the English line; the page words the same key, :func:`web.explain.describe_error`).
 
     ``violation``: the rules core's finding that refuses it (a bid that does not stand), when

@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.safejson import MAX_BYTES
 
+from . import messages as messages  # its catalogue of messages, registered before any of its errors is raised
 from .errors import input_error_response
 from .i18n import STRINGS, both, normalise_language, translate
 from .security import error_response, init_security, load_or_create_token, own_host_names

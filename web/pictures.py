@@ -272,7 +272,7 @@ def export_zip(session_id: int) -> Response:
 
 
 class ZipImportError(BadRequestError):
-    """A zip that cannot be imported: a ``zip.*`` key of :data:`scorer.messages.MESSAGES_EN` and its
+    """A zip that cannot be imported: a ``zip.*`` key of :data:`web.messages.WEB_MESSAGES_EN` and its
     facts, worded by the page like every error."""
 
 

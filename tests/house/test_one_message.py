@@ -3,8 +3,10 @@
 What the rules core, the page and the club say is a key and its parameters, worded once per
 language in a catalogue and rendered by one function a language:
 
-- the rules core's refusals, errors and hints: ``scorer.messages.MESSAGES_EN`` and the page's
-  ``web.i18n.MESSAGES_ZH``;
+- the refusals, errors and hints: each layer's English in its own catalogue (``scorer/messages.py``,
+  ``session/messages.py``, ``vision/messages.py``, ``web/messages.py``, ``club/messages.py``: a key
+  belongs to the lowest layer that raises it), registered at the layer's import into the one table
+  ``scorer.messages.MESSAGES_EN``, and the page's ``web.i18n.MESSAGES_ZH``;
 - the audit's findings (a violation's fact, a penalty, a ruling): ``scorer.messages.FINDINGS_EN``
   and ``web.i18n.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
 - the page's own words (with the pages around the table and the club's): ``web.i18n.STRINGS``,
@@ -27,14 +29,20 @@ from pathlib import Path
 
 import pytest
 
+import tuolaji.club.messages  # noqa: F401  (every layer's catalogue joins the one table)
+import tuolaji.session.messages  # noqa: F401
+import tuolaji.vision.messages  # noqa: F401
+import tuolaji.web.messages  # noqa: F401
 from tuolaji.scorer import violations
+from tuolaji.scorer.messages import CATALOGUES as LAYER_CATALOGUES
 from tuolaji.scorer.messages import FINDINGS_EN, MESSAGES_EN, template_fields
 from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_ZH, STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("web", "scorer", "session", "club")
 CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "web/zuihe_i18n.py", "scorer/messages.py",
-              "scorer/zuihe/messages.py"}
+              "scorer/zuihe/messages.py", "session/messages.py", "vision/messages.py", "web/messages.py",
+              "club/messages.py"}
 """The catalogue modules: the only places words are written down as tables."""
 
 KNOWN: dict[str, int] = {
@@ -118,6 +126,77 @@ def test_every_message_has_chinese_and_english_with_the_same_facts() -> None:
         assert set(english) == set(chinese)
         for key, template in chinese.items():
             assert template_fields(template) <= template_fields(english[key]) | {"at"}, key
+
+
+LAYERS = ("scorer", "session", "vision", "web", "club", "cli")
+"""The layers that raise keyed errors, from the bottom up (the commands use the keys of those below)."""
+
+
+def raised_keys() -> dict[str, set[str]]:
+    """Each literal key a module of the layers raises, and the layers that raise it: the first
+    argument of a call of ``InputError`` or a subclass of it (``BadRequestError``, ``ClubRefused``,
+    ``RefusedError``, ...; either branch of ``a if c else b``), found by reading the source."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for layer in LAYERS
+             for path in sorted((ROOT / layer).rglob("*.py")) if "zuihe" not in path.parts}
+    bases: dict[str, set[str]] = {}
+    for tree in trees.values():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases.setdefault(node.name, set()).update(
+                    b.id if isinstance(b, ast.Name) else b.attr for b in node.bases if isinstance(b, ast.Name | ast.Attribute))
+    classes = {"InputError"}
+    while more := {name for name, parents in bases.items() if parents & classes} - classes:
+        classes |= more
+
+    def keys(first: ast.expr) -> list[str]:
+        if isinstance(first, ast.IfExp):
+            return [*keys(first.body), *keys(first.orelse)]
+        text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        return [text] if text is not None and re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z0-9_-]+)+", text) else []
+
+    found: dict[str, set[str]] = {}
+    for path, tree in trees.items():
+        layer = path.relative_to(ROOT).parts[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and node.args:
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                if name in classes:
+                    for key in keys(node.args[0]):
+                        found.setdefault(key, set()).add(layer)
+    return found
+
+
+def test_every_key_raised_anywhere_is_in_its_layers_catalogue_with_both_languages() -> None:
+    """A key raised with no catalogue would be shown as its own name (or refused: ``InputError`` takes
+    no unknown key): every key a layer raises is in the catalogue of that layer or one below it, in
+    both languages; each key belongs to the lowest layer that raises it, and to one catalogue only."""
+    raised = raised_keys()
+    assert len(raised) >= 300
+    assert set(LAYER_CATALOGUES) == {"scorer", "session", "vision", "web", "club"}
+    owner: dict[str, str] = {}
+    for layer, catalogue in LAYER_CATALOGUES.items():
+        for key in catalogue:
+            assert key not in owner, f"{key!r} in the catalogues of {owner.get(key)} and {layer}"
+            owner[key] = layer
+    assert set(owner) == set(MESSAGES_EN)
+    unknown = sorted(key for key in raised if key not in owner)
+    assert unknown == [], "raised but in no catalogue"
+    assert sorted(key for key in raised if key not in MESSAGES_ZH) == [], "raised but with no Chinese"
+    misplaced = {key: (owner[key], sorted(layers)) for key, layers in raised.items()
+                 if owner[key] != min((layer for layer in layers if layer != "cli"), key=LAYERS.index, default=owner[key])}
+    assert misplaced == {}, "a key belongs to the lowest layer that raises it"
+
+
+def test_each_layer_registers_its_catalogue_when_imported() -> None:
+    """A layer's errors can be raised as soon as any module of it is imported: its package's
+    ``__init__`` imports its catalogue (which registers itself)."""
+    for layer in ("session", "vision", "web", "club"):
+        tree = ast.parse((ROOT / layer / "__init__.py").read_text(encoding="utf-8"))
+        imported = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 1
+                    and not node.module for alias in node.names}
+        assert "messages" in imported, layer
+        assert f"register_messages(\"{layer}\"" in (ROOT / layer / "messages.py").read_text(encoding="utf-8")
 
 
 def _kinds(base: type) -> list[type]:

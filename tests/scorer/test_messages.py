@@ -1,5 +1,6 @@
 """What the scorer, the session and the page say is data: every error names a message key and its
-parameters, every key has its English (scorer/messages.py) and its Chinese (web/i18n.py), and the
+parameters, every key has its English (its layer's catalogue: scorer/, session/, vision/, web/ or
+club/messages.py, joined in scorer.messages.MESSAGES_EN) and its Chinese (web/i18n.py), and the
 page words them without reading the English back (web/explain.py holds no regular expression)."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import tuolaji.club.messages  # noqa: F401  (every layer's catalogue joins the table: all of its keys)
+import tuolaji.vision.messages  # noqa: F401
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.follow import Obligation
