@@ -394,7 +394,7 @@ def describe_violation(violation: Violation | dict[str, Any], players: Sequence[
     if 0 <= seat < len(players):
         name = str(players[seat])
         if name not in described["zh"]:
-            described["zh"], described["en"] = f"{name}：{described['zh']}", f"{name}: {described['en']}"
+            described.update(both("finding.named", name=name, text=described))
     return described
 
 

@@ -620,6 +620,8 @@ STRINGS.update({
     "place.join": {"zh": "{a}{b}", "en": "{a}, {b}"},
     "place.colon": {"zh": "：", "en": ": "},
     "error.in_record": {"zh": "记录有误：{text}", "en": "{text}"},
+    # a finding that does not name its offender, after the offender's name (web.explain.describe_violation)
+    "finding.named": {"zh": "{name}：{text}", "en": "{name}: {text}"},
     "place.part.deals": {"zh": "第 {n} 副", "en": "deal {n}"},
     "place.part.tricks": {"zh": "第 {n} 墩", "en": "trick {n}"},
     "place.part.plays": {"zh": "第 {n} 手", "en": "play {n}"},
