@@ -138,7 +138,8 @@ def test_a_refusal_at_the_club_has_the_tables_status_and_words(tmp_path: Path, c
     token = add_table(club, "T")
     app = create_app({"DATA_DIR": str(tmp_path / "T"), "TESTING": True, "RESUME_LATEST": False})
     table = get_table(app)
-    pusher = attach_club(table, tmp_path / "T", club.url, "T", token, retry_s=0.05, max_retry_s=0.2, timeout_s=3.0)
+    pusher = attach_club(table, tmp_path / "T", club.url, "T", token, retry_s=0.05, max_retry_s=0.2, timeout_s=3.0,
+                         command_poll_s=0.1)  # the table's machine asks for the phones' entries often: a quick test
     at_table = app.test_client()
     at_club = club.app.test_client()
     headers = {"X-Tuolaji-Token": token}
