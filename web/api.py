@@ -20,7 +20,7 @@ from tuolaji import scorer
 from tuolaji.scorer import safejson
 from tuolaji.scorer.names import check_name
 from tuolaji.session.changes import rules_record
-from tuolaji.session.events import event_to_json
+from tuolaji.session.events import StateChanged, event_to_json
 
 from . import points_entry, results, rules_words, view
 from .replay import record_at, timeline
@@ -68,8 +68,25 @@ def events() -> Response:
     lifetime_s = current_app.config.get("SSE_LIFETIME_S")
     events_queue, unsubscribe = table.bus.subscribe_queue()
     return event_stream(lambda timeout: events_queue.get(timeout=timeout), close=unsubscribe,
-                        hello={"session": table.session_id}, message=event_to_json,
+                        hello={"session": table.session_id}, message=lambda event: versioned_event(table, event),
                         keepalive_s=keepalive_s, lifetime_s=lifetime_s)
+
+
+OUTSIDE_THE_GAME = frozenset({"session", "feed-finished", "club"})
+"""The reasons of :class:`StateChanged` events that tell of no change of the game (another session, a
+feed's end, the club's connection): the page fetches the state after each of them."""
+
+
+def versioned_event(table: Table, event: Any) -> dict[str, Any]:
+    """An event as the stream sends it; a change of the game's with the table's state version as it is
+    when sent (the event's own or later: the change is made before it is announced), so that a page
+    already holding that state (the answer to its own change) does not fetch it again."""
+    sent = event_to_json(event)
+    if not (isinstance(event, StateChanged) and event.reason in OUTSIDE_THE_GAME):
+        version = table.state_version
+        if version is not None:
+            sent["version"] = list(version)
+    return sent
 
 
 @api_bp.post("/club/<action>")

@@ -26,7 +26,7 @@ def state_payload(table: Table) -> dict[str, Any]:
     club = table.club.status() if table.club is not None else None
     if not table.has_game:
         return {"session": None, "feed": feed, "club": club, "profiles": view.PROFILES}
-    return _game_payload(table) | {"feed": feed, "club": club}
+    return _game_payload(table) | {"feed": feed, "club": club, "version": table.state_version}
 
 
 _payloads: weakref.WeakKeyDictionary[Table, tuple[LiveGame, int, Session | None, dict[str, Any], str]] = \
@@ -105,12 +105,26 @@ def state_response(table: Table, extra: dict[str, Any] | None = None) -> Respons
     once per change (every page watching reloads it)."""
     if not table.has_game:
         return jsonify((extra or {}) | state_payload(table))
-    feed = table.feed.status() if table.feed is not None else None
+    live = {"feed": table.feed.status() if table.feed is not None else None,
+            "club": table.club.status() if table.club is not None else None,
+            "version": table.state_version}
     try:
-        body = _game_payload(table, text=True)
+        game = _game_payload(table, text=True)
     except NoGameError:  # closed meanwhile
         return jsonify((extra or {}) | state_payload(table))
-    club = table.club.status() if table.club is not None else None
-    head = json.dumps(extra, ensure_ascii=False)[1:-1] + ", " if extra else ""
-    return Response("{" + head + body[1:-1] + ', "feed": ' + json.dumps(feed, ensure_ascii=False)
-                    + ', "club": ' + json.dumps(club, ensure_ascii=False) + "}", mimetype="application/json")
+    parts = [json.dumps(extra, ensure_ascii=False)] if extra else []
+    return Response(joined_objects(*parts, game, json.dumps(live, ensure_ascii=False)), mimetype="application/json")
+
+
+def joined_objects(*texts: str) -> str:
+    """One JSON object of the members of the JSON objects ``texts`` (each made once: the game's part of
+    the state is serialised once per change, not once per request). Members of different texts
+    must not share a name.
+
+    >>> joined_objects('{"deal": 1}', '{}', '{"state": {"a": [1, 2]}, "feed": null}')
+    '{"deal": 1, "state": {"a": [1, 2]}, "feed": null}'
+    >>> json.loads(joined_objects('{"a": 1}', '{"b": {"c": 2}}'))
+    {'a': 1, 'b': {'c': 2}}
+    """
+    members = [text.strip()[1:-1].strip() for text in texts]
+    return "{" + ", ".join(member for member in members if member) + "}"

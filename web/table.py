@@ -60,6 +60,7 @@ class Table:
         self.feed: Feed | None = None
         self.club: Any = None  # the club's pusher (tuolaji serve --club: club.outbox.ClubPusher)
         self._games: dict[int, LiveGame] = {}  # every session a feed or the page has open, by id
+        self._opened = 0  # how many times a session was opened or closed: with the game's version, what a state is of
         self.on_delete: list[Callable[[int], None]] = []  # called with the id of each session purged from the bin
         # called with each saved change of a session (its id, the change, the record after it): the club's outbox
         self.on_saved: list[Callable[[int, Change, dict[str, Any]], None]] = []
@@ -80,6 +81,15 @@ class Table:
     @property
     def session(self) -> Session | None:
         return self._session
+
+    @property
+    def state_version(self) -> tuple[int, int] | None:
+        """Which state of the table the page holds (None without a game): the session opened, and the
+        changes of its game since. A later state has the same first part and a larger second one, or
+        another first part; each state payload and each game event say theirs, so that a page holding
+        a change's answer need not fetch the state again when the change's events arrive."""
+        game = self._game
+        return (self._opened, game.version) if game is not None else None
 
     @property
     def session_id(self) -> int | None:
@@ -141,6 +151,7 @@ class Table:
             game = self._games[session_id] if fed and session_id in self._games else self._load(session_id)
             self._session = session
             self._game = game
+            self._opened += 1
             self.bus.publish(StateChanged(reason="session"))
 
     def start(self, record: dict[str, Any], *, name: str, source: str) -> int:
@@ -155,6 +166,7 @@ class Table:
         with self._lock:
             self._session = None
             self._game = None
+            self._opened += 1
             self.bus.publish(StateChanged(reason="session"))
 
     def delete(self, session_id: int) -> None:

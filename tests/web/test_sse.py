@@ -60,7 +60,9 @@ def test_stream_sends_retry_hello_then_every_game_event_in_order(app):
             break
     assert [e["type"] for e in received] == ["play-settled"] * 4 + ["trick-complete"]
     assert received[0] == received[0] | {"deal": 0, "trick": 0, "seat": 0, "cards": ["AS"]}
-    assert received[-1] | {} == {"type": "trick-complete", "deal": 0, "trick": 0, "winner": 0, "points": 10}
+    # each game event says the table's state it was sent at (the session opened once, four plays since)
+    assert received[-1] | {} == {"type": "trick-complete", "deal": 0, "trick": 0, "winner": 0, "points": 10,
+                                 "version": [1, 4]}
     response.close()
 
 

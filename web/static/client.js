@@ -101,6 +101,7 @@ const tokenMeta = document.querySelector('meta[name="tuolaji-token"]');
 export const writeToken = tokenMeta ? tokenMeta.content : null;
 
 let lastError = null; // {zh, en} of the last failed request, shown in the page's language
+let changesInFlight = 0; // the page's own changes sent and not yet answered (their answers are states)
 const fieldMessages = {}; // id -> {zh, en}: redrawn in the other language by the toggle
 
 function showError() {
@@ -130,15 +131,17 @@ export async function api(path, body, field) {
     : { method: "POST", headers: headers, body: JSON.stringify(body) };
   const error = document.getElementById("error");
   let response;
+  if (body !== undefined) changesInFlight += 1;
   try {
     response = await fetch(path, options);
   } catch (e) { // the server unreachable: said next to the field (what was typed stays), else on the error line
     const message = I18N["error.unreachable"];
     if (field) fieldError(field, message);
     else { lastError = message; if (error) { showError(); error.hidden = false; } }
+    if (body !== undefined) changesInFlight -= 1;
     throw e;
   }
-  const json = await response.json().catch(() => ({}));
+  const json = await response.json().catch(() => ({})).finally(() => { if (body !== undefined) changesInFlight -= 1; });
   if (!response.ok) {
     const message = json.message || { zh: json.error || String(response.status), en: json.error || String(response.status) };
     if (field) fieldError(field, message);
@@ -179,21 +182,54 @@ export function publish(cause) {
   }
 }
 
-// --- the server's events ------------------------------------------------------------------------
+// --- changes and the server's events -------------------------------------------------------------
+/* What a page does with a state the server answered (live.js: draw it); ``showState`` below. */
+let stateShown = null;
+export function onStateAnswer(fn) { stateShown = fn; }
+
+/* Draw ``data``, the table's state a change was answered with (every change's answer is the state
+   after it): no fetch of the state follows, and its events fetch nothing the page already holds. */
+export function showState(data) {
+  if (stateShown) stateShown(data);
+  return data;
+}
+
+/* POST a change (as :func:`api`) and draw the state it is answered with. */
+export function change(path, body, field) { return api(path, body, field).then(showState); }
+
+/* True when the page already holds the state an event tells of (the answer to its own change). */
+function alreadyShown(event) {
+  const held = page.data && page.data.version;
+  const told = event.version;
+  return Boolean(held && told && held[0] === told[0] && told[1] <= held[1]);
+}
+
 /* Follow the table's event stream: ``reload()`` once connected and (gathered, 60 ms after the first)
-   after every event; ``onEvent(event)`` sees each event first, ``onConnection(up)`` each change of
-   the connection. The one stream of a page (window.Tuolaji.source, for the tests). */
+   after every event but those of a state the page holds; ``onEvent(event)`` sees each event first,
+   ``onConnection(up)`` each change of the connection. The one stream of a page (window.Tuolaji.source,
+   for the tests). */
 export function followEvents(reload, { onEvent = null, onConnection = null } = {}) {
   let timer = null;
+  let heard = []; // the events since the last fetch was scheduled
   const schedule = () => {
     if (timer) return;
-    timer = setTimeout(() => { timer = null; reload().catch(() => {}); }, 60);
+    timer = setTimeout(() => {
+      timer = null;
+      // the page's own change may be answered yet (its events come first): its answer is the state
+      if (changesInFlight > 0) { schedule(); return; }
+      const told = heard;
+      heard = [];
+      if (!told.every(alreadyShown)) reload().catch(() => {});
+    }, 60);
   };
   const source = new EventSource("/api/events");
   source.onopen = () => { if (onConnection) onConnection(true); reload().catch(() => {}); };
   source.onerror = () => { if (onConnection) onConnection(false); };
   source.onmessage = (message) => {
-    if (onEvent) onEvent(JSON.parse(message.data));
+    const event = JSON.parse(message.data);
+    if (onEvent) onEvent(event);
+    if (alreadyShown(event)) return;
+    heard.push(event);
     schedule();
   };
   window.Tuolaji.source = source;

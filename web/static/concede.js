@@ -1,7 +1,7 @@
 /* 认输 (concede) in one tap from either side: the dealer's side or the defenders give the deal up, and it
  * is settled by the points agreed (optional) or the house's fixed cost, whose outcome the server names
  * (view.concession, the rules core's); no last trick and no kitty are asked for. */
-import { api, page, t } from "./client.js";
+import { api, page, showState, t } from "./client.js";
 import { currentDealIndex } from "./board.js";
 
 function costWords(cost) {
@@ -31,8 +31,7 @@ export function renderConcede() {
     dealer: costWords(costs.dealer), defenders: costWords(costs.defenders) });
 }
 
-/* ``reload``: fetch the state and draw it. */
-export function bindConcede(reload) {
+export function bindConcede() {
   const box = document.getElementById("concede");
   if (!box) return;
   box.addEventListener("click", (event) => {
@@ -41,6 +40,6 @@ export function bindConcede(reload) {
     const agreed = document.getElementById("concede-points");
     const body = { by: button.dataset.by };
     if (agreed.value.trim()) body.points = Number(agreed.value);
-    api("/api/points/concede", body, "concede-error").then(() => { agreed.value = ""; return reload(); }).catch(() => {});
+    api("/api/points/concede", body, "concede-error").then((data) => { agreed.value = ""; showState(data); }).catch(() => {});
   });
 }

@@ -2,7 +2,7 @@
  * dealer, the 找朋友 calls), a play by hand (typed or clicked), the kitty and the next deal.
  * Which bids would stand, how many friends are called and which cards may be called are the server's. */
 import {
-  VOCABULARY, api, cardLabel, cardSvg, esc, page, playerName, players, setText, t,
+  VOCABULARY, api, cardLabel, cardSvg, esc, page, playerName, players, setText, showState, t,
 } from "./client.js";
 import { currentDealIndex } from "./board.js";
 import { bindConcede, renderConcede } from "./concede.js";
@@ -106,27 +106,27 @@ export function bindEntry(reload, redraw) {
     const seatPick = event.target.closest(".seat-pick");
     if (seatPick) { bidSeat = Number(seatPick.dataset.seat); redraw(); document.querySelector(".seat-pick.picked").focus(); return; }
     const bidCard = event.target.closest(".bid-card[data-cards]");
-    if (bidCard && bidSeat != null) api("/api/bid", { seat: bidSeat, cards: bidCard.dataset.cards.split(" ") }).then(reload).catch(() => {});
+    if (bidCard && bidSeat != null) api("/api/bid", { seat: bidSeat, cards: bidCard.dataset.cards.split(" ") }).then(showState).catch(() => {});
   });
-  document.getElementById("bid-withdraw").addEventListener("click", () => { api("/api/bid/withdraw", {}).then(reload).catch(() => {}); });
+  document.getElementById("bid-withdraw").addEventListener("click", () => { api("/api/bid/withdraw", {}).then(showState).catch(() => {}); });
   const dealForm = document.getElementById("deal-form");
   dealForm.addEventListener("change", () => { dealFormDirty = true; redraw(); });
   dealForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    api("/api/deal", dealFormBody()).then(() => { dealFormDirty = false; return reload(); }).catch(() => {});
+    api("/api/deal", dealFormBody()).then((data) => { dealFormDirty = false; showState(data); }).catch(() => {});
   });
   const kitty = (form, field) => form.addEventListener("submit", (event) => {
     event.preventDefault();
-    api("/api/kitty", { cards: event.target.cards.value }, field).then(() => { event.target.cards.value = ""; return reload(); }).catch(() => {});
+    api("/api/kitty", { cards: event.target.cards.value }, field).then((data) => { event.target.cards.value = ""; showState(data); }).catch(() => {});
   });
   kitty(document.getElementById("kitty-wait-form"), "kitty-wait-error");
   kitty(document.getElementById("kitty-form"), "kitty-error");
-  document.getElementById("kitty-unknown").addEventListener("click", () => { api("/api/kitty", { unknown: true }).then(reload).catch(() => {}); });
+  document.getElementById("kitty-unknown").addEventListener("click", () => { api("/api/kitty", { unknown: true }).then(showState).catch(() => {}); });
   document.getElementById("next-deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    api("/api/next-deal", { trump: event.target.trump.value }).then(reload).catch(() => {});
+    api("/api/next-deal", { trump: event.target.trump.value }).then(showState).catch(() => {});
   });
-  bindManual(reload);
+  bindManual();
   bindPoints(reload, redraw);
-  bindConcede(reload);
+  bindConcede();
 }

@@ -2,8 +2,8 @@
  * live changes arrive as server-sent events from /api/events, after which the page reloads the state
  * (and always on (re)connect, so nothing is missed), draws it and tells its panels (the render event). */
 import {
-  I18N, api, cardGridHtml, cardHtml, cardLabel, esc, fieldError, followEvents, onLanguage, page, playerName, publish, setText,
-  startPage, t, words, writeToken,
+  I18N, api, cardGridHtml, cardHtml, cardLabel, esc, fieldError, followEvents, onLanguage, onStateAnswer, page, playerName,
+  publish, setText, showState, startPage, t, words, writeToken,
 } from "./client.js";
 import { currentDealIndex, fresh, isUnconfirmed, renderBoard } from "./board.js";
 import { bindEntry, renderEntry } from "./entry.js";
@@ -54,6 +54,19 @@ async function reload() {
   page.data = await api("/api/state");
   render("state");
 }
+
+/* A change's answer, the table's state after it, drawn without fetching it again (an answer older than
+   the state drawn meanwhile is dropped; an answer that is no state, as a club's queued play, reloads). */
+function show(data) {
+  if (!data || !data.state) return reload();
+  const held = page.data && page.data.version;
+  const got = data.version;
+  if (held && got && held[0] === got[0] && got[1] < held[1]) return Promise.resolve();
+  page.data = data;
+  render("state");
+  return Promise.resolve();
+}
+onStateAnswer(show);
 
 function renderPending() {
   const pending = page.data.state.pending || [];
@@ -136,20 +149,20 @@ function openPicker(where) {
    keeps the dialog open with the reason next to the field. */
 async function submitCorrection(card) {
   const where = picking;
+  let answer;
   try {
-    await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card }, "picker-error");
+    answer = await api("/api/correct", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index, card: card }, "picker-error");
   } catch (e) {
     document.getElementById("picker-input").focus();
     return;
   }
   document.getElementById("picker").close();
   picking = null;
-  await reload();
+  showState(answer);
 }
 
 async function confirmCard(where) {
-  await api("/api/confirm", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index });
-  await reload();
+  showState(await api("/api/confirm", { deal: where.deal, trick: where.trick, seat: where.seat, index: where.index }));
 }
 
 function whereOf(el) {
@@ -184,8 +197,8 @@ function bindPicker() {
 async function rule(button) {
   const d = Number(button.closest(".rulings").dataset.deal);
   if (button.classList.contains("ruling-remove")) {
-    await api("/api/ruling/remove", { deal: d, ruling: Number(button.dataset.ruling) });
-    return reload();
+    showState(await api("/api/ruling/remove", { deal: d, ruling: Number(button.dataset.ruling) }));
+    return;
   }
   const item = button.closest(".ruling-item");
   const body = { deal: d, violation: Number(item.dataset.violation) };
@@ -196,8 +209,7 @@ async function rule(button) {
     if (!Number.isInteger(points) || points <= 0) { input.setAttribute("aria-invalid", "true"); input.focus(); return; }
     body.points = points;
   }
-  await api("/api/ruling", body);
-  return reload();
+  showState(await api("/api/ruling", body));
 }
 
 function bindClicks() {
@@ -212,8 +224,8 @@ function bindClicks() {
     const ruling = event.target.closest(".ruling-offer, .ruling-own, .ruling-level, .ruling-remove");
     if (ruling) rule(ruling).catch(() => {});
   });
-  document.getElementById("undo").addEventListener("click", () => { api("/api/undo", {}).then(reload).catch(() => {}); });
-  document.getElementById("redo").addEventListener("click", () => { api("/api/redo", {}).then(reload).catch(() => {}); });
+  document.getElementById("undo").addEventListener("click", () => { api("/api/undo", {}).then(showState).catch(() => {}); });
+  document.getElementById("redo").addEventListener("click", () => { api("/api/redo", {}).then(showState).catch(() => {}); });
 }
 
 startPage("live");
@@ -225,7 +237,7 @@ onLanguage(() => {
 bindClicks();
 bindPicker();
 bindEntry(reload, () => render("state"));
-bindMissing(reload);
+bindMissing();
 bindSetup(reload);
 reload().catch(() => {});
 connect();

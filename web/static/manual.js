@@ -3,7 +3,7 @@
  * with the play: when another phone recorded that seat meanwhile, the server refuses the play with
  * who recorded what, rather than giving the cards to the next seat. While something is typed the seat
  * stays where it was; the typed play survives a reload (sessionStorage) and an unreachable server. */
-import { VOCABULARY, api, cardGridHtml, cardHtml, esc, fieldError, page, playerName, players, setText, t } from "./client.js";
+import { VOCABULARY, api, cardGridHtml, cardHtml, esc, fieldError, page, playerName, players, setText, showState, t } from "./client.js";
 
 const STORE = "tuolaji-manual";
 let manualTarget = "cards"; // the field a clicked card goes to: the cards, or the failed throw's attempt
@@ -86,7 +86,7 @@ function changed() {
   save();
 }
 
-export function bindManual(reload) {
+export function bindManual() {
   form().addEventListener("submit", (event) => {
     event.preventDefault();
     const f = event.target;
@@ -94,9 +94,10 @@ export function bindManual(reload) {
     if (f.attempt.value.trim()) body.attempt = f.attempt.value;
     if (seen) { body.deal = seen.deal; body.trick = seen.trick; }
     api("/api/play", body, "manual-error").then((json) => {
-      page.data = json; // the table as it now is (the answer is the state): a play typed next is for it
       f.cards.value = ""; f.attempt.value = ""; manualTarget = "cards"; delete f.seat.dataset.touched; seen = null;
-      save(); renderManualChosen(); return reload();
+      save();
+      showState(json); // the table as it now is (the answer is the state): a play typed next is for it
+      renderManualChosen();
     }).catch(() => {}); // refused or unreachable: the reason by the form, the typed cards kept
   });
   const grid = document.getElementById("manual-grid");

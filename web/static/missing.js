@@ -1,7 +1,7 @@
 /* A play the camera did not see (the record's missing, docs/RECORD.md 没看到的出牌): the 待确认 panel
  * says whose play in which trick, and a person enters its cards (typed, or tapped from the cards)
  * through /api/enter-play. The dialog lives outside the panel, so a reload never loses what is typed. */
-import { api, cardGridHtml, esc, fieldError, playerName, t } from "./client.js";
+import { api, cardGridHtml, esc, fieldError, playerName, showState, t } from "./client.js";
 
 let entering = null; // the missing play the dialog is open for: { deal, trick, seat, size }
 
@@ -42,22 +42,23 @@ function open(where) {
   document.getElementById("missing-cards").focus();
 }
 
-async function save(reload) {
+async function save() {
   const where = entering;
   const input = document.getElementById("missing-cards");
   if (!where || !input.value.trim()) { input.focus(); return; }
+  let answer;
   try {
-    await api("/api/enter-play", { deal: where.deal, trick: where.trick, seat: where.seat, cards: input.value.trim() }, "missing-error");
+    answer = await api("/api/enter-play", { deal: where.deal, trick: where.trick, seat: where.seat, cards: input.value.trim() }, "missing-error");
   } catch (e) {
     input.focus();
     return;
   }
   dialog().close();
   entering = null;
-  await reload();
+  showState(answer);
 }
 
-export function bindMissing(reload) {
+export function bindMissing() {
   document.addEventListener("click", (event) => {
     const button = event.target.closest(".enter-missing");
     if (button) {
@@ -72,12 +73,12 @@ export function bindMissing(reload) {
       input.value = (input.value.trim() ? input.value.trim() + " " : "") + pick.dataset.card;
       return;
     }
-    if (event.target.closest("#missing-save")) { save(reload).catch(() => {}); return; }
+    if (event.target.closest("#missing-save")) { save().catch(() => {}); return; }
     if (event.target.closest("#missing-clear")) document.getElementById("missing-cards").value = "";
   });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || !event.target.closest || !event.target.closest("#missing-cards")) return;
     event.preventDefault();
-    save(reload).catch(() => {});
+    save().catch(() => {});
   });
 }

@@ -2,7 +2,7 @@
  * winner, then the points), the last trick with its winning unit, a deal by the defenders' points, and the
  * kitty by its points (认输 is concede.js's). The units a last
  * trick may have are the server's (view.points_units); what the points make is the audit's. */
-import { I18N, api, esc, fieldError, page, players, t } from "./client.js";
+import { I18N, api, esc, fieldError, page, players, showState, t } from "./client.js";
 import { currentDealIndex } from "./board.js";
 
 const QUICK = [0, 5, 10, 15, 20, 25, 30, 35, 40, 50, 60, 80, 100];
@@ -73,12 +73,12 @@ function recordTrick(points, reload) {
   const body = { winner: winner, points: points, deal: at.deal, trick: at.trick };
   if (last) { body.last = true; body.unit = unit; }
   if (last && page.data.view.kitty_needs_trump) body.trump = document.getElementById("points-trump").checked;
-  return api("/api/points/trick", body, "points-error").then(() => {
+  return api("/api/points/trick", body, "points-error").then((data) => {
     winner = null; unit = null; entryAt = null;
     document.getElementById("points-last").checked = false;
     document.getElementById("points-trump").checked = true;
     document.querySelector("#points-form input[name=points]").value = "";
-    return reload();
+    showState(data);
   }).catch((e) => {
     if (e instanceof TypeError) return undefined;  // the server unreachable: the entry stays, to send again
     winner = null; unit = null; entryAt = null;  // refused (another phone recorded that trick): the table as it is now
@@ -120,16 +120,16 @@ export function bindPoints(reload, redraw) {
     const body = { defender_points: Number(f.defender_points.value), last_winner: Number(f.last_winner.value), unit: Number(f.unit.value) };
     if (f.kitty_points.value.trim()) body.kitty_points = Number(f.kitty_points.value);
     if (page.data.view.kitty_needs_trump) body.trump = f.trump.checked;
-    api("/api/points/deal", body, "points-deal-error").then(() => {
+    api("/api/points/deal", body, "points-deal-error").then((data) => {
       f.defender_points.value = ""; f.kitty_points.value = ""; f.trump.checked = true;
-      return reload();
+      showState(data);
     }).catch(() => {});
   });
   document.getElementById("kitty-points-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    api("/api/kitty", { points: Number(event.target.points.value) }, "kitty-points-error").then(() => {
+    api("/api/kitty", { points: Number(event.target.points.value) }, "kitty-points-error").then((data) => {
       event.target.points.value = "";
-      return reload();
+      showState(data);
     }).catch(() => {});
   });
 }
