@@ -15,8 +15,13 @@ Templates are :meth:`str.format` strings with a few format specs of their own:
   spec it is shown as Python shows it);
 - ``{name:json}`` is the value as JSON (``json.dumps(value, ensure_ascii=False)``);
 - ``{name:plural}`` is ``s`` unless the number is 1;
-- ``{name:requirement}`` is a follow requirement (a tuple of shapes) in the bracket notation and
-  ``{name:requirement_shapes}`` its shapes in words, `` (a pair, 2× pair)`` or nothing.
+- ``{name:requirement}`` is a follow requirement (a tuple of shapes) in words (:meth:`Voice.shapes`);
+- the specs of a :class:`Voice` write a fact as the voice does: ``{seat:seat}`` (``seat 2`` in the
+  record's English, the player's name on the page), ``{deal:count}`` (from 0, from 1 on the page),
+  ``{where:place}`` (the place; in words on the page) and ``{where:at}`` (the place and its colon).
+
+One template a key and a language: the record's English (``str(error)``, what the commands print
+and the JSON API's ``error``) and the page's English are the same template in two voices.
 
 A place (``where``) is the record's path notation, ``deals[0].tricks[4].plays[2]``; its parts are
 :func:`place_parts`.
@@ -28,7 +33,9 @@ A place (``where``) is the record's path notation, ``deals[0].tricks[4].plays[2]
 >>> place_parts("deals[0].tricks[4].plays[2]")
 (('deals', 0), ('tricks', 4), ('plays', 2))
 >>> render(MESSAGES_EN["hint.follow_requirement"], {"suit": "♥", "n": 4, "requirement": ((2, 2),)})
-'follow ♥ with 4 cards: [2,2] (a pair-tractor)'
+'follow ♥ with 4 cards: a tractor'
+>>> str(Message("json.bytes", {"where": "request body", "size": 3000, "most": 2000}))
+'request body: 3,000 bytes, over the limit of 2,000'
 """
 
 from __future__ import annotations
@@ -63,7 +70,7 @@ RULES_MESSAGES_EN: dict[str, str] = {
     "record.format": 'format: expected "{want}", got {value:json}',
     "record.missing": "{where}: missing",
     "record.list": "{where}: expected a list",
-    "record.names": "players: expected a list of names",
+    "record.names": "every player needs a name",
     "record.name_length": "{where}: a name of {length} characters (at most {most})",
     "name.unprintable": "{where}: a name may not hold {char} (control characters and text-direction marks print nothing)",
     "record.player_count": "players: the rules allow {allowed:, } players, the record has {players}",
@@ -117,26 +124,25 @@ RULES_MESSAGES_EN: dict[str, str] = {
     "search.length": "a tractor of {length} consecutive tuples: none is longer than {most}",
     "search.partitions": "partitions of {n}: more than {most} tuples are never searched",
     # JSON read safely
-    "json.bytes": "{where}: {size:,} bytes, over the limit of {most:,}",
-    "json.utf8": "{where}: not UTF-8 text (byte {byte})",
-    "json.surrogate_text": "{where}: not UTF-8 text (a lone surrogate)",
+    "json.bytes": "{where:at}{size:,} bytes, over the limit of {most:,}",
+    "json.utf8": "{where:at}not UTF-8 text (byte {byte})",
+    "json.surrogate_text": "{where:at}not UTF-8 text (a lone surrogate)",
     "json.depth": "{where}: JSON nested deeper than {most} levels",
-    "json.invalid": "{where}: not valid JSON: {problem} at line {line} column {column}",
-    "json.int_digits": "{where}: an integer of {digits} digits (at most {most})",
-    "json.number_chars": "{where}: a number of {chars} characters",
-    "json.constant": "{where}: {name} is not a number JSON allows",
+    "json.invalid": "{where:at}not valid JSON: {problem} at line {line} column {column}",
+    "json.int_digits": "{where:at}an integer of {digits} digits (at most {most})",
+    "json.number_chars": "{where:at}a number of {chars} characters",
+    "json.constant": "{where:at}{name} is not a number JSON allows",
     "json.recursion": "{where}: {problem}",
-    "json.range": "{where}: {number} is out of range",
-    "json.surrogate": "{where}: {path}: a lone surrogate (\\u{code:04x}) is not text",
+    "json.range": "{where:at}{number} is out of range",
+    "json.surrogate": "{where:at}{path}: a lone surrogate (\\u{code:04x}) is not text",
     "page.name_type": "{where}: expected a name",
-    "page.name_empty": "name: expected a non-empty name",
+    "page.name_empty": "the name is empty",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",
     "hint.play_all_and_more": "play all {held} {suit} card{held:plural} and any {extra} more",
     "hint.follow": "follow {suit} with {n} card{n:plural}",
-    "hint.follow_requirement": "follow {suit} with {n} card{n:plural}: {requirement:requirement}"
-                               "{requirement:requirement_shapes}",
+    "hint.follow_requirement": "follow {suit} with {n} card{n:plural}: {requirement:requirement}",
 }
 
 MESSAGES_EN: dict[str, str] = dict(RULES_MESSAGES_EN)
@@ -392,24 +398,7 @@ def _article(value: Any) -> str:
 
 @_spec("requirement")
 def _requirement(value: Any) -> str:
-    from .profiles import requirement_name
-
-    return requirement_name(tuple(value))
-
-
-_SHAPE_WORDS = {(2, 1): "a pair", (3, 1): "a triple", (4, 1): "a quad", (2, 2): "a pair-tractor", (3, 2): "a 泰坦尼克",
-                (1, 1): "a single"}
-
-
-@_spec("requirement_shapes")
-def _requirement_shapes(value: Any) -> str:
-    shapes = [tuple(shape) for shape in value]
-    parts: list[str] = []
-    for shape in dict.fromkeys(s for s in shapes if s != (1, 1)):
-        count = shapes.count(shape)
-        name = _SHAPE_WORDS.get(shape, f"a {shape[0]}-wide tractor of {shape[1]}")
-        parts.append(name if count == 1 else f"{count}× {name[2:]}")
-    return f" ({', '.join(parts)})" if parts else ""
+    return RECORD_VOICE.shapes(value)
 
 
 class Voice:
@@ -427,7 +416,7 @@ class Voice:
 
     SPECS: frozenset[str] = frozenset({"seat", "seats", "count", "cards", "card", "unit", "units", "suit", "suits",
                                        "trump", "rank", "evidence", "beaten", "shapes", "lead_what", "lead_rungs",
-                                       "lead_suits"})
+                                       "lead_suits", "place", "at", "profile", "finding"})
     """The specs a voice writes."""
 
     def __init__(self, catalogue: Mapping[str, str] | None = None) -> None:
@@ -459,6 +448,23 @@ class Voice:
 
     def count(self, value: int) -> int:
         return value
+
+    def place(self, value: str) -> str:
+        """A place of the record's path notation (``deals[0].tricks[4]``), as the record writes it."""
+        return str(value)
+
+    def at(self, value: str) -> str:
+        """A place and its colon, before what is wrong there."""
+        return f"{self.place(value)}: "
+
+    def profile(self, value: str) -> str:
+        """A rules profile, by its name."""
+        return str(value)
+
+    def finding(self, value: str) -> str:
+        """The record's detail of the finding a change is refused for; a page words the finding
+        from its data after the message (:func:`web.dealing.refused_response`), its voice writes none."""
+        return str(value)
 
     def card_names(self, text: str) -> str:
         """Cards as the record names them (``♠A SJ``), in this voice."""

@@ -715,7 +715,7 @@ def follow_hint(record: Record, seat: int, deal: int = -1) -> str | None:
     ...   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
     ...   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
     >>> follow_hint(rec, 1)
-    'follow ♥ with 2 cards: [2] (a pair)'
+    'follow ♥ with 2 cards: a pair'
     """
     message = follow_hint_message(record, seat, deal)
     return None if message is None else str(message)

@@ -43,7 +43,6 @@ from tuolaji.web.cards import card_label
 from tuolaji.web.history import change_words
 from tuolaji.web.i18n import (
     FINDINGS_ZH,
-    MESSAGES_PAGE_EN,
     MESSAGES_ZH,
     OFFENCES_ZH,
     PROBLEMS_ZH,
@@ -89,10 +88,11 @@ class PageVoice(Voice):
     the jokers in Chinese, the words of the page's catalogue (:data:`web.i18n.FINDINGS_ZH`, or the
     rules core's English, :data:`scorer.messages.FINDINGS_EN`); a value it has no word for is :class:`UnknownTemplateError`."""
 
-    def __init__(self, lang: str, players: Sequence[str]) -> None:
+    def __init__(self, lang: str, players: Sequence[str], *, in_record: bool = False) -> None:
         super().__init__(FINDINGS_ZH if lang == "zh" else FINDINGS_EN)
         self.lang = lang
         self.names = _Words(players)
+        self.in_record = in_record  # a record error's place: after 「记录有误：」, without its colon
 
     def unknown(self, value: Any) -> str:
         raise UnknownTemplateError(str(value))
@@ -111,6 +111,18 @@ class PageVoice(Voice):
 
     def count(self, value: int) -> int:
         return value + 1
+
+    def place(self, value: str) -> str:
+        return place_words(value)[self.lang]
+
+    def at(self, value: str) -> str:
+        return self.place(value) + ("" if self.in_record else translate("place.colon", self.lang))
+
+    def profile(self, value: str) -> str:
+        return _profile_name(value)[self.lang]
+
+    def finding(self, value: str) -> str:
+        return ""  # the finding is worded from its data after the message (web.dealing.refused_response)
 
     def card_names(self, text: str) -> str:
         return self.names.cards_zh(text) if self.lang == "zh" else text
@@ -239,14 +251,13 @@ def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bo
 
 
 def _message_words(message: Message, words: _Words, *, in_record: bool) -> Text:
-    """A message of :data:`scorer.messages.MESSAGES_EN` in Chinese and the page's English (the
-    scorer's own line where the page has no English of its own)."""
+    """A message of :data:`scorer.messages.MESSAGES_EN` in Chinese (:data:`web.i18n.MESSAGES_ZH`, its
+    parameters made readable) and in English: the one English template, in the page's voice (the facts
+    its specs name, ``{seat:seat}``, ``{deal:count}``, ``{where:at}``, as the page writes them; the
+    same words as ``str(message)`` where it names none)."""
     params = dict(message.params)
     zh = render(MESSAGES_ZH[message.key], _page_params(params, words, "zh", in_record))
-    if message.key in MESSAGES_PAGE_EN:
-        en = render(MESSAGES_PAGE_EN[message.key], _page_params(params, words, "en", in_record))
-    else:
-        en = str(message)
+    en = render(MESSAGES_EN[message.key], params, PageVoice("en", words.players, in_record=in_record))
     return {"zh": zh, "en": en}
 
 

@@ -56,7 +56,7 @@ def test_follow_hint_for_the_page() -> None:
         "hands": [["AH", "AH", "KH", "KH"], ["3H", "3H", "5H", "9D", "4H", "4H"], ["4D", "5D", "6D", "7D"],
                   ["5H", "6D", "7D", "8D"]],
         "tricks": [{"leader": 0, "plays": [["AH", "AH", "KH", "KH"]]}]}]}
-    assert follow_hint(rec, 1) == "follow ♥ with 4 cards: [2,2] (a pair-tractor)"
+    assert follow_hint(rec, 1) == "follow ♥ with 4 cards: a tractor"
     assert follow_hint(rec, 0) is None  # not his turn
     rec["deals"][0]["tricks"][0]["plays"].append(["3H", "3H", "4H", "4H"])
     assert follow_hint(rec, 2) == "no ♥ left: play any 4 cards"

@@ -921,7 +921,7 @@ def test_follow_hint_needs_the_hands() -> None:
     with_hands = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
                   "hands": [["AH", "AH"], ["3H", "3H", "5H", "9D"], ["4D", "5D"], ["6D", "7D"]],
                   "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
-    assert scorer.follow_hint(with_hands, 1) == "follow ♥ with 2 cards: [2] (a pair)"
+    assert scorer.follow_hint(with_hands, 1) == "follow ♥ with 2 cards: a pair"
     without = {"rules": "standard-2deck", "deals": [{"level": "2", "trump": "S", "dealer": 0,
                "tricks": [{"leader": 0, "plays": [["AH", "AH"]]}]}]}
     assert scorer.follow_hint(without, 1) is None

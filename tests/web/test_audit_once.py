@@ -261,9 +261,9 @@ def test_a_ruling_of_a_violation_the_deal_has_not_is_refused_in_words(app: Any) 
     get_table(app).start(record, name="x", source="import")
     client = app.test_client()
     refused = post(client, "/api/ruling", {"deal": 0, "violation": 999}, status=400)
-    assert refused["error"] == "ruling: deal 0 has no violation 999"
+    assert refused["error"] == "there is no such violation"
     assert refused["message"]["zh"] and refused["message"]["en"]
-    with pytest.raises(RefusedError, match="^ruling: deal 0 has no violation 999$"):
+    with pytest.raises(RefusedError, match="^there is no such violation$"):
         get_table(app).game.rule(0, 999)
 
 

@@ -218,8 +218,8 @@ def test_plays_fill_the_trick_and_out_of_turn_is_refused(client):
     play(client, 0, "AS")
     data = play(client, 1, "3S")
     assert data["state"]["expected_seat"] == 2
-    assert "seat 3 played but seat 2" in play(client, 3, "4S", status=409)["error"]
-    assert play(client, 2, "bad", status=400)["error"].startswith("cards[0]")
+    assert "seat 2 is to play, not seat 3" in play(client, 3, "4S", status=409)["error"]
+    assert play(client, 2, "bad", status=400)["error"].startswith("card 0, 'bad'")
     play(client, 2, "10S")
     data = play(client, 3, "KS")
     trick = data["state"]["audit"]["deals"][0]["tricks"][0]
@@ -389,11 +389,11 @@ def test_errors_a_person_can_cause_come_in_both_languages(client):
     set_up(client)
     play(client, 0, "AS")
     answer = play(client, 2, "3S", status=409)
-    assert answer["error"] == "deals[0].tricks[0]: seat 2 played but seat 1 is to play"
+    assert answer["error"] == "trick 0: seat 1 is to play, not seat 2"
     assert answer["message"] == {"zh": "第 1 墩：该 南 出牌，不是 西", "en": "trick 1: 南 is to play, not 西"}
     answer = play(client, 1, "1X", status=400)
     assert answer["message"]["zh"] == "第 1 张「1X」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ"
-    assert answer["error"] == "cards[0]: unknown card '1X'"
+    assert answer["error"] == "card 0, '1X', is not a card: write 黑桃A, 红桃10, 大王, or AS, 10H, BJ"
     answer = client.post("/api/setup", json=SETUP | {"players": ["a", "b", "c"]}).get_json()
     assert answer["message"]["zh"] == "两副牌·标准 要 4 人玩，现在是 3 人"
     answer = client.post("/api/sessions/1/rename", json={"name": " "}).get_json()
