@@ -205,8 +205,8 @@ _COUNTED = ("deal", "trick", "index", "position")
 """Parameters that count from 0 in the scorer and from 1 on the page."""
 _SEATS = ("seat", "turn")
 """Parameters that are seats: the page shows the player's name."""
-_JOINED = {"counts": ("、", " or "), "choices": ("、", ", "), "allowed": ("、", ", "), "suffixes": ("、", ", ")}
-"""List parameters and how each language joins them."""
+_JOINED = frozenset({"counts", "choices", "allowed", "suffixes"})
+"""List parameters, joined as the catalogue joins a list (``sep.list``)."""
 
 
 def _profile_name(name: object) -> Text:
@@ -214,37 +214,37 @@ def _profile_name(name: object) -> Text:
     return dict(known) if known else {"zh": str(name), "en": str(name)}
 
 
-def _page_params(params: dict[str, Any], words: _Words, lang: str, in_record: bool) -> dict[str, Any]:
-    """The parameters of a message made readable in ``lang`` (see :data:`web.i18n.MESSAGES_ZH`)."""
+def _chinese_params(params: dict[str, Any], words: _Words, in_record: bool) -> dict[str, Any]:
+    """The parameters of a message made readable in Chinese, by their names (see
+    :data:`web.i18n.MESSAGES_ZH`); the English names its facts' voice by specs instead."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name == "where" and isinstance(value, str):
-            place = place_words(value)[lang]
+            place = place_words(value)["zh"]
             out["where"] = place
-            out["at"] = place if in_record else place + translate("place.colon", lang)
+            out["at"] = place if in_record else place + translate("place.colon", "zh")
         elif name in _SEATS and isinstance(value, int):
             out[name] = words.seat(value)
         elif name in _COUNTED and isinstance(value, int) and not isinstance(value, bool):
             out[name] = value + 1
         elif isinstance(value, InputError):
-            out[name] = describe_error(value, words.players)[lang]
+            out[name] = describe_error(value, words.players)["zh"]
         elif isinstance(value, Message):
-            out[name] = _message_words(value, words, in_record=False)[lang]
+            out[name] = _message_words(value, words, in_record=False)["zh"]
         elif name == "suit" and isinstance(value, str):
-            out[name] = words.suit(value)[lang]
+            out[name] = words.suit(value)["zh"]
         elif name in ("cards", "recorded") and isinstance(value, (list, tuple)):
-            text = " ".join(str(card) for card in value)
-            out[name] = words.cards_zh(text) if lang == "zh" else text
+            out[name] = words.cards_zh(" ".join(str(card) for card in value))
         elif name == "profile":
-            out[name] = _profile_name(value)[lang]
-        elif name == "problem" and isinstance(value, str) and lang == "zh":  # "connection refused" in Chinese
+            out[name] = _profile_name(value)["zh"]
+        elif name == "problem" and isinstance(value, str):  # "connection refused" in Chinese
             out[name] = PROBLEMS_ZH.get(value, value)
         elif name == "change" and isinstance(value, str):  # a kind of change of the history
-            out[name] = change_words(value)[lang]
+            out[name] = change_words(value)["zh"]
         elif name in _JOINED and isinstance(value, (list, tuple)):
-            out[name] = _JOINED[name][0 if lang == "zh" else 1].join(str(v) for v in value)
+            out[name] = FINDINGS_ZH["sep.list"].join(str(v) for v in value)
         elif name == "requirement" and isinstance(value, (list, tuple)):
-            out[name] = shapes_words([tuple(shape) for shape in value])[lang]
+            out[name] = shapes_words([tuple(shape) for shape in value])["zh"]
         else:
             out[name] = value
     return out
@@ -256,7 +256,7 @@ def _message_words(message: Message, words: _Words, *, in_record: bool) -> Text:
     its specs name, ``{seat:seat}``, ``{deal:count}``, ``{where:at}``, as the page writes them; the
     same words as ``str(message)`` where it names none)."""
     params = dict(message.params)
-    zh = render(MESSAGES_ZH[message.key], _page_params(params, words, "zh", in_record))
+    zh = render(MESSAGES_ZH[message.key], _chinese_params(params, words, in_record))
     en = render(MESSAGES_EN[message.key], params, PageVoice("en", words.players, in_record=in_record))
     return {"zh": zh, "en": en}
 
