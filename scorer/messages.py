@@ -135,8 +135,8 @@ RULES_MESSAGES_EN: dict[str, str] = {
     "json.recursion": "{where}: {problem}",
     "json.range": "{where:at}{number} is out of range",
     "json.surrogate": "{where:at}{path}: a lone surrogate (\\u{code:04x}) is not text",
-    "page.name_type": "{where}: expected a name",
-    "page.name_empty": "the name is empty",
+    "name.type": "{where}: expected a name",
+    "name.empty": "the name is empty",
     # the follow hint (scorer.follow_hint)
     "hint.none_left": "no {suit} left: play any {n} card{n:plural}",
     "hint.play_all": "play all {held} {suit} card{held:plural}",

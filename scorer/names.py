@@ -49,7 +49,7 @@ def check_name(value: Any, where: str, *, most: int = MAX_NAME, empty: bool = Fa
     """``value`` trimmed, when it is a name by the rule (``empty``: an empty one too); else
     :class:`BadNameError` naming ``where`` and the first character refused."""
     if not isinstance(value, str):
-        raise BadNameError("page.name_type", where=where)
+        raise BadNameError("name.type", where=where)
     text = value.strip()
     bad = next((char for char in text if unprintable(char)), None)
     if bad is not None:
@@ -57,7 +57,7 @@ def check_name(value: Any, where: str, *, most: int = MAX_NAME, empty: bool = Fa
     if len(text) > most:
         raise BadNameError("record.name_length", where=where, length=len(text), most=most)
     if not text and not empty:
-        raise BadNameError("page.name_empty")
+        raise BadNameError("name.empty")
     return text
 
 

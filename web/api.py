@@ -437,7 +437,7 @@ def resume(session_id: int) -> Response:
 def rename(session_id: int) -> Response:
     name = name_field(object_body())
     if not name:
-        raise BadRequestError("page.name_empty")
+        raise BadRequestError("name.empty")
     get_table().store.rename(session_id, name)
     return jsonify({"id": session_id, "name": name})
 

@@ -307,7 +307,7 @@ def error_arguments(error: InputError) -> ErrorArguments:
     """An error's words for an address (``/sessions?error=…&error_zh=…``), each cut to the length an
     address carries; an error with Chinese of its own (``zh``: a zip refused on import) keeps it.
 
-    >>> error_arguments(InputError("page.name_empty"))
+    >>> error_arguments(InputError("name.empty"))
     {'error': 'the name is empty', 'error_zh': '请填写名称'}
     """
     words = describe_error(error)

@@ -905,7 +905,7 @@ MESSAGES_ZH: dict[str, str] = {
     # the page's requests
     "page.json_content_type": "请求内容：应是一个 JSON 对象",
     "page.json_object": "请求内容：应是一个 JSON 对象",
-    "page.name_type": "{at}应是名字",
+    "name.type": "{at}应是名字",
     "page.whole_number": "{at}应是整数",
     "page.whole_number_length": "{at}应是整数",
     "page.whole_number_value": "{at}应是整数",
@@ -921,7 +921,7 @@ MESSAGES_ZH: dict[str, str] = {
     "page.bid_empty": "亮主至少亮一张牌",
     "page.play_empty": "请至少输入一张牌",
     "page.card": "请输入一张牌，例如 10H",
-    "page.name_empty": "请填写名称",
+    "name.empty": "请填写名称",
     "stats.unknown_player": "没有哪局里有玩家“{name}”，无从改名",
     "stats.evening": "“{value}”不是日期：请写成 2026-12-06 这样",
     "page.no_club": "这张桌子没有接入俱乐部（tuolaji serve --club）",

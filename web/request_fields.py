@@ -48,7 +48,7 @@ def name_field(data: dict[str, Any], name: str = "name") -> str:
     if value is None:
         return ""
     if not isinstance(value, str | int | float) or isinstance(value, bool):
-        raise BadRequestError("page.name_type", where=name)
+        raise BadRequestError("name.type", where=name)
     return check_name(str(value), name, empty=True)
 
 
