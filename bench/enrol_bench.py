@@ -16,7 +16,10 @@ the real-photo folders only measure.
 ``--layout`` (with ``--design``): enrol from one photo of the whole deck laid out in order
 (``tuolaji enrol --layout``) instead, and score every drawn photo.
 
-Usage: ``.venv/bin/python bench/enrol_bench.py (DIR | --design NAME [--count 40] [--layout]) [--photos 12] [--models DIR]``
+``--horizontal SEED`` draws the folder with a held-out procedural design printing its suits beside
+its ranks (:class:`datasets.deck_photos.ProceduralDeck`): enrolment finds the deck's layout.
+
+Usage: ``.venv/bin/python bench/enrol_bench.py (DIR | --design NAME [--count 40] [--layout] | --horizontal SEED) [--photos 12] [--models DIR]``
 """
 
 from __future__ import annotations
@@ -37,40 +40,6 @@ from tuolaji.training.evaluate import evaluate_real  # noqa: E402
 from tuolaji.vision.decks import load_deck  # noqa: E402
 from tuolaji.vision.detector import CardReader  # noqa: E402
 from tuolaji.vision.enrol import enrol  # noqa: E402
-
-
-def draw_design_folder(design: str, count: int, folder: Path, seed: int = 0) -> Path:
-    """``count`` photos of one imported design laid on varied cloths, as a real-photo folder."""
-    import cv2
-    import numpy as np
-
-    from tuolaji.datasets.realart import load_deck
-    from tuolaji.datasets.realcrops import camera_look
-    from tuolaji.vision.detector import CARD_NAMES
-
-    deck = load_deck(design)
-    names = [n for n in CARD_NAMES if deck.has(n)]
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
-    rng = np.random.default_rng(seed)
-    for n in range(count):
-        canvas = np.empty((480, 640, 3), np.uint8)
-        canvas[:] = rng.integers(30, 140, 3)
-        canvas = cv2.add(canvas, rng.integers(0, 25, canvas.shape, dtype=np.uint8))
-        chosen = [names[int(k)] for k in rng.choice(len(names), size=int(rng.integers(3, 7)), replace=False)]
-        height = float(rng.uniform(90, 170))
-        for k, name in enumerate(chosen):
-            face = deck.render(name, int(height))
-            h, w = face.shape[:2]
-            centre = (90 + (k % 3) * 210 + rng.uniform(-25, 25), 120 + (k // 3) * 240 + rng.uniform(-25, 25))
-            matrix = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0, 360)), 1.0)
-            matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
-            colour = cv2.warpAffine(face[:, :, :3], matrix, (640, 480), flags=cv2.INTER_AREA)
-            alpha = cv2.warpAffine(face[:, :, 3], matrix, (640, 480), flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
-            canvas = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
-        cv2.imwrite(str(folder / "images" / f"photo{n:03d}.jpg"), camera_look(canvas, rng))
-        (folder / "labels" / f"photo{n:03d}.json").write_text(json.dumps({"cards": chosen}))
-    return folder
 
 
 def draw_layout(design: str, path: Path, seed: int = 0) -> Path:
@@ -104,14 +73,24 @@ def main() -> int:
     parser.add_argument("--layout", action="store_true",
                         help="with --design: enrol from one photo of the whole deck laid out (tuolaji enrol --layout) "
                              "instead of --photos photos, and score every drawn photo")
+    parser.add_argument("--horizontal", type=int, metavar="SEED", default=None,
+                        help="draw the photos with the held-out procedural design SEED printing its suits beside its "
+                             "ranks instead of reading DIR")
     parser.add_argument("--models", type=Path, default=None)
     args = parser.parse_args()
     if args.layout and not args.design:
         parser.error("--layout draws the layout photo: it needs --design NAME")
-    if (args.folder is None) == (args.design is None):
-        parser.error("give a real-photo folder or --design NAME")
-    drawn = tempfile.TemporaryDirectory() if args.design else None
-    folder = draw_design_folder(args.design, args.count, Path(drawn.name) / "photos") if drawn else args.folder
+    if [args.folder is not None, args.design is not None, args.horizontal is not None].count(True) != 1:
+        parser.error("give a real-photo folder, --design NAME or --horizontal SEED")
+    drawn = tempfile.TemporaryDirectory() if args.folder is None else None
+    if drawn is not None:
+        from tuolaji.datasets.deck_photos import ProceduralDeck, draw_deck_photos
+        from tuolaji.datasets.realart import load_deck as load_design
+
+        deck = load_design(args.design) if args.design else ProceduralDeck.drawn(args.horizontal, index_layout="horizontal")
+        folder = draw_deck_photos(deck, args.count, Path(drawn.name) / "photos")
+    else:
+        folder = args.folder
     photos = load_real_folder(folder)
     if len(photos) <= args.photos:
         print(f"{args.folder}: {len(photos)} photos, need more than {args.photos}", file=sys.stderr)
@@ -131,11 +110,11 @@ def main() -> int:
         t0 = time.perf_counter()
         result = enrol("bench", manifest, Path(tmp) / "data", args.models, layouts=layouts)
         seconds = time.perf_counter() - t0
+        enrolled_deck = load_deck(Path(tmp) / "data", "bench")
         print(f"enrolled on {result.photos} photos: {result.cards_matched} of {result.cards_listed} cards matched, "
-              f"{result.lessons} corner indices, {seconds:.1f} s")
-        deck = load_deck(Path(tmp) / "data", "bench")
+              f"{result.lessons} corner indices, {seconds:.1f} s; its indices read as {enrolled_deck.index_layout}")
     shipped = evaluate_real(CardReader.load(args.models), others, progress=False)
-    with_deck = evaluate_real(CardReader.load(args.models, deck=deck), others, progress=False)
+    with_deck = evaluate_real(CardReader.load(args.models, deck=enrolled_deck), others, progress=False)
     print(f"shipped models on the other {len(others)} photos:\n{format_real_report(shipped)}")
     print(f"with the enrolled deck:\n{format_real_report(with_deck)}")
     print(f"enrol_s={seconds:.1f} f1_shipped={shipped['f1']:.4f} f1_deck={with_deck['f1']:.4f}")

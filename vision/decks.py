@@ -74,6 +74,10 @@ def deck_folder(data: Path, name: str) -> Path:
     return data / "decks" / check_deck_name(name)
 
 
+INDEX_LAYOUTS = ("vertical", "horizontal")
+"""How a deck prints its corner indices: the rank above its suit, or the suit beside the rank."""
+
+
 @dataclass(frozen=True)
 class DeckHead:
     """The class head of one enrolled deck: ``softmax(features @ weight.T + bias)``."""
@@ -82,6 +86,7 @@ class DeckHead:
     weight: np.ndarray  # 55×F
     bias: np.ndarray  # 55
     classifier: str = ""  # fingerprint of the classifier whose features it reads (classifier_fingerprint)
+    index_layout: str = "vertical"  # "horizontal": the deck prints its suits beside its ranks (the reader's index_layout)
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         logits = features @ self.weight.T + self.bias
@@ -121,11 +126,14 @@ def load_deck(data: Path, name: str) -> DeckHead:
         with np.load(path) as saved:
             weight, bias = saved["weight"].astype(np.float32), saved["bias"].astype(np.float32)
             classifier = str(saved["classifier"]) if "classifier" in saved else ""
+            layout = str(saved["index_layout"]) if "index_layout" in saved else "vertical"
     except (OSError, ValueError, KeyError) as error:
         raise InputError("deck.head", path=str(path), problem=str(error)) from None
     if weight.ndim != 2 or bias.shape != (weight.shape[0],):
         raise InputError("deck.head_shape", path=str(path), weight=weight.shape, bias=bias.shape)
-    return DeckHead(name, weight, bias, classifier)
+    if layout not in INDEX_LAYOUTS:
+        raise InputError("deck.head", path=str(path), problem=f"index_layout {layout!r} is none of {INDEX_LAYOUTS}")
+    return DeckHead(name, weight, bias, classifier, layout)
 
 
 def save_deck(data: Path, head: DeckHead, info: dict[str, Any]) -> Path:
@@ -133,7 +141,8 @@ def save_deck(data: Path, head: DeckHead, info: dict[str, Any]) -> Path:
     folder = deck_folder(data, head.name)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / (HEAD_FILE + ".tmp.npz")
-    np.savez_compressed(tmp, weight=head.weight, bias=head.bias, classifier=np.array(head.classifier))
+    np.savez_compressed(tmp, weight=head.weight, bias=head.bias, classifier=np.array(head.classifier),
+                        index_layout=np.array(head.index_layout))
     os.replace(tmp, folder / HEAD_FILE)
     tmp_info = folder / (INFO_FILE + ".tmp")
     tmp_info.write_text(json.dumps(info, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

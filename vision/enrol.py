@@ -18,9 +18,11 @@ read the four ways the careful reader reads it, becomes a lesson for the deck's 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +33,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.vision.cardcrop import crop_index
 from tuolaji.vision.decks import (
     CLASSIFIER_HEAD_FILE,
+    INDEX_LAYOUTS,
     DeckHead,
     adapt_head,
     check_deck_name,
@@ -255,6 +258,61 @@ def match_listed(found: list[CardInstance], listed: tuple[str, ...]) -> list[tup
     return matched
 
 
+_Seen = list[tuple[ManifestPhoto, np.ndarray, np.ndarray,
+                   dict[str, tuple[np.ndarray, np.ndarray, list[tuple[CardInstance, str]], int]]]]
+"""Per photo: the photo, its image, its index boxes, and per layout the classifier's probabilities and
+up-vectors of them, the cards found paired with the cards listed, and how many cards were found."""
+
+
+def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None) -> tuple[list[np.ndarray], list[int], int, int]:
+    """The crops a deck of ``layout`` learns from, with their labels (each index crop four ways, a
+    crop of no index once), and the cards listed and matched; InputError naming a photo whose cards
+    were not all found so."""
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    listed = matched = 0
+    for photo, image, boxes, reads in seen:
+        probs, _up, pairs, found_count = reads[layout]
+        if not photo.layout and len(pairs) < len(photo.cards):
+            missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
+            raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
+                             missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=found_count)
+        listed += len(photo.cards)
+        matched += len(pairs)
+        row_of = {as_box(box): k for k, box in enumerate(boxes)}
+        taught = [(row_of[index.box], CARD_NAMES.index(label)) for card, label in pairs for index in card.indices
+                  if index.box in row_of]
+        # what the shipped classifier takes for no index (a pip, a face, the cloth) stays no index for the deck
+        not_index = [k for k in range(len(boxes)) if k not in {row for row, _label in taught} and probs[k, REJECT] >= 0.5]
+        rows = [row for row, _label in taught] + not_index
+        if not rows:
+            continue
+        if layout == "vertical":
+            cut = np.stack([crop_index(image, tuple(boxes[k])) for k in rows])
+        else:  # read as the deck will be read: rearranged, from the plain reads' up-vectors
+            cut = reader.rearranged_crops(image, boxes[rows], reads["vertical"][1][rows])
+        for crop, (_row, label) in zip(cut, taught, strict=False):
+            for k in range(4):
+                crops.append(np.rot90(crop, k))
+                labels.append(label)
+        for crop in cut[len(taught):]:
+            crops.append(crop)
+            labels.append(REJECT)
+    return crops, labels, listed, matched
+
+
+def _cards_read_right(models: Path, threads: int, deck: DeckHead, seen: _Seen) -> int:
+    """How many of the cards listed for the enrolment's photos a reader with ``deck`` reads there,
+    less the cards it reads that are not listed."""
+    reader = CardReader.load(models, threads=threads, deck=deck)
+    right = 0
+    for photo, image, _boxes, _reads in seen:
+        read = Counter(card.card for card in reader.read(image))
+        shown = Counter(photo.cards)
+        right += sum((read & shown).values()) - sum((read - shown).values())
+    return right
+
+
 def layout_photos(paths: list[Path]) -> list[ManifestPhoto]:
     """Layout photos (:data:`LAYOUT_ROWS`) as manifest photos: each one whole deck."""
     for path in paths:
@@ -280,44 +338,52 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
     if not head_path.is_file():
         raise InputError("enrol.no_head", path=str(head_path))
     reader = CardReader.load(models_dir, threads=threads, classify_turns=4)
-    crops, labels = [], []
-    listed = matched = 0
+    settings = reader.settings
+    # each photo read both ways: as a deck printing the rank above its suit, and the suit beside it
+    seen: _Seen = []
     for photo, image in images:
         boxes, scores = reader.detect(image)
-        probs, up, side = reader.classify(image, boxes)
-        readings = every_index(boxes, scores, probs, up, side)
-        if photo.layout:  # named by place: a card that gave no index box teaches nothing, and is no refusal
-            pairs = layout_pairs(image, readings, photo.image.name)
-        else:
-            found = group_indices(readings)
-            pairs = match_listed(found, photo.cards)
-            if len(pairs) < len(photo.cards):
-                missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
-                raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
-                                 missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
-        listed += len(photo.cards)
-        matched += len(pairs)
-        taken = set()
-        for card, label in pairs:
-            for index in card.indices:
-                taken.add(index.box)
-                crop = crop_index(image, index.box)
-                for k in range(4):
-                    crops.append(np.rot90(crop, k))
-                    labels.append(CARD_NAMES.index(label))
-        # what the shipped classifier takes for no index (a pip, a face, the cloth) stays no index for the deck
-        for box, p in zip(boxes, probs, strict=True):
-            if tuple(float(v) for v in box) not in taken and p[REJECT] >= 0.5:
-                crops.append(crop_index(image, tuple(box)))
-                labels.append(REJECT)
-    features = reader.crop_features(np.ascontiguousarray(np.stack(crops)))
-    with np.load(head_path) as head:
-        weight, bias = adapt_head(head["weight"], head["bias"], features, np.array(labels, np.int64))
+        reads = {}
+        for layout in INDEX_LAYOUTS:
+            reader.settings = dataclasses.replace(settings, index_layout=layout)
+            probs, up, side = reader.classify(image, boxes)
+            readings = every_index(boxes, scores, probs, up, side)
+            # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
+            found = [] if photo.layout else group_indices(readings)
+            pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
+            reads[layout] = (probs, up, pairs, len(found))
+        reader.settings = settings
+        seen.append((photo, image, boxes, reads))
+    # the deck's layout: each one its photos can be read in is learnt, and the one that then reads
+    # the photos as the cards listed best is kept (the rank above its suit on a tie)
+    fingerprint = classifier_fingerprint(models_dir / "classifier.onnx")
+    taught: dict[str, tuple[DeckHead, int, int, int, int]] = {}
+    refusal: InputError | None = None
+    for layout in INDEX_LAYOUTS:
+        try:
+            crops, labels, listed, matched = _lessons(reader, seen, layout, manifest)
+        except InputError as error:
+            refusal = refusal or error
+            continue
+        features = reader.crop_features(np.ascontiguousarray(np.stack(crops)))
+        with np.load(head_path) as head:
+            weight, bias = adapt_head(head["weight"], head["bias"], features, np.array(labels, np.int64))
+        lessons = sum(label != REJECT for label in labels) // 4
+        taught[layout] = (DeckHead(name, weight, bias, fingerprint, layout), listed, matched, lessons,
+                          sum(label == REJECT for label in labels))
+    if not taught:
+        assert refusal is not None
+        raise refusal
+    if len(taught) > 1:
+        right = {layout: _cards_read_right(models_dir, threads, deck, seen) for layout, (deck, *_rest) in taught.items()}
+        layout = max(INDEX_LAYOUTS, key=lambda name: (right.get(name, -1), name == "vertical"))
+    else:
+        layout = next(iter(taught))
+    deck, listed, matched, lessons, not_index = taught[layout]
     seconds = time.perf_counter() - t0
-    lessons = sum(label != REJECT for label in labels) // 4
     info = {"name": name, "manifest": str(manifest) if manifest is not None else None,
             "layouts": [str(path) for path in layouts], "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
-            "lessons": lessons, "not_index_lessons": sum(label == REJECT for label in labels), "models": str(models_dir), "seconds": round(seconds, 1),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    folder = save_deck(data, DeckHead(name, weight, bias, classifier_fingerprint(models_dir / "classifier.onnx")), info)
+            "lessons": lessons, "not_index_lessons": not_index, "models": str(models_dir), "seconds": round(seconds, 1),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "index_layout": layout}
+    folder = save_deck(data, deck, info)
     return EnrolResult(name, folder, len(photos), listed, matched, lessons, time.perf_counter() - t0)

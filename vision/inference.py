@@ -18,7 +18,7 @@ import numpy as np
 from tuolaji.models import MODELS_DIR
 from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
-from tuolaji.vision.cardcrop import classifier_blob, crop_index, crop_restacked
+from tuolaji.vision.cardcrop import CROP_PX, classifier_blob, crop_index, crop_restacked
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
 from tuolaji.vision.decks import DeckHead, check_deck_fits
@@ -176,6 +176,8 @@ class CardReader:
         unknown = set(overrides) - set(known)
         if unknown:
             raise TypeError(f"unknown reader settings: {sorted(unknown)}")
+        if deck is not None and deck.index_layout != "vertical" and "index_layout" not in overrides:
+            chosen["index_layout"] = deck.index_layout  # the deck's corners, as its enrolment found them
         settings = ReaderSettings(**{**chosen, **overrides})
         options = session_options(threads)
         names = ["detector.onnx", "classifier.onnx"]
@@ -325,13 +327,7 @@ class CardReader:
             rows = np.flatnonzero(which & (chosen == small))
             if len(rows) == 0:
                 continue
-            crops = np.stack([crop_restacked(frame_bgr, tuple(boxes[k]), (float(up[k, 0]), float(up[k, 1])), rank_first=first)
-                              for first in (True, False) for k in rows])
-            both, both_up, both_side = self._read_crops(crops, small=small)
-            n = len(rows)
-            mirrored = both[n:, :REJECT].max(axis=1) > both[:n, :REJECT].max(axis=1)  # the surer of the two stackings
-            again, again_up, again_side = (np.where(mirrored[:, None], v[n:], v[:n]) if v.ndim > 1 else np.where(mirrored, v[n:], v[:n])
-                                           for v in (both, both_up, both_side))
+            _crops, again, again_up, again_side = self._rearranged(frame_bgr, boxes[rows], up[rows], small)
             surer = again[:, :REJECT].max(axis=1) > probs[rows, :REJECT].max(axis=1)
             turned = surer | ~np.isin(probs[rows].argmax(axis=1), list(_JOKER_IDS)) if every else surer
             for row, k in enumerate(rows):
@@ -341,6 +337,28 @@ class CardReader:
                     up[k] = (x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle))
                 if surer[row]:
                     probs[k], side[k] = again[row], again_side[row]
+
+    def _rearranged(self, frame_bgr: np.ndarray, boxes: np.ndarray, ups: np.ndarray, small: bool = False
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The crops of ``boxes`` rearranged (:func:`vision.cardcrop.crop_restacked`, from the
+        classifier's up-vectors ``ups`` of their plain crops), each stacked as the network (``small``: the
+        specialist) reads more surely, and that network's probabilities, up-vectors and sides of them."""
+        n = len(boxes)
+        crops = np.stack([crop_restacked(frame_bgr, tuple(box), (float(u[0]), float(u[1])), rank_first=first)
+                          for first in (True, False) for box, u in zip(boxes, ups, strict=True)])
+        probs, up, side = self._read_crops(crops, small=small)
+        mirrored = probs[n:, :REJECT].max(axis=1) > probs[:n, :REJECT].max(axis=1)  # the surer of the two stackings
+        return tuple(np.where(mirrored.reshape((n,) + (1,) * (v.ndim - 1)), v[n:], v[:n])  # type: ignore[return-value]
+                     for v in (crops, probs, up, side))
+
+    def rearranged_crops(self, frame_bgr: np.ndarray, boxes: np.ndarray, ups: np.ndarray) -> np.ndarray:
+        """The classifier crops of ``boxes`` read as indices with the suit beside the rank (what a reader
+        with ``index_layout`` "horizontal" reads), from the up-vectors ``ups`` that :meth:`classify`
+        gave their plain crops with ``index_layout`` "vertical": what enrolment teaches a horizontal deck's
+        head with."""
+        if len(boxes) == 0:
+            return np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
+        return self._rearranged(frame_bgr, np.asarray(boxes, np.float32), np.asarray(ups, np.float32))[0]
 
     def _read_crops(self, crops: np.ndarray, small: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One network's probabilities, unit up-vectors and sides of ``crops`` (the classifier's,
