@@ -43,7 +43,7 @@ def test_a_phone_enters_plays_at_the_club(tmp_path: Path, club: ClubServer) -> N
         late = answer.get_json()["command"]
         wait_for(lambda: client.get(f"/club/api/tables/T/commands/{late}").get_json()["result"] is not None)
         assert client.get(f"/club/api/tables/T/commands/{late}").get_json()["result"].startswith(
-            "refused: deals[0].tricks[0]: seat")
+            "refused: trick 0: seat")  # the message in its one English (issue 44, item 3)
         assert stored_record(table)["deals"] == records[1]["deals"]
         # without the table's token, or with a card that is none: refused at the club, one line
         wrong = client.post("/club/api/tables/T/plays", json={"seat": 1, "cards": ["3C"]})
