@@ -25,6 +25,7 @@ from typing import Any
 
 from .cards import format_card, parse_card
 from .order import TRUMP, TrumpOrder
+from .record_types import is_points_trick
 from .seats import seat_of
 
 
@@ -48,7 +49,7 @@ def hands_as_played(deal: Mapping[str, Any], players: int, twos_trump: bool = Fa
     held: list[list[int]] = [[] for _ in range(players)]
     for trick in tricks:
         plays = trick.get("plays")
-        if trick.get("points") is not None or plays is None or len(plays) != players or trick.get("missing"):
+        if is_points_trick(trick) or plays is None or len(plays) != players or trick.get("missing"):
             return None
         for position, play in enumerate(plays):
             held[seat_of(int(trick["leader"]), position, players)].extend(parse_card(card) for card in play)

@@ -126,6 +126,7 @@ class Record(TypedDict):
     """The changes made on the page, for undo and redo (docs/RECORD.md)."""
 
 
-def is_points_trick(trick: Trick) -> TypeGuard[PointsTrick]:
-    """Whether ``trick`` is kept by its points alone (it has ``points``, and no cards)."""
-    return "points" in trick
+def is_points_trick(trick: Trick | dict[str, Any]) -> TypeGuard[PointsTrick]:
+    """Whether ``trick`` is kept by its points alone (its ``points`` given, and no cards): the one test
+    of a 只记分 trick, wherever a trick is read."""
+    return trick.get("points") is not None

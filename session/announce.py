@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tuolaji.scorer.record_types import is_points_trick
+
 from .commands import (
     Confirm,
     Correct,
@@ -126,7 +128,7 @@ class Announcer:
             trick_audit = deal_audit["tricks"][trick_index] if trick_index < len(deal_audit["tricks"]) else None
             trick = record["deals"][deal_index]["tricks"][trick_index]
             if announce_trick and trick_audit is not None and (
-                    trick.get("points") is not None or len(trick["plays"]) == self.players):
+                    is_points_trick(trick) or len(trick["plays"]) == self.players):
                 if trick_audit.get("winner") is not None:
                     events.append(TrickComplete(deal=deal_index, trick=trick_index, winner=trick_audit["winner"],
                                                 points=trick_audit.get("points", 0)))

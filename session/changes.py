@@ -28,6 +28,7 @@ from typing import Any, cast
 from tuolaji import scorer
 from tuolaji.scorer.cards import RANKS, parse_cards
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.violation_text import detail
 from tuolaji.scorer.violations import Violation
 
@@ -200,7 +201,7 @@ def _points_room(record: dict[str, Any], deal_index: int) -> list[Any]:
         raise InputError("points.deal_conceded", deal=deal_index)
     tricks: list[dict[str, Any]] = deal.setdefault("tricks", [])
     players = len(record["players"])
-    if tricks and tricks[-1].get("points") is None and len(tricks[-1].get("plays", [])) < players:
+    if tricks and not is_points_trick(tricks[-1]) and len(tricks[-1].get("plays", [])) < players:
         raise InputError("points.trick_open", deal=deal_index, trick=len(tricks) - 1)
     return tricks
 
@@ -267,7 +268,7 @@ def concede(record: dict[str, Any], deal_index: int, by: str, points: int | None
         raise InputError("session.concede_over", deal=deal_index)
     tricks = deal.get("tricks", [])
     players = len(record["players"])
-    if tricks and tricks[-1].get("points") is None and len(tricks[-1].get("plays", [])) < players:
+    if tricks and not is_points_trick(tricks[-1]) and len(tricks[-1].get("plays", [])) < players:
         raise InputError("points.trick_open", deal=deal_index, trick=len(tricks) - 1)
     if points is not None and points % 5:
         raise InputError("session.concede_not_five", points=points)

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from tuolaji import scorer
 from tuolaji.scorer.cards import pretty_card
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.scoring import defender_seats, defenders_trick_points
 from tuolaji.scorer.seats import position_of, seat_of
 
@@ -96,7 +97,7 @@ def canonical(cards: tuple[str, ...] | list[str]) -> list[str]:
 
 def play_of(trick: dict[str, Any], seat: int, players: int) -> list[str] | None:
     """``seat``'s play in a trick (None: not played yet, or a points-only trick: no cards)."""
-    if trick.get("points") is not None:
+    if is_points_trick(trick):
         return None  # 只记分: no cards
     position = position_of(trick["leader"], seat, players)
     plays: list[list[str]] = trick["plays"]
@@ -144,7 +145,7 @@ def _edited(record: Record, deal_index: int, kind: str, params: dict[str, Any],
 
 
 def _new_trick_due(tricks: list[dict[str, Any]], players: int) -> bool:
-    return not tricks or tricks[-1].get("points") is not None or len(tricks[-1]["plays"]) >= players
+    return not tricks or is_points_trick(tricks[-1]) or len(tricks[-1]["plays"]) >= players
 
 
 # --- the plays ---------------------------------------------------------------------------------
@@ -217,9 +218,9 @@ def _check_not_over(record: Record, deal_index: int, context: Context) -> None:
     if deal.get("conceded") is not None:
         raise InputError("points.deal_conceded", deal=deal_index)
     if deal.get("defender_points") is not None or (deal.get("complete") and any(
-            trick.get("points") is not None for trick in tricks)):
+            is_points_trick(trick) for trick in tricks)):
         raise InputError("points.deal_done", deal=deal_index)  # 只记分: ended by its points
-    if not tricks or tricks[-1].get("points") is not None or len(tricks[-1]["plays"]) < players:
+    if not tricks or is_points_trick(tricks[-1]) or len(tricks[-1]["plays"]) < players:
         return
     audit = context.audited().output["deals"]
     if deal_index < len(audit) and audit[deal_index].get("outcome") is not None:
@@ -241,7 +242,7 @@ def _check_seen(record: Record, seen: tuple[int, int], seat: int) -> None:
             raise OutOfTurnError("session.already_played", deal=deal_index, trick=trick_index, seat=seat,
                                  cards=[pretty_card(scorer.parse_card(c)) for c in recorded])
     current = deals[-1].get("tricks", [])
-    landing = len(current) - 1 if current and current[-1].get("points") is None and len(
+    landing = len(current) - 1 if current and not is_points_trick(current[-1]) and len(
         current[-1]["plays"]) < players else len(current)
     if deal_index != len(deals) - 1 or trick_index != landing:
         raise OutOfTurnError("session.trick_moved", deal=deal_index, trick=trick_index)
@@ -639,7 +640,7 @@ def _check_points_seen(record: Record, seen: tuple[int, int]) -> None:
     deal_index, trick_index = seen
     deals = record["deals"]
     tricks = deals[deal_index].get("tricks", []) if 0 <= deal_index < len(deals) else []
-    if 0 <= trick_index < len(tricks) and tricks[trick_index].get("points") is not None:
+    if 0 <= trick_index < len(tricks) and is_points_trick(tricks[trick_index]):
         taken = tricks[trick_index]
         raise OutOfTurnError("session.points_recorded", deal=deal_index, trick=trick_index,
                              seat=int(taken["winner"]), points=int(taken["points"]))

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tuolaji import scorer
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import seat_of
 
 from . import changes
@@ -129,7 +130,7 @@ def expected_seat_of(record: dict[str, Any]) -> int | None:
     if not deals:
         return None
     tricks = deals[-1].get("tricks", [])
-    if tricks and tricks[-1].get("points") is None and len(tricks[-1]["plays"]) < players:
+    if tricks and not is_points_trick(tricks[-1]) and len(tricks[-1]["plays"]) < players:
         trick = tricks[-1]
         return seat_of(trick["leader"], len(trick["plays"]), players)
     # the leader follows from the deal alone: the other deals are not parsed again

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tuolaji.scorer.messages import Message
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import position_of, seat_of
 from tuolaji.session.live import play_matches
 from tuolaji.vision.settling import ZoneState
@@ -49,7 +50,7 @@ def trick_of(record: dict[str, Any], players: int) -> tuple[TrickView, bool]:
     if not tricks:
         return TrickView(), False
     last = tricks[-1]
-    if last.get("points") is not None:  # 只记分: a trick by its points is over, the next play leads
+    if is_points_trick(last):  # 只记分: a trick by its points is over, the next play leads
         return TrickView(), False
     return TrickView(leader=last["leader"], plays=[list(p) for p in last["plays"]]), len(last["plays"]) >= players
 

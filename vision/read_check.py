@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import seat_of
 from tuolaji.vision.tracking import ZoneContent
 
@@ -273,7 +274,7 @@ def doubted_by_next_leader(trick: dict[str, Any], read_winner: int, leader: int,
     >>> doubted_by_next_leader(trick | {"unconfirmed": [[1, 0]]}, read_winner=0, leader=2, players=4)
     {}
     """
-    if read_winner == leader or trick.get("points") is not None or trick.get("unconfirmed"):
+    if read_winner == leader or is_points_trick(trick) or trick.get("unconfirmed"):
         return {}
     plays = trick.get("plays") or []
     doubted: dict[int, list[int]] = {}

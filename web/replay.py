@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import seat_of
 
 
@@ -39,7 +40,7 @@ def timeline(record: dict[str, Any]) -> list[dict[str, Any]]:
             steps.append({"deal": deal_index, "trick": 0, "position": 0, "seat": deal["last_trick"]["winner"],
                           "cards": [], "points": deal["defender_points"]})
         for trick_index, trick in enumerate(deal.get("tricks", [])):
-            if trick.get("points") is not None:
+            if is_points_trick(trick):
                 steps.append({"deal": deal_index, "trick": trick_index, "position": 0, "seat": trick["winner"],
                               "cards": [], "points": trick["points"]})
                 continue
@@ -71,10 +72,10 @@ def record_at(record: dict[str, Any], step: int) -> dict[str, Any]:
             kept.append(copy.deepcopy(deal))
             continue
         played = [copy.deepcopy(trick) for trick in tricks[: last["trick"] + 1]]
-        if played[-1].get("points") is None:
+        if not is_points_trick(played[-1]):
             played[-1]["plays"] = played[-1]["plays"][: last["position"] + 1]
         deal_over = last["trick"] == len(tricks) - 1 and (
-            tricks[-1].get("points") is not None or last["position"] == len(tricks[-1]["plays"]) - 1)
+            is_points_trick(tricks[-1]) or last["position"] == len(tricks[-1]["plays"]) - 1)
         partial = copy.deepcopy(deal) if deal_over else _without_end(deal, len(played))
         partial["tricks"] = played
         kept.append(partial)

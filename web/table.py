@@ -35,6 +35,7 @@ from typing import Any, cast
 
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import seat_of
 from tuolaji.session.changes import rules_record
 from tuolaji.session.events import Event, EventBus, StateChanged
@@ -350,7 +351,7 @@ def _steps(deal: dict[str, Any]) -> int:
     """A deal's steps in a record feed: its plays, a trick by points one, a deal by its points one."""
     if deal.get("defender_points") is not None:
         return 1
-    return sum(len(trick.get("plays", [])) or int(trick.get("points") is not None) for trick in deal.get("tricks", []))
+    return sum(len(trick.get("plays", [])) or int(is_points_trick(trick)) for trick in deal.get("tricks", []))
 
 
 class RecordFeed(Feed):
@@ -394,7 +395,7 @@ class RecordFeed(Feed):
             if not self._points(deal_index, deal, have[deal_index]):
                 return
             for trick_index, trick in enumerate(deal.get("tricks", [])):
-                if trick.get("points") is not None:  # 只记分: one step, its winner and points
+                if is_points_trick(trick):  # 只记分: one step, its winner and points
                     self.played += 1
                     if trick_index < len(have_tricks):
                         continue

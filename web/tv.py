@@ -32,6 +32,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.scoring import defenders_trick_points
 from tuolaji.session.changes import settle_ready
 
@@ -119,7 +120,7 @@ def announcements(record: dict[str, Any], audit: dict[str, Any], trumped: list[l
             if t < len(flags) and flags[t]:
                 said.append({"id": f"d{d}.t{t}.trumped", **both("tv.say.trumped")})
             winner = tricks[t].get("winner")
-            if t < len(recorded) and recorded[t].get("points") is not None and winner is not None:  # 只记分
+            if t < len(recorded) and is_points_trick(recorded[t]) and winner is not None:  # 只记分
                 said.append({"id": f"d{d}.p{t}", **both("tv.say.points", name=_name(players, winner),
                                                         points=int(tricks[t].get("points") or 0))})
             if t == enough:
