@@ -3,8 +3,8 @@ own PostgreSQL.
 
 Each key's English line, from its named facts: this layer's catalogue, registered into the rules
 core's table (:func:`scorer.messages.register_messages`) when the package is imported, so that an
-``InputError(key, **params)`` raised here renders through the one renderer. The page's Chinese of
-each key is :data:`web.i18n.MESSAGES_ZH`.
+``InputError(key, **params)`` raised here renders through the one renderer; the Chinese of each
+key is here too, registered with its English (the page's renderer reads :data:`scorer.messages.MESSAGES_ZH`).
 """
 
 from __future__ import annotations
@@ -93,6 +93,86 @@ CLUB_MESSAGES_EN: dict[str, str] = {
 }
 """The English of every message key this layer raises (and no lower layer does)."""
 
-register_messages("club", CLUB_MESSAGES_EN)
+CLUB_MESSAGES_ZH: dict[str, str] = {
+    # the club's refusals (club.errors.ClubRefused)
+    "club.unknown_command": "未知的指令 {kind!r}：只能是出牌（play）、记分（play-points、settle-points、concede、set-kitty-points）或罚分（ruling）",
+    "club.no_table": "俱乐部里没有“{name}”这张桌",
+    "club.command_body": "指令内容应是一个对象",
+    "club.name_length": "名称应是 1 到 {most} 个字",
+    "club.change_object": "每个改动应是含 n、session、name、record 的对象",
+    "club.change_number": "改动编号 {n!r}：应是从 1 起的整数",
+    "club.change_session": "第 {n} 个改动：{session!r} 不是牌局编号",
+    "club.change_fields": "第 {n} 个改动：name 应是文字，record 应是对象",
+    "club.change_record": "第 {n} 个改动：记录无效（{error}）",
+    "club.change_base": "第 {n} 个改动：俱乐部的第 {session} 局副本与它改动前的不符；请整份发送该局记录",
+    "club.change_name": "第 {n} 个改动：名字不对（{error}）",
+    "club.change_unstorable": "第 {n} 个改动：俱乐部的数据库存不下（{reason}）",
+    "club.table_exists": "桌“{name}”已经有了",
+    "club.batch": "一次最多推送 {most} 个改动，收到 {got} 个",
+    "club.no_session": "桌“{name}”：没有这一局",
+    "club.wrong_token": "桌“{name}”：令牌不对",
+    "club.no_command": "桌“{name}”：没有第 {command} 条指令",
+    "club.pair_same": "搭档“{name}”：请填两位不同的玩家",
+    "club.pair_exists": "搭档“{name}”已经有了",
+    "club.round_open": "第 {round} 轮还在进行：请先结束它",
+    "club.round_ends_by": "一轮按局数（deals）或按时间（time）结束",
+    "club.round_deals": "按局数结束的一轮至少要 1 局",
+    "club.round_minutes": "按时间结束的一轮至少要 1 分钟",
+    "club.round_empty": "一轮至少要安排一桌",
+    "club.round_tables": "手工排座要列出各桌：每桌的桌名、南北和东西两对的名字",
+    "club.pair_line": "第 {line} 行：一对搭档写对名和两位玩家（{text!r}）",
+    "club.pairs_none": "没有要登记的搭档：每行一对，写对名和两位玩家",
+    "club.pairs_text": "搭档名单最多 {most} 个字",
+    "club.database_down": "俱乐部数据库暂时不可用（{reason}），各桌继续打牌，恢复后补传",
+    "club.pair_twice": "同一轮里一对搭档被安排了两次",
+    "club.whole_number": "{kind}：{field} 应是整数，收到 {value!r}",
+    "club.play_cards": "出牌：cards 应是牌名的列表",
+    "club.play_card": "出牌：{error}",
+    "club.ruling_note": "罚分：备注最多 500 个字",
+    "club.seating": "未知的排座方式 {seating!r}：只能是 hand、drawn、swiss、roundrobin、howell 或 mitchell",
+    "club.no_round": "现在没有进行中的一轮",
+    "club.out_of_order": "桌“{name}”：第 {n} 个改动顺序不对，应是第 {expected} 个",
+    "club.too_few_tables": "{pairs} 对搭档要 {needed} 张桌，俱乐部只有 {tables} 张",
+    "club.fix_reason": "更正成绩要写明理由（1 到 {most} 个字），理由留在记录里",
+    "club.fix_no_seating": "第 {round} 轮没有安排“{table}”这张桌",
+    "club.fix_figures": "搭档“{pair}”：{field} 应是整数，收到 {value!r}",
+    "club.move_side": "一对搭档坐南北（ns）或东西（ew），不是 {side!r}",
+    "club.move_unknown": "俱乐部里没有搭档“{pair}”或桌“{table}”",
+    "club.move_free_table": "第 {round} 轮没有安排“{table}”这张桌：请把搭档换到本轮有人的桌",
+    "club.move_same": "搭档“{pair}”已经坐在“{table}”的这一方",
+    "club.backup_no_tool": "这台电脑上没有 PostgreSQL {major} 或更新版本的 pg_dump（club 附加包里的 pgserver 带着一个）",
+    "club.backup_failed": "备份没有成功（{reason}）",
+    "club.restore_not_backup": "这不是俱乐部的备份（应是控制台上「下载备份」得到的文件）",
+    "club.restore_failed": "备份没有恢复，俱乐部的数据保持原样（{reason}）",
+    "club.restore_confirm": "恢复会用备份替换俱乐部现在的全部数据：请先勾选确认",
+    "club.movement_pairs": "移位至少要 2 对搭档，俱乐部只有 {pairs} 对",
+    "club.mitchell_odd": "米切尔移位要双数对搭档（南北不动，东西移动），现在是 {pairs} 对",
+    "club.movement_tables": "{pairs} 对搭档按这种移位要 {needed} 张桌，俱乐部只有 {tables} 张",
+    "club.movement_done": "这种移位 {pairs} 对搭档共 {rounds} 轮，已经打完：下一轮请换一种排座方式",
+    # the club's own PostgreSQL (club.own_database)
+    "club.own_db_missing": "俱乐部自带的数据库需要安装 club 附加包（pgserver）：pip install -e '.[club]'，或者用 --db postgresql://… 指定数据库",
+    "club.own_db_path_too_long": "--data {folder}：路径太长，数据库的套接字放不下（最多 {most} 个字符）",
+    "club.own_db_failed": "--data {folder}：俱乐部的数据库没能启动（{error}）",
+    "club.round_unknown": "第 {round} 轮：{table!r} 里有未知的桌或搭档：{ns!r} – {ew!r}",
+    "club.change_differs": "桌“{name}”：第 {n} 个改动与之前收到的不同（这张桌的发件箱被重置了？）",
+    "club.organiser": "需要组织者的令牌",
+    "club.host": "“{host}”不是俱乐部的名字（tuolaji club --allow-host 名字）",
+    "club.body_size": "请求内容超过 {most} MiB",
+    "club.bad_value": "俱乐部的数据库存不下这个值（{reason}）",
+    "club.minutes": "按时间的一轮为 1 到 {most} 分钟，不是 {value!r}",
+    "club.import_pushing": "桌“{name}”已经在推送自己的变化（已有 {n} 个）：请导入一张新桌子",
+    "club.body_object": "请求内容应是一个 JSON 对象",
+    "club.wrong_table": "桌 {given!r} 的改动推送到了桌 {name!r}",
+    "club.changes_list": "changes 应是列表",
+    "club.pair_two": "一对搭档是两位玩家",
+    "club.standings_rule": "未知的排名规则 {rule!r}：应是 {choices} 之一",
+    "club.page_read_only": "只读：在俱乐部录牌需要这张桌子的口令",
+    "club.page_elsewhere": "在俱乐部的页面上只能录出牌、记分（只记分、认输、底分）和裁决；其他修改请在这张桌子自己的页面上做",
+    "club.command_queued": "这张桌子的电脑还没有回应：第 {command} 条指令已排队，桌子连上后会执行",
+}
+"""The Chinese of each key of :data:`CLUB_MESSAGES_EN`, from the same parameters made readable
+(:data:`scorer.messages.MESSAGES_ZH` says how)."""
 
-__all__ = ["CLUB_MESSAGES_EN"]
+register_messages("club", CLUB_MESSAGES_EN, CLUB_MESSAGES_ZH)
+
+__all__ = ["CLUB_MESSAGES_EN", "CLUB_MESSAGES_ZH"]

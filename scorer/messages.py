@@ -3,11 +3,11 @@
 Every :class:`~scorer.errors.InputError` raised by the rules core, the session, the reader, the page
 and the club carries ``key`` (one of :data:`MESSAGES_EN`: the rules core's own keys,
 :data:`RULES_MESSAGES_EN`, and those of each layer above, registered from the layer's own catalogue
-by :func:`register_messages`) and ``params`` (the facts: places, numbers, cards, the value refused);
-``str(error)`` is the English line rendered here, which the CLI prints. The
-follow hint is a :class:`Message` too (:func:`scorer.follow_hint_message`). The page renders the
-same key and parameters in Chinese and in its English (``web.i18n.MESSAGES_ZH``), so nobody reads
-the English back.
+by :func:`register_messages`, with their Chinese) and ``params`` (the facts: places, numbers,
+cards, the value refused); ``str(error)`` is the English line rendered here, which the CLI prints.
+The follow hint is a :class:`Message` too (:func:`scorer.follow_hint_message`). The page renders the
+same key and parameters in Chinese (:data:`MESSAGES_ZH`, gathered the same way: each layer's
+catalogue holds both languages of its keys) and in its English, so nobody reads the English back.
 
 Templates are :meth:`str.format` strings with a few format specs of their own:
 
@@ -145,34 +145,159 @@ RULES_MESSAGES_EN: dict[str, str] = {
     "hint.follow_requirement": "follow {suit} with {n} card{n:plural}: {requirement:requirement}",
 }
 
+#: The Chinese of every message key of the rules core, from the same parameters made readable
+#: (:data:`MESSAGES_ZH`).
+RULES_MESSAGES_ZH: dict[str, str] = {
+    FREE_TEXT: "{text}",
+    # a place, then what is wrong there (another message)
+    "record.at": "{at}{error}",
+    # cards
+    "card.index": "牌号 {value} 超出范围",
+    "card.not_text": "{value!r} 不是牌",
+    "card.unknown": '不认识的牌 "{text}"',
+    "card.rank": '不认识的点数 "{text}"',
+    "card.trump": '不认识的主 "{text}"',
+    # the record
+    "record.seat": "{at}应是座位号 0..{most}，现在是 {value:json}",
+    "record.cards_list": "{at}应是一串牌",
+    "record.cards_count": "{at}{count} 张牌，{decks} 副牌只有 {cards} 张",
+    "record.copies": "{at}{card:json} 有 {copies} 张以上，任何几副牌都不超过 {most} 张",
+    "record.level": '{at}不认识的级数 "{value}"',
+    "record.object": "记录应是一个 JSON 对象",
+    "record.format": '格式应是 "{want}"，现在是 {value:json}',
+    "record.missing": "{at}缺少",
+    "record.list": "{at}应是一个列表",
+    "record.names": "请填写每位玩家的名字",
+    "record.name_length": "{at}名字太长（{length} 个字，最多 {most}）",
+    "name.unprintable": "{at}名字里不能有 {char}（控制字符和文字方向符号显示不出来）",
+    "record.player_count": "这套规则要 {allowed} 人玩，记录里是 {players} 人",
+    "record.odd_players": "固定搭档要偶数个玩家，记录里是 {players} 人",
+    "record.start_levels": "起始级数应有 {players} 个",
+    "record.bool": "{at}应是 true 或 false",
+    "record.deals": "记录有 {deals} 副（最多 {most} 副）",
+    "record.object_at": "{at}应是一个对象",
+    "record.trump": "{at}应是 S、H、C、D 或 NT，现在是 {value:json}",
+    "record.hands": "{at}应有 {players} 家的手牌",
+    "record.empty_bid": "{at}亮主没有牌",
+    "record.nth": "{at}应是正整数",
+    "record.tricks": "{at}有 {tricks} 墩，{cards} 张牌打不出这么多墩",
+    "record.plays": "{at}{players} 个玩家却有 {plays} 手",
+    "record.incomplete": "{at}只有最后一墩可以没出完（这墩只有 {plays}/{players} 手）",
+    "record.rulings": "{at}应是一个列表（最多 {most} 条）",
+    "record.ruling_amount": "{at}应给出罚分或降级",
+    "record.rule_code": "{at}应是一个规则代码",
+    "record.no_deal": "没有第 {deal} 副",
+    "record.no_trick": "第 {deal} 副没有第 {trick} 墩",
+    "record.no_seat": "没有这个座位（{seat}）",
+    # 只记分: deals and tricks recorded by points alone (docs/RECORD.md)
+    "record.points": "{at}应是 0..{most} 的分数，现在是 {value:json}",
+    "record.unit": "{at}应是赢的那手牌的张数 1..{most}，现在是 {value:json}",
+    "record.points_and_cards": "{at}只记分的一墩没有 {key}（只记谁赢和得分）",
+    "record.points_and_tricks": "{at}按闲家得分记录的一副没有出牌",
+    "record.last_trick": "{at}只有按闲家得分记录的一副才有 last_trick",
+    "record.points_hands": "{at}按分数记录的一副没有手牌",
+    "record.conceded_by": "{at}认输的一方应是 \"dealer\"（庄家）或 \"defenders\"（闲家），现在是 {value:json}",
+    "record.missing_seats": "{at}应是一串没看到出牌的座位号",
+    "record.unconfirmed": "{at}应是一串要确认的牌：[座位, 第几张]",
+    "record.missing_twice": "{at}座位 {seat} 写了两次",
+    "record.missing_not_played": "{at}座位 {seat} 在这一墩还没有出牌",
+    "record.missing_played": "{at}座位 {seat} 的出牌没有看到，应记为 []，而不是 {count} 张牌",
+    "rules.hand_size": "{players} 人每人 {size} 张，{decks} 副牌不够",
+    # the rules (profiles and their options)
+    "rules.requirement_length": '跟牌要求 "{text}" 太长（{length} 个字）',
+    "rules.requirement": '跟牌要求 "{text}" 写得不对',
+    "rules.requirement_cards": '跟牌要求 "{text}" 一手的牌比四副牌还多',
+    "rules.ladders": "{at}应是一个对象（各牌型的跟牌阶梯）",
+    "rules.ladder_length": '{at}"{shape}" 有 {rungs} 级要求（最多 {most} 级）',
+    "rules.ladder_shape": '{at}"{shape}" 应是一个牌型和一串要求',
+    "rules.ladder_size": '{at}"{shape}" 的每级要求都应是 {size} 张',
+    "rules.ladder_ends": '{at}"{shape}" 的阶梯应从牌型本身开始、以单张结束',
+    "rules.option_value": "{at}选项 {option} 的取值 {value!r} 不对",
+    "rules.option_unknown": "{at}没有 {option!r} 这个选项",
+    "rules.profile_unknown": '{at}没有 "{profile}" 这套规则',
+    "rules.rules_value": "{at}应是规则名或一个对象",
+    # bounds of the format search
+    "search.width": "一手 {width} 张相同的牌：跟牌阶梯最多找到 {most} 张",
+    "search.length": "{length} 连的拖拉机：最多只找 {most} 连",
+    "search.partitions": "{n} 的拆分：超过 {most} 组不再搜索",
+    # JSON read safely
+    "json.bytes": "{at}太大（{size:,} 字节，上限 {most:,}）",
+    "json.utf8": "{at}不是 UTF-8 文本",
+    "json.surrogate_text": "{at}不是 UTF-8 文本",
+    "json.depth": "{at}JSON 嵌套超过 {most} 层",
+    "json.invalid": "{where} 不是有效的 JSON（第 {line} 行第 {column} 列）",
+    "json.int_digits": "{at}数字太长（{digits} 位）",
+    "json.number_chars": "{at}不是有效的数字",
+    "json.constant": "{at}不是有效的数字",
+    "json.recursion": "{at}JSON 嵌套太深",
+    "json.range": "{at}{number} 超出范围",
+    "json.surrogate": "{at}含有无效字符",
+    "name.type": "{at}应是名字",
+    "name.empty": "请填写名称",
+    # the follow hint (scorer.follow_hint)
+    "hint.none_left": "没有{suit}了：任出 {n} 张",
+    "hint.play_all": "须出全部 {held} 张{suit}",
+    "hint.play_all_and_more": "须出全部 {held} 张{suit}，再任垫 {extra} 张",
+    "hint.follow": "跟 {n} 张{suit}",
+    "hint.follow_requirement": "跟 {n} 张{suit}，须出{requirement}",
+}
+
 MESSAGES_EN: dict[str, str] = dict(RULES_MESSAGES_EN)
 """The English line of every message key known: the rules core's (:data:`RULES_MESSAGES_EN`) and
 those of each layer above that has registered its catalogue (:func:`register_messages`: the
 session's, the reader's, the page's and the club's, each when its package is imported). The one
 table :class:`~scorer.errors.InputError` and :class:`Message` read."""
 
+MESSAGES_ZH: dict[str, str] = dict(RULES_MESSAGES_ZH)
+"""The Chinese of every key of :data:`MESSAGES_EN`, gathered the same way (:data:`RULES_MESSAGES_ZH`
+and each layer's own, registered with its English), from the same parameters made readable
+(:func:`web.explain.describe_message`): ``where`` is the place in words and ``at`` the place with
+its colon (none in a record error, which begins 「记录有误：」); seats are player names; deals, tricks
+and positions count from 1; a nested message is worded in the same language. The one table the
+page's Chinese reads."""
+
 CATALOGUES: dict[str, Mapping[str, str]] = {"scorer": RULES_MESSAGES_EN}
-"""Each layer's own catalogue of messages, by the layer's package (``scorer``, ``session``,
-``vision``, ``web``, ``club``): a key belongs to the lowest layer that raises it."""
+"""Each layer's own catalogue of messages (its English), by the layer's package (``scorer``,
+``session``, ``vision``, ``web``, ``club``): a key belongs to the lowest layer that raises it."""
+
+CATALOGUES_ZH: dict[str, Mapping[str, str]] = {"scorer": RULES_MESSAGES_ZH}
+"""The Chinese of each layer's catalogue, by the layer's package: the same keys as its English in
+:data:`CATALOGUES`, written in the same module."""
+
+VALUES_ZH: dict[str, dict[str, str]] = {}
+"""The Chinese of the few parameter values a layer writes in English words, by the parameter's name
+(``problem``: the reader's ``connection refused``, ``timed out``), registered with the layer's
+catalogue (:func:`register_messages`); the page's Chinese reads them (a value not there is shown as
+it is)."""
 
 
-def register_messages(layer: str, catalogue: Mapping[str, str]) -> Mapping[str, str]:
-    """Add ``layer``'s catalogue (key -> English template) to :data:`MESSAGES_EN`, once, at the
-    layer's import; a key another layer already owns is a mistake (:class:`KeyError`). The rules
-    core imports nothing above it: each layer brings its words down.
+def register_messages(layer: str, english: Mapping[str, str], chinese: Mapping[str, str], *,
+                      values_zh: Mapping[str, Mapping[str, str]] | None = None) -> Mapping[str, str]:
+    """Add ``layer``'s catalogue (key -> English template, key -> Chinese template, the same keys) to
+    :data:`MESSAGES_EN` and :data:`MESSAGES_ZH`, once, at the layer's import, and the Chinese of the
+    parameter values it writes in words (``values_zh``) to :data:`VALUES_ZH`; a key another layer
+    already owns, or a key in one language only, is a mistake (:class:`KeyError`). The rules core
+    imports nothing above it: each layer brings its words down, in both languages.
 
-    >>> register_messages("scorer", {"record.at": "{where}"})
+    >>> register_messages("scorer", {"record.at": "{where}"}, {"record.at": "{at}"})
     Traceback (most recent call last):
     ...
     KeyError: "messages of scorer: 'record.at' is scorer's already"
     """
-    for key, template in catalogue.items():
+    if set(english) != set(chinese):
+        raise KeyError(f"messages of {layer}: {sorted(set(english) ^ set(chinese))} in one language only")
+    for key, template in english.items():
         owner = next((name for name, words in CATALOGUES.items() if key in words), None)
-        if owner is not None and (owner != layer or CATALOGUES[owner][key] != template):
+        if owner is not None and (owner != layer or CATALOGUES[owner][key] != template
+                                  or CATALOGUES_ZH[owner][key] != chinese[key]):
             raise KeyError(f"messages of {layer}: {key!r} is {owner}'s already")
-    CATALOGUES[layer] = catalogue
-    MESSAGES_EN.update(catalogue)
-    return catalogue
+    CATALOGUES[layer] = english
+    CATALOGUES_ZH[layer] = chinese
+    MESSAGES_EN.update(english)
+    MESSAGES_ZH.update(chinese)
+    for name, words in (values_zh or {}).items():
+        VALUES_ZH.setdefault(name, {}).update(words)
+    return english
 
 
 #: The English of every finding of the audit (:meth:`scorer.violations.Fact.message`: ``fact.`` and
@@ -341,6 +466,148 @@ FINDINGS_EN: dict[str, str] = {
     "number.*": "{value}",
 }
 
+FINDINGS_ZH: dict[str, str] = {
+    "fact.bid_after_kitty": "第 {bid:count} 次亮主（{cards:cards}）在扣底之后：本规则不能炒地皮",
+    "fact.bid_not_a_bid": "第 {bid:count} 次亮主（{cards:cards}）按{bid_order:@bid_order}的亮主规则不算亮主",
+    "fact.bid_self_overcall": "第 {bid:count} 次亮主（{cards:cards}）：{seat:seat} 不能自己反自己",
+    "fact.bid_too_low": "第 {bid:count} 次亮主（{cards:cards}）没有大过已亮的主",
+    "fact.bid_losing_side": "第 {bid:count} 次亮主（{cards:cards}）：{seat:seat} 不是上一副赢的一方（{winners:seats}），不能亮主",
+    "fact.bid_too_many_copies": "第 {bid:count} 次亮主（{cards:cards}）亮了 {copies} 张 {card:card}，{decks} 副牌只有 {decks} 张",
+    "fact.bid_no_winner_level": "第 {bid:count} 次亮主（{cards:cards}）亮的不是赢的一方任何人打的级牌",
+    "fact.bid_not_held": ("第 {bid:count} 次亮主（{cards:cards}）亮了 {copies} 张 {card:card}，{seat:seat} 只有 {held} 张"
+                          "（{source:@bid_source}{kitty:@bid_kitty}）"),
+    "fact.bid_none": "没人亮主：这副应打无主，不是 {trump:trump}",
+    "fact.bid_wrong_trump": "亮主结果是{want:trump}，记录里却是{trump:trump}",
+    "fact.bid_first_dealer": "第一副的庄家应是 {want:seat}（{how:@first_dealer}），不是 {seat:seat}",
+    "fact.bid_wrong_friends_dealer": "放的是 {want:seat} 的级牌，应由 {want:seat} 做庄，不是 {seat:seat}",
+    "fact.dealer_rotation": "第 {deal:count} 副由 {seat:seat} 做庄；第 {after:count} 副之后应由 {want:seat} 做庄",
+    "fact.dealer_not_winner": "第 {deal:count} 副由 {seat:seat} 做庄；第 {after:count} 副赢的一方是 {winners:seats}，庄家应出自这一方",
+    "fact.dealer_wrong_level": "第 {deal:count} 副打 {level:rank}，但庄家 {seat:seat} 打的是 {own:rank}",
+    "fact.friend_call_trump": "第 {call:count} 张朋友牌 {card:card} 是主牌：叫朋友只能叫副牌",
+    "fact.friend_call_copy": "第 {call:count} 张朋友牌叫第 {nth} 张 {card:card}，{decks} 副牌只有 {decks} 张",
+    "fact.kitty_size": "底牌有 {size} 张；本规则扣 {buried} 张",
+    "fact.points_not_five": "{what:@points_of} {points} 分：分牌只有 5、10、K，分数应是 5 的倍数",
+    "fact.points_too_many": "{what:@points_in} {points} 分：{decks} 副牌一共只有 {decks:hundred} 分",
+    "fact.unit_impossible": "最后一墩记的赢牌牌型是 {unit} 张：{decks} 副牌没有 {unit} 张的牌型",
+    "fact.unit_missing": "最后一墩没有记赢牌的牌型：抠底按单张算（×{multiplier}）",
+    "fact.kitty_points_mismatch": "记的底分是 {points}，底牌的牌却是 {cards} 分",
+    "fact.leader_first": "{seat:seat} 首出；第一墩应由庄家首出",
+    "fact.leader_not_winner": "{seat:seat} 首出；第 {won:count} 墩是 {winner:seat} 大，应由 {winner:seat} 首出",
+    "fact.card_too_many": "{card:card} 已出了 {played} 张{kitty:@card_kitty}，{decks} 副牌只有 {decks} 张",
+    "fact.card_not_in_hand": "{seat:seat} 出了 {card:card}，但记录的手牌里没有这张",
+    "fact.card_attempt_not_in_hand": "{seat:seat} 甩牌时亮出 {card:card}，但{recorded:@attempt_held}",
+    "fact.count_empty_lead": "{seat:seat} 首出却没有出牌",
+    "fact.count_follow": "{seat:seat} 出了 {played} 张，首家出的是 {led} 张",
+    "fact.mixed_lead": "{seat:seat} 首出 {cards:cards}，混了{suits:suits}",
+    "fact.mixed_attempt": "{seat:seat} 甩 {cards:cards}，混了花色",
+    "fact.revoke": "{seat:seat} 未跟 {suit:suit}：出了 {played:cards}，但手里有 {held:cards}（{evidence:evidence}）",
+    "fact.wrong_format": ("首家出 {lead:cards}，{seat:seat} 出了 {played:cards}，但手里有 {units:units}，"
+                          "应跟{requirement:shapes}（{evidence:evidence}）"),
+    "fact.throw_stood": "甩 {cards:cards} 被当作成功，但{beaten:beaten}；首家只该出 {forced:unit}",
+    "fact.attempt_single": "甩牌 {cards:cards} 只是一手牌，不算甩牌",
+    "fact.attempt_stands": "甩牌 {cards:cards} 本该成功：没人管得住其中任何一手",
+    "fact.attempt_unproven": "甩牌 {cards:cards} 还不能证明失败",
+    "fact.forced_unit": "甩 {cards:cards} 失败（{beaten:beaten}）：应出 {forced:unit}（{how:@forced_unit}），{seat:seat} 却出了 {played:cards}",
+    "word.seat": "座位 {seat}",
+    "word.seats": "座位 {seats}",
+    "word.trump_suit": "主牌",
+    "word.no_trump": "无主",
+    "word.trump": "{symbol} 为主",
+    "sep.list": "、",
+    "sep.parts": "；",
+    "evidence.played": "{tricks}打出",
+    "evidence.tricks": "第 {tricks} 墩",
+    "evidence.this_trick": "本墩",
+    "evidence.attempt": "第 {trick} 墩甩牌时亮出",
+    "evidence.hand": "记录的手牌里有",
+    "beaten.unit": "{unit:unit} 被 {seat:seat} 的 {by:unit} 管住（{evidence:evidence}）",
+    "shape.1x1": "单张",
+    "shape.2x1": "对子",
+    "shape.3x1": "三张",
+    "shape.4x1": "四张",
+    "shape.2x2": "拖拉机",
+    "shape.3x2": "泰坦尼克",
+    "shape.kind": "{width} 张相同",
+    "shape.pairs": "{length} 连对拖拉机",
+    "shape.run": "{length} 连{width}张",
+    "shape.single": "单张",
+    "shape.singles": "{count} 张单牌",
+    "shape.one": "{name}",
+    "shape.many": "{count} 个{name}",
+    "shape.join": " + ",
+    "bid_order.two-deck": "两副牌",
+    "bid_order.titanic": "三副牌（泰坦尼克）",
+    "bid_order.count": "比张数",
+    "bid_order.chaodipi": "炒地皮",
+    "bid_source.hand": "记录的手牌",
+    "bid_source.plays": "他打出的牌",
+    "bid_kitty.true": "和底牌",
+    "bid_kitty.false": "",
+    "first_dealer.first-bidder": "先亮主的人",
+    "first_dealer.winning-bidder": "亮主最大的人",
+    "forced_unit.lowest-beaten": "被管住的最小一手",
+    "forced_unit.largest-beaten": "被管住的最大一手",
+    "forced_unit.smallest-beaten": "被管住的最小一手",
+    "points_of.trick": "这一墩记了",
+    "points_of.defenders": "闲家得分记了",
+    "points_of.kitty": "底分记了",
+    "points_in.trick": "一墩记了",
+    "points_in.deal": "各墩和底牌一共",
+    "card_kitty.0": "",
+    "card_kitty.*": "，底牌里还有 {value} 张",
+    "attempt_held.true": "记录的手牌里没有这张",
+    "attempt_held.false": "手里没有这张（始终没打出）",
+    "penalty.throw.points": "甩 {cards:cards} 失败：{wrong} 张被管住 × {per} 分",
+    "penalty.throw.level-points": "甩 {cards:cards} 失败：一次性扣一级的分（{points} 分）",
+    "penalty.throw.level": "甩 {cards:cards} 失败：甩牌方降一级",
+    "penalty.points": "{offence:@offence}：{wrong} 张 × {per} 分",
+    "penalty.level-points": "{offence:@offence}：扣一级的分（{points} 分）",
+    "penalty.level": "{offence:@offence}：违规方降一级",
+    "ruling.points": "裁定{rule:@ruled}：罚 {points} 分",
+    "ruling.levels": "裁定{rule:@ruled}：违规方降 {levels} 级",
+    "ruled.None": "",
+    "ruled.*": "（{value}）",
+    "offence.throw": "甩牌失败",
+    "offence.discard": "垫错",
+    "offence.trumping": "毙牌出错",
+    "offence.kitty": "留底差错",
+    "offence.card-count": "多牌少牌",
+    "obligation.mixed": "首家混出：任出 {size} 张",
+    "obligation.single": "首家出{suit:suit}单张：有{suit:suit}须跟一张，没有可任出一张",
+    "obligation.ladder": "首家出{suit:suit}{lead:lead_what}：{lead:lead_rungs}，再否则出全部{suit:suit}并任垫",
+    "ob.throw": "甩牌",
+    "ob.single": "单张",
+    "ob.a_unit": "{noun}",
+    "ob.units_of": "{n} 个{noun}",
+    "ob_tuple.2": "对子",
+    "ob_tuple.3": "三张",
+    "ob_tuple.4": "四张",
+    "ob_tuple.*": "{value} 张相同",
+    "ob_shape.2x2": "拖拉机",
+    "ob_shape.3x2": "泰坦尼克",
+    "ob.pairs": "{length} 连对拖拉机",
+    "ob.run": "{length} 连{tuple}",
+    "ob.unit": "{suit}{noun}",
+    "ob.units": "{n} 个{suit}{noun}",
+    "ob.singles": "{n} 张{suit}",
+    "ob.other": "另 {n} 张{suit}",
+    "ob.suits": "{suit}",
+    "ob.and": " + ",
+    "ob.comma": " + ",
+    "ob.first": "须出{rung}",
+    "ob.first_held_one": "有{rung}须跟{note}",
+    "ob.first_held": "有{rung}须跟{note}",
+    "ob.next": "，否则 {rung}",
+    "ob.protected": "（不能从更多张里拆）",
+    "ob_wider.3": "（三张可拆）",
+    "ob_wider.4": "（四张可拆）",
+    "ob_wider.3+4": "（三张、四张可拆）",
+    **{f"number.{n}": str(n) for n in range(11)},
+    "number.*": "{value}",
+}
+"""The Chinese of every key of :data:`FINDINGS_EN`: the audit's findings and their
+parts, written by the page's voice (:class:`web.explain.PageVoice`: names for seats, counting from 1)."""
+
 SPECS: dict[str, Callable[[Any], str]] = {}
 """The format specs of the templates beyond :meth:`str.format`'s own, by name."""
 
@@ -364,6 +631,13 @@ CHANGE_NAMES_EN: dict[str, str] = {
     "next-deal": "next deal", "settle": "settlement"}
 """The English name of each kind of change of a record's history (``{change:change}``; the page's
 Chinese: ``session.history``'s names)."""
+
+CHANGE_NAMES_ZH: dict[str, str] = {
+    "enter-play": "补记出牌", "play": "出牌", "points": "只记分", "bid": "亮主", "withdraw": "撤回亮主", "kitty": "底牌",
+    "setting": "本局设置", "ruling": "罚分", "correction": "更正", "confirm": "确认", "next-deal": "开始下一局",
+    "settle": "结算"}
+"""The Chinese name of each kind of change of a record's history (the English:
+:data:`CHANGE_NAMES_EN`), the page's undo button's (:func:`web.history.change_words`)."""
 
 
 @_spec("change")
@@ -692,5 +966,6 @@ def place_parts(where: str) -> tuple[tuple[str, int | None], ...]:
     return tuple(parts)
 
 
-__all__ = ["CATALOGUES", "FINDINGS_EN", "FREE_TEXT", "MESSAGES_EN", "Message", "RECORD_VOICE", "RULES_MESSAGES_EN", "SPECS",
-           "Voice", "place_parts", "register_messages", "render", "template_fields"]
+__all__ = ["CATALOGUES", "CATALOGUES_ZH", "CHANGE_NAMES_ZH", "FINDINGS_EN", "FINDINGS_ZH", "FREE_TEXT", "MESSAGES_EN",
+           "MESSAGES_ZH", "Message", "RECORD_VOICE", "RULES_MESSAGES_EN", "RULES_MESSAGES_ZH", "SPECS",
+           "VALUES_ZH", "Voice", "place_parts", "register_messages", "render", "template_fields"]

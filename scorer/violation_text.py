@@ -15,7 +15,7 @@ catalogue (``web/explain.py``); no kind of finding has words anywhere else.
 
 from __future__ import annotations
 
-from .messages import FINDINGS_EN
+from .messages import FINDINGS_EN, FINDINGS_ZH
 from .violations import Fact, PenaltyFact, RulingFact
 
 
@@ -29,8 +29,12 @@ def detail(fact: Fact) -> str:
 OFFENCE_EN: dict[str, str] = {offence: FINDINGS_EN[f"offence.{offence}"]
                               for offence in ("throw", "discard", "trumping", "kitty", "card-count")}
 """The English name of each offence seed 001 Ⅰ.九 penalises (:data:`scorer.violations.Offence`), as
-:data:`scorer.messages.FINDINGS_EN` words them (``offence.…``); the page's Chinese is
-``web.i18n.OFFENCES_ZH``, and both are read, never spelled again."""
+:data:`scorer.messages.FINDINGS_EN` words them (``offence.…``); its Chinese is :data:`OFFENCES_ZH`,
+and both are read, never spelled again."""
+
+OFFENCES_ZH: dict[str, str] = {offence: FINDINGS_ZH[f"offence.{offence}"] for offence in OFFENCE_EN}
+"""The Chinese name of each offence (:data:`OFFENCE_EN`), as :data:`scorer.messages.FINDINGS_ZH`
+words them: the one table of them on the page."""
 
 PENALTY_OPTION_OFFENCES: dict[str, str] = {"throw_penalty": "throw", "discard_penalty": "discard",
                                            "trump_penalty": "trumping", "kitty_penalty": "kitty",
@@ -54,5 +58,5 @@ def penalty_detail(fact: PenaltyFact | RulingFact) -> str:
 SENTENCES: frozenset[str] = frozenset(key.removeprefix("fact.") for key in FINDINGS_EN if key.startswith("fact."))
 """The name of every violation sentence (tests check that each one is met)."""
 
-__all__ = ["OFFENCE_EN", "PENALTY_OPTION_OFFENCES", "SENTENCES", "detail",
+__all__ = ["OFFENCES_ZH", "OFFENCE_EN", "PENALTY_OPTION_OFFENCES", "SENTENCES", "detail",
            "penalty_detail"]

@@ -45,8 +45,8 @@ from .changes import RefusedError
 
 CHANGES = ("enter-play", "play", "points", "bid", "withdraw", "kitty", "setting", "ruling", "correction", "confirm",
            "next-deal", "settle")
-"""The kinds of change of a record's history (their names: ``scorer.messages.CHANGE_NAMES_EN``, the page's
-``web.i18n.CHANGE_NAMES_ZH``)."""
+"""The kinds of change of a record's history (their names: ``scorer.messages.CHANGE_NAMES_EN`` and
+``CHANGE_NAMES_ZH``)."""
 
 
 def _deal_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -3,8 +3,8 @@ enrolment, images and video sources.
 
 Each key's English line, from its named facts: this layer's catalogue, registered into the rules
 core's table (:func:`scorer.messages.register_messages`) when the package is imported, so that an
-``InputError(key, **params)`` raised here renders through the one renderer. The page's Chinese of
-each key is :data:`web.i18n.MESSAGES_ZH`.
+``InputError(key, **params)`` raised here renders through the one renderer; the Chinese of each
+key is here too, registered with its English (the page's renderer reads :data:`scorer.messages.MESSAGES_ZH`).
 """
 
 from __future__ import annotations
@@ -77,6 +77,82 @@ VISION_MESSAGES_EN: dict[str, str] = {
 }
 """The English of every message key this layer raises (and no lower layer does)."""
 
-register_messages("vision", VISION_MESSAGES_EN)
+VISION_MESSAGES_ZH: dict[str, str] = {
+    # the card reader and the table pipeline (vision)
+    "calibration.points": "牌桌的角：要 4 个点，现在是 {points} 个",
+    "calibration.too_small_corners": "牌桌的角 {corners}：围出的牌桌几乎不占画面",
+    "calibration.json": "校准数据不对（应有 corners 四个角和 image_size）",
+    "calibration.colour": "校准牌桌要彩色画面",
+    "calibration.no_table": "校准牌桌：画面中间找不到颜色均匀的桌面",
+    "calibration.region_small": "校准牌桌：桌面区域太小，请直接给出四个角",
+    "calibration.players": "{players} 个座位的牌桌本程序不认识（2–8 人）",
+    "reader.cards_json": "{path}：应是一个含 reader 对象的 JSON 对象",
+    "reader.classes": "{at}识牌模型的类别（{shown}）和程序的不一致：请用 tuolaji export 重新导出模型",
+    "reader.deck_features": "这副牌（{deck}）要识牌模型的特征输出：请用 tuolaji export 重新导出模型",
+    "reader.onnx": "{path} 不是可用的 ONNX 模型",
+    "reader.features": "识牌模型没有特征输出：请用 tuolaji export 重新导出模型",
+    "reader.no_face": "没有加载整张牌面的识别模型",
+    "deck.other_reader": "这副牌（{deck}）是用另一个识牌模型学的：请重新学习这副牌",
+    "deck.name": "牌名 {deck!r} 不行：只能用字母、数字、_、.、-（最多 64 个，不能以符号开头）",
+    "deck.no_data": "数据文件夹 {path} 不存在",
+    "deck.not_enrolled": "还没有学过这副牌（{deck}）；已学过的：{known}",
+    "deck.head": "{path} 不是学过的牌的数据",
+    "deck.head_shape": "{path} 不是学过的牌的数据",
+    "enrol.manifest_list": "{path}：清单应是一串照片和牌",
+    "enrol.entry": "{at}应写成 {{\"image\": \"photo.jpg\", \"cards\": [\"AS\", ...]}}",
+    "enrol.no_cards": "{at}照片 {image} 没有列出牌",
+    "enrol.card": "{at}不认识的牌 {card!r}（可写 AS、10H、SJ、BJ）",
+    "enrol.photo": "{at}找不到照片 {image}",
+    "enrol.no_manifest": "找不到清单 {path}",
+    "enrol.manifest_json": "{path} 不是 JSON 清单",
+    "enrol.no_head": "缺少识牌模型的分类头 {path}：请用 tuolaji export 重新导出模型",
+    "enrol.nothing": "没有可登记的：给一个清单，或用 --layout 给一张整副牌摆开的照片",
+    "enrol.layout_count": "{image}：找到 {found} 张分开摆着的牌，整副摆开应有 {expected} 张（少了一张，还是两张挨在一起？）",
+    "enrol.layout_rows": "{image}：摆成了每行 {found} 张，应是每行 {expected} 张（每种花色一行，♠ ♥ ♣ ♦ 从 2 到 A，最后一行两张王）",
+    "enrol.layout_small": "{image}：牌角字只有 {px} 像素高，太小（至少 {least} 像素：把摄像头移近些）",
+    "enrol.layout_order": "{image}：有 {misplaced} 张牌不在该放的位置（第 {row} 行第 {column} 张读出来是 {read}，这里应是 {expected}）",
+    "enrol.not_found": "{path}：照片 {image} 里有 {missing} 张列出的牌没找到（{cards}；看到 {seen} 张）",
+    "image.too_many_pixels": "{at}图片太大（超过 {most:g} 百万像素）",
+    "image.too_large": "{at}图片太大（{pixels:,} 像素，{width}×{height}；上限 {most:g} 百万像素）",
+    "image.bytes": "{path}：图片超过 {most} MB",
+    "image.folder": "{path} 是文件夹，不是图片",
+    "image.decode": "{path}：图片无法解码",
+    "pipeline.another_game": "{path} 是另一局：第 {deal} 副第 {trick} 墩记录里 {turn} 出的是 {recorded}，"
+                             "输入里是 {seat} 出 {cards}；什么也没改：请选别的输出文件或牌局",
+    "source.folder": "{path} 是文件夹，不是视频",
+    "source.video_open": "{path}：视频打不开",
+    "source.video_first": "{path}：视频无法解码（第 0 帧）",
+    "source.frame": "{path}：第 {frame} 帧无法解码（共 {frames} 帧）",
+    "source.size": "画面大小应写成 1920x1080 这样，现在是 {value!r}",
+    "source.size_range": "画面大小 {width}x{height} 超出 160x120 .. 8192x8192",
+    "source.no_camera": "没有 {camera} 号摄像头（或者它正被占用）",
+    "source.no_picture": "{camera} 号摄像头打开了，但没有画面",
+    "source.stopped": "{source} 不再有画面",
+    "source.no_images": "文件夹 {path} 里没有图片（{suffixes}）",
+    "source.image": "{path}：图片无法解码（第 {frame} 帧）",
+    "source.stream_url": "{url} 不是视频流地址（应写成 http://手机地址:端口/路径，或 rtsp://…）",
+    "source.stream_unreachable": "连不上 {url}（{problem}）：手机和电脑在同一个网络里吗？手机上的摄像头应用开着吗？",
+    "source.stream_http": "{url}：手机回答 HTTP {status} {reason}",
+    "source.stream_not_video": ("{url} 不是视频流（发来的是 {content_type}）；IP Webcam 的地址是 "
+                                "http://手机地址:8080/video，DroidCam 的是 http://手机地址:4747/video"),
+    "source.stream_open": "{url}：视频流打不开",
+    "source.stream_no_picture": "连上了 {url}，但没有画面（{problem}）",
+}
+"""The Chinese of each key of :data:`VISION_MESSAGES_EN`, from the same parameters made readable
+(:data:`scorer.messages.MESSAGES_ZH` says how)."""
 
-__all__ = ["VISION_MESSAGES_EN"]
+PROBLEMS_ZH: dict[str, str] = {
+    "connection refused": "连接被拒绝",
+    "timed out": "超时",
+    "unknown host": "找不到这个地址",
+    "network is unreachable": "网络不通",
+    "no route to host": "找不到通往它的网络",
+    "connection reset by peer": "连接被对方断开",
+    "host is down": "对方没有开机",
+}
+"""A stream's or a server's trouble (:func:`vision.sources._problem`'s few English words, a ``problem``) in
+Chinese: registered as the Chinese of those values (:data:`scorer.messages.VALUES_ZH`)."""
+
+register_messages("vision", VISION_MESSAGES_EN, VISION_MESSAGES_ZH, values_zh={"problem": PROBLEMS_ZH})
+
+__all__ = ["PROBLEMS_ZH", "VISION_MESSAGES_EN", "VISION_MESSAGES_ZH"]

@@ -3,12 +3,12 @@ the lead's obligation and errors.
 
 The audit records each violation and penalty as data (:mod:`scorer.violations`: the cards,
 units, seats, tricks and evidence); a violation is a message (:meth:`scorer.violations.Fact.message`),
-which this module writes through the one template of each language (:data:`web.i18n.FINDINGS_ZH`,
+which this module writes through the one template of each language (:data:`scorer.messages.FINDINGS_ZH`,
 :data:`scorer.messages.FINDINGS_EN`) in the page's voice (:class:`PageVoice`: player names, tricks
 and deals counted from 1); the record's ``detail`` is the same English template in the record's
 voice (:mod:`scorer.violation_text`). The scorer's other texts are data
 too: an error or the follow hint is a key and its parameters (:mod:`scorer.messages`), worded
-here from :data:`web.i18n.MESSAGES_ZH`; a lead's obligation is :class:`scorer.follow.Obligation`.
+here from :data:`scorer.messages.MESSAGES_ZH`; a lead's obligation is :class:`scorer.follow.Obligation`.
 Nothing the scorer writes in English is read back. What this module has no words for (a kind of
 finding the scorer gains later, a command's free text) keeps the scorer's English
 (``"parsed": False``): the page never loses a detail and never crashes on one.
@@ -35,21 +35,24 @@ from typing import Any, TypedDict
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.follow import Obligation
 from tuolaji.scorer.formats import SINGLE
-from tuolaji.scorer.messages import FINDINGS_EN, FREE_TEXT, MESSAGES_EN, Message, Voice, place_parts, render
+from tuolaji.scorer.messages import (
+    FINDINGS_EN,
+    FINDINGS_ZH,
+    FREE_TEXT,
+    MESSAGES_EN,
+    MESSAGES_ZH,
+    VALUES_ZH,
+    Message,
+    Voice,
+    place_parts,
+    render,
+)
 from tuolaji.scorer.record import RecordError
-from tuolaji.scorer.violation_text import OFFENCE_EN, detail, penalty_detail
+from tuolaji.scorer.violation_text import OFFENCE_EN, OFFENCES_ZH, detail, penalty_detail
 from tuolaji.scorer.violations import Fact, Penalty, PenaltyFact, RulingFact, Violation
 from tuolaji.web.cards import card_label
 from tuolaji.web.history import change_words
-from tuolaji.web.i18n import (
-    FINDINGS_ZH,
-    MESSAGES_ZH,
-    OFFENCES_ZH,
-    PROBLEMS_ZH,
-    STRINGS,
-    both,
-    translate,
-)
+from tuolaji.web.i18n import STRINGS, both, translate
 from tuolaji.web.security import shown_error
 
 Text = dict[str, str]
@@ -85,8 +88,8 @@ class _Words:
 
 class PageVoice(Voice):
     """The page's voice for a finding in ``lang``: players by name, tricks and deals counted from 1,
-    the jokers in Chinese, the words of the page's catalogue (:data:`web.i18n.FINDINGS_ZH`, or the
-    rules core's English, :data:`scorer.messages.FINDINGS_EN`); a value it has no word for is :class:`UnknownTemplateError`."""
+    the jokers in Chinese, the words of the rules core's catalogue (its Chinese, :data:`scorer.messages.FINDINGS_ZH`, or its
+    English, :data:`scorer.messages.FINDINGS_EN`); a value it has no word for is :class:`UnknownTemplateError`."""
 
     def __init__(self, lang: str, players: Sequence[str], *, in_record: bool = False) -> None:
         super().__init__(FINDINGS_ZH if lang == "zh" else FINDINGS_EN)
@@ -161,7 +164,7 @@ def explain_fact(fact: Fact, players: Sequence[str]) -> Text:
 
 
 OFFENCES: dict[str, tuple[str, str]] = {offence: (OFFENCES_ZH[offence], OFFENCE_EN[offence]) for offence in OFFENCE_EN}
-"""Each penalised offence in Chinese and English (web/i18n.py's ``OFFENCES_ZH``, the scorer's ``OFFENCE_EN``)."""
+"""Each penalised offence in Chinese and English (the scorer's ``OFFENCES_ZH`` and ``OFFENCE_EN``)."""
 
 
 def explain_penalty(fact: PenaltyFact | RulingFact, players: Sequence[str] = ()) -> Text:
@@ -216,7 +219,7 @@ def _profile_name(name: object) -> Text:
 
 def _chinese_params(params: dict[str, Any], words: _Words, in_record: bool) -> dict[str, Any]:
     """The parameters of a message made readable in Chinese, by their names (see
-    :data:`web.i18n.MESSAGES_ZH`); the English names its facts' voice by specs instead."""
+    :data:`scorer.messages.MESSAGES_ZH`); the English names its facts' voice by specs instead."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name == "where" and isinstance(value, str):
@@ -238,7 +241,7 @@ def _chinese_params(params: dict[str, Any], words: _Words, in_record: bool) -> d
         elif name == "profile":
             out[name] = _profile_name(value)["zh"]
         elif name == "problem" and isinstance(value, str):  # "connection refused" in Chinese
-            out[name] = PROBLEMS_ZH.get(value, value)
+            out[name] = VALUES_ZH.get(name, {}).get(value, value)
         elif name == "change" and isinstance(value, str):  # a kind of change of the history
             out[name] = change_words(value)["zh"]
         elif name in _JOINED and isinstance(value, (list, tuple)):
@@ -251,7 +254,7 @@ def _chinese_params(params: dict[str, Any], words: _Words, in_record: bool) -> d
 
 
 def _message_words(message: Message, words: _Words, *, in_record: bool) -> Text:
-    """A message of :data:`scorer.messages.MESSAGES_EN` in Chinese (:data:`web.i18n.MESSAGES_ZH`, its
+    """A message of :data:`scorer.messages.MESSAGES_EN` in Chinese (:data:`scorer.messages.MESSAGES_ZH`, its
     parameters made readable) and in English: the one English template, in the page's voice (the facts
     its specs name, ``{seat:seat}``, ``{deal:count}``, ``{where:at}``, as the page writes them; the
     same words as ``str(message)`` where it names none)."""

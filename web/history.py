@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tuolaji.scorer.messages import CHANGE_NAMES_EN
+from tuolaji.scorer.messages import CHANGE_NAMES_EN, CHANGE_NAMES_ZH
 from tuolaji.session.history import (
     CHANGES,
     can_redo,
@@ -30,12 +30,9 @@ __all__ = ["CHANGES", "can_redo", "can_undo", "change_words", "diff", "history_v
            "undo"]
 
 
-from .i18n import CHANGE_NAMES_ZH
-
-
 def change_words(change: str) -> dict[str, str]:
-    """The name of a kind of change in both languages (for the page's undo button): the rules core's
-    English (:data:`scorer.messages.CHANGE_NAMES_EN`) and the page's Chinese (:data:`web.i18n.CHANGE_NAMES_ZH`)."""
+    """The name of a kind of change in both languages (for the page's undo button), both the rules
+    core's (:data:`scorer.messages.CHANGE_NAMES_EN` and :data:`scorer.messages.CHANGE_NAMES_ZH`)."""
     return {"zh": CHANGE_NAMES_ZH.get(change, change), "en": CHANGE_NAMES_EN.get(change, change)}
 
 

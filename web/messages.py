@@ -3,8 +3,8 @@ decks pages, replay, house rules and imported zips.
 
 Each key's English line, from its named facts: this layer's catalogue, registered into the rules
 core's table (:func:`scorer.messages.register_messages`) when the package is imported, so that an
-``InputError(key, **params)`` raised here renders through the one renderer. The page's Chinese of
-each key is :data:`web.i18n.MESSAGES_ZH`.
+``InputError(key, **params)`` raised here renders through the one renderer; the Chinese of each
+key is here too, registered with its English (the page's renderer reads :data:`scorer.messages.MESSAGES_ZH`).
 """
 
 from __future__ import annotations
@@ -94,6 +94,89 @@ WEB_MESSAGES_EN: dict[str, str] = {
 }
 """The English of every message key this layer raises (and no lower layer does)."""
 
-register_messages("web", WEB_MESSAGES_EN)
+WEB_MESSAGES_ZH: dict[str, str] = {
+    "session.too_large": "{at}未保存：记录太大（{size:,} 字节，上限 {most:,}）",
+    "points.agreed_gone": "agreed：按一局记不再按商定的分结算；认输请发 /api/points/concede "
+                          "（by：dealer 或 defenders，points：商定的闲家分）",
+    # the page's requests (web)
+    "page.json_content_type": "请求内容：应是一个 JSON 对象",
+    "page.json_object": "请求内容：应是一个 JSON 对象",
+    "page.whole_number": "{at}应是整数",
+    "page.whole_number_length": "{at}应是整数",
+    "page.whole_number_value": "{at}应是整数",
+    "page.out_of_range": "{at}{number} 超出范围",
+    "page.profile": "没有“{profile}”这套规则",
+    "page.players_names": "最多 {most} 位玩家，名字最多 {length} 个字",
+    "page.player_count": "{profile} 要 {counts} 人玩，现在是 {players} 人",
+    "page.levels": "每位玩家要有一个级数（2 … A）",
+    "page.partner_levels": "对家（座位 0/2、1/3）级数必须相同",
+    "page.friends": "朋友牌写得不对",
+    "page.one_of": "{at}应是 {choices} 之一",
+    "page.level": "级数应是 2 … A",
+    "page.bid_empty": "亮主至少亮一张牌",
+    "page.play_empty": "请至少输入一张牌",
+    "page.card": "请输入一张牌，例如 10H",
+    "stats.unknown_player": "没有哪局里有玩家“{name}”，无从改名",
+    "stats.evening": "“{value}”不是日期：请写成 2026-12-06 这样",
+    "page.no_club": "这张桌子没有接入俱乐部（tuolaji serve --club）",
+    "page.club_action": "俱乐部：{action!r} 不是 skip 或 resend",
+    "page.club_nothing_held": "俱乐部：没有被拒收的变化",
+    "page.import_object": "导入的不是牌局记录（应是一个 JSON 对象）",
+    "table.no_game": "还没有牌局：请先设置牌桌，或继续一局",
+    "table.feed_mismatch": "第 {deal} 副第 {trick} 墩：牌局里 {seat} 出的牌和记录不同；什么也没加（牌局是另一局）",
+    "table.speed": "速度 {speed} 应大于 0",
+    "replay.no_step": "没有第 {step} 步：回放只有第 0 到 {last} 步",
+    "house.object": "自定规则应是一个对象",
+    "house.unknown": "没有 {option!r} 这条自定规则",
+    "house.value": "自定规则 {option} 应是 {choices} 之一",
+    "store.open": "打不开牌局数据库 {path}",
+    "store.unreadable": "牌局数据库 {path} 读不了；把它移开就能从空的开始",
+    "store.no_session": "没有第 {session} 局",
+    "store.not_binned": "第 {session} 局不在回收站里",
+    "picture.encode": "图片无法存成 JPEG",
+    "picture.not_a_record": "导入：record.json 不是牌局记录",
+    "camera.source_type": "请选择提供的视频来源之一",
+    "camera.url": "请填写手机的视频流地址（最多 500 个字符）",
+    "camera.no_source": "没有 {source!r} 这个视频来源",
+    "camera.not_open": "还没有打开摄像头：请先选择摄像头或视频",
+    "camera.no_picture": "{source} 还没有画面",
+    "camera.no_picture_error": "{source} 还没有画面（{problem}）",
+    "camera.no_file": "{source}：文件不存在",
+    "camera.encode": "画面无法编码",
+    "camera.corners": "请给出四个角 [x, y]",
+    "camera.corner_outside": "有一个角在画面之外",
+    "decks.layout": "layout 应是 true 或 false",
+    "decks.name": "请填写这副牌的名称",
+    "decks.learning": "正在学习一副牌：请等它学完",
+    "decks.not_started": "请先开始（填写这副牌的名称）",
+    "decks.all_taken": "照片都拍好了：请学习这副牌",
+    "decks.unwritable": "{path} 无法写入",
+    "decks.photos_needed": "要先拍 {photos} 张照片",
+    "page.typed_card": "第 {index} 张「{card}」不是牌：可写 黑桃A、红桃10、方块Q、梅花2、大王、小王，或 AS、10H、BJ",
+    "demo.not_ended": "这一局还没打完",
+    # a zip refused on import (web.pictures.ZipImportError)
+    "zip.no_record": "导入：应是含 record.json 的 zip 文件（连同图片导出的牌局）",
+    "zip.zip64": "导入：zip64 格式的压缩包（导出的牌局是普通 zip）",
+    "zip.encrypted": "导入：{name} 已加密（带密码的 zip 无法读取）",
+    "zip.method": "导入：{name} 的压缩方式 {method} 无法读取（只能是不压缩或 deflate）",
+    "zip.entry_size": "导入：{name}：解压后 {size:,} 字节，超过上限 {limit:,}",
+    "zip.checksum": "导入：{name} 校验和不符（zip 文件已损坏）",
+    "zip.damaged": "导入：{name}：zip 文件已损坏",
+    "zip.data_damaged": "导入：{name}：压缩数据已损坏",
+    "zip.truncated": "导入：{name} 不完整（zip 文件被截断）",
+    "zip.entry_unreadable": "导入：{name} 无法读取",
+    "zip.entry_over": "导入：{name}：解压后超过 {limit:,} 字节",
+    "zip.too_large": "导入：zip 文件超过 {mb} MB",
+    "zip.entries": "导入：zip 里有 {entries:,} 个文件（最多 {most:,} 个）",
+    "zip.directory": "导入：zip 的目录有 {size:,} 字节（上限 {most:,}）",
+    "zip.unreadable": "导入：不是可读取的 zip 文件",
+    "zip.too_many_files": "导入：zip 里的文件超过 {most:,} 个",
+    "zip.pictures_size": "导入：图片解压后共 {total:,} 字节，超过上限 {limit:,}",
+    "zip.not_jpeg": "导入：pictures/{short} 不是 JPEG 图片",
+}
+"""The Chinese of each key of :data:`WEB_MESSAGES_EN`, from the same parameters made readable
+(:data:`scorer.messages.MESSAGES_ZH` says how)."""
 
-__all__ = ["WEB_MESSAGES_EN"]
+register_messages("web", WEB_MESSAGES_EN, WEB_MESSAGES_ZH)
+
+__all__ = ["WEB_MESSAGES_EN", "WEB_MESSAGES_ZH"]

@@ -19,9 +19,9 @@ from typing import Any
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.profiles import PENALTY_OPTIONS
-from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
+from tuolaji.scorer.violation_text import OFFENCE_EN, OFFENCES_ZH, PENALTY_OPTION_OFFENCES
 
-from .i18n import OFFENCES_ZH, both, translate
+from .i18n import both, translate
 
 _PENALTY_SCALE = {"none": "none", "points": "points", "level-points": "level-points", "level": "level"}
 

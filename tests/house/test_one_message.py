@@ -3,12 +3,13 @@
 What the rules core, the page and the club say is a key and its parameters, worded once per
 language in a catalogue and rendered by one function a language:
 
-- the refusals, errors and hints: each layer's English in its own catalogue (``scorer/messages.py``,
-  ``session/messages.py``, ``vision/messages.py``, ``web/messages.py``, ``club/messages.py``: a key
-  belongs to the lowest layer that raises it), registered at the layer's import into the one table
-  ``scorer.messages.MESSAGES_EN``, and the page's ``web.i18n.MESSAGES_ZH``;
+- the refusals, errors and hints: each layer's English and Chinese in its own catalogue
+  (``scorer/messages.py``, ``session/messages.py``, ``vision/messages.py``, ``web/messages.py``,
+  ``club/messages.py``: a key belongs to the lowest layer that raises it, and its Chinese sits beside
+  its English there and nowhere else), registered at the layer's import into the one table a
+  language, ``scorer.messages.MESSAGES_EN`` and ``scorer.messages.MESSAGES_ZH``;
 - the audit's findings (a violation's fact, a penalty, a ruling): ``scorer.messages.FINDINGS_EN``
-  and ``web.i18n.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
+  and ``scorer.messages.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
 - the page's own words (with the pages around the table and the club's): ``web.i18n.STRINGS``,
   each ``{"zh", "en"}``, rendered by ``web.i18n.both``/``translate``;
 - 嘴和's: ``scorer.zuihe.messages.MESSAGES_EN`` and ``web.zuihe_i18n.MESSAGES_ZH``.
@@ -35,8 +36,15 @@ import tuolaji.vision.messages  # noqa: F401
 import tuolaji.web.messages  # noqa: F401
 from tuolaji.scorer import violations
 from tuolaji.scorer.messages import CATALOGUES as LAYER_CATALOGUES
-from tuolaji.scorer.messages import FINDINGS_EN, MESSAGES_EN, template_fields
-from tuolaji.web.i18n import FINDINGS_ZH, MESSAGES_ZH, STRINGS
+from tuolaji.scorer.messages import (
+    CATALOGUES_ZH,
+    FINDINGS_EN,
+    FINDINGS_ZH,
+    MESSAGES_EN,
+    MESSAGES_ZH,
+    template_fields,
+)
+from tuolaji.web.i18n import STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("web", "scorer", "session", "club")
@@ -186,6 +194,60 @@ def test_every_key_raised_anywhere_is_in_its_layers_catalogue_with_both_language
     misplaced = {key: (owner[key], sorted(layers)) for key, layers in raised.items()
                  if owner[key] != min((layer for layer in layers if layer != "cli"), key=LAYERS.index, default=owner[key])}
     assert misplaced == {}, "a key belongs to the lowest layer that raises it"
+
+
+def chinese_of_keys(source: str, keys: set[str]) -> list[tuple[int, str]]:
+    """Each place a module's source writes the Chinese of one of ``keys``: (line, key) of a dict entry
+    or a subscript assignment (``TABLE["key"] = "..."``) whose key is one of them and whose value is
+    Chinese text."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        pairs: list[tuple[ast.expr | None, ast.expr]] = []
+        if isinstance(node, ast.Dict):
+            pairs = list(zip(node.keys, node.values, strict=True))
+        elif isinstance(node, ast.Assign):
+            pairs = [(target.slice, node.value) for target in node.targets if isinstance(target, ast.Subscript)]
+        for key, value in pairs:
+            if isinstance(key, ast.Constant) and key.value in keys and _chinese(_text(value)):
+                found.append((key.lineno, key.value))
+    return found
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ('MESSAGES_ZH = {"session.out_of_turn": "第 {trick} 墩：该 {turn} 出牌"}', [(1, "session.out_of_turn")]),
+    ('ZH = {}\nZH["fact.revoke"] = "未跟花色"', [(2, "fact.revoke")]),
+    ('ZH = {"session.out_of_turn": "trick {trick}", "page.words": "中文"}', []),
+])
+def test_the_checker_finds_the_chinese_of_a_key(source: str, found: list[tuple[int, str]]) -> None:
+    assert chinese_of_keys(source, {"session.out_of_turn", "fact.revoke"}) == found
+
+
+def test_each_layers_chinese_is_in_its_own_catalogue_beside_its_english() -> None:
+    """A layer's catalogue holds both languages of its keys: its Chinese has the same keys as its
+    English (registered together), is a table of the layer's own ``messages`` module, and no other
+    module (the page's ``web/i18n.py`` included) writes the Chinese of any layer's key, nor of a
+    finding (the rules core's, ``scorer/messages.py``)."""
+    import importlib
+
+    assert set(CATALOGUES_ZH) == set(LAYER_CATALOGUES)
+    gathered: dict[str, str] = {}
+    for layer, english in LAYER_CATALOGUES.items():
+        chinese = CATALOGUES_ZH[layer]
+        assert set(chinese) == set(english), layer
+        module = importlib.import_module(f"tuolaji.{layer}.messages")
+        assert any(table is chinese for table in vars(module).values()), f"{layer}'s Chinese is not in {layer}/messages.py"
+        assert any(table is english for table in vars(module).values()), f"{layer}'s English is not in {layer}/messages.py"
+        gathered.update(chinese)
+    assert gathered == MESSAGES_ZH
+    home = {key: f"{layer}/messages.py" for layer, english in LAYER_CATALOGUES.items() for key in english}
+    home.update({key: "scorer/messages.py" for key in FINDINGS_EN})
+    stray: dict[str, list[str]] = {}
+    for path in sorted(path for layer in LAYERS for path in (ROOT / layer).rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        for line, key in chinese_of_keys(path.read_text(encoding="utf-8"), set(home)):
+            if home[key] != name:
+                stray.setdefault(name, []).append(f"{line}: {key} (belongs in {home[key]})")
+    assert stray == {}, "a key's Chinese outside its layer's catalogue"
 
 
 def test_each_layer_registers_its_catalogue_when_imported() -> None:

@@ -17,7 +17,7 @@ import tuolaji.vision.messages  # noqa: F401
 from tuolaji import scorer
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.follow import Obligation
-from tuolaji.scorer.messages import FREE_TEXT, MESSAGES_EN, Message, render, template_fields
+from tuolaji.scorer.messages import FREE_TEXT, MESSAGES_EN, MESSAGES_ZH, Message, render, template_fields
 from tuolaji.web.explain import (
     OBLIGATION_KEYS,
     describe_error,
@@ -25,7 +25,6 @@ from tuolaji.web.explain import (
     describe_message,
     describe_obligation,
 )
-from tuolaji.web.i18n import MESSAGES_ZH
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYED_PACKAGES = ("scorer", "session", "web", "club", "vision")
@@ -215,12 +214,12 @@ def test_every_key_is_worded_from_its_facts(key: str) -> None:
 
 
 def test_the_penalties_are_named_in_one_table_a_language() -> None:
-    """The English of each penalised offence is the scorer's (``OFFENCE_EN``), the Chinese the page's
+    """The English of each penalised offence is the scorer's (``OFFENCE_EN``), and so is the Chinese
     (``OFFENCES_ZH``); the record's details, the rules' words and the set-up form read them."""
     from tuolaji.scorer.profiles import PENALTY_OPTIONS
-    from tuolaji.scorer.violation_text import OFFENCE_EN, PENALTY_OPTION_OFFENCES
+    from tuolaji.scorer.violation_text import OFFENCE_EN, OFFENCES_ZH, PENALTY_OPTION_OFFENCES
     from tuolaji.web.explain import OFFENCES
-    from tuolaji.web.i18n import OFFENCES_ZH, STRINGS
+    from tuolaji.web.i18n import STRINGS
     from tuolaji.web.rules_words import PENALTY_NAMES
 
     assert set(OFFENCE_EN) == set(OFFENCES_ZH) == set(PENALTY_OPTION_OFFENCES.values())

@@ -128,7 +128,7 @@ def test_import_of_a_replay_output_wrapping_its_record(data_dir):
 @pytest.mark.parametrize(("body", "message", "zh"), [
     (b"{not json", "not valid JSON", "bad.json 不是有效的 JSON（第 1 行第 2 列）"),
     (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["a"], "deals": []}).encode(), "",
-     "这套规则要 4 人玩，记录里是 1 人"),  # every scorer error has its Chinese (web/i18n.py's MESSAGES_ZH)
+     "这套规则要 4 人玩，记录里是 1 人"),  # every scorer error has its Chinese (scorer/messages.py's RULES_MESSAGES_ZH)
     (json.dumps({"format": "tuolaji-record/1", "rules": "standard-2deck", "players": list("abcd"), "deals": [
         {"level": "2", "trump": "S", "dealer": 0, "tricks": [{"leader": 0, "plays": [["AS"], ["1H"]]}]}]}).encode(),
      "unknown card", '记录有误：第 1 副第 1 墩第 2 手不认识的牌 "1H"'),
