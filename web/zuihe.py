@@ -9,7 +9,7 @@ dependency on the rest of the app), mounted at ``/zuihe``:
   --json`` object plus ``"explain"`` (the same explanation, structured, in ``zh`` and
   ``en``). Bad input: status 400 and ``{"error": "<one line>", "message": {"zh": …, "en": …}}``
   — ``error`` is the scorer's English line (as ``tuolaji zuihe`` prints it), ``message``
-  the same in both languages for the page (Chinese from :data:`web.zuihe_i18n.MESSAGES_ZH`).
+  the same in both languages for the page (Chinese from :data:`scorer.zuihe.messages.MESSAGES_ZH`).
 
 >>> from flask import Flask
 >>> app = Flask(__name__)
@@ -29,10 +29,9 @@ from tuolaji.scorer import safejson
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.safejson import MAX_HAND_BYTES
 from tuolaji.scorer.zuihe import ALL_CARDS, Card, ZuiheOptions, ZuiheResult, score
-from tuolaji.scorer.zuihe.messages import ZuiheInputError, render
+from tuolaji.scorer.zuihe.messages import FLAGS_ZH, MESSAGES_ZH, PLACES_ZH, ZuiheInputError, render
 from tuolaji.web.explain import describe_error
 from tuolaji.web.i18n import both
-from tuolaji.web.zuihe_i18n import FLAGS_ZH, MESSAGES_ZH, PLACES_ZH
 
 zuihe_bp = Blueprint(
     "zuihe", __name__, url_prefix="/zuihe",

@@ -12,7 +12,7 @@ language in a catalogue and rendered by one function a language:
   and ``scorer.messages.FINDINGS_ZH``, one template a kind, written in a voice (the record's or the page's);
 - the page's own words (with the pages around the table and the club's): ``web.i18n.STRINGS``,
   each ``{"zh", "en"}``, rendered by ``web.i18n.both``/``translate``;
-- 嘴和's: ``scorer.zuihe.messages.MESSAGES_EN`` and ``web.zuihe_i18n.MESSAGES_ZH``.
+- 嘴和's: ``scorer.zuihe.messages.MESSAGES_EN`` and ``MESSAGES_ZH``, side by side.
 
 The second half reads the source of every module of web/, scorer/, session/ and club/ (an AST walk) for a word table
 of its own outside the catalogue modules: a ``{"zh": …, "en": …}`` literal with words in it, a
@@ -48,7 +48,7 @@ from tuolaji.web.i18n import STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ("web", "scorer", "session", "club")
-CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "web/zuihe_i18n.py", "scorer/messages.py",
+CATALOGUES = {"web/i18n.py", "web/extras_i18n.py", "web/club_i18n.py", "scorer/messages.py",
               "scorer/zuihe/messages.py", "session/messages.py", "vision/messages.py", "web/messages.py",
               "club/messages.py"}
 """The catalogue modules: the only places words are written down as tables."""
@@ -128,7 +128,7 @@ def test_every_word_of_the_page_has_chinese_and_english() -> None:
 
 def test_every_message_has_chinese_and_english_with_the_same_facts() -> None:
     from tuolaji.scorer.zuihe.messages import MESSAGES_EN as ZUIHE_EN
-    from tuolaji.web.zuihe_i18n import MESSAGES_ZH as ZUIHE_ZH
+    from tuolaji.scorer.zuihe.messages import MESSAGES_ZH as ZUIHE_ZH
 
     for english, chinese in ((MESSAGES_EN, MESSAGES_ZH), (FINDINGS_EN, FINDINGS_ZH), (ZUIHE_EN, ZUIHE_ZH)):
         assert set(english) == set(chinese)
@@ -226,7 +226,7 @@ def test_each_layers_chinese_is_in_its_own_catalogue_beside_its_english() -> Non
     """A layer's catalogue holds both languages of its keys: its Chinese has the same keys as its
     English (registered together), is a table of the layer's own ``messages`` module, and no other
     module (the page's ``web/i18n.py`` included) writes the Chinese of any layer's key, nor of a
-    finding (the rules core's, ``scorer/messages.py``)."""
+    finding (the rules core's, ``scorer/messages.py``), nor of a 嘴和 key (``scorer/zuihe/messages.py``)."""
     import importlib
 
     assert set(CATALOGUES_ZH) == set(LAYER_CATALOGUES)
@@ -239,8 +239,11 @@ def test_each_layers_chinese_is_in_its_own_catalogue_beside_its_english() -> Non
         assert any(table is english for table in vars(module).values()), f"{layer}'s English is not in {layer}/messages.py"
         gathered.update(chinese)
     assert gathered == MESSAGES_ZH
+    from tuolaji.scorer.zuihe.messages import MESSAGES_EN as ZUIHE_EN
+
     home = {key: f"{layer}/messages.py" for layer, english in LAYER_CATALOGUES.items() for key in english}
     home.update({key: "scorer/messages.py" for key in FINDINGS_EN})
+    home.update({key: "scorer/zuihe/messages.py" for key in ZUIHE_EN})  # 嘴和's, beside its English too
     stray: dict[str, list[str]] = {}
     for path in sorted(path for layer in LAYERS for path in (ROOT / layer).rglob("*.py")):
         name = path.relative_to(ROOT).as_posix()
