@@ -1,9 +1,7 @@
 """The live game's words (:mod:`session`): its refusals, the resume check, the history's undo and redo.
 
-Each key's English line, from its named facts: this layer's catalogue, registered into the rules
-core's table (:func:`scorer.messages.register_messages`) when the package is imported, so that an
-``InputError(key, **params)`` raised here renders through the one renderer; the Chinese of each
-key is here too, registered with its English (the page's renderer reads :data:`scorer.messages.MESSAGES_ZH`).
+This layer's catalogue, each key's English and Chinese from its named facts, registered when the
+package is imported (:func:`scorer.messages.register_messages`; docs/ARCHITECTURE.md).
 
 >>> from tuolaji.scorer.messages import Message
 >>> str(Message("session.out_of_turn", {"deal": 0, "trick": 2, "seat": 1, "turn": 3}))  # the record's voice

@@ -1,10 +1,8 @@
 """The page's words for what it refuses (:mod:`web`): its requests, the sessions store, the camera and
 decks pages, replay, house rules and imported zips.
 
-Each key's English line, from its named facts: this layer's catalogue, registered into the rules
-core's table (:func:`scorer.messages.register_messages`) when the package is imported, so that an
-``InputError(key, **params)`` raised here renders through the one renderer; the Chinese of each
-key is here too, registered with its English (the page's renderer reads :data:`scorer.messages.MESSAGES_ZH`).
+This layer's catalogue, each key's English and Chinese from its named facts, registered when the
+package is imported (:func:`scorer.messages.register_messages`; docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
