@@ -699,8 +699,11 @@ class TablePipeline:
             return  # a follow being rearranged; wait for it to settle at the lead's size
         zone.used_version = zone.version
         zone.moved_since_commit = False
-        self.game.revise_play(position, seat, list(content.cards), list(content.unconfirmed),
-                              committed=list(trick.plays[position]))
+        try:
+            self.game.revise_play(position, seat, list(content.cards), list(content.unconfirmed),
+                                  committed=list(trick.plays[position]))
+        except InputError:  # a revision no deal can hold (a fifth copy in two decks): a misread, kept as it was
+            return
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)
 

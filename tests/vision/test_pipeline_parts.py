@@ -623,3 +623,14 @@ def test_a_lead_out_of_turn_is_proven_once_the_cards_it_rests_on_are_confirmed()
     assert _wrong_leaders(game)[0]["proven"] is False  # one card still to confirm
     game.confirm(0, 0, 2, 0)  # the 8♠ was an 8♠: seat 2 led out of turn
     assert _wrong_leaders(game)[0]["proven"] is True
+
+
+def test_a_lead_revised_into_cards_no_deck_can_hold_keeps_its_first_read_and_the_table_goes_on(tmp_path):
+    """Seat 0's lead is recorded as four K♠ and then, its cards moved before seat 1 plays, read as five
+    (no game holds five copies): the revision is a misread, the lead stays as first recorded, and the
+    next plays are recorded (a held-out horizontal video stopped here with the record's refusal)."""
+    four, five = [("KS", 0.95)] * 4, [("KS", 0.95)] * 5
+    follow = [("QS", 0.95), ("QS", 0.95), ("JS", 0.95), ("JS", 0.95)]
+    script = {0: {}, 10: {0: four}, 30: {0: five}, 60: {0: five, 1: follow}}
+    trick, _ = first_trick(script, frames=100)
+    assert trick["plays"][:2] == [["KS"] * 4, ["QS", "QS", "JS", "JS"]]
