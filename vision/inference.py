@@ -21,7 +21,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.vision.cardcrop import CROP_PX, classifier_blob, crop_index, crop_restacked
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
-from tuolaji.vision.decks import DeckHead, check_deck_fits
+from tuolaji.vision.decks import INDEX_LAYOUTS, DeckHead, check_deck_fits
 from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
 from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
@@ -179,6 +179,8 @@ class CardReader:
         if deck is not None and deck.index_layout != "vertical" and "index_layout" not in overrides:
             chosen["index_layout"] = deck.index_layout  # the deck's corners, as its enrolment found them
         settings = ReaderSettings(**{**chosen, **overrides})
+        if settings.index_layout not in INDEX_LAYOUTS:
+            raise ValueError(f"index_layout must be one of {INDEX_LAYOUTS}, not {settings.index_layout!r}")
         options = session_options(threads)
         names = ["detector.onnx", "classifier.onnx"]
         with_face = settings.face_threshold > 0 and (folder / "face.onnx").exists()

@@ -31,6 +31,8 @@ def test_a_deck_saved_as_horizontal_is_read_so_unless_told_otherwise(tmp_path: P
     assert CardReader.load(threads=1, deck=loaded).settings.index_layout == "horizontal"
     assert CardReader.load(threads=1, deck=loaded, index_layout="vertical").settings.index_layout == "vertical"
     assert CardReader.load(threads=1).settings.index_layout == "vertical"
+    with pytest.raises(ValueError, match="index_layout must be one of"):
+        CardReader.load(threads=1, index_layout="sideways")
 
 
 @pytest.mark.slow
