@@ -22,11 +22,20 @@ from .table import NoGameError, Table
 
 def state_payload(table: Table) -> dict[str, Any]:
     """Everything the live page draws: session, record, audit, pending cards and derived figures."""
-    feed = table.feed.status() if table.feed is not None else None
-    club = table.club.status() if table.club is not None else None
+    live = _live_parts(table)
     if not table.has_game:
-        return {"session": None, "feed": feed, "club": club, "profiles": view.PROFILES}
-    return _game_payload(table) | {"feed": feed, "club": club, "version": table.state_version}
+        return {"session": None, **live, "profiles": view.PROFILES}
+    return _game_payload(table) | live
+
+
+def _live_parts(table: Table) -> dict[str, Any]:
+    """The parts of the state that change without a change of the game (the feed's and the club's
+    status) and, with a game, which state of the table it is (:attr:`Table.state_version`)."""
+    live = {"feed": table.feed.status() if table.feed is not None else None,
+            "club": table.club.status() if table.club is not None else None}
+    if table.has_game:
+        live["version"] = table.state_version
+    return live
 
 
 _payloads: weakref.WeakKeyDictionary[Table, tuple[LiveGame, int, Session | None, dict[str, Any], str]] = \
@@ -105,9 +114,7 @@ def state_response(table: Table, extra: dict[str, Any] | None = None) -> Respons
     once per change (every page watching reloads it)."""
     if not table.has_game:
         return jsonify((extra or {}) | state_payload(table))
-    live = {"feed": table.feed.status() if table.feed is not None else None,
-            "club": table.club.status() if table.club is not None else None,
-            "version": table.state_version}
+    live = _live_parts(table)
     try:
         game = _game_payload(table, text=True)
     except NoGameError:  # closed meanwhile

@@ -194,9 +194,6 @@ export function showState(data) {
   return data;
 }
 
-/* POST a change (as :func:`api`) and draw the state it is answered with. */
-export function change(path, body, field) { return api(path, body, field).then(showState); }
-
 /* True when the page already holds the state an event tells of (the answer to its own change). */
 function alreadyShown(event) {
   const held = page.data && page.data.version;
