@@ -5,10 +5,15 @@ copy as the table's changes; a refusal reaches the club's phone in the table's w
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from flask.testing import FlaskClient
+
 from tuolaji.club.attach import attach_club
+from tuolaji.club.outbox import ClubPusher
 from tuolaji.web import create_app, get_table
 
 from .conftest import ClubServer
@@ -17,21 +22,29 @@ from .test_table_push import add_table, stored_record, table_machine, wait_for
 PLAYERS = ["东", "南", "西", "北"]
 
 
+@contextlib.contextmanager
+def club_table(tmp_path: Path, club: ClubServer, record: dict[str, Any]
+               ) -> Iterator[tuple[Any, ClubPusher, FlaskClient, dict[str, str]]]:
+    """Table T added to the club, its machine started on ``record`` and pushed once: the table, its
+    pusher, the club's client and a phone's headers there (the table's token); the pusher stopped after."""
+    token = add_table(club, "T")
+    table, pusher = table_machine(tmp_path, club, "T", token)
+    try:
+        table.start(record, name="s", source="page")  # type: ignore[attr-defined]
+        assert pusher.flush(20.0)
+        yield table, pusher, club.app.test_client(), {"X-Tuolaji-Token": token}
+    finally:
+        pusher.stop()
+
+
 def points_record() -> dict[str, Any]:
     return {"rules": "standard-2deck", "players": PLAYERS,
             "deals": [{"level": "2", "trump": "S", "dealer": 0, "tricks": []}]}
 
 
 def test_points_tricks_and_a_concession_from_the_club_are_the_tables(tmp_path: Path, club: ClubServer) -> None:
-    token = add_table(club, "T")
-    table, pusher = table_machine(tmp_path, club, "T", token)
-    client = club.app.test_client()
     store = club.app.extensions["tuolaji.club"]
-    headers = {"X-Tuolaji-Token": token}
-    try:
-        table.start(points_record(), name="s", source="page")  # type: ignore[attr-defined]
-        assert pusher.flush(20.0)
-
+    with club_table(tmp_path, club, points_record()) as (table, pusher, client, headers):
         # without the token: read-only, as a play
         refused = client.post("/club/table/T/api/points/trick", json={"winner": 1, "points": 20, "deal": 0, "trick": 0})
         assert refused.status_code == 403 and refused.get_json()["message"]["zh"].startswith("只读")
@@ -75,19 +88,11 @@ def test_points_tricks_and_a_concession_from_the_club_are_the_tables(tmp_path: P
         # a side that is none: the table's refusal, in both languages
         nobody = client.post("/club/table/T/api/points/concede", headers=headers, json={"by": "someone"})
         assert nobody.status_code == 400 and nobody.get_json()["message"]["zh"] != nobody.get_json()["message"]["en"]
-    finally:
-        pusher.stop()
 
 
 def test_a_deal_by_its_points_and_the_kittys_points_from_the_club(tmp_path: Path, club: ClubServer) -> None:
-    token = add_table(club, "T")
-    table, pusher = table_machine(tmp_path, club, "T", token)
-    client = club.app.test_client()
     store = club.app.extensions["tuolaji.club"]
-    headers = {"X-Tuolaji-Token": token}
-    try:
-        table.start(points_record(), name="s", source="page")  # type: ignore[attr-defined]
-        assert pusher.flush(20.0)
+    with club_table(tmp_path, club, points_record()) as (table, pusher, client, headers):
         answer = client.post("/club/table/T/api/points/deal", headers=headers,
                              json={"defender_points": 85, "last_winner": 1, "unit": 1})
         assert answer.status_code == 200, answer.get_json()
@@ -101,8 +106,6 @@ def test_a_deal_by_its_points_and_the_kittys_points_from_the_club(tmp_path: Path
         assert cards.status_code == 409 and "table's own page" in cards.get_json()["error"]
         wait_for(lambda: pusher.outbox.acked == pusher.outbox.last_n)
         assert store.record("T") == stored_record(table)
-    finally:
-        pusher.stop()
 
 
 def test_a_play_from_the_club_carries_the_trick_its_phone_saw(tmp_path: Path, club: ClubServer) -> None:
@@ -110,14 +113,8 @@ def test_a_play_from_the_club_carries_the_trick_its_phone_saw(tmp_path: Path, cl
     table's own page refuses it (the play recorded already, named), not given to the next seat."""
     from .conftest import played_records
 
-    token = add_table(club, "T")
-    table, pusher = table_machine(tmp_path, club, "T", token)
-    client = club.app.test_client()
-    headers = {"X-Tuolaji-Token": token}
     records = played_records(seed=17, plays=1)
-    try:
-        table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
-        assert pusher.flush(20.0)
+    with club_table(tmp_path, club, records[0]) as (table, _pusher, client, headers):
         first = records[1]["deals"][0]["tricks"][0]
         body = {"seat": first["leader"], "cards": first["plays"][0], "deal": 0, "trick": 0}
         assert client.post("/club/table/T/api/play", headers=headers, json=body).status_code == 200
@@ -128,8 +125,6 @@ def test_a_play_from_the_club_carries_the_trick_its_phone_saw(tmp_path: Path, cl
         assert stored_record(table)["deals"] == records[1]["deals"]
         bad = client.post("/club/table/T/api/play", headers=headers, json=body | {"trick": "one"})
         assert bad.status_code == 400 and "trick" in bad.get_json()["error"]
-    finally:
-        pusher.stop()
 
 
 def test_a_refusal_at_the_club_has_the_tables_status_and_words(tmp_path: Path, club: ClubServer) -> None:
