@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "render-video": "render an overhead table video of a record",
     "train": "train the card models (needs the 'train' extra)",
     "export": "export trained card models to ONNX (needs the 'train' extra)",
+    "average": "blend two checkpoints of one lineage into one network (needs the 'train' extra)",
 }
 """Command name -> one-line help. The module is :func:`module_of` the name."""
 
