@@ -116,6 +116,8 @@ class RealTally:
     undercounted: int = 0  # photos read as fewer cards than they show
     by_suit: dict[str, list[int]] = field(default_factory=lambda: {s: [0, 0] for s in "SHCDJ"})  # suit -> [found, listed]
     confusions: Counter = field(default_factory=Counter)  # (listed, read) of the photos' unmatched pairs
+    # black suits: listed suit -> how its cards were read (S, C: as that suit, the rank right; "missed": neither)
+    black_suits: dict[str, Counter] = field(default_factory=lambda: {"S": Counter(), "C": Counter()})
     seconds: list[float] = field(default_factory=list)
 
     def add(self, read: list[str], truth: list[str]) -> tuple[int, int, int]:
@@ -141,13 +143,39 @@ class RealTally:
         for card, count in Counter(truth).items():
             suit = "J" if card in (*JOKERS, ANY_JOKER) else card[-1]
             self.by_suit[suit][0] += count - missing[card]
+        self._count_black_suits(truth, missing, left_read)
         if len(left_read) and sum(missing.values()):
             for listed in missing.elements():
                 for wrong in left_read:
                     self.confusions[(listed, wrong)] += 1
         return tp, fp, fn
 
+    def _count_black_suits(self, truth: list[str], missing: Counter, left_read: Counter) -> None:
+        """Each listed ♠ and ♣ card: read right, read as the other black suit's card of its rank
+        (a read of that card left over on the photo), or missed."""
+        left = Counter(left_read)
+        for card, count in Counter(truth).items():
+            if card[-1] in "SC" and card not in JOKERS:
+                self.black_suits[card[-1]][card[-1]] += count - missing[card]
+        for listed in missing.elements():
+            if listed[-1] not in "SC" or listed in JOKERS:
+                continue
+            other = listed[:-1] + ("C" if listed[-1] == "S" else "S")
+            if left[other]:
+                left[other] -= 1
+                self.black_suits[listed[-1]][other[-1]] += 1
+            else:
+                self.black_suits[listed[-1]]["missed"] += 1
+
     def metrics(self) -> dict:
+        """The counts as rates, confusions and, for black suits, how each was read
+        (``black_suits``: listed suit -> read as S, as C, missed).
+
+        >>> tally = RealTally()
+        >>> _ = tally.add(["AC", "KS", "2C"], ["AS", "KS", "2C", "3C"])
+        >>> tally.metrics()["black_suits"]
+        {'S': {'S': 1, 'C': 1, 'missed': 0}, 'C': {'S': 0, 'C': 1, 'missed': 1}}
+        """
         p = self.tp / max(1, self.tp + self.fp)
         r = self.tp / max(1, self.tp + self.fn)
         return {
@@ -166,6 +194,8 @@ class RealTally:
             "photos_undercounted": self.undercounted,
             "recall_by_suit": {s: round(v[0] / v[1], 4) for s, v in self.by_suit.items() if v[1]},
             "top_confusions": [f"{a}->{b}: {n}" for (a, b), n in self.confusions.most_common(8)],
+            "black_suits": {listed: {read: int(counts[read]) for read in ("S", "C", "missed")}
+                            for listed, counts in self.black_suits.items()},
             "read_ms_p50": round(float(np.median(self.seconds)) * 1000, 1) if self.seconds else None,
         }
 
@@ -186,6 +216,8 @@ def format_real_report(m: dict) -> str:
         f"cards counted right in {m['photos_counted_right']} of {m['photos']} photos "
         f"(more cards read than shown: {m['photos_overcounted']}, fewer: {m['photos_undercounted']})",
         f"recall by suit: {suits}",
+        "black suits (listed: read as S / C / missed): " + "  ".join(
+            f"{listed} {b['S']} / {b['C']} / {b['missed']}" for listed, b in m["black_suits"].items()),
         f"read time p50 {m['read_ms_p50']} ms per photo",
         "most frequent misreads (listed->read): " + (", ".join(m["top_confusions"]) or "none"),
     ])

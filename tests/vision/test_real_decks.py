@@ -86,6 +86,11 @@ def test_eval_detector_real_scores_a_folder_of_labelled_photos(real_folder: Path
     assert metrics["tp"] + metrics["fn"] == 16
     assert metrics["f1"] >= 0.7, metrics  # the project's own art, laid apart: the reader knows it
     assert set(metrics["recall_by_suit"]) == {"S", "H", "C", "D", "J"}
+    spades, clubs = metrics["black_suits"]["S"], metrics["black_suits"]["C"]
+    listed_black = sum(1 for cards in DECK_PHOTOS for c in cards if c[-1] in "SC" and c not in ("SJ", "BJ"))
+    assert sum(spades.values()) + sum(clubs.values()) == listed_black
+    assert round(spades["S"] / sum(spades.values()), 4) == metrics["recall_by_suit"]["S"]
+    assert "black suits (listed: read as S / C / missed): S " in tuolaji("eval-detector", "--real", str(real_folder)).stdout
     only_test = json.loads(tuolaji("eval-detector", "--real", str(real_folder), "--real-split", "test", "--json").stdout)
     assert only_test["photos"] == 2 and only_test["cards"] == 8
 
