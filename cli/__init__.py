@@ -16,7 +16,7 @@ torch, ultralytics, onnx of the ``train`` extra) is said the same way; any other
 module is a broken install and surfaces as the error it is.
 
 >>> sorted(COMMANDS)[:4]
-['audit', 'check-camera', 'check-reader', 'club']
+['audit', 'average', 'check-camera', 'check-reader']
 >>> module_of("check-camera")
 'tuolaji.cli.check_camera'
 """
