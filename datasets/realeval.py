@@ -155,10 +155,10 @@ class RealTally:
         (a read of that card left over on the photo), or missed."""
         left = Counter(left_read)
         for card, count in Counter(truth).items():
-            if card[-1] in "SC" and card not in JOKERS:
+            if card[-1] in "SC":  # (jokers end in J, the any-joker label in K)
                 self.black_suits[card[-1]][card[-1]] += count - missing[card]
         for listed in missing.elements():
-            if listed[-1] not in "SC" or listed in JOKERS:
+            if listed[-1] not in "SC":
                 continue
             other = listed[:-1] + ("C" if listed[-1] == "S" else "S")
             if left[other]:

@@ -57,17 +57,29 @@ def _detector_network(state: dict[str, Any]) -> Any:
     return network
 
 
+def _load(path: Path) -> Any:
+    import pickle
+    import zipfile
+
+    import torch
+
+    if not path.exists():
+        raise OSError(2, "No such file or directory", str(path))
+    try:
+        return torch.load(path, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, zipfile.BadZipFile, RuntimeError, EOFError, ValueError) as error:
+        raise InputError(f"{path}: not a checkpoint torch can read ({type(error).__name__})") from None
+
+
 def average_checkpoints(first: Path, second: Path, weight: float, out: Path) -> Path:
     """Write to ``out`` the blend of two checkpoints of one kind and one architecture,
     ``weight`` of the way from ``first`` to ``second``; the rest of the checkpoint (settings,
     history) is ``second``'s, with no optimiser state (continue from it with ``--init``)."""
     import torch
 
-    for path in (first, second):
-        if not path.exists():
-            raise OSError(2, "No such file or directory", str(path))
-    a = torch.load(first, map_location="cpu", weights_only=False)
-    b = torch.load(second, map_location="cpu", weights_only=False)
+    if not 0.0 <= weight <= 1.0:
+        raise InputError(f"--weight: expected a number from 0 to 1, got {weight}")
+    a, b = (_load(path) for path in (first, second))
     where = f"{first} and {second}"
     if not isinstance(a, dict) or not isinstance(b, dict) or "model" not in a or "model" not in b:
         raise InputError(f"{where}: not training checkpoints (no 'model')")

@@ -77,11 +77,14 @@ def test_bad_blends_are_refused_in_one_line(tmp_path: Path, capsys: pytest.Captu
     torch.save({"model": CardIndexNet(width=16, extra=0, side=True).state_dict(),
                 "architecture": {"width": 16, "extra": 0, "side": True}}, wide)
     detector = CHECKPOINTS / "detector_shipped.pt"
+    text = tmp_path / "text.pt"
+    text.write_text("not a checkpoint\n")
     cases = [
         ([str(detector), str(small)], "one is a detector, the other a classifier"),
         ([str(small), str(wide)], "not one network"),
         ([str(small), str(small), "--weight", "1.5"], "--weight: expected a number from 0 to 1, got 1.5"),
         ([str(small), str(tmp_path / "missing.pt")], "missing.pt"),
+        ([str(small), str(text)], "text.pt: not a checkpoint torch can read"),
     ]
     for arguments, said in cases:
         capsys.readouterr()
