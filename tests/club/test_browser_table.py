@@ -12,7 +12,7 @@ import pytest
 from tuolaji.club.results import table_summary
 
 from .conftest import ClubServer, played_records
-from .test_table_push import add_table, play, stored_record, table_machine, wait_for
+from .test_table_push import add_table, play, play_on, stored_record, table_machine, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +25,7 @@ def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServe
     scoring = next(i for i, record in enumerate(records) if table_summary(record)["defender_points"] > 0)
     try:
         table.start(records[0], name="周六", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:scoring - 1], records[1:scoring], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, scoring - 1)
         assert pusher.flush(20.0)
 
         refused: list[str] = []  # every request the page makes is answered at the club (no 404 of a missing /api)
@@ -42,7 +41,7 @@ def test_table_page_follows_the_table_and_takes_plays(page: Any, club: ClubServe
         assert not page.locator("#setup-form").is_visible() and not page.locator("#undo").is_visible()
         renders = int(page.evaluate("window.Tuolaji.renders()"))
 
-        play(table, records[scoring], records[scoring - 1])  # the table plays: the page follows, live
+        play(table, records[scoring])  # the table plays: the page follows, live
         expected = str(table_summary(records[scoring])["defender_points"])
         page.locator("#defender-points", has_text=expected).wait_for()
         assert int(page.evaluate("window.Tuolaji.renders()")) > renders

@@ -12,7 +12,7 @@ import pytest
 from tuolaji import cli
 
 from .conftest import ClubServer, PostgresServer, played_records
-from .test_table_push import play, stored_record, table_machine, wait_for
+from .test_table_push import play_on, stored_record, table_machine, wait_for
 
 
 def test_a_club_on_a_system_postgresql(tmp_path: Path, system_postgres: PostgresServer,
@@ -25,18 +25,15 @@ def test_a_club_on_a_system_postgresql(tmp_path: Path, system_postgres: Postgres
     records = played_records(seed=17, plays=12)
     try:
         table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:6], records[1:7], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 6)
         assert pusher.flush(20.0)
         system_postgres.stop()
         try:
-            for previous, record in zip(records[6:9], records[7:10], strict=True):
-                play(table, record, previous)  # the table plays on
+            play_on(table, records, 6, 9)  # the table plays on
             wait_for(lambda: pusher.state == "offline")
         finally:
             system_postgres.start()
-        for previous, record in zip(records[9:12], records[10:13], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 9, 12)
         assert pusher.flush(30.0)
         store = club.app.extensions["tuolaji.club"]
         assert store.record("T") == stored_record(table)

@@ -14,7 +14,7 @@ from typing import Any
 from tuolaji.club.table_page import _cookie
 
 from .conftest import ClubServer, played_records
-from .test_table_push import add_table, play, stored_record, table_machine, wait_for
+from .test_table_push import add_table, play_on, stored_record, table_machine, wait_for
 
 
 def test_state_is_serves_state(tmp_path: Path, club: ClubServer) -> None:
@@ -23,8 +23,7 @@ def test_state_is_serves_state(tmp_path: Path, club: ClubServer) -> None:
     records = played_records(seed=21, plays=6)
     try:
         table.start(records[0], name="周五", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:6], records[1:7], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 6)
         assert pusher.flush(20.0)
         from tuolaji.web.state import state_payload
 
@@ -78,8 +77,7 @@ def test_a_play_entered_on_the_page_is_the_tables(tmp_path: Path, club: ClubServ
     client = club.app.test_client()
     try:
         table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:2], records[1:3], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 2)
         assert pusher.flush(20.0)
         trick = records[3]["deals"][0]["tricks"][-1]
         seat = (trick["leader"] + len(trick["plays"]) - 1) % 4

@@ -33,13 +33,19 @@ def table_machine(tmp_path: Path, club: ClubServer, name: str, token: str) -> tu
     return table, pusher
 
 
-def play(table: object, record: dict, previous: dict) -> None:
-    """Make the table's game go from ``previous`` to ``record`` (one more play)."""
+def play(table: object, record: dict) -> None:
+    """Make the table's game go on to ``record`` (one more play)."""
     deal = record["deals"][0]
     trick = deal["tricks"][-1]
     seat = (trick["leader"] + len(trick["plays"]) - 1) % 4
     with table.writing() as game:  # type: ignore[attr-defined]
         game.play(seat, trick["plays"][-1])
+
+
+def play_on(table: object, records: list[dict], start: int, stop: int) -> None:
+    """Make the table's game go from ``records[start]`` to ``records[stop]``, one play at a time."""
+    for record in records[start + 1:stop + 1]:
+        play(table, record)
 
 
 def stored_record(table: object) -> dict:
@@ -61,22 +67,19 @@ def test_cut_off_table_keeps_playing_and_catches_up(tmp_path: Path, club: ClubSe
     records = played_records(seed=11, plays=24)
     try:
         table.start(records[0], name="周五", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:8], records[1:9], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 8)
         assert pusher.flush(20.0)
         store = club.app.extensions["tuolaji.club"]
         assert store.record("一号桌") == stored_record(table)
 
         club.stop()  # the club goes away: the table plays on
-        for previous, record in zip(records[8:16], records[9:17], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 8, 16)
         wait_for(lambda: pusher.state == "offline")
         assert pusher.outbox.last_n - pusher.outbox.acked >= 8
         assert store.record("一号桌") != stored_record(table)
 
         club.start()  # back on the same address: the table catches up by itself
-        for previous, record in zip(records[16:24], records[17:25], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 16, 24)
         assert pusher.flush(20.0)
         assert store.record("一号桌") == stored_record(table)
         numbers = store.change_numbers("一号桌")
@@ -131,8 +134,7 @@ def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: 
     client = club.app.test_client()
     try:
         table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:6], records[1:7], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 6)
         assert pusher.flush(20.0)
         postgres.stop()
         try:
@@ -140,13 +142,11 @@ def test_postgres_restart_mid_round(tmp_path: Path, club: ClubServer, postgres: 
             assert answer.status_code == 503
             assert answer.get_json()["error"].startswith("club database unavailable")
             assert client.get("/club/api/health").get_json() == {"database": "down"}
-            for previous, record in zip(records[6:12], records[7:13], strict=True):
-                play(table, record, previous)  # the table plays on
+            play_on(table, records, 6, 12)  # the table plays on
             wait_for(lambda: pusher.state == "offline")
         finally:
             postgres.start()
-        for previous, record in zip(records[12:16], records[13:17], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 12, 16)
         assert pusher.flush(30.0)
         store = club.app.extensions["tuolaji.club"]
         assert store.record("T") == stored_record(table)
@@ -186,16 +186,14 @@ def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, cl
     store = club.app.extensions["tuolaji.club"]
     try:
         table.start(records[0], name="s", source="page")  # type: ignore[attr-defined]
-        for previous, record in zip(records[:4], records[1:5], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 0, 4)
         assert pusher.flush(20.0)
         subprocess.run([str(postgres.bin / "pg_dump"), "-Fc", "-f", str(backup), dsn], check=True)
         held = store.last_n("T")
         # a second session and more plays, acknowledged by the club, then lost with its database
         second = table.store._store.create(records[0], name="另一局", source="page")  # type: ignore[attr-defined]
         table.store._queued(second, records[0])  # type: ignore[attr-defined]
-        for previous, record in zip(records[4:9], records[5:10], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 4, 9)
         entered = enter_play(club, token, records[10])  # a phone's play at the club: command 1, applied
         assert entered == 1 and stored_record(table)["deals"][0]["tricks"] == records[10]["deals"][0]["tricks"]
         assert pusher.flush(20.0)
@@ -207,8 +205,7 @@ def test_club_restored_from_an_older_backup_gets_what_it_lost(tmp_path: Path, cl
         assert store.last_n("T") == held and store.record("T") != stored_record(table)
 
         # the table plays on: its next change is refused as out of order; it sends what the club lacks
-        for previous, record in zip(records[10:12], records[11:13], strict=True):
-            play(table, record, previous)
+        play_on(table, records, 10, 12)
         assert pusher.flush(20.0)
         assert store.record("T") == stored_record(table)
         assert store.record("T", second) == records[0]
