@@ -36,8 +36,6 @@ def blend_state(first: dict[str, Any], second: dict[str, Any], weight: float, wh
     ...
     tuolaji.scorer.errors.InputError: a.pt and b.pt: not one network (tensors only in one: v, w)
     """
-    if not 0.0 <= weight <= 1.0:
-        raise InputError(f"--weight: expected a number from 0 to 1, got {weight}")
     if first.keys() != second.keys():
         only = sorted(set(first) ^ set(second))
         raise InputError(f"{where}: not one network (tensors only in one: {', '.join(only[:5])})")
