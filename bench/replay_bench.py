@@ -46,12 +46,15 @@ from tuolaji.vision.pipeline import TablePipeline, open_source  # noqa: E402
 
 
 def make_reader(truth: VideoTruth, cost_ms: float, force_oracle: bool, noise: float = 0.0,
-                models: Path | None = None) -> tuple[Any, str]:
+                models: Path | None = None, index_layout: str | None = None) -> tuple[Any, str]:
     models = models or ROOT / "models"
     if not force_oracle and (models / "detector.onnx").exists() and (models / "classifier.onnx").exists():
         from tuolaji.vision.detector import TABLE, CardReader
 
-        return CardReader.load(models, **TABLE), "trained CardReader (table settings: each index read four ways)"
+        told = {"index_layout": index_layout} if index_layout else {}
+        reader = CardReader.load(models, **TABLE, **told)
+        return reader, (f"trained CardReader of {reader.folder} (table settings: each index read four ways"
+                        + (f"; told the deck's indices are {index_layout})" if index_layout else ")"))
     reader = OracleReader(truth, cost_ms=cost_ms, miss_rate=noise, confusion_rate=noise / 2)
     name = f"oracle reader costing {cost_ms:g} ms a read"
     return reader, name + (f", missing {noise:.0%} and misreading {noise / 2:.0%} of cards" if noise else "")
@@ -204,7 +207,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                real_art: str | None = None, models: Path | None = None, tricks: int | None = None,
                profile: str | None = None, show_wrong: bool = False, seed_base: int = 100,
                first: int = 0, corners: int | None = None, focus_hunt: float = 0.0,
-               index_layout: str | None = None, min_confidence: float | None = None) -> None:
+               index_layout: str | None = None, min_confidence: float | None = None,
+               told_layout: bool = False) -> None:
     """Render ``count`` varied deals (1-4 decks, 4-7 players, both card-art families, a resting hand,
     idle hands passing over the table) and replay them. ``real_art`` ("holdout" or "train"): every
     deal drawn with an imported design of that split (:mod:`datasets.realart`), in turn. ``tricks``:
@@ -212,7 +216,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     a real deal has them; else hands of 2-3 cards); ``profile``: every deal of that profile, 4 players;
     ``corners`` (2 or 4, without ``real_art``): every deal drawn with a held-out procedural design
     printing that many corner indices, ``index_layout`` ("horizontal": the suit beside the rank) with
-    its indices so; ``focus_hunt``: that share of frames blurred by a hunting autofocus."""
+    its indices so; ``focus_hunt``: that share of frames blurred by a hunting autofocus; ``told_layout``:
+    the reader is told the deck's index layout, as a user tells it (``--index-layout``) or enrolment finds it."""
     from tuolaji import scorer
 
     designs: tuple[str, ...] = ()
@@ -242,7 +247,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                                                               corners=corners, focus_hunt=focus_hunt,
                                                               index_layout=index_layout))
             save_render(truth, video)
-            reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models)
+            reader, _ = make_reader(truth, cost_ms, force_oracle, noise, models,
+                                    (index_layout or "vertical") if told_layout else None)
             result = replay_once(video, truth, reader, settle_s, realtime=False, min_confidence=min_confidence)
             exact += result["tricks_exact"]
             total += result["tricks"]
@@ -297,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --exact and no --real-art: held-out procedural designs printing this many corner indices")
     parser.add_argument("--layout", choices=("vertical", "horizontal"), default=None,
                         help="with --exact and no --real-art: held-out procedural designs with their indices so")
+    parser.add_argument("--told-layout", action="store_true",
+                        help="with --exact: the reader is told the deck's index layout (--layout), as `--index-layout` "
+                             "or an enrolment tells it, and reads with models/horizontal/ where that exists")
     parser.add_argument("--focus-hunt", type=float, default=0.0, metavar="SHARE",
                         help="with --exact: this share of frames blurred by an autofocus that hunts (bursts of 3-8)")
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
@@ -314,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.exact:
         exact_rate(args.exact, args.reader_cost_ms, args.oracle, args.settle, args.noise, args.real_art, args.models,
                    args.tricks, args.profile, args.show_wrong, args.seed_base, args.first, args.corners,
-                   args.focus_hunt, args.layout, args.min_confidence)
+                   args.focus_hunt, args.layout, args.min_confidence, args.told_layout)
     result = replay_once(video, truth, reader, args.settle, realtime=args.realtime)
     p50 = statistics.median(result["latencies"]) if result["latencies"] else float("nan")
     print(f"video: {video.name}, {result['frames']} frames, reader: {reader_name}, {result['reads']} reads")

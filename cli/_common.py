@@ -69,6 +69,24 @@ def add_deck_arguments(parser, data_option: str = "--data") -> None:
                         help="data folder of the enrolled decks (default $TUOLAJI_DATA or ./data)")
 
 
+INDEX_LAYOUT_CHOICES = ("vertical", "horizontal")
+"""``--index-layout``'s choices (:data:`vision.decks.INDEX_LAYOUTS`; here so that building the
+parser loads no numpy)."""
+
+
+def add_index_layout_argument(parser: argparse.ArgumentParser) -> None:
+    """``--index-layout vertical|horizontal``: how the deck on the table prints its corner indices."""
+    parser.add_argument("--index-layout", choices=INDEX_LAYOUT_CHOICES, default=None,
+                        help="horizontal: the deck prints each suit beside its rank (10♥ on one line), read by "
+                             "the reader trained on such indices; default: as the deck's enrolment found it, else vertical")
+
+
+def index_layout_override(args: argparse.Namespace) -> dict[str, str]:
+    """The reader setting ``--index-layout`` asks for (none when it was not given)."""
+    layout = getattr(args, "index_layout", None)
+    return {"index_layout": layout} if layout else {}
+
+
 def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
     """``--careful`` or ``--fast`` (not both): the reader presets of :func:`vision.detector.reader_preset`."""
     speed = parser.add_mutually_exclusive_group()

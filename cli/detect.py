@@ -18,7 +18,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuolaji.cli._common import add_deck_arguments, add_reading_arguments
+from tuolaji.cli._common import (
+    add_deck_arguments,
+    add_index_layout_argument,
+    add_reading_arguments,
+    index_layout_override,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: the shipped models/)")
     add_reading_arguments(parser)
     add_deck_arguments(parser)
+    add_index_layout_argument(parser)
 
 
 def card_json(card: CardInstance) -> dict:
@@ -71,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from tuolaji.vision.detector import CardReader, read_image_file, reader_preset
 
     images = [(path, read_image_file(path)) for path in args.images]  # fail before any output
-    reader = CardReader.load(args.models, deck=chosen_deck(args.deck, args.deck_data), **reader_preset(args.careful, args.fast))
+    reader = CardReader.load(args.models, deck=chosen_deck(args.deck, args.deck_data),
+                             **reader_preset(args.careful, args.fast), **index_layout_override(args))
     results = []
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)

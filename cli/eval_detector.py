@@ -22,7 +22,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tuolaji.cli._common import add_deck_arguments, add_reading_arguments
+from tuolaji.cli._common import (
+    add_deck_arguments,
+    add_index_layout_argument,
+    add_reading_arguments,
+    index_layout_override,
+)
 from tuolaji.scorer.errors import InputError
 
 if TYPE_CHECKING:
@@ -42,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     add_reading_arguments(parser)
     add_deck_arguments(parser, "--deck-data")
+    add_index_layout_argument(parser)
     parser.add_argument("--record", action="store_true",
                         help="with --data tests/data/detector: record the F1 in the models' cards.json "
                              "(metrics.fixed_test_f1, which the tests hold to a live measurement)")
@@ -80,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     deck = chosen_deck(args.deck, args.deck_data)
     if deck is not None and (args.tune or args.record):
         raise InputError("--deck: --tune and --record measure the shipped models, not an enrolled deck")
-    reader = CardReader.load(args.models, deck=deck, **reader_preset(args.careful, args.fast))
+    reader = CardReader.load(args.models, deck=deck, **reader_preset(args.careful, args.fast), **index_layout_override(args))
     if args.real:
         return run_real(args, reader)
     samples = samples_from_folder(args.data) if args.data else samples_generated(args.count, args.seed, args.split)

@@ -25,7 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from tuolaji import scorer
-from tuolaji.cli._common import add_deck_arguments, finite_float
+from tuolaji.cli._common import (
+    add_deck_arguments,
+    add_index_layout_argument,
+    finite_float,
+    index_layout_override,
+)
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import LiveGame, check_resumable, read_json_file, write_json_atomic
 
@@ -47,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
                         help="with a webcam index: the resolution to ask for (default 1920x1080)")
     add_deck_arguments(parser)
+    add_index_layout_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the audit as JSON instead of the summary")
 
@@ -114,7 +120,7 @@ def _reader(args: argparse.Namespace) -> Any:
     except ModuleNotFoundError as exc:
         raise InputError(f"no card reader available ({exc.name}); pass --oracle FRAMES.json to test") from exc
     try:
-        return CardReader.load(deck=chosen_deck(args.deck, args.deck_data), **TABLE)
+        return CardReader.load(deck=chosen_deck(args.deck, args.deck_data), **TABLE, **index_layout_override(args))
     except OSError as exc:
         raise InputError(f"no trained card model ({exc.filename or exc}); train one (tuolaji train), "
                          "or pass --oracle FRAMES.json to test the pipeline alone") from exc

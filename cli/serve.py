@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tuolaji import scorer
-from tuolaji.cli._common import camera_spec, finite_float
+from tuolaji.cli._common import add_index_layout_argument, camera_spec, finite_float, index_layout_override
 from tuolaji.scorer.errors import InputError
 from tuolaji.session.live import check_resumable, read_json_file
 
@@ -66,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="resolution to ask a webcam for (default 1920x1080; see `tuolaji check-camera`); "
                         "a phone's stream comes at the size set in its app")
     parser.add_argument("--deck", metavar="NAME", help="read with the deck enrolled under this name in --data (`tuolaji enrol`)")
+    add_index_layout_argument(parser)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0: the players' phones "
                         "on the network too, which need the table token to change anything)")
@@ -249,7 +250,8 @@ def make_reader(args: argparse.Namespace, *, fallback_frames: Path | None = None
         from tuolaji.vision.decks import chosen_deck
         from tuolaji.vision.detector import TABLE, CardReader
 
-        return CardReader.load(deck=chosen_deck(getattr(args, "deck", None), args.data), **TABLE)
+        return CardReader.load(deck=chosen_deck(getattr(args, "deck", None), args.data), **TABLE,
+                               **index_layout_override(args))
     except (OSError, ModuleNotFoundError) as exc:
         if fallback_frames is None:
             raise ServeError(f"no card reader available ({exc}); train one with `tuolaji train`, "
@@ -331,7 +333,8 @@ def app_config(args: argparse.Namespace, data: Path | str, *, local_only: bool, 
     """The page's configuration for these options."""
     return {"DATA_DIR": str(data), "RESUME_LATEST": False, "LOCAL_ONLY": local_only,
             "ALLOWED_HOSTS": tuple(args.allow_host), "PUBLIC_URL": public_url,
-            "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None)}
+            "FEED_VIDEO": str(args.video) if args.video else None, "CARD_DECK": getattr(args, "deck", None),
+            "CARD_INDEX_LAYOUT": getattr(args, "index_layout", None)}
 
 
 def build_server(args: argparse.Namespace) -> tuple[TableServer, Table]:

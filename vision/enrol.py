@@ -49,6 +49,7 @@ from tuolaji.vision.detector import (
     group_indices,
     read_image_file,
 )
+from tuolaji.vision.inference import layout_reader_folder
 from tuolaji.vision.readings import as_box
 
 
@@ -258,10 +259,16 @@ def match_listed(found: list[CardInstance], listed: tuple[str, ...]) -> list[tup
     return matched
 
 
-_Seen = list[tuple[ManifestPhoto, np.ndarray, np.ndarray,
-                   dict[str, tuple[np.ndarray, np.ndarray, list[tuple[CardInstance, str]], int]]]]
-"""Per photo: the photo, its image, its index boxes, and per layout the classifier's probabilities and
-up-vectors of them, the cards found paired with the cards listed, and how many cards were found."""
+_Seen = list[tuple[ManifestPhoto, np.ndarray,
+                   dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[CardInstance, str]], int]]]]
+"""Per photo: the photo, its image, and per layout the index boxes its reader found, the classifier's
+probabilities and up-vectors of them, the cards found paired with the cards listed, and how many cards
+were found."""
+
+
+def _learns(reader: CardReader, layout: str) -> bool:
+    """Whether ``reader``'s classifier reads indices of ``layout`` as they lie (else it reads them rearranged)."""
+    return layout == "vertical" or layout in reader.settings.learnt_layouts.split(",")
 
 
 def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None) -> tuple[list[np.ndarray], list[int], int, int]:
@@ -271,8 +278,8 @@ def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None
     crops: list[np.ndarray] = []
     labels: list[int] = []
     listed = matched = 0
-    for photo, image, boxes, reads in seen:
-        probs, _up, pairs, found_count = reads[layout]
+    for photo, image, reads in seen:
+        boxes, probs, _up, pairs, found_count = reads[layout]
         if not photo.layout and len(pairs) < len(photo.cards):
             missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
             raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
@@ -287,10 +294,10 @@ def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None
         rows = [row for row, _label in taught] + not_index
         if not rows:
             continue
-        if layout == "vertical":
+        if _learns(reader, layout):
             cut = np.stack([crop_index(image, tuple(boxes[k])) for k in rows])
-        else:  # read as the deck will be read: rearranged, from the plain reads' up-vectors
-            cut = reader.rearranged_crops(image, boxes[rows], reads["vertical"][1][rows])
+        else:  # read as the deck will be read: rearranged, from the plain reads' up-vectors (the same boxes)
+            cut = reader.rearranged_crops(image, boxes[rows], reads["vertical"][2][rows])
         for crop, (_row, label) in zip(cut, taught, strict=False):
             for k in range(4):
                 crops.append(np.rot90(crop, k))
@@ -306,7 +313,7 @@ def _cards_read_right(models: Path, threads: int, deck: DeckHead, seen: _Seen) -
     less the cards it reads that are not listed."""
     reader = CardReader.load(models, threads=threads, deck=deck)
     right = 0
-    for photo, image, _boxes, _reads in seen:
+    for photo, image, _reads in seen:
         read = Counter(card.card for card in reader.read(image))
         shown = Counter(photo.cards)
         right += sum((read & shown).values()) - sum((read - shown).values())
@@ -334,41 +341,52 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
         raise InputError("enrol.nothing")
     images = [(photo, read_image_file(photo.image)) for photo in photos]
     models_dir = Path(models) if models is not None else MODELS_DIR
-    head_path = models_dir / CLASSIFIER_HEAD_FILE
-    if not head_path.is_file():
-        raise InputError("enrol.no_head", path=str(head_path))
-    reader = CardReader.load(models_dir, threads=threads, classify_turns=4)
-    settings = reader.settings
+    # each layout read by its own reader where the models have one (LAYOUT_READERS), else by the
+    # shipped networks, which read a horizontal index rearranged
+    base = CardReader.load(models_dir, threads=threads, classify_turns=4)
+    readers = {layout: base if (own := layout_reader_folder(models_dir, layout)) is None
+               else CardReader.load(own, threads=threads, classify_turns=4, index_layout=layout)
+               for layout in INDEX_LAYOUTS}
+    for reader in {id(r): r for r in readers.values()}.values():
+        head_path = (reader.folder or models_dir) / CLASSIFIER_HEAD_FILE
+        if not head_path.is_file():
+            raise InputError("enrol.no_head", path=str(head_path))
+    settings = base.settings
     # each photo read both ways: as a deck printing the rank above its suit, and the suit beside it
     seen: _Seen = []
     for photo, image in images:
-        boxes, scores = reader.detect(image)
+        base_boxes, base_scores = base.detect(image)
         reads = {}
         for layout in INDEX_LAYOUTS:
-            reader.settings = dataclasses.replace(settings, index_layout=layout)
+            reader = readers[layout]
+            boxes, scores = (base_boxes, base_scores) if reader is base else reader.detect(image)
+            if reader is base:
+                base.settings = dataclasses.replace(settings, index_layout=layout)
             probs, up, side = reader.classify(image, boxes)
+            base.settings = settings
             readings = every_index(boxes, scores, probs, up, side)
             # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
             found = [] if photo.layout else group_indices(readings)
             pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
-            reads[layout] = (probs, up, pairs, len(found))
-        reader.settings = settings
-        seen.append((photo, image, boxes, reads))
+            reads[layout] = (boxes, probs, up, pairs, len(found))
+        seen.append((photo, image, reads))
     # the deck's layout: each one its photos can be read in is learnt, and the one that then reads
     # the photos as the cards listed best is kept (the rank above its suit on a tie)
-    fingerprint = classifier_fingerprint(models_dir / "classifier.onnx")
     taught: dict[str, tuple[DeckHead, int, int, int, int]] = {}
     refusal: InputError | None = None
     for layout in INDEX_LAYOUTS:
+        reader = readers[layout]
         try:
             crops, labels, listed, matched = _lessons(reader, seen, layout, manifest)
         except InputError as error:
             refusal = refusal or error
             continue
         features = reader.crop_features(np.ascontiguousarray(np.stack(crops)))
-        with np.load(head_path) as head:
+        folder = reader.folder or models_dir
+        with np.load(folder / CLASSIFIER_HEAD_FILE) as head:
             weight, bias = adapt_head(head["weight"], head["bias"], features, np.array(labels, np.int64))
         lessons = sum(label != REJECT for label in labels) // 4
+        fingerprint = classifier_fingerprint(folder / "classifier.onnx")
         taught[layout] = (DeckHead(name, weight, bias, fingerprint, layout), listed, matched, lessons,
                           sum(label == REJECT for label in labels))
     if not taught:

@@ -21,7 +21,7 @@ from tuolaji.scorer.errors import InputError
 from tuolaji.vision.cardcrop import CROP_PX, classifier_blob, crop_index, crop_restacked
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
-from tuolaji.vision.decks import INDEX_LAYOUTS, DeckHead, check_deck_fits
+from tuolaji.vision.decks import INDEX_LAYOUTS, DeckHead, check_deck_fits, classifier_fingerprint
 from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
 from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
 from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
@@ -64,7 +64,9 @@ class ReaderSettings:
     restack_below: float = 0.0  # > 0: an index read less surely than this is also read as if its suit stood beside its
     # rank (cardcrop.crop_restacked), and that read kept where it is surer
     index_layout: str = "vertical"  # "horizontal": the deck prints its suits beside the ranks, and every index is read
-    # so (a joker's column, which such decks print as the others do, as it stands)
+    # so (a joker's column, which such decks print as the others do, as it stands) unless the classifier learnt them
+    learnt_layouts: str = "vertical"  # the index layouts the classifier was trained to read as they lie (comma-separated):
+    # a layout reader (LAYOUT_READERS) reads its layout's indices without rearranging them
 
 
 class ReaderOverrides(TypedDict, total=False):
@@ -95,6 +97,7 @@ class ReaderOverrides(TypedDict, total=False):
     small_reader_weight: float
     restack_below: float
     index_layout: str
+    learnt_layouts: str
 
 
 CAREFUL: ReaderOverrides = {"classify_turns": 4}
@@ -122,6 +125,12 @@ nothing could be read, but whose face is more likely a card's than not, is still
 so its face's likeliest card is kept as a guess (``face_guess_threshold``) that the pipeline
 marks unconfirmed, rather than a play lost."""
 
+LAYOUT_READERS = {"horizontal": "horizontal"}
+"""Sub-folders of a models folder with a reader of their own for decks of one index layout: a deck
+printing its suits beside its ranks (``index_layout`` "horizontal", told or found by enrolment) is
+read by ``models/horizontal/`` where it exists, networks trained on such indices (how:
+models/README.md), rather than by the shipped networks reading each index rearranged."""
+
 SMALL_CLASSIFIER_FILE = "classifier_small.onnx"
 """The small-index specialist: a copy of the classifier trained only on indices read at under
 18 px (``small_reader_px``; how it was made: models/README.md)."""
@@ -141,6 +150,7 @@ class CardReader:
         self._detector = detector
         self._face = face
         self.kernel_checks: tuple[KernelCheck, ...] = ()  # how the classifiers read on this CPU (vision.model_check)
+        self.folder: Path | None = None  # the models folder it was loaded from (a layout reader's own, LAYOUT_READERS)
         self._classifier = classifier
         self._small = small_classifier
         self._small_outputs = [o.name for o in small_classifier.get_outputs()] if small_classifier is not None else []
@@ -181,6 +191,9 @@ class CardReader:
         settings = ReaderSettings(**{**chosen, **overrides})
         if settings.index_layout not in INDEX_LAYOUTS:
             raise ValueError(f"index_layout must be one of {INDEX_LAYOUTS}, not {settings.index_layout!r}")
+        layout_folder = layout_reader_folder(folder, settings.index_layout, deck)
+        if layout_folder is not None:
+            return CardReader.load(layout_folder, threads, deck, **{**overrides, "index_layout": settings.index_layout})
         options = session_options(threads)
         names = ["detector.onnx", "classifier.onnx"]
         with_face = settings.face_threshold > 0 and (folder / "face.onnx").exists()
@@ -214,6 +227,7 @@ class CardReader:
         small = sessions[-1] if names[-1] == SMALL_CLASSIFIER_FILE else None
         reader = CardReader(sessions[0], sessions[1], settings, deck, face, small)
         reader.kernel_checks = tuple(kernel_checks)
+        reader.folder = folder
         return reader
 
     # ------------------------------------------------------------ stages
@@ -310,7 +324,7 @@ class CardReader:
             up[chosen] = small_up / np.linalg.norm(small_up, axis=1, keepdims=True).clip(1e-6)
             side[chosen] = small_side
         up = refine_ups(crops, up)
-        if self.settings.index_layout == "horizontal":
+        if self.settings.index_layout == "horizontal" and "horizontal" not in self.settings.learnt_layouts.split(","):
             self._reread_restacked(frame_bgr, boxes, chosen, probs, up, side, np.ones(len(boxes), bool))
         elif self.settings.restack_below > 0:
             unsure = probs[:, :REJECT].max(axis=1) < self.settings.restack_below
@@ -559,6 +573,19 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def layout_reader_folder(models: Path, index_layout: str, deck: DeckHead | None = None) -> Path | None:
+    """The folder of ``models``' own reader for decks of ``index_layout`` (:data:`LAYOUT_READERS`),
+    or None where there is none, or where ``deck`` was enrolled with the networks of ``models``
+    itself (a deck enrolled before the layout reader was shipped keeps reading as it was enrolled)."""
+    name = LAYOUT_READERS.get(index_layout)
+    if name is None or not (models / name / "cards.json").is_file():
+        return None
+    layout_folder = models / name
+    if deck is not None and deck.classifier != classifier_fingerprint(layout_folder / "classifier.onnx"):
+        return None
+    return layout_folder
 
 
 def _one_card_outline(quad: np.ndarray, cards: list[CardInstance]) -> bool:

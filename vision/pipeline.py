@@ -75,7 +75,13 @@ from tuolaji.vision.plays import (
     without_current_tricks,
     without_unsure,
 )
-from tuolaji.vision.read_check import deal_facts, doubted_by_follows, doubted_by_next_leader, one_suit_lead
+from tuolaji.vision.read_check import (
+    beyond_the_decks,
+    deal_facts,
+    doubted_by_follows,
+    doubted_by_next_leader,
+    one_suit_lead,
+)
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sharpness import zone_sharpness
 from tuolaji.vision.sources import Frame, FrameSource, SourceError, open_source
@@ -530,6 +536,7 @@ class TablePipeline:
 
     def _replace_play(self, position: int, seat: int, content: ZoneContent, *, reason: str,
                       attempt: list[str] | None) -> None:
+        content = self._doubt_copies_beyond_the_decks(seat, content)
         try:
             self.game.replace_play(position, seat, list(content.cards), list(content.unconfirmed), attempt=attempt,
                                    reason=reason)
@@ -589,7 +596,18 @@ class TablePipeline:
         facts = deal_facts(self.game.record())
         return content if facts is None or facts.suit_of is None else one_suit_lead(content, facts.suit_of)
 
+    def _doubt_copies_beyond_the_decks(self, seat: int, content: ZoneContent) -> ZoneContent:
+        """``content`` with every sure copy of a card it holds more sure copies of than the decks have
+        left marked for a person (:func:`beyond_the_decks`): a card counted twice is a misread, and the
+        card-not-available it would prove is to check until a person confirms the cards."""
+        facts = deal_facts(self.game.record()) if len(content) > 1 else None
+        over = beyond_the_decks(content.cards, facts, seat, content.unconfirmed) if facts is not None else ()
+        if not over:
+            return content
+        return dataclasses.replace(content, unconfirmed=tuple(sorted({*content.unconfirmed, *over})))
+
     def _commit(self, zone: ZoneState, content: ZoneContent, frame: Frame) -> None:
+        content = self._doubt_copies_beyond_the_decks(zone.seat, content)
         zone.used_version = zone.version
         zone.short_since = None
         zone.moved_since_commit = False

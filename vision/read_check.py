@@ -91,6 +91,26 @@ class DealFacts:
         return w
 
 
+def beyond_the_decks(play: tuple[str, ...] | list[str], facts: DealFacts, seat: int,
+                     unsure: tuple[int, ...] | list[int] = ()) -> tuple[int, ...]:
+    """The positions in ``seat``'s ``play`` of the sure cards (not at the positions ``unsure``) of
+    every card the play holds more sure copies of than the deal's decks have left (after the swept
+    tricks and the other seats' plays on the table): one of them at least is misread (a fan's card
+    counted twice, a lower card's index read as its neighbour's), and which one the reads cannot
+    say, so all of them go to a person. An extra copy read unsure is already a person's.
+
+    >>> facts = DealFacts(decks=3, gone=Counter({"8S": 1}))
+    >>> beyond_the_decks(["8S", "8S", "8S", "7S"], facts, seat=0)
+    (0, 1, 2)
+    >>> beyond_the_decks(["8S", "8S", "8S", "7S"], facts, seat=0, unsure=[2])
+    ()
+    """
+    counts = Counter(card for k, card in enumerate(play) if k not in unsure)
+    over = {card for card, n in counts.items()
+            if n + facts.gone[card] + sum(other[card] for s, other in facts.on_table.items() if s != seat) > facts.decks}
+    return tuple(k for k, card in enumerate(play) if card in over and k not in unsure)
+
+
 def weigh_read(candidates: list[tuple[str, float]], facts: DealFacts, seat: int) -> tuple[str, float]:
     """The card to take among ``candidates`` (card, probability; most probable first) at
     ``seat``, and its probability. The best read stands when it is clear and the game allows

@@ -395,7 +395,9 @@ def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]
         from tuolaji.vision.detector import TABLE, CardReader
 
         deck = current_app.config.get("CARD_DECK")
-        desk.reader = CardReader.load(deck=chosen_deck(deck, data_dir()) if deck else None, **TABLE)
+        layout = current_app.config.get("CARD_INDEX_LAYOUT")
+        desk.reader = CardReader.load(deck=chosen_deck(deck, data_dir()) if deck else None, **TABLE,
+                                      **({"index_layout": layout} if layout else {}))
     return desk.reader, "model"
 
 

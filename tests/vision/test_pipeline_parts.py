@@ -252,10 +252,11 @@ class ScriptedReader:
             yield Frame(index, index / fps, image)
 
 
-def first_trick(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int) -> tuple[dict, LiveGame]:
+def first_trick(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int,
+                rules: str = "standard-2deck") -> tuple[dict, LiveGame]:
     """The first trick the table pipeline records from ``frames`` frames of a scripted table (plays
     settle after 0.5 s; a follow of another size than the lead waits 1 s), and its game."""
-    game = LiveGame(SETUP)
+    game = LiveGame({**SETUP, "rules": rules})
     reader = ScriptedReader(script)
     pipeline = TablePipeline(game, reader=reader, settle_s=0.5, short_play_wait_s=1.0,
                              calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
@@ -337,13 +338,13 @@ def test_a_follow_longer_than_the_lead_by_an_unsure_card_alone_does_not_grow_the
 
 
 def test_a_lead_with_an_unsure_extra_card_is_cut_to_its_first_follow(tmp_path):
-    """Three 10♣ led, a fourth read at 0.45 beside them (pips boxed as an index); seat 1 lays
-    three cards. The lead's unsure extra card goes, and the follows are not filled to four."""
+    """Three 10♣ led (three decks), a fourth read at 0.45 beside them (pips boxed as an index); seat 1
+    lays three cards. The lead's unsure extra card goes, and the follows are not filled to four."""
     lead = [("10C", 0.95), ("10C", 0.95), ("10C", 0.95), ("10C", 0.45)]
     script = {0: {}, 10: {0: lead},
               30: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)]},
               60: {0: lead, 1: [("KC", 0.95), ("8C", 0.95), ("8C", 0.95)], 2: [("QC", 0.95), ("JC", 0.95), ("4C", 0.95)]}}
-    trick, game = first_trick(script, frames=100)
+    trick, game = first_trick(script, frames=100, rules="titanic-3deck")
     assert trick["plays"] == [["10C", "10C", "10C"], ["KC", "8C", "8C"], ["QC", "JC", "4C"]]
     assert trick.get("unconfirmed", []) == []
 
@@ -634,3 +635,20 @@ def test_a_lead_revised_into_cards_no_deck_can_hold_keeps_its_first_read_and_the
     script = {0: {}, 10: {0: four}, 30: {0: five}, 60: {0: five, 1: follow}}
     trick, _ = first_trick(script, frames=100)
     assert trick["plays"][:2] == [["KS"] * 4, ["QS", "QS", "JS", "JS"]]
+
+
+def test_a_play_holding_more_copies_than_the_decks_have_left_goes_to_a_person_and_accuses_nobody():
+    """Two decks hold two K♠; seat 0's zone reads three, surely (a fanned card counted twice on a
+    4-corner deck). Every K♠ of the play goes to a person, so the card-not-available it would prove
+    is to check; once a person fixes the misread card, nothing is left to accuse."""
+    lead = [("KS", 0.95)] * 3
+    follow = [("3S", 0.95), ("4S", 0.95), ("5S", 0.95)]
+    trick, game = first_trick({0: {}, 10: {0: lead}, 30: {0: lead, 1: follow}}, frames=70)
+    assert trick["plays"] == [["KS", "KS", "KS"], ["3S", "4S", "5S"]]
+    assert trick["unconfirmed"] == [[0, 0], [0, 1], [0, 2]]
+    [violation] = [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "card-not-available"]
+    assert violation["proven"] is False
+    game.correct(0, 0, 0, 2, "QS")
+    game.confirm(0, 0, 0, 0)
+    game.confirm(0, 0, 0, 1)
+    assert [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "card-not-available"] == []

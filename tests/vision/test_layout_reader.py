@@ -1,0 +1,94 @@
+"""A deck that prints its suits beside its ranks is read by a reader of its own (issue 41: held-out
+horizontal designs): ``models/horizontal/``, networks trained on such indices, chosen when the user
+says so (``--index-layout horizontal``) or the deck's enrolment found it; the shipped networks read
+every other deck as before."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tuolaji import cli
+from tuolaji.vision.decks import DeckHead, classifier_fingerprint
+from tuolaji.vision.inference import LAYOUT_READERS, CardReader, layout_reader_folder
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+@pytest.fixture(scope="module")
+def models_with_a_layout_reader(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped models with a reader of their own for horizontal decks: the same detector, the
+    small-index specialist standing in for a classifier trained on such indices (another file: another
+    fingerprint), and settings that say it reads them as they lie."""
+    root = tmp_path_factory.mktemp("models")
+    for path in MODELS.iterdir():
+        if path.is_file():
+            (root / path.name).symlink_to(path)
+    own = root / LAYOUT_READERS["horizontal"]
+    own.mkdir()
+    (own / "detector.onnx").symlink_to(MODELS / "detector.onnx")
+    shutil.copyfile(MODELS / "classifier_small.onnx", own / "classifier.onnx")
+    meta = json.loads((MODELS / "cards.json").read_text())
+    meta["reader"] |= {"learnt_layouts": "vertical,horizontal", "small_reader_px": 0.0, "face_threshold": 0.0}
+    (own / "cards.json").write_text(json.dumps(meta))
+    return root
+
+
+def _deck(classifier: Path, layout: str) -> DeckHead:
+    with np.load(MODELS / "classifier_head.npz") as head:
+        return DeckHead("home", head["weight"], head["bias"], classifier_fingerprint(classifier), layout)
+
+
+def test_a_horizontal_deck_is_read_by_the_layout_reader_and_every_other_deck_as_before(models_with_a_layout_reader: Path) -> None:
+    root = models_with_a_layout_reader
+    told = CardReader.load(root, threads=1, index_layout="horizontal")
+    assert told.folder == root / "horizontal"
+    assert told.settings.index_layout == "horizontal" and "horizontal" in told.settings.learnt_layouts.split(",")
+    assert told.settings.small_reader_px == 0.0  # its own settings, not the shipped reader's
+    assert CardReader.load(root, threads=1).folder == root
+    assert CardReader.load(root, threads=1, index_layout="vertical").folder == root
+
+
+def test_a_reader_that_learnt_the_layout_reads_its_indices_as_they_lie(models_with_a_layout_reader: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    root = models_with_a_layout_reader
+    told = CardReader.load(root, threads=1, index_layout="horizontal")
+    without_own = CardReader.load(MODELS, threads=1, index_layout="horizontal") if not (MODELS / "horizontal").exists() \
+        else CardReader.load(MODELS, threads=1, index_layout="horizontal", learnt_layouts="vertical")
+    rearranged: list[int] = []
+    for reader in (told, without_own):
+        monkeypatch.setattr(reader, "_reread_restacked", lambda *args, **kwargs: rearranged.append(len(args[1])))
+    image = np.full((240, 320, 3), 60, np.uint8)
+    boxes = np.array([[100, 100, 120, 130], [200, 80, 222, 110]], np.float32)
+    told.classify(image, boxes)
+    assert rearranged == []
+    without_own.classify(image, boxes)  # the shipped networks read a horizontal deck's every index rearranged
+    assert rearranged == [2]
+
+
+def test_a_deck_enrolled_with_the_shipped_networks_keeps_reading_with_them(models_with_a_layout_reader: Path) -> None:
+    root = models_with_a_layout_reader
+    enrolled_before = _deck(root / "classifier.onnx", "horizontal")
+    assert layout_reader_folder(root, "horizontal", enrolled_before) is None
+    assert CardReader.load(root, threads=1, deck=enrolled_before).folder == root
+    enrolled_with_it = _deck(root / "horizontal" / "classifier.onnx", "horizontal")
+    assert layout_reader_folder(root, "horizontal", enrolled_with_it) == root / "horizontal"
+
+
+def test_the_index_layout_option_chooses_the_reader_and_refuses_a_layout_it_does_not_know(
+        models_with_a_layout_reader: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), np.full((240, 320, 3), 60, np.uint8))
+    assert cli.main(["detect", str(picture), "--models", str(models_with_a_layout_reader), "--index-layout", "horizontal",
+                     "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [{"image": str(picture), "cards": []}]  # the cloth alone: no card
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["detect", str(picture), "--index-layout", "diagonal"])
+    assert refused.value.code == 2
+    assert "--index-layout: invalid choice: 'diagonal'" in capsys.readouterr().err
