@@ -196,7 +196,7 @@ class CardReader:
             return CardReader.load(layout_folder, threads, deck, **{**overrides, "index_layout": settings.index_layout})
         options = session_options(threads)
         names = ["detector.onnx", "classifier.onnx"]
-        with_face = settings.face_threshold > 0 and (folder / "face.onnx").exists()
+        with_face = settings.face_threshold > 0 and model_file(folder, "face.onnx").exists()
         if with_face:
             names.append("face.onnx")
         # an enrolled deck's head reads the classifier's own features: the specialist is left out
@@ -204,7 +204,7 @@ class CardReader:
             names.append(SMALL_CLASSIFIER_FILE)
         sessions = []
         for name in names:
-            path = folder / name
+            path = model_file(folder, name)
             if not path.exists():
                 raise OSError(2, "No such file or directory", str(path))
             try:
@@ -573,6 +573,15 @@ class CardReader:
 
 
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
+
+
+def model_file(folder: Path, name: str) -> Path:
+    """``folder / name``; where ``folder`` is a layout reader's (:data:`LAYOUT_READERS`) without
+    that file, the models folder's own (a layout reader shares the face reader, ``face.onnx``)."""
+    path = folder / name
+    if not path.exists() and folder.name in LAYOUT_READERS.values() and (folder.parent / name).exists():
+        return folder.parent / name
+    return path
 
 
 def layout_reader_folder(models: Path, index_layout: str, deck: DeckHead | None = None) -> Path | None:

@@ -73,6 +73,7 @@ from tuolaji.vision.plays import (
     sweep_done,
     trick_of,
     without_current_tricks,
+    without_extra_copies,
     without_unsure,
 )
 from tuolaji.vision.read_check import (
@@ -455,7 +456,10 @@ class TablePipeline:
         )
         if now - zone.short_since >= self.short_play_wait_s or next_played:
             if len(content) > lead_size:
-                if self._lead_hid_a_copy(content, expected):
+                outvoted = self._outvoted(content)
+                if outvoted is not None:
+                    content = outvoted
+                elif self._lead_hid_a_copy(content, expected):
                     self._grow_lead(len(content))
                 else:
                     content = without_unsure(content, len(content) - lead_size)
@@ -464,10 +468,24 @@ class TablePipeline:
                 lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
 
+    def _outvoted(self, content: ZoneContent) -> ZoneContent | None:
+        """A follow longer than the lead, when the lead and at least two follows are recorded all of
+        one size and the follow is of that size without its unsure cards and its extra copies of a
+        card (:func:`without_extra_copies`: a card of its fan counted twice): that follow, so cut,
+        rather than a lead and follows that all hid a copy. None otherwise (extra cards of other
+        names, B♛ A♥ after three singles, are more likely a pair each of them read as one)."""
+        plays = self._trick.plays
+        size = len(plays[0])
+        if len(plays) < 3 or any(len(play) != size for play in plays):
+            return None
+        cut = without_unsure(content, len(content) - size)
+        cut = without_extra_copies(cut, len(cut) - size)
+        return cut if len(cut) == size else None
+
     def _lead_hid_a_copy(self, content: ZoneContent, seat: int) -> bool:
         """A follow longer than the lead shows the lead's true size when it holds more sure
-        cards than the lead, or when another follower's zone also holds more than the lead; else
-        its extra cards are unsure reads where there is no card (a pip cluster read as an index)."""
+        cards than the lead, or when another follower's zone also holds more than the lead; else its
+        extra cards are unsure reads where there is no card (a pip cluster read as an index)."""
         lead_size = len(self._trick.plays[0])
         if len(content) - len(content.unconfirmed) > lead_size:
             return True

@@ -97,6 +97,36 @@ def fit_to_size(content: ZoneContent, size: int, filler: str | None = None) -> Z
     return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
 
 
+def without_extra_copies(content: ZoneContent, count: int) -> ZoneContent:
+    """``content`` with up to ``count`` copies of its repeated cards taken out (the card with the
+    most copies first, its least sure copy first), and the copies left of a card cut so marked for
+    a person: a fanned card whose corners were counted as two cards is an extra copy of a card the
+    play already holds, and the reads that counted it are not to be trusted as sure.
+
+    >>> c = ZoneContent(("8C", "8C", "8C"), (0.81, 0.99, 0.85))
+    >>> without_extra_copies(c, 1)
+    ZoneContent(cards=('8C', '8C'), confidence=(0.99, 0.85), unconfirmed=(0, 1))
+    >>> without_extra_copies(ZoneContent(("BJ", "QS"), (0.9, 0.9)), 1).cards
+    ('BJ', 'QS')
+    """
+    cards, confidence = list(content.cards), list(content.confidence)
+    kept = list(range(len(cards)))
+    cut: set[str] = set()
+    for _ in range(max(0, count)):
+        copies = Counter(cards[i] for i in kept)
+        name, most = max(copies.items(), key=lambda item: (item[1], -min(confidence[i] for i in kept if cards[i] == item[0])))
+        if most < 2:
+            break
+        kept.remove(min((i for i in kept if cards[i] == name), key=lambda i: (confidence[i], -i)))
+        cut.add(name)
+    if not cut:
+        return content
+    unconfirmed = sorted({new for new, old in enumerate(kept) if old in content.unconfirmed or cards[old] in cut})
+    return ZoneContent(tuple(cards[i] for i in kept), tuple(confidence[i] for i in kept), tuple(unconfirmed),
+                       tuple(content.candidates[i] for i in kept) if content.candidates else (),
+                       tuple(content.evidence[i] for i in kept) if content.evidence else (), content.read_weights)
+
+
 def without_unsure(content: ZoneContent, count: int) -> ZoneContent:
     """``content`` without up to ``count`` of its unsure cards, the least sure first.
 

@@ -120,6 +120,8 @@ def test_the_wheel_carries_every_package_the_models_and_the_demo(installed: Path
         from tuolaji.vision import demo
         files = [models.MODELS_DIR / n for n in ("detector.onnx", "classifier.onnx", "classifier_small.onnx", "face.onnx",
                                                     "classifier_head.npz", "cards.json")]
+        files += [models.MODELS_DIR / "horizontal" / n for n in ("detector.onnx", "classifier.onnx", "classifier_head.npz",
+                                                                 "reader_check.npz", "cards.json")]
         files += [demo.DEMO_VIDEO, demo.DEMO_SETUP, demo.DEMO_FRAMES, demo.DEMO_TRUTH, demo.DEMO_RECORD_FILE]
         files += [Path(web.__file__).parent / "templates" / "base.html", Path(web.__file__).parent / "static" / "client.js"]
         import tuolaji.club

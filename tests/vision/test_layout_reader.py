@@ -92,3 +92,39 @@ def test_the_index_layout_option_chooses_the_reader_and_refuses_a_layout_it_does
         cli.main(["detect", str(picture), "--index-layout", "diagonal"])
     assert refused.value.code == 2
     assert "--index-layout: invalid choice: 'diagonal'" in capsys.readouterr().err
+
+
+def _cards_read_right(output: str, scenes: list) -> tuple[int, int, int]:
+    """Cards read right and cards read that are not there, over ``scenes``, from ``detect --json``'s
+    output, and the cards the scenes show."""
+    from collections import Counter
+
+    right = extra = shown = 0
+    for result, scene in zip(json.loads(output), scenes, strict=True):
+        truth = Counter(card.card for card in scene.cards if card.readable)
+        got = Counter(card["card"] for card in result["cards"])
+        right, extra, shown = right + sum((got & truth).values()), extra + sum((got - truth).values()), shown + sum(truth.values())
+    return right, extra, shown
+
+
+def test_told_the_deck_prints_its_suits_beside_its_ranks_detect_reads_such_a_deck(tmp_path: Path,
+                                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Held-out drawn designs printing the suit beside the rank (10♥ on one line), read by `detect` as a
+    user reads a photo: told so, the shipped layout reader names most of their cards; not told, the
+    ordinary reader names almost none (it reads such an index as one lying on its side)."""
+    import cv2
+
+    from tuolaji.datasets.scenes import generate_scene
+
+    assert (MODELS / "horizontal" / "cards.json").is_file()  # shipped: models/README, "A reader for horizontal decks"
+    scenes = [generate_scene(4107, k, 640, 480, split="holdout", horizontal=1.0) for k in (0, 1, 2, 5)]
+    paths = []
+    for k, scene in enumerate(scenes):
+        paths.append(str(tmp_path / f"scene{k}.png"))
+        cv2.imwrite(paths[-1], scene.image)
+    assert cli.main(["detect", *paths, "--careful", "--index-layout", "horizontal", "--json"]) == 0
+    told_right, told_extra, shown = _cards_read_right(capsys.readouterr().out, scenes)
+    assert cli.main(["detect", *paths, "--careful", "--json"]) == 0
+    untold_right, _untold_extra, _ = _cards_read_right(capsys.readouterr().out, scenes)
+    assert told_right >= 0.55 * shown and told_right >= untold_right + 0.4 * shown, (told_right, untold_right, shown)
+    assert told_extra <= 0.2 * shown, (told_extra, shown)

@@ -325,6 +325,32 @@ def test_a_follow_recorded_before_the_lead_grew_is_filled_and_marked_not_left_sh
     assert [0, 2] in trick["unconfirmed"] and [1, 2] in trick["unconfirmed"]
 
 
+def test_the_last_follow_read_longer_than_a_trick_agreeing_on_its_size_is_outvoted(tmp_path):
+    """Three decks, three plays of two cards (3♣ 3♣ led, 9♣ 6♣, 6♣ 6♣); the last seat's pair of 8♣, a deck with an
+    index in every corner, reads surely as three 8♣. The trick agreed on pairs: the extra copy is
+    taken out and the 8♣ left go to a person, and the lead and follows are not grown to three."""
+    script = {0: {}, 10: {0: [("3C", 0.95), ("3C", 0.95)]},
+              30: {0: [("3C", 0.95), ("3C", 0.95)], 1: [("9C", 0.95), ("6C", 0.95)]},
+              50: {0: [("3C", 0.95), ("3C", 0.95)], 1: [("9C", 0.95), ("6C", 0.95)], 2: [("6C", 0.95), ("6C", 0.95)]},
+              70: {0: [("3C", 0.95), ("3C", 0.95)], 1: [("9C", 0.95), ("6C", 0.95)], 2: [("6C", 0.95), ("6C", 0.95)],
+                   3: [("8C", 0.9), ("8C", 0.95), ("8C", 0.85)]}}
+    trick, game = first_trick(script, frames=110, rules="titanic-3deck")
+    assert trick["plays"] == [["3C", "3C"], ["9C", "6C"], ["6C", "6C"], ["8C", "8C"]]
+    assert trick["unconfirmed"] == [[3, 0], [3, 1]]
+
+
+def test_the_last_follow_longer_by_cards_of_other_names_still_shows_the_pairs_read_as_singles(tmp_path):
+    """Pairs of K♥, Q♥ and A♥ fanned tight read as singles; the last seat's 大王 A♥ reads as two cards,
+    no copy among them: the lead was a pair, so it grows with its hidden copy for a person (no proven
+    wrong card count against the last seat)."""
+    script = {0: {}, 10: {0: [("KH", 0.95)]}, 30: {0: [("KH", 0.95)], 1: [("QH", 0.95)]},
+              50: {0: [("KH", 0.95)], 1: [("QH", 0.95)], 2: [("AH", 0.95)]},
+              70: {0: [("KH", 0.95)], 1: [("QH", 0.95)], 2: [("AH", 0.95)], 3: [("BJ", 0.95), ("AH", 0.95)]}}
+    trick, game = first_trick(script, frames=110, rules="titanic-3deck")
+    assert [len(play) for play in trick["plays"]] == [2, 2, 2, 2] and [0, 1] in trick["unconfirmed"]
+    assert not [v for v in game.audit()["deals"][0]["violations"] if v["proven"]]
+
+
 def test_a_follow_longer_than_the_lead_by_an_unsure_card_alone_does_not_grow_the_lead(tmp_path):
     """One A♣ led; seat 1's 5♣ also reads a 4♣ at 0.45 (a row of large pips boxed as an index).
     The lead keeps its one card and the follow is recorded without the unsure extra read:
