@@ -128,3 +128,26 @@ def test_told_the_deck_prints_its_suits_beside_its_ranks_detect_reads_such_a_dec
     untold_right, _untold_extra, _ = _cards_read_right(capsys.readouterr().out, scenes)
     assert told_right >= 0.55 * shown and told_right >= untold_right + 0.4 * shown, (told_right, untold_right, shown)
     assert told_extra <= 0.2 * shown, (told_extra, shown)
+
+
+@pytest.mark.slow  # a two-trick video rendered and replayed twice with the trained reader: about 30 s
+def test_a_table_video_of_a_horizontal_deck_is_recorded_when_the_replay_is_told(tmp_path: Path) -> None:
+    """`tuolaji replay --index-layout horizontal` on a video of a held-out design printing its suits
+    beside its ranks records its tricks as they were played; not told, it records fewer of them."""
+    from tuolaji import scorer
+    from tuolaji.datasets.video import RenderOptions, render_video, save_render
+
+    record = scorer.random_record("titanic-3deck", 4401, players=4, tricks=3)
+    video = tmp_path / "horizontal.mp4"
+    paths = save_render(render_video(record, video, RenderOptions(seed=4401, style_split="holdout",
+                                                                    index_layout="horizontal")), video)
+    want = record["deals"][0]["tricks"][:3]
+
+    def exact(*extra: str) -> int:
+        out = tmp_path / f"record{len(extra)}.json"
+        assert cli.main(["replay", str(video), "--setup", str(paths["setup"]), "--out", str(out), "--quiet", *extra]) == 0
+        got = json.loads(out.read_text(encoding="utf-8"))["deals"][0]["tricks"]
+        return sum(g.get("leader") == w["leader"] and g.get("plays") == w["plays"] for g, w in zip(got, want, strict=False))
+
+    told, untold = exact("--index-layout", "horizontal"), exact()
+    assert told >= 2 and told > untold, (told, untold)
