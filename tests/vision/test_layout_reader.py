@@ -151,3 +151,25 @@ def test_a_table_video_of_a_horizontal_deck_is_recorded_when_the_replay_is_told(
 
     told, untold = exact("--index-layout", "horizontal"), exact()
     assert told >= 2 and told > untold, (told, untold)
+
+
+@pytest.mark.slow  # a drawn deck enrolled from twelve photos: about 10 s
+def test_a_horizontal_deck_is_enrolled_on_the_layout_reader_and_read_with_it(tmp_path: Path) -> None:
+    """`tuolaji enrol` on photos of a held-out drawn deck printing its suits beside its ranks keeps it as
+    horizontal, learnt on ``models/horizontal/``'s classifier, and `--deck` then reads with that reader."""
+    import os
+
+    from tuolaji.datasets.deck_photos import ProceduralDeck, draw_deck_photos
+    from tuolaji.vision.decks import load_deck
+
+    photos = draw_deck_photos(ProceduralDeck.drawn(11, index_layout="horizontal"), 12, tmp_path / "photos")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps([{"image": os.path.relpath(image, tmp_path),
+                                     "cards": json.loads((photos / "labels" / (image.stem + ".json")).read_text())["cards"]}
+                                    for image in sorted((photos / "images").iterdir())]))
+    data = tmp_path / "data"
+    assert cli.main(["enrol", "sideways", str(manifest), "--data", str(data)]) == 0
+    deck = load_deck(data, "sideways")
+    assert deck.index_layout == "horizontal"
+    assert deck.classifier == classifier_fingerprint(MODELS / "horizontal" / "classifier.onnx")
+    assert CardReader.load(threads=1, deck=deck).folder == MODELS / "horizontal"
