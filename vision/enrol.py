@@ -308,6 +308,11 @@ def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None
     return crops, labels, listed, matched
 
 
+def _named_before(seen: _Seen, layout: str) -> int:
+    """How many of the photos' cards the reader of ``layout`` named as listed before enrolment."""
+    return sum(card.card == label for _photo, _image, reads in seen for card, label in reads[layout][3])
+
+
 def _cards_read_right(models: Path, threads: int, deck: DeckHead, seen: _Seen) -> int:
     """How many of the cards listed for the enrolment's photos a reader with ``deck`` reads there,
     less the cards it reads that are not listed."""
@@ -394,7 +399,9 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
         raise refusal
     if len(taught) > 1:
         right = {layout: _cards_read_right(models_dir, threads, deck, seen) for layout, (deck, *_rest) in taught.items()}
-        layout = max(INDEX_LAYOUTS, key=lambda name: (right.get(name, -1), name == "vertical"))
+        # a tie (a few photos, which each learnt deck reads back alike) goes to the layout whose own
+        # reader named more of the cards before it learnt anything, then to the rank above its suit
+        layout = max(INDEX_LAYOUTS, key=lambda name: (right.get(name, -1), _named_before(seen, name), name == "vertical"))
     else:
         layout = next(iter(taught))
     deck, listed, matched, lessons, not_index = taught[layout]
