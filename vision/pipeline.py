@@ -473,7 +473,7 @@ class TablePipeline:
         one size and the follow is of that size without its unsure cards and its extra copies of a
         card (:func:`without_extra_copies`: a card of its fan counted twice): that follow, so cut,
         rather than a lead and follows that all hid a copy. None otherwise (extra cards of other
-        names, B♛ A♥ after three singles, are more likely a pair each of them read as one)."""
+        names, 大王 A♥ after three singles, are more likely pairs each read as one card)."""
         plays = self._trick.plays
         size = len(plays[0])
         if len(plays) < 3 or any(len(play) != size for play in plays):
