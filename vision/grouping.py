@@ -96,9 +96,13 @@ This and ``DIAGONAL_RATIO`` are wider than the decks' exact geometry, for the er
 read directions (chosen on the tuning set: models/README.md)."""
 DIAGONAL_RATIO = (0.4, 1.7)
 """Across / down offsets of diagonal corners, widened for the errors of the directions."""
+WIDE_DIAGONAL_FROM = VERTICAL_RATIO
+"""... from this for a deck printing its suits beside its ranks (``wide``): its wider indices sit
+further in from the card's sides, so its diagonal is steeper (0.38 measured on a held-out tuning
+design's 4-corner card), and nothing lies between one above the other and diagonal."""
 
 
-def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
+def pair_kind(a: IndexReading, b: IndexReading, wide: bool = False) -> str | None:
     """"vertical" or "diagonal" when two indices can be opposite corners of one card,
     "level" when they can be its two top (or two bottom) corners, else None.
 
@@ -137,7 +141,7 @@ def pair_kind(a: IndexReading, b: IndexReading) -> str | None:
     ratio = abs(across) / down
     if ratio < VERTICAL_RATIO:
         return "vertical"
-    if DIAGONAL_RATIO[0] <= ratio <= DIAGONAL_RATIO[1]:
+    if (WIDE_DIAGONAL_FROM if wide else DIAGONAL_RATIO[0]) <= ratio <= DIAGONAL_RATIO[1]:
         return "diagonal"
     return None
 
@@ -292,7 +296,7 @@ def fanned_side_by_side(a: IndexReading, b: IndexReading, outline: np.ndarray) -
     return down <= across < FAN_WIDTH * float(spread.max() - spread.min())
 
 
-def _one_card(a: IndexReading, b: IndexReading) -> bool:
+def _one_card(a: IndexReading, b: IndexReading, wide: bool = False) -> bool:
     """False when a and b cannot be two corners of one card: read as cards neither could be
     (:func:`may_be_same_card`), facing across each other, or facing opposite ways where no
     opposite corners could lie.
@@ -300,16 +304,24 @@ def _one_card(a: IndexReading, b: IndexReading) -> bool:
     Read corner sides only ever join corners (:func:`_level_pair`), never part them: one
     misread side must not split a whole card in two.
     """
-    return may_be_same_card(a, b) and (float(up_vector(a) @ up_vector(b)) >= LEVEL_DOT or pair_kind(a, b) is not None)
+    return may_be_same_card(a, b) and (float(up_vector(a) @ up_vector(b)) >= LEVEL_DOT or pair_kind(a, b, wide) is not None)
 
 
-def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float) -> bool:
+TOP_CORNERS_ACROSS = 0.55
+"""The two top (or bottom) corner indices of one card lie at least this many of its card heights
+apart (index centre to centre, both measured between index centres) ..."""
+WIDE_TOP_CORNERS_ACROSS = 0.4
+"""... and this many for a deck printing its suits beside its ranks (``wide``): its wider indices sit
+further in from the card's sides (measured 0.49 on a held-out tuning design's 4-corner card)."""
+
+
+def _fanned_apart(a: IndexReading, b: IndexReading, card_height: float, wide: bool = False) -> bool:
     """True when a and b face the same way but cannot be two top (or bottom) corners of one
     card ``card_height`` index sizes tall: closer than a card's width, or one below the other."""
     if float(up_vector(a) @ up_vector(b)) < 0.8:
         return False
     dx, dy = _offset(a, b)
-    return abs(dx) < 0.55 * card_height or abs(dy) > 0.4 * card_height
+    return abs(dx) < (WIDE_TOP_CORNERS_ACROSS if wide else TOP_CORNERS_ACROSS) * card_height or abs(dy) > 0.4 * card_height
 
 
 def _index_between(a: IndexReading, b: IndexReading, readings: list[IndexReading]) -> bool:
@@ -503,8 +515,9 @@ def drop_pip_boxes(readings: list[IndexReading]) -> list[IndexReading]:
     return kept
 
 
-def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[CardInstance]:
-    """Group index readings into physical cards, nearest plausible pairs first.
+def group_indices(readings: list[IndexReading], spacing: float = 0.0, wide: bool = False) -> list[CardInstance]:
+    """Group index readings into physical cards, nearest plausible pairs first (``wide``: the deck
+    prints its suits beside its ranks, :data:`WIDE_TOP_CORNERS_ACROSS`).
 
     A card's name is the most probable one given all its readings (:func:`fused_card`),
     its confidence that at least one of them read it right.
@@ -533,7 +546,7 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
     candidates = []
     for i in range(n):
         for j in range(i + 1, n):
-            kind = pair_kind(readings[i], readings[j])
+            kind = pair_kind(readings[i], readings[j], wide)
             if kind is not None:
                 candidates.append((pair_cost(readings[i], readings[j], kind), kind, i, j))
     candidates.sort()
@@ -551,8 +564,8 @@ def group_indices(readings: list[IndexReading], spacing: float = 0.0) -> list[Ca
                 height = heights.get(ri, heights.get(rj))
             else:
                 height = (_offset(readings[i], readings[j])[1] + _offset(readings[j], readings[i])[1]) / 2
-            if any(not _one_card(readings[p], readings[q])
-                   or (height is not None and _fanned_apart(readings[p], readings[q], height))
+            if any(not _one_card(readings[p], readings[q], wide)
+                   or (height is not None and _fanned_apart(readings[p], readings[q], height, wide))
                    or _index_between(readings[p], readings[q], readings)
                    for p in members[ri] for q in members[rj]):
                 continue

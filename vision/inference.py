@@ -484,7 +484,7 @@ class CardReader:
         outlines += [(quad, False) for quad in (card_quads(frame_bgr) if quads is None else quads)]
         if cards is not None:
             outlines = [(q, whole) for q, whole in outlines
-                        if len({c.card for c in cards if _inside(q, c.box)}) < 2 or _one_card_outline(q, cards)]
+                        if len({c.card for c in cards if _inside(q, c.box)}) < 2 or _one_card_outline(q, cards, self._wide)]
         if not outlines:
             return [], np.zeros((0, REJECT + 1), np.float32)
         faces = [stretch_to_face(portrait(frame_bgr)) if whole else warp_face(frame_bgr, q) for q, whole in outlines]
@@ -517,7 +517,7 @@ class CardReader:
         sure_faces = [(quad, CARD_NAMES[int(p.argmax())]) for quad, p in zip(quads, probs, strict=True)
                 if int(p.argmax()) != REJECT and p.max() >= s.face_threshold]
         for quad, _name in sure_faces:
-            on = cards_on_outline(cards, quad)
+            on = cards_on_outline(cards, quad, self._wide)
             if on is not None and len(on) > 1 and not _fanned(quad, [cards[i] for i in on]):
                 # one card whose corners were read apart: the face's read then weighs in below
                 cards = [c for i, c in enumerate(cards) if i not in on] + [one_card([cards[i] for i in on])]
@@ -560,9 +560,14 @@ class CardReader:
         or wrong); a joker also needs ``joker_threshold``.
         """
         s = self.settings
-        cards = [c for c in group_indices(readings, s.index_spacing)
+        cards = [c for c in group_indices(readings, s.index_spacing, self._wide)
                  if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
-        return join_on_outlines(cards, quads) if quads else cards
+        return join_on_outlines(cards, quads, self._wide) if quads else cards
+
+    @property
+    def _wide(self) -> bool:
+        """Whether the deck prints its suits beside its ranks: its indices are wider for their card."""
+        return self.settings.index_layout == "horizontal"
 
     def card_bar(self, card: CardInstance) -> float:
         """The confidence from which ``card`` (read from its corner indices) counts as read."""
@@ -597,8 +602,8 @@ def layout_reader_folder(models: Path, index_layout: str, deck: DeckHead | None 
     return layout_folder
 
 
-def _one_card_outline(quad: np.ndarray, cards: list[CardInstance]) -> bool:
-    on = cards_on_outline(cards, quad)
+def _one_card_outline(quad: np.ndarray, cards: list[CardInstance], wide: bool = False) -> bool:
+    on = cards_on_outline(cards, quad, wide)
     return on is not None and len(on) > 1
 
 

@@ -175,3 +175,35 @@ def test_a_horizontal_deck_is_enrolled_on_the_layout_reader_and_read_with_it(tmp
     assert deck.index_layout == "horizontal"
     assert deck.classifier == classifier_fingerprint(MODELS / "horizontal" / "classifier.onnx")
     assert CardReader.load(threads=1, deck=deck).folder == MODELS / "horizontal"
+
+
+def test_a_lone_card_of_a_horizontal_deck_is_one_card_though_its_indices_are_wide() -> None:
+    """"10♦" printed on one line is half as large again as "10" over "♦": on a card lying alone (its
+    outline 57 px across as found), two such corners 28 px large are one card when the deck is known
+    to print its suits beside its ranks, and stay as read (two 10♦, a pair) for an ordinary deck,
+    whose corners are never that large for their card."""
+    from tuolaji.vision.outlines import join_on_outlines
+    from tuolaji.vision.readings import CardInstance, IndexReading
+
+    quad = np.array([[514, 226], [516, 282], [436, 282], [436, 224]], np.float32)  # a card lying sideways
+    left = IndexReading("10D", (435.3, 248.0, 455.8, 284.7), 0.9, 271.0)
+    right = IndexReading("10D", (496.7, 225.2, 518.9, 263.7), 0.88, 91.0)
+    cards = [CardInstance("10D", left.box, 0.9, (left,)), CardInstance("10D", right.box, 0.88, (right,))]
+    assert [len(c.indices) for c in join_on_outlines(cards, [quad], wide=True)] == [2]
+    assert [len(c.indices) for c in join_on_outlines(cards, [quad])] == [1, 1]
+
+
+def test_a_pair_of_a_four_corner_horizontal_deck_is_two_cards_not_three() -> None:
+    """Two 2♣ of a held-out tuning design printing "2♣" in all four corners, the lower one fanned out to
+    the right showing its right-hand corners. Its wide indices sit further in from the card's sides, so
+    the top card's corners are less than 0.55 of its height apart and its diagonal steeper than an
+    ordinary card's: told the deck prints its suits beside its ranks, the reader makes the top card of
+    its four corners and the pair is two cards; an ordinary deck's rules make three."""
+    from tuolaji.vision.grouping import group_indices
+    from tuolaji.vision.readings import IndexReading
+
+    readings = [IndexReading("2C", (286, 63, 306, 79), 0.93, 358, 0.0), IndexReading("2C", (319, 61, 342, 78), 0.87, 1, 0.99),
+                IndexReading("2C", (292, 133, 314, 151), 0.88, 178, 0.98), IndexReading("2C", (329, 130, 350, 149), 0.86, 169, 0.0),
+                IndexReading("2C", (351, 134, 372, 151), 0.89, 176, 0.0), IndexReading("2C", (344, 62, 362, 79), 0.84, 358, 0.98)]
+    assert sorted(len(card.indices) for card in group_indices(readings, wide=True)) == [2, 4]
+    assert sorted(len(card.indices) for card in group_indices(readings)) == [2, 2, 2]
