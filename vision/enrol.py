@@ -371,7 +371,7 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
             base.settings = settings
             readings = every_index(boxes, scores, probs, up, side)
             # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
-            found = [] if photo.layout else group_indices(readings)
+            found = [] if photo.layout else group_indices(readings, wide=layout == "horizontal")
             pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
             reads[layout] = (boxes, probs, up, pairs, len(found))
         seen.append((photo, image, reads))
