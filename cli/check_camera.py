@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 8:
         raise InputError(f"--players {args.players}: a table seats 2 to 8")
     image = first_frame(args)
-    check = check_frame(image, CardReader.load(args.models), args.players)
+    reader = CardReader.load(args.models)
+    beside = CardReader.load(args.models, index_layout="horizontal")
+    check = check_frame(image, reader, args.players, beside_reader=beside if beside.folder != reader.folder else None)
     print(json.dumps(check.to_json(), ensure_ascii=False, indent=1) if args.json else check.report())
     return 0 if check.verdict == "good" else 1

@@ -32,6 +32,13 @@ DARK = 110.0
 may be as dark as it likes: the paper around the indices is what is measured)."""
 GLARE = 0.04
 """Share of the table's pixels that are blown out (white) from which glare is reported."""
+SURE_CARD = 0.6
+"""A card read at least this surely counts when the two index layouts' readers are compared ..."""
+BESIDE_FACTOR = (2, 2)
+"""... and the deck is taken to print its suits beside its ranks when the reader of such decks reads
+at least ``a × n + b`` sure cards where the ordinary reader reads ``n`` (and 3 at least): on 10
+held-out drawn scenes of such decks it says so for 8; on 10 ordinary ones and 20 real photos, for none
+(models/README.md, session 23)."""
 
 
 @dataclass(frozen=True)
@@ -46,12 +53,13 @@ class CameraCheck:
     glare: float
     verdict: str  # good, marginal, too-small, no-cards
     advice: list[str] = field(default_factory=list)
+    suits_beside: bool = False  # the cards read far better as a deck printing its suits beside its ranks
 
     def to_json(self) -> dict[str, Any]:
         return {"size": list(self.size), "table_found": self.table_found, "cards": self.cards,
                 "index_px": None if self.index_px is None else round(self.index_px, 1),
                 "brightness": round(self.brightness, 1), "glare": round(self.glare, 4),
-                "verdict": self.verdict, "advice": list(self.advice)}
+                "verdict": self.verdict, "advice": list(self.advice), "suits_beside": self.suits_beside}
 
     def report(self) -> str:
         index = "no corner index found" if self.index_px is None else f"corner indices {self.index_px:.0f} px tall"
@@ -70,12 +78,14 @@ ADVICE_TEXT: dict[str, str] = {
     "glare": "there is glare: move the lamp or tilt the camera so no light reflects off the cards",
     "no-table": "the table's edges were not found: the whole picture is used; frame the table with some "
                 "floor or room around it, or give its corners",
+    "suits-beside": "the cards seem to print each suit beside its rank (10♥ on one line): read them with "
+                    "--index-layout horizontal, or enrol the deck",
 }
 """The advice in English, by code; ``{name}`` fields come from :func:`advice_codes` (the page words them in Chinese)."""
 
 
 def advice_codes(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-                 size: tuple[int, int]) -> tuple[str, list[tuple[str, dict[str, float]]]]:
+                 size: tuple[int, int], suits_beside: bool = False) -> tuple[str, list[tuple[str, dict[str, float]]]]:
     """The verdict and what to change, as codes of :data:`ADVICE_TEXT` with their figures.
 
     >>> advice_codes(index_px=10.0, brightness=90.0, glare=0.0, table_found=True, size=(640, 480))[1][1]
@@ -102,21 +112,26 @@ def advice_codes(*, index_px: float | None, brightness: float, glare: float, tab
         advice.append(("glare", {}))
     if not table_found:
         advice.append(("no-table", {}))
+    if suits_beside:
+        advice.append(("suits-beside", {}))
     if verdict == "good" and advice:
         verdict = "marginal"
     return verdict, advice
 
 
 def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-               size: tuple[int, int]) -> tuple[str, list[str]]:
+               size: tuple[int, int], suits_beside: bool = False) -> tuple[str, list[str]]:
     """The verdict and what to change."""
     verdict, codes = advice_codes(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found,
-                                  size=size)
+                                  size=size, suits_beside=suits_beside)
     return verdict, [ADVICE_TEXT[code].format(**values) for code, values in codes]
 
 
-def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4) -> CameraCheck:
-    """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`)."""
+def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4,
+                beside_reader: CardReaderLike | None = None) -> CameraCheck:
+    """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`); with ``beside_reader``
+    (the reader of decks printing their suits beside their ranks, ``models/horizontal/``) also whether the
+    cards read far better so (:data:`BESIDE_FACTOR`), to say so."""
     from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
     from tuolaji.vision.zone_reading import ZONE_READ_ABOVE, read_zones
 
@@ -127,10 +142,17 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4) -> 
     except CalibrationError:
         calibration = TableCalibration.full_frame((w, h))
         table_found = False
-    if w > ZONE_READ_ABOVE:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
-        cards = read_zones(reader, image, calibration, SeatZones(players))
-    else:
-        cards = reader.read(image)
+    def read(with_reader: CardReaderLike) -> list[Any]:
+        if w > ZONE_READ_ABOVE:  # as the table pipeline reads a camera's full-resolution frames: zone by zone
+            return list(read_zones(with_reader, image, calibration, SeatZones(players)))
+        return list(with_reader.read(image))
+
+    cards = read(reader)
+    suits_beside = False
+    if beside_reader is not None:
+        plain = sum(card.confidence >= SURE_CARD for card in cards)
+        beside = sum(card.confidence >= SURE_CARD for card in read(beside_reader))
+        suits_beside = beside >= max(3, BESIDE_FACTOR[0] * plain + BESIDE_FACTOR[1])
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
     mask = np.zeros((h, w), np.uint8)
@@ -146,5 +168,6 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4) -> 
                 papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper
     brightness = float(np.median(papers)) if papers else float(np.percentile(table, 99))
     glare = float((table >= 250).mean())
-    verdict, advice = advice_for(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found, size=(w, h))
-    return CameraCheck((w, h), table_found, len(cards), index_px, brightness, glare, verdict, advice)
+    verdict, advice = advice_for(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found, size=(w, h),
+                                 suits_beside=suits_beside)
+    return CameraCheck((w, h), table_found, len(cards), index_px, brightness, glare, verdict, advice, suits_beside)

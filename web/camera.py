@@ -240,6 +240,7 @@ class CameraDesk:
         self.size: str = "1920x1080"
         self.check: dict[str, Any] | None = None
         self.reader: Any = None
+        self.beside_reader: Any = None  # the reader of decks printing their suits beside their ranks (the check's)
         self.touched = time.monotonic()
 
     def touch(self) -> None:
@@ -373,6 +374,17 @@ class AtFrame:
         return [SimpleNamespace(card=c.card, box=c.box, confidence=c.confidence,
                                 indices=[SimpleNamespace(box=box) for box in c.indices])
                 for c in self.oracle.read_index(self.index)]
+
+
+def _beside_reader(desk: CameraDesk, reader: Any) -> Any:
+    """The reader of decks printing their suits beside their ranks, to compare with the trained ``reader``
+    (loaded once; None where the models have none, or where ``reader`` is it already)."""
+    if desk.beside_reader is None:
+        from tuolaji.vision.detector import TABLE, CardReader
+
+        desk.beside_reader = CardReader.load(**TABLE, index_layout="horizontal")
+    beside = desk.beside_reader
+    return None if beside.folder == getattr(reader, "folder", None) else beside
 
 
 def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]:
@@ -521,9 +533,9 @@ def run_check() -> Response:
     frame, image = latest_image(desk)
     assert desk.choice is not None
     reader, kind = _reader_for(desk, desk.choice, frame)
-    check = check_frame(image, reader, _players())
+    check = check_frame(image, reader, _players(), beside_reader=_beside_reader(desk, reader) if kind == "model" else None)
     _, codes = advice_codes(index_px=check.index_px, brightness=check.brightness, glare=check.glare,
-                            table_found=check.table_found, size=check.size)
+                            table_found=check.table_found, size=check.size, suits_beside=check.suits_beside)
     desk.check = check.to_json() | {"reader": kind, "frame": frame.index,
                                     "advice_codes": [[code, values] for code, values in codes]}
     return jsonify(camera_state(app))

@@ -72,6 +72,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "advice.no-table": {"zh": "没找到桌边：正在使用整个画面；让画面带一点地面，或者手动拖动桌角",
                         "en": "the table's edges were not found: the whole picture is used; frame some floor around "
                               "it, or drag its corners"},
+    "advice.suits-beside": {"zh": "这副牌的角标像是横排的（花色印在点数旁边，如「10♥」一行）：启动时加 --index-layout horizontal，或者登记这副牌",
+                            "en": "the cards seem to print each suit beside its rank (10♥ on one line): start with "
+                                  "--index-layout horizontal, or enrol the deck"},
     "decks.title": {"zh": "牌组", "en": "Decks"},
     "decks.none": {"zh": "还没有登记过牌组（使用通用模型）", "en": "No deck enrolled yet (the general model reads)"},
     "decks.new": {"zh": "登记一副新牌", "en": "Enrol a new deck"},

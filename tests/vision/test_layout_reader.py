@@ -207,3 +207,24 @@ def test_a_pair_of_a_four_corner_horizontal_deck_is_two_cards_not_three() -> Non
                 IndexReading("2C", (351, 134, 372, 151), 0.89, 176, 0.0), IndexReading("2C", (344, 62, 362, 79), 0.84, 358, 0.98)]
     assert sorted(len(card.indices) for card in group_indices(readings, wide=True)) == [2, 4]
     assert sorted(len(card.indices) for card in group_indices(readings)) == [2, 2, 2]
+
+
+def test_check_camera_says_when_the_cards_print_their_suits_beside_their_ranks(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`tuolaji check-camera` on a frame of a held-out drawn deck printing its suits beside its ranks
+    reads it with both readers and advises `--index-layout horizontal`; on a frame of an ordinary deck it
+    does not."""
+    import cv2
+
+    from tuolaji.datasets.scenes import generate_scene
+
+    said = {}
+    for name, share in (("beside", 1.0), ("ordinary", 0.0)):
+        frame = tmp_path / f"{name}.png"
+        cv2.imwrite(str(frame), generate_scene(5300, 0, 640, 480, split="holdout", horizontal=share).image)
+        cli.main(["check-camera", str(frame), "--json"])
+        said[name] = json.loads(capsys.readouterr().out)
+    assert said["beside"]["suits_beside"] is True
+    assert any("--index-layout horizontal" in line for line in said["beside"]["advice"])
+    assert said["ordinary"]["suits_beside"] is False
+    assert not any("--index-layout" in line for line in said["ordinary"]["advice"])

@@ -116,6 +116,37 @@ def test_cards_too_small_to_read(app: Flask, client: Any, folder_source: str) ->
     get_desk(app).close()
 
 
+class SureCards:
+    """A reader (of the models in ``folder``) that reads ``count`` cards surely, with 24 px corner indices."""
+
+    def __init__(self, count: int, folder: str = "models") -> None:
+        self.count = count
+        self.folder = Path(folder)
+
+    def read(self, image: np.ndarray) -> list[Any]:
+        return [SimpleNamespace(card="AS", box=(x, 100, x + 16, 124), confidence=0.9,
+                                indices=[SimpleNamespace(box=(x, 100, x + 16, 124))]) for x in range(40, 40 + 60 * self.count, 60)]
+
+
+def test_the_check_says_when_the_cards_read_far_better_as_a_deck_printing_its_suits_beside_its_ranks(
+        app: Flask, client: Any, folder_source: str) -> None:
+    """The page's camera check reads the frame with the horizontal decks' reader too; when it reads far
+    more cards (5 against 1), the advice says to start with --index-layout horizontal, in the page's words."""
+    from tuolaji.web.extras_i18n import STRINGS
+
+    client.post("/api/camera/open", json={"source": folder_source, "size": "640x480"})
+    wait_for_frame(client)
+    desk = get_desk(app)
+    desk.reader, desk.beside_reader = SureCards(1), SureCards(5, "models/horizontal")
+    check = client.post("/api/camera/check").get_json()["check"]
+    assert check["suits_beside"] is True and "suits-beside" in [code for code, _ in check["advice_codes"]]
+    assert "--index-layout horizontal" in STRINGS["advice.suits-beside"]["zh"]
+    desk.reader, desk.beside_reader = SureCards(4), SureCards(5, "models/horizontal")
+    check = client.post("/api/camera/check").get_json()["check"]
+    assert check["suits_beside"] is False and "suits-beside" not in [code for code, _ in check["advice_codes"]]
+    desk.close()
+
+
 def _writes(app: Flask) -> list[str]:
     paths = []
     for rule in app.url_map.iter_rules():
