@@ -66,10 +66,13 @@ class DealFacts:
     suit_of: Any = None  # card name -> effective suit, for this deal's trump and level
     voids: dict[int, frozenset[int]] = field(default_factory=dict)  # seat -> suits it failed to follow in a swept trick
 
+    def copies_elsewhere(self, card: str, seat: int) -> int:
+        """How many copies of ``card`` the other seats have played or the swept tricks hold."""
+        return self.gone[card] + sum(play[card] for s, play in self.on_table.items() if s != seat)
+
     def copies_out(self, card: str, seat: int) -> bool:
         """Whether every copy of ``card`` is already played by the other seats or swept."""
-        elsewhere = self.gone[card] + sum(play[card] for s, play in self.on_table.items() if s != seat)
-        return elsewhere >= self.decks
+        return self.copies_elsewhere(card, seat) >= self.decks
 
     def void_in(self, card: str, seat: int) -> bool:
         """Whether ``seat`` has shown it holds no card of ``card``'s suit."""
@@ -106,8 +109,7 @@ def beyond_the_decks(play: tuple[str, ...] | list[str], facts: DealFacts, seat: 
     ()
     """
     counts = Counter(card for k, card in enumerate(play) if k not in unsure)
-    over = {card for card, n in counts.items()
-            if n + facts.gone[card] + sum(other[card] for s, other in facts.on_table.items() if s != seat) > facts.decks}
+    over = {card for card, n in counts.items() if n + facts.copies_elsewhere(card, seat) > facts.decks}
     return tuple(k for k, card in enumerate(play) if card in over and k not in unsure)
 
 
