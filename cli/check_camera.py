@@ -46,13 +46,12 @@ def first_frame(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from tuolaji.scorer.errors import InputError
     from tuolaji.vision.camera_check import check_frame
-    from tuolaji.vision.detector import CardReader
+    from tuolaji.vision.detector import CardReader, load_layout_reader
 
     if not 2 <= args.players <= 8:
         raise InputError(f"--players {args.players}: a table seats 2 to 8")
     image = first_frame(args)
-    reader = CardReader.load(args.models)
-    beside = CardReader.load(args.models, index_layout="horizontal")
-    check = check_frame(image, reader, args.players, beside_reader=beside if beside.folder != reader.folder else None)
+    check = check_frame(image, CardReader.load(args.models), args.players,
+                        beside_reader=load_layout_reader(args.models, "horizontal"))
     print(json.dumps(check.to_json(), ensure_ascii=False, indent=1) if args.json else check.report())
     return 0 if check.verdict == "good" else 1

@@ -46,12 +46,20 @@ from tuolaji.vision.grouping import (
            pair_cost,
            pair_kind,
 )
-from tuolaji.vision.inference import CAREFUL, FAST, TABLE, CardReader, ReaderSettings, reader_preset
+from tuolaji.vision.inference import (
+           CAREFUL,
+           FAST,
+           TABLE,
+           CardReader,
+           ReaderSettings,
+           load_layout_reader,
+           reader_preset,
+)
 from tuolaji.vision.inputs import read_image_file
 from tuolaji.vision.orientation import refine_up, refine_ups
 from tuolaji.vision.readings import Box, CardInstance, IndexReading
 
-__all__ = ["CARD_NAMES", "CAREFUL", "CROP_PX", "FAST", "JOKER_NAMES", "MODELS_DIR", "REJECT", "TABLE", "Box", "CardInstance",
-           "CardReader", "IndexReading", "ReaderSettings", "drop_duplicate_reads", "fused_card", "group_indices",
-           "may_be_same_card", "nms", "pair_cost", "pair_kind", "read_image_file", "reader_preset", "refine_up",
-           "refine_ups", "update_cards_json"]
+__all__ = ["CARD_NAMES", "CAREFUL", "CROP_PX", "FAST", "JOKER_NAMES", "MODELS_DIR", "REJECT", "TABLE",
+           "Box", "CardInstance", "CardReader", "IndexReading", "ReaderSettings", "drop_duplicate_reads",
+           "fused_card", "group_indices", "load_layout_reader", "may_be_same_card", "nms", "pair_cost",
+           "pair_kind", "read_image_file", "reader_preset", "refine_up", "refine_ups", "update_cards_json"]

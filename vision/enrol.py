@@ -47,9 +47,9 @@ from tuolaji.vision.detector import (
     CardReader,
     IndexReading,
     group_indices,
+    load_layout_reader,
     read_image_file,
 )
-from tuolaji.vision.inference import layout_reader_folder
 from tuolaji.vision.readings import as_box
 
 
@@ -349,13 +349,10 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
     # each layout read by its own reader where the models have one (LAYOUT_READERS), else by the
     # shipped networks, which read a horizontal index rearranged
     base = CardReader.load(models_dir, threads=threads, classify_turns=4)
-    readers = {layout: base if (own := layout_reader_folder(models_dir, layout)) is None
-               else CardReader.load(own, threads=threads, classify_turns=4, index_layout=layout)
-               for layout in INDEX_LAYOUTS}
-    for reader in {id(r): r for r in readers.values()}.values():
-        head_path = (reader.folder or models_dir) / CLASSIFIER_HEAD_FILE
-        if not head_path.is_file():
-            raise InputError("enrol.no_head", path=str(head_path))
+    readers = {layout: load_layout_reader(models_dir, layout, threads, {"classify_turns": 4}) or base for layout in INDEX_LAYOUTS}
+    for folder in sorted({reader.folder or models_dir for reader in readers.values()}):
+        if not (folder / CLASSIFIER_HEAD_FILE).is_file():
+            raise InputError("enrol.no_head", path=str(folder / CLASSIFIER_HEAD_FILE))
     settings = base.settings
     # each photo read both ways: as a deck printing the rank above its suit, and the suit beside it
     seen: _Seen = []

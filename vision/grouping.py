@@ -309,7 +309,7 @@ def _one_card(a: IndexReading, b: IndexReading, wide: bool = False) -> bool:
 
 TOP_CORNERS_ACROSS = 0.55
 """The two top (or bottom) corner indices of one card lie at least this many of its card heights
-apart (index centre to centre, both measured between index centres) ..."""
+apart (the height, too, from index centre to index centre) ..."""
 WIDE_TOP_CORNERS_ACROSS = 0.4
 """... and this many for a deck printing its suits beside its ranks (``wide``): its wider indices sit
 further in from the card's sides (measured 0.49 on a held-out tuning design's 4-corner card)."""

@@ -602,6 +602,17 @@ def layout_reader_folder(models: Path, index_layout: str, deck: DeckHead | None 
     return layout_folder
 
 
+def load_layout_reader(models_dir: str | Path | None, index_layout: str, threads: int = 2,
+                       overrides: ReaderOverrides | None = None) -> CardReader | None:
+    """The reader of ``models_dir``'s own networks for decks of ``index_layout`` (:data:`LAYOUT_READERS`),
+    loaded with ``overrides``; None where the models have none."""
+    folder = layout_reader_folder(Path(models_dir) if models_dir is not None else MODELS_DIR, index_layout)
+    if folder is None:
+        return None
+    settings: ReaderOverrides = {**(overrides or {}), "index_layout": index_layout}
+    return CardReader.load(folder, threads, None, **settings)
+
+
 def _one_card_outline(quad: np.ndarray, cards: list[CardInstance], wide: bool = False) -> bool:
     on = cards_on_outline(cards, quad, wide)
     return on is not None and len(on) > 1

@@ -380,11 +380,11 @@ def _beside_reader(desk: CameraDesk, reader: Any) -> Any:
     """The reader of decks printing their suits beside their ranks, to compare with the trained ``reader``
     (loaded once; None where the models have none, or where ``reader`` is it already)."""
     if desk.beside_reader is None:
-        from tuolaji.vision.detector import TABLE, CardReader
+        from tuolaji.vision.detector import TABLE, load_layout_reader
 
-        desk.beside_reader = CardReader.load(**TABLE, index_layout="horizontal")
+        desk.beside_reader = load_layout_reader(None, "horizontal", overrides=TABLE)
     beside = desk.beside_reader
-    return None if beside.folder == getattr(reader, "folder", None) else beside
+    return None if beside is None or beside.folder == getattr(reader, "folder", None) else beside
 
 
 def _reader_for(desk: CameraDesk, choice: Choice, frame: Any) -> tuple[Any, str]:
