@@ -54,6 +54,11 @@ def camera_server(tmp_path_factory):
     chequer = np.dstack([((ys // 20 + xs // 20) % 2 * 80).astype(np.uint8)] * 3)  # no table, dark, never moves
     for index in range(3):
         cv2.imwrite(str(still / f"{index:03d}.png"), chequer)
+    beside = data / "videos" / "beside"  # a held-out drawn deck printing its suits beside its ranks
+    beside.mkdir(parents=True)
+    from tuolaji.datasets.scenes import generate_scene
+
+    cv2.imwrite(str(beside / "000.png"), generate_scene(5300, 0, 640, 480, split="holdout", horizontal=1.0).image)
     process, url = start_serve("--resume", "--data", str(data))
     try:
         yield url, data
@@ -142,6 +147,26 @@ def test_warnings_no_table_dark_and_frozen(page, camera_server):
     assert "没有找到桌面：使用整个画面" in text and "画面太暗" in text and "画面不动了" in text
     page.click("#lang-toggle")
     assert "No table found" in warnings.inner_text()
+    page.click("#lang-toggle")
+
+
+def test_the_check_says_the_cards_print_their_suits_beside_their_ranks(page, camera_server, tmp_path):
+    """The camera check of a deck printing "10♥" on one line advises --index-layout horizontal, in Chinese
+    and in English."""
+    url, _ = camera_server
+    page.goto(url + "camera")
+    page.locator("#camera-source option[value='video:beside']").wait_for(state="attached")
+    open_source(page, "video:beside")
+    page.wait_for_function("window.TuolajiCamera.state.preview && window.TuolajiCamera.state.preview.frame")
+    page.click("#camera-check")
+    advice = page.locator("#check-advice li[data-code=suits-beside]")
+    advice.wait_for()
+    assert "角标像是横排的" in advice.inner_text() and "--index-layout horizontal" in advice.inner_text()
+    page.set_viewport_size({"width": 1280, "height": 820})
+    guide_screenshot(page, tmp_path, "camera-check-suits-beside.png")
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.click("#lang-toggle")
+    assert "print each suit beside its rank" in advice.inner_text()
     page.click("#lang-toggle")
 
 
