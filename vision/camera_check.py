@@ -131,7 +131,8 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4,
                 beside_reader: CardReaderLike | None = None) -> CameraCheck:
     """Check one BGR frame with ``reader`` (a :class:`vision.detector.CardReader`); with ``beside_reader``
     (the reader of decks printing their suits beside their ranks, ``models/horizontal/``) also whether the
-    cards read far better so (:data:`BESIDE_FACTOR`), to say so."""
+    cards read far better so (:data:`BESIDE_FACTOR`), to say so; the cards, their indices' size and the light
+    are then those that reader reads, so the check does not also say no card was found."""
     from tuolaji.vision.calibration import CalibrationError, SeatZones, TableCalibration, calibrate
     from tuolaji.vision.zone_reading import ZONE_READ_ABOVE, read_zones
 
@@ -150,9 +151,12 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4,
     cards = read(reader)
     suits_beside = False
     if beside_reader is not None:
+        beside_cards = read(beside_reader)
         plain = sum(card.confidence >= SURE_CARD for card in cards)
-        beside = sum(card.confidence >= SURE_CARD for card in read(beside_reader))
+        beside = sum(card.confidence >= SURE_CARD for card in beside_cards)
         suits_beside = beside >= max(3, BESIDE_FACTOR[0] * plain + BESIDE_FACTOR[1])
+        if suits_beside:  # the sizes and the light are judged on the cards as the advised reader reads them
+            cards = beside_cards
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
     mask = np.zeros((h, w), np.uint8)

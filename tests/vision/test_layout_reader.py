@@ -226,5 +226,7 @@ def test_check_camera_says_when_the_cards_print_their_suits_beside_their_ranks(t
         said[name] = json.loads(capsys.readouterr().out)
     assert said["beside"]["suits_beside"] is True
     assert any("--index-layout horizontal" in line for line in said["beside"]["advice"])
+    assert said["beside"]["verdict"] != "no-cards" and said["beside"]["cards"] >= 3  # as the advised reader reads
+    assert not any("no card corner" in line for line in said["beside"]["advice"])
     assert said["ordinary"]["suits_beside"] is False
     assert not any("--index-layout" in line for line in said["ordinary"]["advice"])

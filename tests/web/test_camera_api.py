@@ -140,6 +140,11 @@ def test_the_check_says_when_the_cards_read_far_better_as_a_deck_printing_its_su
     desk.reader, desk.beside_reader = SureCards(1), SureCards(5, "models/horizontal")
     check = client.post("/api/camera/check").get_json()["check"]
     assert check["suits_beside"] is True and "suits-beside" in [code for code, _ in check["advice_codes"]]
+    assert check["cards"] == 5  # counted as the advised reader reads them
+    desk.reader = SureCards(0)  # the ordinary reader reads no card: the check does not also say none was found
+    check = client.post("/api/camera/check").get_json()["check"]
+    codes = [code for code, _ in check["advice_codes"]]
+    assert "suits-beside" in codes and "no-cards" not in codes and check["verdict"] != "no-cards"
     assert "--index-layout horizontal" in STRINGS["advice.suits-beside"]["zh"]
     desk.reader, desk.beside_reader = SureCards(4), SureCards(5, "models/horizontal")
     check = client.post("/api/camera/check").get_json()["check"]
