@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "default 0: only the procedural art). --split holdout draws only the held-out designs")
     parser.add_argument("--horizontal", type=float, default=0.0, metavar="SHARE",
                         help="share of procedural decks printing the suit beside the rank (default 0)")
+    parser.add_argument("--more-fonts", action="store_true",
+                        help="procedural decks also draw the fonts of scripts/apt-packages.txt's second group "
+                             "(training sets only; every other drawn design stays as before)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -63,14 +66,14 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float, float]) -> int:
+def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float, float, bool]) -> int:
     import cv2
     import numpy as np
 
     from tuolaji.datasets.scenes import classifier_crops, generate_scene
 
-    out, seed, index, split, width, height, crops, joker_share, real_art, horizontal = job
-    scene = generate_scene(seed, index, width, height, split, joker_share, real_art, horizontal)
+    out, seed, index, split, width, height, crops, joker_share, real_art, horizontal, more_fonts = job
+    scene = generate_scene(seed, index, width, height, split, joker_share, real_art, horizontal, more_fonts)
     stem = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     (out / "labels" / f"{stem}.txt").write_text("".join(line + "\n" for line in scene.yolo_lines()))
@@ -95,11 +98,13 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float, flo
 
 def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple[int, int] = (640, 480),
              crops: bool = False, workers: int = 1, start: int = 0, progress: bool = True,
-             joker_share: float | None = None, real_art: float = 0.0, horizontal: float = 0.0) -> int:
+             joker_share: float | None = None, real_art: float = 0.0, horizontal: float = 0.0,
+             more_fonts: bool = False) -> int:
     """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices.
 
     ``real_art`` > 0 first renders the imported decks that are not cached yet (once); ``horizontal``:
-    the share of procedural decks printing the suit beside the rank."""
+    the share of procedural decks printing the suit beside the rank; ``more_fonts``: their fonts drawn
+    from :data:`datasets.cardart.MORE_FONT_FOLDERS` too (the train split only)."""
     from tuolaji.datasets.scenes import JOKER_SHARE
 
     if count < 0:
@@ -109,6 +114,8 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
         raise InputError(f"--joker-share must be between 0 and 1, got {joker_share}")
     if not 0.0 <= horizontal <= 1.0:
         raise InputError(f"--horizontal must be between 0 and 1, got {horizontal}")
+    if more_fonts and split != "train":
+        raise InputError("--more-fonts: the held-out split keeps its own fonts; use it with --split train")
     designs = _real_art_designs(real_art, split, workers, progress)
     for sub in ("images", "labels", "meta") + (("crops",) if crops else ()):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -118,9 +125,10 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     )
     (out / "generate.json").write_text(json.dumps(
         {"count": count, "seed": seed, "split": split, "size": f"{width}x{height}", "crops": crops, "start": start,
-         "joker_share": joker_share, **({"horizontal": horizontal} if horizontal > 0 else {}), **({"real_art": real_art, "real_art_designs": designs} if real_art > 0 else {})},
+         "joker_share": joker_share, **({"horizontal": horizontal} if horizontal > 0 else {}),
+         **({"more_fonts": True} if more_fonts else {}), **({"real_art": real_art, "real_art_designs": designs} if real_art > 0 else {})},
         indent=1))
-    jobs = [(out, seed, i, split, width, height, crops, joker_share, real_art, horizontal)
+    jobs = [(out, seed, i, split, width, height, crops, joker_share, real_art, horizontal, more_fonts)
             for i in range(start, start + count)]
     bar = None
     if progress:
@@ -178,6 +186,6 @@ def run(args: argparse.Namespace) -> int:
     cv2.setNumThreads(1)
     total = generate(args.out, args.count, args.seed, args.split, size, args.crops, args.workers, args.start,
                      progress=not args.quiet, joker_share=args.joker_share, real_art=args.real_art,
-                     horizontal=args.horizontal)
+                     horizontal=args.horizontal, more_fonts=args.more_fonts)
     print(f"wrote {args.count} scenes with {total} labelled corner indices to {args.out}")
     return 0

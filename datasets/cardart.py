@@ -52,6 +52,12 @@ _NOTO_LATIN = re.compile(r"^Noto(Sans|Serif)(Display)?-")
 _CJK_FILES = ("wqy-zenhei.ttc", "wqy-microhei.ttc", "uming.ttc", "ukai.ttc", "NotoSansCJK-Regular.ttc")
 # Families that must stay in the training split (the fallback on a bare machine).
 _ALWAYS_TRAIN = {"dejavusans", "dejavuserif", "dejavusanscondensed", "dejavuserifcondensed"}
+MORE_FONT_FOLDERS = frozenset({
+    "adf", "allerta", "arapey", "averia-gwf", "cabin", "cardo", "clear-sans", "comfortaa", "courier-prime", "ebgaramond",
+    "fanwood", "fonts-century-catalogue", "fonts-go", "hack", "inter", "jetbrains-mono"})
+"""Folders of the fonts that ``scripts/apt-packages.txt``'s second group of font packages installs (session 24):
+more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``), so that
+every other design drawn (the tests', the benches', the held-out measures') is as before."""
 
 
 def is_card_name(name: str) -> bool:
@@ -95,16 +101,19 @@ def _font_split(path: str) -> str:
 
 
 @functools.cache
-def available_fonts() -> dict[str, tuple[str, ...]]:
+def available_fonts(more: bool = False) -> dict[str, tuple[str, ...]]:
     """Latin index fonts installed on this machine, split into train and holdout families.
 
     The split depends only on the font's family name, so it is the same on every machine
     that has the same packages. DejaVu (present almost everywhere) is always *train*; a
-    holdout split with no fonts of its own falls back to the train fonts.
+    holdout split with no fonts of its own falls back to the train fonts. ``more``: the fonts
+    of :data:`MORE_FONT_FOLDERS` too, all of them *train*.
     """
     found: list[str] = []
     for root in _FONT_DIRS:
         for folder, _dirs, files in os.walk(root):
+            if os.path.basename(folder) in MORE_FONT_FOLDERS and not more:
+                continue
             for file in files:
                 if not file.lower().endswith((".ttf", ".otf")):
                     continue
@@ -119,8 +128,9 @@ def available_fonts() -> dict[str, tuple[str, ...]]:
         unique.setdefault(os.path.basename(path), path)
     paths = sorted(unique.values(), key=os.path.basename)
     usable = [p for p in paths if _font_renders_latin(p)]
-    train = tuple(p for p in usable if _font_split(p) == "train")
-    holdout = tuple(p for p in usable if _font_split(p) == "holdout")
+    more_fonts = {p for p in usable if os.path.basename(os.path.dirname(p)) in MORE_FONT_FOLDERS}
+    train = tuple(p for p in usable if _font_split(p) == "train" or p in more_fonts)
+    holdout = tuple(p for p in usable if _font_split(p) == "holdout" and p not in more_fonts)
     if not train:
         train = (_pil_default_font_path(),)
     return {"train": train, "holdout": holdout or train}
@@ -192,11 +202,12 @@ class CardStyle:
     seed: int = 0
 
     @staticmethod
-    def random(rng: np.random.Generator, split: str = "train") -> CardStyle:
-        """Draw a deck design; "train" and "holdout" use disjoint fonts and designs."""
+    def random(rng: np.random.Generator, split: str = "train", more_fonts: bool = False) -> CardStyle:
+        """Draw a deck design; "train" and "holdout" use disjoint fonts and designs; ``more_fonts``:
+        "train" draws from :data:`MORE_FONT_FOLDERS` too."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
-        fonts = available_fonts()[split]
+        fonts = available_fonts(more_fonts)[split]
         font_path = fonts[int(rng.integers(len(fonts)))]
         jumbo = rng.random() < 0.25
         rank_height = float(rng.uniform(0.12, 0.17) if jumbo else rng.uniform(0.075, 0.12))

@@ -299,14 +299,16 @@ _RawCard = tuple[int, str, np.ndarray, float, float]
 
 
 def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train",
-                   joker_share: float = JOKER_SHARE, real_art: float = 0.0, horizontal: float = 0.0) -> Scene:
+                   joker_share: float = JOKER_SHARE, real_art: float = 0.0, horizontal: float = 0.0,
+                   more_fonts: bool = False) -> Scene:
     """Render scene number ``index`` of data set ``seed`` (pure function of its arguments).
 
     ``real_art``: the chance that each deck of the scene is drawn with an imported design
     (:mod:`datasets.realart`, ``split``'s designs only) instead of the procedural art; a
     card the design lacks (a dropped face, a joker) keeps the procedural face. ``horizontal``:
     the chance that each procedural deck prints its indices with the suit beside the rank
-    (drawn from a stream of its own: at 0 the scene is as it always was).
+    (drawn from a stream of its own: at 0 the scene is as it always was). ``more_fonts``: the
+    procedural decks draw their fonts from :data:`datasets.cardart.MORE_FONT_FOLDERS` too.
 
     The steps, each drawing from the scene's one random stream in turn: the surface, the
     cards' layout (:func:`_layout`), a stray paper, the cards laid (:func:`_lay_cards`), hands
@@ -319,9 +321,9 @@ def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, s
     owner = np.full((height, width), -1, np.int32)
     area_scale = math.sqrt(width * height / (640 * 480))
     base_h = math.exp(rng.uniform(math.log(60), math.log(250)))
-    styles = [CardStyle.random(rng, split)]
+    styles = [CardStyle.random(rng, split, more_fonts)]
     if rng.random() < 0.2:
-        styles.append(CardStyle.random(rng, split))
+        styles.append(CardStyle.random(rng, split, more_fonts))
     if horizontal > 0:
         layouts = np.random.default_rng([seed, index, 7]).random(len(styles)) < horizontal
         styles = [style.with_index_layout("horizontal") if turned else style for style, turned in zip(styles, layouts, strict=True)]

@@ -105,6 +105,29 @@ def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None
     assert len(labels) == sum(1 for i in meta["indices"] if i["visible"] >= VISIBLE_FRACTION)
 
 
+def test_generate_more_fonts_draws_more_index_fonts_for_training_and_leaves_every_other_design_as_it_was(
+        tmp_path: Path, capsys) -> None:
+    """`generate --more-fonts` (training sets) draws the fonts of apt-packages.txt's second group too and says
+    so in generate.json; without it, and in the held-out split, the fonts are exactly as before."""
+    from tuolaji.datasets.cardart import MORE_FONT_FOLDERS, available_fonts
+
+    plain, more = available_fonts(), available_fonts(True)
+    assert more["holdout"] == plain["holdout"] and set(plain["train"]) <= set(more["train"])
+    assert not any(Path(p).parent.name in MORE_FONT_FOLDERS for p in plain["train"] + plain["holdout"])
+    out = tmp_path / "more"
+    assert cli.main(["generate", "--out", str(out), "--count", "1", "--seed", "9", "--size", "160x120",
+                     "--more-fonts", "--quiet"]) == 0
+    assert json.loads((out / "generate.json").read_text())["more_fonts"] is True
+    assert cli.main(["generate", "--out", str(tmp_path / "plain"), "--count", "1", "--seed", "9", "--size", "160x120",
+                     "--quiet"]) == 0
+    assert "more_fonts" not in json.loads((tmp_path / "plain" / "generate.json").read_text())
+    capsys.readouterr()
+    assert cli.main(["generate", "--out", str(tmp_path / "h"), "--count", "1", "--seed", "9", "--split", "holdout",
+                     "--more-fonts", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--more-fonts" in err[0] and not (tmp_path / "h" / "generate.json").exists()
+
+
 def test_generate_cli_rejects_a_bad_size(tmp_path: Path, capsys) -> None:
     assert cli.main(["generate", "--out", str(tmp_path), "--count", "1", "--seed", "1", "--size", "big"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
