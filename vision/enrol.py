@@ -260,10 +260,55 @@ def match_listed(found: list[CardInstance], listed: tuple[str, ...]) -> list[tup
 
 
 _Seen = list[tuple[ManifestPhoto, np.ndarray,
-                   dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[CardInstance, str]], int]]]]
+                   dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[CardInstance, str]], list[CardInstance]]]]]
 """Per photo: the photo, its image, and per layout the index boxes its reader found, the classifier's
-probabilities and up-vectors of them, the cards found paired with the cards listed, and how many cards
-were found."""
+probabilities and up-vectors of them, the cards found paired with the cards listed, and the cards
+found."""
+
+
+UNLISTED_BESIDE = 1.5
+"""A box read as an unlisted card within this many of a listed corner's heights of it lies on that card."""
+
+
+def _unlisted_rows(pairs: list[tuple[CardInstance, str]], found: list[CardInstance], photo: ManifestPhoto,
+                   row_of: dict[tuple[float, float, float, float], int], skip: set[int]) -> list[int]:
+    """The boxes read as a card beyond a manifest photo's listed cards, when every listed card was found,
+    that lie right beside a listed card's corner index (its big pip, a court's picture): the deck
+    learns them as no index. A card of a listed card's rank (a corner read with another suit) teaches
+    nothing, nor does anything farther off (a card at the photo's edge that was not listed).
+
+    >>> from tuolaji.vision.grouping import CardInstance, IndexReading
+    >>> jack = IndexReading("JC", (213, 309, 242, 348), 0.9, 0.0)
+    >>> pip, edge = IndexReading("KC", (186, 307, 217, 349), 0.4, 0.0), IndexReading("5H", (0, 9, 20, 40), 0.5, 0.0)
+    >>> cards = [CardInstance(r.card, r.box, r.confidence, (r,)) for r in (jack, pip, edge)]
+    >>> _unlisted_rows([(cards[0], "JC")], cards, ManifestPhoto(Path("p.jpg"), ("JC",)),
+    ...                {jack.box: 0, pip.box: 1, edge.box: 2}, {0})
+    [1]
+    """
+    if photo.layout or len(pairs) < len(photo.cards):
+        return []
+
+    def rank(name: str) -> str:
+        return "JOKER" if name in ("SJ", "BJ") else name[:-1]
+
+    def centre(box: tuple[float, float, float, float]) -> np.ndarray:
+        return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+    listed_corners = [(centre(index.box), max(index.box[2] - index.box[0], index.box[3] - index.box[1]))
+                      for card, _label in pairs for index in card.indices]
+    matched = {id(card) for card, _label in pairs}
+    ranks = {rank(name) for name in photo.cards}
+    rows = []
+    for card in found:
+        if id(card) in matched or rank(card.card) in ranks:
+            continue
+        for index in card.indices:
+            row = row_of.get(index.box)
+            if row is None or row in skip:
+                continue
+            if any(float(np.linalg.norm(centre(index.box) - at)) <= UNLISTED_BESIDE * size for at, size in listed_corners):
+                rows.append(row)
+    return sorted(set(rows))
 
 
 def _learns(reader: CardReader, layout: str) -> bool:
@@ -279,18 +324,20 @@ def _lessons(reader: CardReader, seen: _Seen, layout: str, manifest: Path | None
     labels: list[int] = []
     listed = matched = 0
     for photo, image, reads in seen:
-        boxes, probs, _up, pairs, found_count = reads[layout]
+        boxes, probs, _up, pairs, found = reads[layout]
         if not photo.layout and len(pairs) < len(photo.cards):
             missing = sorted(set(photo.cards) - {n for _c, n in pairs}) or list(photo.cards[len(pairs):])
             raise InputError("enrol.not_found", path=str(manifest), image=photo.image.name,
-                             missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=found_count)
+                             missing=len(photo.cards) - len(pairs), cards=tuple(missing), seen=len(found))
         listed += len(photo.cards)
         matched += len(pairs)
         row_of = {as_box(box): k for k, box in enumerate(boxes)}
         taught = [(row_of[index.box], CARD_NAMES.index(label)) for card, label in pairs for index in card.indices
                   if index.box in row_of]
         # what the shipped classifier takes for no index (a pip, a face, the cloth) stays no index for the deck
-        not_index = [k for k in range(len(boxes)) if k not in {row for row, _label in taught} and probs[k, REJECT] >= 0.5]
+        taught_rows = {row for row, _label in taught}
+        not_index = [k for k in range(len(boxes)) if k not in taught_rows and probs[k, REJECT] >= 0.5]
+        not_index += _unlisted_rows(pairs, found, photo, row_of, taught_rows | set(not_index))
         rows = [row for row, _label in taught] + not_index
         if not rows:
             continue
@@ -370,7 +417,7 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
             # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
             found = [] if photo.layout else group_indices(readings, wide=layout == "horizontal")
             pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
-            reads[layout] = (boxes, probs, up, pairs, len(found))
+            reads[layout] = (boxes, probs, up, pairs, found)
         seen.append((photo, image, reads))
     # the deck's layout: each one its photos can be read in is learnt, and the one that then reads
     # the photos as the cards listed best is kept (the rank above its suit on a tie)

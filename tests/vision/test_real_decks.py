@@ -157,6 +157,24 @@ def _manifest(folder: Path, photos: list[list[str]], seed: int = 10) -> Path:
 
 @needs_models
 @pytest.mark.slow
+def test_enrol_learns_nothing_from_a_card_the_manifest_leaves_out_apart_from_the_listed_ones(tmp_path: Path) -> None:
+    """What enrolment learns as no index from a card read beyond the manifest's list (a big pip, a court's
+    picture beside a listed card's corner) never reaches a card lying apart that the manifest left out (a
+    card at a photo's edge): it teaches nothing either way."""
+    infos = {}
+    for name, photos in (("all", DECK_PHOTOS), ("one-left-out", [DECK_PHOTOS[0][:3], *DECK_PHOTOS[1:]])):
+        manifest = _manifest(tmp_path / name, photos)
+        for n, cards in enumerate(DECK_PHOTOS):  # the same photos: 4S lies in the first, listed or not
+            cv2.imwrite(str(tmp_path / name / f"enrol{n}.jpg"), deck_photo(cards, STYLE, 10 + n))
+        result = tuolaji("enrol", "home", str(manifest), "--data", str(tmp_path / name / "data"))
+        assert result.returncode == 0, result.stderr
+        infos[name] = json.loads((tmp_path / name / "data" / "decks" / "home" / "deck.json").read_text())
+    assert infos["one-left-out"]["cards_matched"] == infos["all"]["cards_matched"] - 1
+    assert infos["one-left-out"]["not_index_lessons"] == infos["all"]["not_index_lessons"]
+
+
+@needs_models
+@pytest.mark.slow
 def test_enrol_learns_a_deck_and_detect_reads_with_it(tmp_path: Path) -> None:
     manifest = _manifest(tmp_path / "photos", DECK_PHOTOS)
     data = tmp_path / "data"
