@@ -161,22 +161,34 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
     it played that is missing), ``silent`` (a wrong card not marked unconfirmed for a person:
     a missing card is silent unless its play holds an unconfirmed card, or the play is recorded
     missing, 没看到, for a person to enter), ``flagged`` (cards marked unconfirmed, right or
-    wrong, and the cards of a play recorded missing).
+    wrong, and the cards of a play recorded missing); and of the jokers played, ``jokers``,
+    ``jokers_recorded`` (at least recorded as a card of their seat's play: the play recorded with
+    as many cards as it had, whatever their names), ``jokers_named`` (recorded as the joker they
+    are) and ``jokers_swapped`` (a 大王 recorded as 小王 or the other way round).
 
-    >>> card_errors([{"leader": 0, "plays": [["AS"], ["KS"]], "unconfirmed": [[1, 0]]}],
-    ...             [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    >>> counts = card_errors([{"leader": 0, "plays": [["AS"], ["KS"]], "unconfirmed": [[1, 0]]}],
+    ...                      [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    >>> {k: counts[k] for k in ("cards", "wrong", "silent", "flagged")}
     {'cards': 2, 'wrong': 1, 'silent': 0, 'flagged': 1}
-    >>> card_errors([{"leader": 0, "plays": [["AS", "AS"], ["KS", "5S"]], "unconfirmed": [[0, 1]]}],
-    ...             [{"leader": 0, "plays": [["AS", "KS"], ["KS", "4S"]]}], 2)
+    >>> counts = card_errors([{"leader": 0, "plays": [["AS", "AS"], ["KS", "5S"]], "unconfirmed": [[0, 1]]}],
+    ...                      [{"leader": 0, "plays": [["AS", "KS"], ["KS", "4S"]]}], 2)
+    >>> {k: counts[k] for k in ("cards", "wrong", "silent", "flagged")}
     {'cards': 4, 'wrong': 2, 'silent': 1, 'flagged': 1}
-    >>> card_errors([{"leader": 0, "plays": [["AS"], []], "missing": [1]}], [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    >>> counts = card_errors([{"leader": 0, "plays": [["AS"], []], "missing": [1]}],
+    ...                      [{"leader": 0, "plays": [["AS"], ["QS"]]}], 2)
+    >>> {k: counts[k] for k in ("cards", "wrong", "silent", "flagged")}
     {'cards': 2, 'wrong': 1, 'silent': 0, 'flagged': 1}
+    >>> counts = card_errors([{"leader": 0, "plays": [["SJ", "SJ"], ["10D"], []], "missing": [2]}],
+    ...                      [{"leader": 0, "plays": [["BJ", "SJ"], ["BJ"], ["SJ"]]}], 3)
+    >>> {k: v for k, v in counts.items() if k.startswith("jokers")}
+    {'jokers': 4, 'jokers_recorded': 3, 'jokers_named': 1, 'jokers_swapped': 1}
     """
     from collections import Counter
 
     from tuolaji.scorer.seats import seat_of
 
-    totals = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0}
+    totals = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0,
+              "jokers": 0, "jokers_recorded": 0, "jokers_named": 0, "jokers_swapped": 0}
     for number, truth_trick in enumerate(want):
         trick = got[number] if number < len(got) else {"leader": truth_trick["leader"], "plays": []}
         recorded = {seat_of(trick["leader"], j, players): play for j, play in enumerate(trick["plays"])}
@@ -200,6 +212,13 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
                     totals["silent"] += (seat, index) not in unsure
             totals["wrong"] += max(wrong_here, missing)
             totals["silent"] += max(0, missing - wrong_here) if not flagged_play else 0
+            played, kept = Counter(play), Counter(mine)
+            jokers = played["SJ"] + played["BJ"]
+            totals["jokers"] += jokers
+            totals["jokers_recorded"] += jokers if len(mine) >= len(play) else 0
+            totals["jokers_named"] += min(played["SJ"], kept["SJ"]) + min(played["BJ"], kept["BJ"])
+            totals["jokers_swapped"] += (min(played["SJ"] - min(played["SJ"], kept["SJ"]), kept["BJ"] - min(played["BJ"], kept["BJ"]))
+                                         + min(played["BJ"] - min(played["BJ"], kept["BJ"]), kept["SJ"] - min(played["SJ"], kept["SJ"])))
     return totals
 
 
@@ -232,7 +251,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
                 ("four-deck", 4, 3)]
     exact = total = videos_exact = 0
-    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0, "doubted": 0}
+    errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0, "doubted": 0,
+              "jokers": 0, "jokers_recorded": 0, "jokers_named": 0, "jokers_swapped": 0}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(first, count):
             chosen, players, hand = profiles[k % len(profiles)] if profile is None else (profile, 4, 3)
@@ -276,6 +296,8 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
           f"(plays doubted by the next lead: {errors['doubted']})")
     print(f"violations that never happened: false_proven={errors['false_proven']} "
           f"(shown as to check instead: {errors['false_to_check']})")
+    print(f"jokers played: {errors['jokers']}, recorded as a card of their play {errors['jokers_recorded']}, "
+          f"named right {errors['jokers_named']}, 大王/小王 swapped {errors['jokers_swapped']}")
 
 
 def main(argv: list[str] | None = None) -> int:
