@@ -735,6 +735,7 @@ class TablePipeline:
             return  # a follow being rearranged; wait for it to settle at the lead's size
         zone.used_version = zone.version
         zone.moved_since_commit = False
+        content = self._doubt_copies_beyond_the_decks(seat, content)
         try:
             self.game.revise_play(position, seat, list(content.cards), list(content.unconfirmed),
                                   committed=list(trick.plays[position]))

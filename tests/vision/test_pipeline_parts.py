@@ -663,6 +663,21 @@ def test_a_lead_revised_into_cards_no_deck_can_hold_keeps_its_first_read_and_the
     assert trick["plays"][:2] == [["KS"] * 4, ["QS", "QS", "JS", "JS"]]
 
 
+def test_a_lead_revised_into_more_copies_than_the_decks_hold_goes_to_a_person_and_accuses_nobody():
+    """Seat 0's lead is recorded as K♠ K♠ Q♠ and then, its cards moved before seat 1 plays, read as
+    K♠ K♠ K♠ Q♠ (two decks hold two K♠; a held-out horizontal tuning deal's tractor grew a fourth J♠ in
+    three decks this way): the revision is recorded, but every K♠ of it goes to a person, so the
+    card-not-available it would prove is to check."""
+    first = [("KS", 0.95), ("KS", 0.95), ("QS", 0.95)]
+    revised = [("KS", 0.95)] * 3 + [("QS", 0.95)]
+    follow = [("3S", 0.95), ("4S", 0.95), ("5S", 0.95), ("6S", 0.95)]
+    trick, game = first_trick({0: {}, 10: {0: first}, 30: {0: revised}, 60: {0: revised, 1: follow}}, frames=100)
+    assert trick["plays"] == [["KS", "KS", "KS", "QS"], ["3S", "4S", "5S", "6S"]]
+    assert trick["unconfirmed"] == [[0, 0], [0, 1], [0, 2]]
+    [violation] = [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "card-not-available"]
+    assert violation["proven"] is False
+
+
 def test_a_play_holding_more_copies_than_the_decks_have_left_goes_to_a_person_and_accuses_nobody():
     """Two decks hold two K♠; seat 0's zone reads three, surely (a fanned card counted twice on a
     4-corner deck). Every K♠ of the play goes to a person, so the card-not-available it would prove
