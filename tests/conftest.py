@@ -51,11 +51,16 @@ def _page_clients(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture()
-def app(tmp_path: Path) -> Flask:
-    """The application on an empty data folder of its own."""
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The application on an empty data folder of its own; a camera preview a test left open (its
+    assertions failed before it closed it) is closed after it, so no reading thread outlives the test."""
     from tuolaji.web import create_app
 
-    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    application = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    yield application
+    desk = application.extensions.get("tuolaji.camera")
+    if desk is not None:
+        desk.close()
 
 
 @pytest.fixture()
