@@ -55,7 +55,7 @@ _ALWAYS_TRAIN = {"dejavusans", "dejavuserif", "dejavusanscondensed", "dejavuseri
 MORE_FONT_FOLDERS = frozenset({
     "adf", "allerta", "arapey", "averia-gwf", "cabin", "cardo", "clear-sans", "comfortaa", "courier-prime", "ebgaramond",
     "fanwood", "fonts-century-catalogue", "fonts-go", "hack", "inter", "jetbrains-mono"})
-"""Folders of the fonts that ``scripts/apt-packages.txt``'s second group of font packages installs (session 24):
+"""Folders of the fonts that ``scripts/apt-packages.txt``'s second group of font packages installs:
 more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``), so that
 every other design drawn (the tests', the benches', the held-out measures') is as before."""
 
