@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--horizontal", type=float, default=0.0, metavar="SHARE",
                         help="share of procedural decks printing the suit beside the rank (default 0)")
     parser.add_argument("--more-fonts", action="store_true",
-                        help="procedural decks also draw the fonts of scripts/apt-packages.txt's second group "
+                        help="procedural decks also draw the fonts scripts/apt-packages.txt marks for --more-fonts "
                              "(training sets only; every other drawn design stays as before)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 

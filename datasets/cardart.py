@@ -54,8 +54,8 @@ _CJK_FILES = ("wqy-zenhei.ttc", "wqy-microhei.ttc", "uming.ttc", "ukai.ttc", "No
 _ALWAYS_TRAIN = {"dejavusans", "dejavuserif", "dejavusanscondensed", "dejavuserifcondensed"}
 MORE_FONT_FOLDERS = frozenset({
     "adf", "allerta", "arapey", "averia-gwf", "cabin", "cardo", "clear-sans", "comfortaa", "courier-prime", "ebgaramond",
-    "fanwood", "fonts-century-catalogue", "fonts-go", "hack", "inter", "jetbrains-mono"})
-"""Folders of the fonts that ``scripts/apt-packages.txt``'s second group of font packages installs:
+    "fanwood", "fonts-century-catalogue", "fonts-go", "hack", "inter"})
+"""Folders of the fonts that the font packages of ``scripts/apt-packages.txt`` marked for ``--more-fonts`` install:
 more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``), so that
 every other design drawn (the tests', the benches', the held-out measures') is as before."""
 

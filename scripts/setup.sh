@@ -11,7 +11,7 @@ mode="${1:-runtime}"
 if [ "$mode" = dev ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   while read -r pkg; do
-    [ -n "$pkg" ] || continue
+    [ -n "$pkg" ] && [ "${pkg#\#}" = "$pkg" ] || continue  # blank lines and "# ..." comments
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done < scripts/apt-packages.txt
   if [ "${#missing[@]}" -gt 0 ]; then

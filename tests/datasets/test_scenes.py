@@ -107,7 +107,7 @@ def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None
 
 def test_generate_more_fonts_draws_more_index_fonts_for_training_and_leaves_every_other_design_as_it_was(
         tmp_path: Path, capsys) -> None:
-    """`generate --more-fonts` (training sets) draws the fonts of apt-packages.txt's second group too and says
+    """`generate --more-fonts` (training sets) draws the fonts apt-packages.txt marks for it too and says
     so in generate.json; without it, and in the held-out split, the fonts are exactly as before."""
     from tuolaji.datasets.cardart import MORE_FONT_FOLDERS, available_fonts
 
