@@ -213,12 +213,12 @@ def card_errors(got: list[dict[str, Any]], want: list[dict[str, Any]], players: 
             totals["wrong"] += max(wrong_here, missing)
             totals["silent"] += max(0, missing - wrong_here) if not flagged_play else 0
             played, kept = Counter(play), Counter(mine)
+            named, unread, misnamed = played & kept, played - kept, kept - played
             jokers = played["SJ"] + played["BJ"]
             totals["jokers"] += jokers
             totals["jokers_recorded"] += jokers if len(mine) >= len(play) else 0
-            totals["jokers_named"] += min(played["SJ"], kept["SJ"]) + min(played["BJ"], kept["BJ"])
-            totals["jokers_swapped"] += (min(played["SJ"] - min(played["SJ"], kept["SJ"]), kept["BJ"] - min(played["BJ"], kept["BJ"]))
-                                         + min(played["BJ"] - min(played["BJ"], kept["BJ"]), kept["SJ"] - min(played["SJ"], kept["SJ"])))
+            totals["jokers_named"] += named["SJ"] + named["BJ"]
+            totals["jokers_swapped"] += min(unread["SJ"], misnamed["BJ"]) + min(unread["BJ"], misnamed["SJ"])
     return totals
 
 

@@ -291,10 +291,7 @@ def _unlisted_rows(pairs: list[tuple[CardInstance, str]], found: list[CardInstan
     def rank(name: str) -> str:
         return "JOKER" if name in ("SJ", "BJ") else name[:-1]
 
-    def centre(box: tuple[float, float, float, float]) -> np.ndarray:
-        return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-
-    listed_corners = [(centre(index.box), max(index.box[2] - index.box[0], index.box[3] - index.box[1]))
+    listed_corners = [(np.array(index.centre), max(index.box[2] - index.box[0], index.box[3] - index.box[1]))
                       for card, _label in pairs for index in card.indices]
     matched = {id(card) for card, _label in pairs}
     ranks = {rank(name) for name in photo.cards}
@@ -306,7 +303,7 @@ def _unlisted_rows(pairs: list[tuple[CardInstance, str]], found: list[CardInstan
             row = row_of.get(index.box)
             if row is None or row in skip:
                 continue
-            if any(float(np.linalg.norm(centre(index.box) - at)) <= UNLISTED_BESIDE * size for at, size in listed_corners):
+            if any(float(np.linalg.norm(np.array(index.centre) - at)) <= UNLISTED_BESIDE * size for at, size in listed_corners):
                 rows.append(row)
     return sorted(set(rows))
 
