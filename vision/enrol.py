@@ -369,6 +369,82 @@ def _cards_read_right(models: Path, threads: int, deck: DeckHead, seen: _Seen) -
     return right
 
 
+def _read_photos(images: list[tuple[ManifestPhoto, np.ndarray]], base: CardReader,
+                 readers: dict[str, CardReader]) -> _Seen:
+    """Each photo read both ways: as a deck printing the rank above its suit, and the suit beside it."""
+    settings = base.settings
+    seen: _Seen = []
+    for photo, image in images:
+        base_boxes, base_scores = base.detect(image)
+        reads = {}
+        for layout in INDEX_LAYOUTS:
+            reader = readers[layout]
+            boxes, scores = (base_boxes, base_scores) if reader is base else reader.detect(image)
+            if reader is base:
+                base.settings = dataclasses.replace(settings, index_layout=layout)
+            probs, up, side = reader.classify(image, boxes)
+            base.settings = settings
+            readings = every_index(boxes, scores, probs, up, side)
+            # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
+            found = [] if photo.layout else group_indices(readings, wide=layout == "horizontal")
+            pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
+            reads[layout] = (boxes, probs, up, pairs, found)
+        seen.append((photo, image, reads))
+    return seen
+
+
+def index_aspect(seen: _Seen, layout: str = "vertical") -> float:
+    """The median width over height of the corner indices of the cards matched by ``layout``'s reader,
+    in each card's own frame (its top up; indices turned within 30 degrees of an axis only, where
+    the upright size follows from the box): about 0.5-0.6 where the rank stands above its suit, 0.7
+    and more where the suit lies beside it. NaN when no index was turned near enough to an axis.
+
+    A box 40 wide and 20 high on a card turned a quarter is half as wide as high in the card's frame:
+
+    >>> from tuolaji.vision.grouping import CardInstance, IndexReading
+    >>> index = IndexReading("AS", (0, 0, 40, 20), 0.9, 90.0)
+    >>> card = CardInstance("AS", index.box, 0.9, (index,))
+    >>> round(index_aspect([(ManifestPhoto(Path("p.jpg"), ("AS",)), np.zeros(1),
+    ...                      {"vertical": (np.zeros(1), np.zeros(1), np.zeros(1), [(card, "AS")], [card])})]), 3)
+    0.5
+    """
+    aspects = []
+    for _photo, _image, reads in seen:
+        for card, _label in reads[layout][3]:
+            for index in card.indices:
+                turn = math.radians(index.angle_deg)
+                c, s = abs(math.cos(turn)), abs(math.sin(turn))
+                if abs(c * c - s * s) < 0.5:  # near a diagonal the upright size is not known from the box
+                    continue
+                w, h = index.box[2] - index.box[0], index.box[3] - index.box[1]
+                upright_w, upright_h = (w * c - h * s) / (c * c - s * s), (h * c - w * s) / (c * c - s * s)
+                if upright_w > 0 and upright_h > 0:
+                    aspects.append(upright_w / upright_h)
+    return float(np.median(aspects)) if aspects else math.nan
+
+
+HORIZONTAL_ASPECT = 0.9
+"""A deck whose corner indices, as the horizontal decks' reader boxes them, are at least this wide
+for their height (:func:`index_aspect`) prints its suits beside its ranks (measured on drawn
+decks' enrolment photos: 1.26-1.47 for six horizontal designs, 0.46-0.59 for six ordinary ones
+and ``table-photos``)."""
+
+
+def deck_layout(seen: _Seen, taught: dict[str, tuple[DeckHead, int, int, int, int]], models: Path, threads: int) -> str:
+    """The layout of the deck on the enrolment's photos: by its print (:data:`HORIZONTAL_ASPECT`)
+    where the horizontal reader boxed indices turned near an axis; else the learnt deck that reads
+    the photos as the cards listed best, a tie going to the layout whose own reader named more of
+    the cards before it learnt anything, then to the rank above its suit. A layout that could not
+    be learnt (a listed card not found so) is never chosen."""
+    if len(taught) == 1:
+        return next(iter(taught))
+    aspect = index_aspect(seen, "horizontal")
+    if not math.isnan(aspect):
+        return "horizontal" if aspect >= HORIZONTAL_ASPECT else "vertical"
+    right = {layout: _cards_read_right(models, threads, deck, seen) for layout, (deck, *_rest) in taught.items()}
+    return max(INDEX_LAYOUTS, key=lambda name: (right.get(name, -1), _named_before(seen, name), name == "vertical"))
+
+
 def layout_photos(paths: list[Path]) -> list[ManifestPhoto]:
     """Layout photos (:data:`LAYOUT_ROWS`) as manifest photos: each one whole deck."""
     for path in paths:
@@ -397,25 +473,7 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
     for folder in sorted({reader.folder or models_dir for reader in readers.values()}):
         if not (folder / CLASSIFIER_HEAD_FILE).is_file():
             raise InputError("enrol.no_head", path=str(folder / CLASSIFIER_HEAD_FILE))
-    settings = base.settings
-    # each photo read both ways: as a deck printing the rank above its suit, and the suit beside it
-    seen: _Seen = []
-    for photo, image in images:
-        base_boxes, base_scores = base.detect(image)
-        reads = {}
-        for layout in INDEX_LAYOUTS:
-            reader = readers[layout]
-            boxes, scores = (base_boxes, base_scores) if reader is base else reader.detect(image)
-            if reader is base:
-                base.settings = dataclasses.replace(settings, index_layout=layout)
-            probs, up, side = reader.classify(image, boxes)
-            base.settings = settings
-            readings = every_index(boxes, scores, probs, up, side)
-            # a layout photo's cards are named by place: a card that gave no index box teaches nothing, and is no refusal
-            found = [] if photo.layout else group_indices(readings, wide=layout == "horizontal")
-            pairs = layout_pairs(image, readings, photo.image.name) if photo.layout else match_listed(found, photo.cards)
-            reads[layout] = (boxes, probs, up, pairs, found)
-        seen.append((photo, image, reads))
+    seen = _read_photos(images, base, readers)
     # the deck's layout: each one its photos can be read in is learnt, and the one that then reads
     # the photos as the cards listed best is kept (the rank above its suit on a tie)
     taught: dict[str, tuple[DeckHead, int, int, int, int]] = {}
@@ -438,18 +496,14 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
     if not taught:
         assert refusal is not None
         raise refusal
-    if len(taught) > 1:
-        right = {layout: _cards_read_right(models_dir, threads, deck, seen) for layout, (deck, *_rest) in taught.items()}
-        # a tie (a few photos, which each learnt deck reads back alike) goes to the layout whose own
-        # reader named more of the cards before it learnt anything, then to the rank above its suit
-        layout = max(INDEX_LAYOUTS, key=lambda name: (right.get(name, -1), _named_before(seen, name), name == "vertical"))
-    else:
-        layout = next(iter(taught))
+    layout = deck_layout(seen, taught, models_dir, threads)
+    aspect = index_aspect(seen, "horizontal")
     deck, listed, matched, lessons, not_index = taught[layout]
     seconds = time.perf_counter() - t0
     info = {"name": name, "manifest": str(manifest) if manifest is not None else None,
             "layouts": [str(path) for path in layouts], "photos": len(photos), "cards_listed": listed, "cards_matched": matched,
             "lessons": lessons, "not_index_lessons": not_index, "models": str(models_dir), "seconds": round(seconds, 1),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "index_layout": layout}
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "index_layout": layout,
+            "index_aspect": None if math.isnan(aspect) else round(aspect, 3)}
     folder = save_deck(data, deck, info)
     return EnrolResult(name, folder, len(photos), listed, matched, lessons, time.perf_counter() - t0)
