@@ -240,5 +240,6 @@ def run(args: argparse.Namespace) -> int:
         lowres_share=float(settings.get("lowres_share", 0.0)),
         small_only=float(settings.get("small_only", 0.0)),
         black_weight=float(settings.get("black_weight", 1.0)),
+        shape_jitter=float(settings.get("shape_jitter", 0.0)),
     )
     return 0

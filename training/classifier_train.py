@@ -112,10 +112,35 @@ def specialist_sizes(index_size: np.ndarray, labels: np.ndarray, below: float) -
     return np.where(card & (sizes < below), 0.0, sizes).astype(np.float32)
 
 
+def shape_jittered(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop drawn as another typeface might print it: narrower or wider (0.82-1.18), slanted
+    (shear up to 0.2 either way) and, one time in three, with thinner or bolder strokes (a 2×2 min
+    or max filter, which thins or thickens dark ink on a light face by about a pixel). The
+    slant and stretch keep the crop's centre, so the index's up-angle is kept.
+
+    >>> crop = np.full((40, 40, 3), 240, np.uint8); crop[12:28, 18:22] = 20
+    >>> jittered = shape_jittered(crop, np.random.default_rng(0))
+    >>> jittered.shape, jittered.dtype.name, int(jittered.min()) < 100 < int(jittered.max())
+    ((40, 40, 3), 'uint8', True)
+    """
+    size = img.shape[0]
+    stretch = float(rng.uniform(0.82, 1.18))
+    shear = float(rng.uniform(-0.2, 0.2))
+    centre = size / 2 - 0.5
+    m = np.array([[stretch, shear, 0.0], [0.0, 1.0, 0.0]], np.float32)
+    m[:, 2] = (centre, centre) - m[:, :2] @ np.array([centre, centre], np.float32)
+    img = cv2.warpAffine(np.ascontiguousarray(img), m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 1 / 3:
+        kernel = np.ones((2, 2), np.uint8)
+        img = cv2.erode(img, kernel) if rng.random() < 0.5 else cv2.dilate(img, kernel)  # erode: bolder ink
+    return img
+
+
 def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
-            shrink: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            shrink: np.ndarray | None = None, shape_jitter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles; ``shrink``
-    (from :func:`lowres_factors`) lowers the resolution of some first."""
+    (from :func:`lowres_factors`) lowers the resolution of some first; ``shape_jitter``: this share
+    of the crops is drawn as another typeface might print it (:func:`shape_jittered`)."""
     out = np.empty_like(x)
     new_angle = angle.copy()
     size = x.shape[1]
@@ -124,6 +149,8 @@ def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
         if shrink is not None and shrink[i] > 0:
             small = max(6, round(size * float(shrink[i])))
             img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (size, size), interpolation=cv2.INTER_LINEAR)
+        if shape_jitter > 0 and rng.random() < shape_jitter:
+            img = shape_jittered(img, rng)
         k = int(rng.integers(4))
         img = np.rot90(img, k)  # counter-clockwise quarter turns
         turn = -90.0 * k
@@ -227,7 +254,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
                      samples_per_epoch: int | None = None, lr: float = 0.003, weight_decay: float = 1e-4, seed: int = 0, threads: int = 2,
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
                      width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0,
-                     lowres_share: float = 0.0, small_only: float = 0.0, black_weight: float = 1.0) -> dict:
+                     lowres_share: float = 0.0, small_only: float = 0.0, black_weight: float = 1.0,
+                     shape_jitter: float = 0.0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics.
 
     With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
@@ -237,7 +265,9 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     specialist: every card crop of an index at least that long (or of unknown size) is read
     at a small index's resolution (:func:`specialist_sizes`). With ``black_weight`` != 1, crops of
     spades and clubs are drawn that many times as often too (:func:`black_weights`: ♠ and ♣ at
-    webcam sizes are the commonest confusion).
+    webcam sizes are the commonest confusion). With ``shape_jitter`` > 0, that share of the crops
+    is drawn as another typeface might print it (:func:`shape_jittered`: the fonts never drawn are
+    what the held-out decks' indices are misread by).
     """
     import torch
     import torch.nn.functional as F
@@ -305,7 +335,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         for s in range(steps_per_epoch):
             idx = order[s * batch : (s + 1) * batch]
             shrink = lowres_factors(index_size[idx], y[idx], lowres_share, rng) if lowres_share > 0 else None
-            bx, bangle = augment(x[idx], angle[idx], rng, shrink)
+            bx, bangle = augment(x[idx], angle[idx], rng, shrink, shape_jitter)
             by = torch.from_numpy(y[idx])
             for group in optimiser.param_groups:
                 group["lr"] = lr_at(epoch * steps_per_epoch + s)
@@ -333,7 +363,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         state = {"model": net.state_dict(), "architecture": architecture(net), "optimiser": optimiser.state_dict(), "epoch": epoch, "best": best,
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
                  "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight,
-                 "lowres_share": lowres_share, "small_only": small_only, "black_weight": black_weight}
+                 "lowres_share": lowres_share, "small_only": small_only, "black_weight": black_weight,
+                 "shape_jitter": shape_jitter}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:

@@ -103,7 +103,29 @@ def test_train_export_and_read_a_tiny_model(tmp_path: Path) -> None:
     # validation says how often each is read as the other
     assert cli.main(["train", "classifier", "--init", checkpoint, "--train", str(data), "--val", str(data),
                              "--out", str(tmp_path / "black"), "--epochs", "1", "--batch", "32",
-                             "--set", "black_weight=3"]) == 0
+                             "--set", "black_weight=3", "--set", "shape_jitter=0.5"]) == 0
     state = torch.load(tmp_path / "black" / "last.pt", map_location="cpu", weights_only=False)
-    assert state["black_weight"] == 3.0
+    assert state["black_weight"] == 3.0 and state["shape_jitter"] == 0.5
     assert {"spade_as_club", "club_as_spade"} <= set(state["history"][-1])
+
+
+def test_shape_jitter_draws_an_index_as_another_typeface_would() -> None:
+    """A vertical bar (a "1" of a 10) comes back narrower or wider, slanted, thinner or bolder, about
+    where it was; without jitter the augmentation draws nothing of the kind."""
+    from tuolaji.training.classifier_train import augment, shape_jittered
+
+    crop = np.full((40, 40, 3), 240, np.uint8)
+    crop[10:30, 18:22] = 20
+    ink = crop[..., 0] < 128
+    widths, slants = [], []
+    for seed in range(40):
+        bar = shape_jittered(crop, np.random.default_rng(seed))[..., 0] < 128
+        rows = [np.flatnonzero(row) for row in bar[12:28]]
+        widths.append(int(bar[20].sum()))
+        slants.append(float(rows[-1].mean() - rows[0].mean()))
+        assert abs(np.argwhere(bar).mean(axis=0) - np.argwhere(ink).mean(axis=0)).max() < 1.5  # its centre kept
+    assert min(widths) < 4 < max(widths)  # thinner and bolder strokes, narrower and wider
+    assert min(slants) < -1.5 and max(slants) > 1.5  # slanted either way
+    plain, _angle = augment(np.stack([crop] * 8), np.zeros(8), np.random.default_rng(0))
+    jittered, _angle = augment(np.stack([crop] * 8), np.zeros(8), np.random.default_rng(0), shape_jitter=1.0)
+    assert not np.array_equal(plain, jittered)
