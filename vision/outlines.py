@@ -23,12 +23,13 @@ an unsure read (a joker's lettering, a pip) neither joins a card nor counts as o
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
 
 from tuolaji.scorer.cards import CARD_NAMES
-from tuolaji.vision.grouping import card_of, index_size, up_vector
+from tuolaji.vision.grouping import SIDE_SURE, WIDE_TOP_CORNERS_ACROSS, card_of, index_size, up_vector
 from tuolaji.vision.readings import CardInstance, IndexReading
 
 CORNER_BAND = 0.38
@@ -98,6 +99,25 @@ def _short_side(quad: np.ndarray) -> float:
     return min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
 
 
+def _long_side(quad: np.ndarray) -> float:
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    sides = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
+    return max((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
+
+
+def _too_close_for_one_edge(a: IndexReading, corner_a: int, b: IndexReading, corner_b: int, long: float) -> bool:
+    """True when a and b lie at the two ends of one short edge of an outline ``long`` long, nearer
+    each other than one wide-index card's two top corners are (:data:`WIDE_TOP_CORNERS_ACROSS` of
+    its height), and both read surely as the same hand's corner (two left-hand corners: a card's two
+    top corners are a left-hand and a right-hand one): two fanned identical cards' indices, on an
+    outline that is no card's (a stretch of the fan between its edges). Either alone parts nothing:
+    a jumbo index's card has its top corners closer, and one misread side must not split a card."""
+    same_edge = (corner_a in (0, 1)) == (corner_b in (0, 1))
+    same_hand = (a.side <= 1 - SIDE_SURE and b.side <= 1 - SIDE_SURE) or (a.side >= SIDE_SURE and b.side >= SIDE_SURE)
+    return (corner_a != corner_b and same_edge and same_hand
+            and math.dist(a.centre, b.centre) < WIDE_TOP_CORNERS_ACROSS * long)
+
+
 def cards_on_outline(cards: list[CardInstance], quad: np.ndarray, wide: bool = False) -> list[int] | None:
     """The positions in ``cards`` of the cards read from corners that lie on the one card
     outlined by ``quad``, or None when the outline cannot be one card holding them (an index
@@ -115,6 +135,7 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray, wide: bool = F
     """
     matrix = _unit_square(quad)
     short = _short_side(quad)
+    long = _long_side(quad)
     x1, y1 = np.asarray(quad, np.float32).reshape(4, 2).min(axis=0) - short
     x2, y2 = np.asarray(quad, np.float32).reshape(4, 2).max(axis=0) + short
     on: list[int] = []
@@ -137,6 +158,8 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray, wide: bool = F
             if corner is None or corner in corners:
                 return None
             if any(not _faces_as_corners(reading, corner, other, other_corner) for other, other_corner in placed):
+                return None
+            if wide and any(_too_close_for_one_edge(reading, corner, other, other_corner, long) for other, other_corner in placed):
                 return None
             corners.add(corner)
             placed.append((reading, corner))

@@ -733,6 +733,9 @@ class TablePipeline:
             return
         if position > 0 and len(content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
+        if position == 0 and copies_lost(trick.plays[0], content.cards) and not self._as_recorded(0).unconfirmed:
+            zone.used_version = zone.version  # a sure pair or triple is one unit, never a failed throw: a copy hid
+            return
         zone.used_version = zone.version
         zone.moved_since_commit = False
         content = self._doubt_copies_beyond_the_decks(seat, content)
@@ -743,6 +746,18 @@ class TablePipeline:
             return
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)
+
+
+def copies_lost(lead: Sequence[str], now_read: Sequence[str]) -> bool:
+    """True when a lead of copies of one card (a pair, a triple: one unit) now reads as fewer of
+    them, and nothing else: no rule lets a player take back part of one unit (only a failed
+    throw of several units is taken back in part), so where the lead was read surely a copy lies
+    hidden or unread, and the lead stands as recorded.
+
+    >>> copies_lost(["AH", "AH"], ["AH"]), copies_lost(["AH", "AH", "KH"], ["AH", "AH"]), copies_lost(["AH", "AH"], [])
+    (True, False, False)
+    """
+    return len(set(lead)) == 1 and len(lead) >= 2 and 0 < len(now_read) < len(lead) and set(now_read) == set(lead)
 
 
 def run_pipeline(

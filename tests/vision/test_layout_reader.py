@@ -209,6 +209,59 @@ def test_a_pair_of_a_four_corner_horizontal_deck_is_two_cards_not_three() -> Non
     assert sorted(len(card.indices) for card in group_indices(readings)) == [2, 2, 2]
 
 
+@pytest.mark.parametrize(("seed", "angle", "card"), [(9, 0.0, "9H"), (4, 0.0, "QS"), (7, 90.0, "9H"), (9, 180.0, "QS")])
+def test_a_fanned_pair_of_a_horizontal_deck_is_two_cards_though_the_detector_boxes_its_indices_as_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, seed: int, angle: float, card: str) -> None:
+    """Two identical cards of a deck printing "9♥" on one line, the top one fanned a third of a card
+    to the side (as docs/TABLE.md asks): their two wide indices lie side by side and the detector
+    boxes them as one long box. `detect --index-layout horizontal` reads that box again as two
+    indices and finds the pair; without that, the pair is one card."""
+    import cv2
+
+    from tuolaji.datasets.cardart import CardStyle, render_card
+    from tuolaji.vision import inference
+
+    from .test_real_decks import _paste
+
+    style = CardStyle.random(np.random.default_rng(seed), "train").with_index_layout("horizontal")
+    canvas = np.empty((480, 640, 3), np.uint8)
+    canvas[:] = (100, 80, 60)
+    face = render_card(card, style, 120)
+    step = face.shape[1] / 3
+    for k in range(2):
+        _paste(canvas, face, (320 + k * step * np.cos(np.radians(angle)), 240 - k * step * np.sin(np.radians(angle))), angle)
+    photo = tmp_path / "pair.png"
+    cv2.imwrite(str(photo), canvas)
+
+    def read() -> list[str]:
+        assert cli.main(["detect", str(photo), "--careful", "--index-layout", "horizontal", "--json"]) == 0
+        return sorted(c["card"] for c in json.loads(capsys.readouterr().out)[0]["cards"])
+
+    assert read() == [card, card]
+    monkeypatch.setattr(inference, "WIDE_TWO_INDICES", float("inf"))
+    assert read() == [card]
+
+
+def test_two_left_hand_corners_close_together_at_one_end_of_an_outline_are_two_fanned_cards() -> None:
+    """An outline found on a fan of a horizontal deck (a stretch between its cards' edges) holds the
+    wide indices of two fanned identical cards at the two ends of its short edge, both read as
+    left-hand corners and a third of its length apart: no card's two top corners lie so, so the
+    outline joins nothing. One card's top corners (a left-hand and a right-hand one) at the same
+    spot are still one card: a side read alone parts nothing, nor does closeness alone."""
+    from tuolaji.vision.outlines import cards_on_outline
+    from tuolaji.vision.readings import CardInstance, IndexReading
+
+    quad = np.array([[390, 192], [372, 290], [270, 276], [274, 216]], np.float32)  # found on a fan of two Q♠
+    top = IndexReading("QS", (370, 173, 394, 204), 0.89, 98.0, 0.0)
+    lower = IndexReading("QS", (251, 246, 276, 278), 0.84, 275.0, 0.0)
+    upper = IndexReading("QS", (255, 217, 277, 258), 0.71, 276.0, 0.04)
+    cards = [CardInstance("QS", (top.box[0], top.box[1], lower.box[2], lower.box[3]), 0.9, (top, lower)),
+             CardInstance("QS", upper.box, 0.71, (upper,))]
+    assert cards_on_outline(cards, quad, wide=True) is None
+    right_hand = IndexReading("QS", upper.box, 0.71, 276.0, 0.97)
+    assert cards_on_outline([cards[0], CardInstance("QS", upper.box, 0.71, (right_hand,))], quad, wide=True) == [0, 1]
+
+
 def test_check_camera_says_when_the_cards_print_their_suits_beside_their_ranks(tmp_path: Path,
                                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """`tuolaji check-camera` on a frame of a held-out drawn deck printing its suits beside its ranks

@@ -693,3 +693,25 @@ def test_a_play_holding_more_copies_than_the_decks_have_left_goes_to_a_person_an
     game.confirm(0, 0, 0, 0)
     game.confirm(0, 0, 0, 1)
     assert [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "card-not-available"] == []
+
+
+def test_a_sure_pair_lead_that_then_reads_as_one_card_stays_a_pair_not_a_failed_throw():
+    """Seat 0 leads A♥ A♥, read surely; its cards move before seat 1 plays (a hand passing) and the
+    zone then reads one A♥: the second copy lies hidden under the first (a deck printing "A♥" on one
+    line, fanned tight). A pair is one unit and no rule takes back half of it, so the lead stays a
+    pair (before, it was recorded as a failed throw of A♥ A♥ and every follow was cut to one card)."""
+    pair = [("AH", 0.95), ("AH", 0.95)]
+    follow = [("9H", 0.95), ("9H", 0.95)]
+    trick, _game = first_trick({0: {}, 10: {0: pair}, 30: {0: [("AH", 0.95)]}, 60: {0: [("AH", 0.95)], 1: follow}},
+                               frames=100)
+    assert trick["plays"] == [["AH", "AH"], ["9H", "9H"]]
+    assert "attempt" not in trick
+
+
+def test_a_pair_lead_with_an_unsure_copy_that_then_reads_as_one_card_is_revised():
+    """The same, but the lead's second A♥ was unsure (marked for a person): one sure A♥ now is the
+    likelier truth, so the lead is revised to it, as before."""
+    pair = [("AH", 0.95), ("AH", 0.3)]
+    trick, _game = first_trick({0: {}, 10: {0: pair}, 30: {0: [("AH", 0.95)]}, 60: {0: [("AH", 0.95)], 1: [("9H", 0.95)]}},
+                               frames=100)
+    assert trick["plays"] == [["AH"], ["9H"]]
