@@ -17,27 +17,16 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tuolaji.datasets.cardart import CardStyle, render_card  # noqa: E402
+from tuolaji.datasets.deck_photos import paste_card  # noqa: E402
 from tuolaji.vision.detector import TABLE, CardReader  # noqa: E402
 
 CARDS = ("9H", "QS", "5C", "10D", "AH", "KC", "3S", "JD")
-
-
-def paste(canvas: np.ndarray, card: np.ndarray, centre: tuple[float, float], angle: float) -> None:
-    """``card`` (BGRA) drawn onto ``canvas`` centred at ``centre``, turned ``angle`` degrees."""
-    h, w = card.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
-    size = (canvas.shape[1], canvas.shape[0])
-    colour = cv2.warpAffine(card[:, :, :3], matrix, size, flags=cv2.INTER_AREA)
-    alpha = cv2.warpAffine(card[:, :, 3], matrix, size, flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
-    canvas[:] = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
 
 
 def photo(name: str, style: CardStyle, copies: int, turn: float, rng: np.random.Generator) -> np.ndarray:
@@ -48,7 +37,7 @@ def photo(name: str, style: CardStyle, copies: int, turn: float, rng: np.random.
     angle = np.radians(turn + rng.uniform(-10, 10))
     step = face.shape[1] / 3
     for k in range(copies):
-        paste(canvas, face, (320 + k * step * np.cos(angle), 240 - k * step * np.sin(angle)), float(np.degrees(angle)))
+        paste_card(canvas, face, (320 + k * step * np.cos(angle), 240 - k * step * np.sin(angle)), float(np.degrees(angle)))
     return canvas
 
 

@@ -29,6 +29,24 @@ from tuolaji.datasets.realcrops import camera_look
 from tuolaji.scorer.cards import CARD_NAMES
 
 
+def paste_card(canvas: np.ndarray, face: np.ndarray, centre: tuple[float, float], angle: float) -> None:
+    """``face`` (a BGRA card) drawn onto ``canvas`` in place, centred at ``centre``, turned ``angle``
+    degrees counter-clockwise, its transparent corners showing what lies under them.
+
+    >>> canvas = np.zeros((100, 100, 3), np.uint8)
+    >>> paste_card(canvas, np.full((20, 10, 4), 255, np.uint8), (50.0, 50.0), 90.0)
+    >>> int(canvas[50, 40:61, 0].astype(bool).sum()), int(canvas[40:61, 50, 0].astype(bool).sum())
+    (20, 10)
+    """
+    h, w = face.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
+    size = (canvas.shape[1], canvas.shape[0])
+    colour = cv2.warpAffine(face[:, :, :3], matrix, size, flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(face[:, :, 3], matrix, size, flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+    canvas[:] = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
+
+
 class Deck(Protocol):
     def has(self, card: str) -> bool: ...
 
@@ -67,14 +85,8 @@ def draw_deck_photos(deck: Deck, count: int, folder: Path, seed: int = 0) -> Pat
         chosen = [names[int(k)] for k in rng.choice(len(names), size=int(rng.integers(3, 7)), replace=False)]
         height = float(rng.uniform(90, 170))
         for k, name in enumerate(chosen):
-            face = deck.render(name, int(height))
-            h, w = face.shape[:2]
             centre = (90 + (k % 3) * 210 + rng.uniform(-25, 25), 120 + (k // 3) * 240 + rng.uniform(-25, 25))
-            matrix = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0, 360)), 1.0)
-            matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
-            colour = cv2.warpAffine(face[:, :, :3], matrix, (640, 480), flags=cv2.INTER_AREA)
-            alpha = cv2.warpAffine(face[:, :, 3], matrix, (640, 480), flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
-            canvas = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
+            paste_card(canvas, deck.render(name, int(height)), centre, float(rng.uniform(0, 360)))
         cv2.imwrite(str(folder / "images" / f"photo{n:03d}.jpg"), camera_look(canvas, rng))
         (folder / "labels" / f"photo{n:03d}.json").write_text(json.dumps({"cards": chosen}))
     return folder

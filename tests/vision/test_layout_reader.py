@@ -219,9 +219,8 @@ def test_a_fanned_pair_of_a_horizontal_deck_is_two_cards_though_the_detector_box
     import cv2
 
     from tuolaji.datasets.cardart import CardStyle, render_card
+    from tuolaji.datasets.deck_photos import paste_card
     from tuolaji.vision import inference
-
-    from .test_real_decks import _paste
 
     style = CardStyle.random(np.random.default_rng(seed), "train").with_index_layout("horizontal")
     canvas = np.empty((480, 640, 3), np.uint8)
@@ -229,7 +228,7 @@ def test_a_fanned_pair_of_a_horizontal_deck_is_two_cards_though_the_detector_box
     face = render_card(card, style, 120)
     step = face.shape[1] / 3
     for k in range(2):
-        _paste(canvas, face, (320 + k * step * np.cos(np.radians(angle)), 240 - k * step * np.sin(np.radians(angle))), angle)
+        paste_card(canvas, face, (320 + k * step * np.cos(np.radians(angle)), 240 - k * step * np.sin(np.radians(angle))), angle)
     photo = tmp_path / "pair.png"
     cv2.imwrite(str(photo), canvas)
 

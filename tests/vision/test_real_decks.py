@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tuolaji.datasets.cardart import CardStyle, render_card
+from tuolaji.datasets.deck_photos import paste_card
 from tuolaji.datasets.realeval import match_cards
 from tuolaji.vision.detector import CardInstance, IndexReading
 from tuolaji.vision.read_check import DealFacts, deal_facts, weigh_read
@@ -29,16 +30,6 @@ def tuolaji(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
                           timeout=300, env=env)
 
 
-def _paste(canvas: np.ndarray, card: np.ndarray, centre: tuple[float, float], angle: float) -> None:
-    h, w = card.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    matrix[:, 2] += (centre[0] - w / 2, centre[1] - h / 2)
-    size = (canvas.shape[1], canvas.shape[0])
-    colour = cv2.warpAffine(card[:, :, :3], matrix, size, flags=cv2.INTER_AREA)
-    alpha = cv2.warpAffine(card[:, :, 3], matrix, size, flags=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
-    canvas[:] = (canvas * (1 - alpha) + colour * alpha).astype(np.uint8)
-
-
 def deck_photo(cards: list[str], style: CardStyle, seed: int, size: tuple[int, int] = (640, 480),
                card_height: int = 170) -> np.ndarray:
     """A photo of ``cards`` of one deck laid apart on a cloth, upright or upside down."""
@@ -50,7 +41,7 @@ def deck_photo(cards: list[str], style: CardStyle, seed: int, size: tuple[int, i
     for n, name in enumerate(cards):
         col, row = n % per_row, n // per_row
         centre = ((col + 0.5) * w / per_row + rng.uniform(-8, 8), (row + 0.5) * h / 2 + rng.uniform(-8, 8))
-        _paste(canvas, render_card(name, style, card_height), centre, float(rng.choice([0.0, 180.0]) + rng.uniform(-8, 8)))
+        paste_card(canvas, render_card(name, style, card_height), centre, float(rng.choice([0.0, 180.0]) + rng.uniform(-8, 8)))
     return canvas
 
 
@@ -408,7 +399,7 @@ def test_hard_crops_cuts_what_the_reader_wrongly_reads_as_a_card(tmp_path: Path)
     for n, (name, inner) in enumerate((("7H", "QS"), ("7H", "QS"), ("JK", "QS"))):
         big = render_card("7D" if name == "JK" else name, style, 448)[:, :, :3]
         picture = cv2.resize(big, (224, 224), interpolation=cv2.INTER_AREA).copy()
-        _paste(picture, render_card(inner, style, 110), (112, 112), 0.0)
+        paste_card(picture, render_card(inner, style, 110), (112, 112), 0.0)
         stem = f"p{n}_{name}"
         cv2.imwrite(str(photos / "images" / f"{stem}.jpg"), picture)
         (photos / "labels" / f"{stem}.json").write_text(json.dumps({"cards": [name], "split": "train"}))
