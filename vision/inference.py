@@ -464,7 +464,7 @@ class CardReader:
         order = [source for row in rows for source in row]
 
         def pick(whole: np.ndarray, half: np.ndarray) -> np.ndarray:
-            return np.stack([whole[i] if i >= 0 else half[-1 - i] for i in order]) if order else whole
+            return np.stack([whole[i] if i >= 0 else half[-1 - i] for i in order])
 
         scores_out = np.array([scores[i] if i >= 0 else scores[long[(-1 - i) // 2]] for i in order], np.float32)
         return (pick(boxes, halves), scores_out, pick(probs, half_probs), pick(orient, half_orient), pick(side, half_side))
@@ -620,7 +620,9 @@ WIDE_TWO_INDICES = 2.0
 """A box of a deck printing its suits beside its ranks at least this many times as long as it is
 wide holds two indices: one wide index is at most about 1.5 times as long (1.26-1.47 measured
 upright on held-out designs, less when turned), so a box this long is the detector's one box over
-two fanned identical cards' indices (:meth:`CardReader.split_fanned_pairs`)."""
+two fanned identical cards' indices (:meth:`CardReader.split_fanned_pairs`). Not lower: both halves
+of one wide index can read its card (the rank half guessing the suit), and a box of one index may
+be boxed up to 2 times as long (models/README.md, session 25)."""
 
 
 def _length_ratio(box: Box) -> float:
@@ -631,9 +633,10 @@ def _length_ratio(box: Box) -> float:
 
 def _two_indices(box: Box, others: list[Box]) -> tuple[Box, Box]:
     """``box`` (too long for one index) cut in two across its long side: where another box lies
-    over one end of it (the detector's own box of one of the two indices: half of it or more inside, reaching
-    to within a quarter of its length of the long box's end or beyond, and at least 0.6 of its
-    length of the long box left beyond it), that box and the rest of the long one; else two halves.
+    over one end of it (the detector's own box of one of the two indices: half of it or more
+    inside, reaching to within a quarter of its length of the long box's end or beyond, and at
+    least 0.6 of its length of the long box left beyond it), that box and the rest of the long
+    one; else two halves.
 
     >>> _two_indices((0, 0, 40, 20), [])
     ((0, 0, 20.0, 20), (20.0, 0, 40, 20))
