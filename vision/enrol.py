@@ -430,15 +430,16 @@ decks' enrolment photos: 1.26-1.47 for six horizontal designs, 0.46-0.59 for six
 and ``table-photos``)."""
 
 
-def deck_layout(seen: _Seen, taught: dict[str, tuple[DeckHead, int, int, int, int]], models: Path, threads: int) -> str:
-    """The layout of the deck on the enrolment's photos: by its print (:data:`HORIZONTAL_ASPECT`)
-    where the horizontal reader boxed indices turned near an axis; else the learnt deck that reads
+def deck_layout(seen: _Seen, taught: dict[str, tuple[DeckHead, int, int, int, int]], aspect: float, models: Path,
+                threads: int) -> str:
+    """The layout of the deck on the enrolment's photos: by its print (``aspect``, :func:`index_aspect`
+    of the horizontal reader's boxes, against :data:`HORIZONTAL_ASPECT`) where that reader boxed
+    indices turned near an axis (``aspect`` not NaN); else the learnt deck that reads
     the photos as the cards listed best, a tie going to the layout whose own reader named more of
     the cards before it learnt anything, then to the rank above its suit. A layout that could not
     be learnt (a listed card not found so) is never chosen."""
     if len(taught) == 1:
         return next(iter(taught))
-    aspect = index_aspect(seen, "horizontal")
     if not math.isnan(aspect):
         return "horizontal" if aspect >= HORIZONTAL_ASPECT else "vertical"
     right = {layout: _cards_read_right(models, threads, deck, seen) for layout, (deck, *_rest) in taught.items()}
@@ -474,8 +475,7 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
         if not (folder / CLASSIFIER_HEAD_FILE).is_file():
             raise InputError("enrol.no_head", path=str(folder / CLASSIFIER_HEAD_FILE))
     seen = _read_photos(images, base, readers)
-    # the deck's layout: each one its photos can be read in is learnt, and the one that then reads
-    # the photos as the cards listed best is kept (the rank above its suit on a tie)
+    # the deck is learnt in each layout its photos can be read in, and the one its print shows is kept (deck_layout)
     taught: dict[str, tuple[DeckHead, int, int, int, int]] = {}
     refusal: InputError | None = None
     for layout in INDEX_LAYOUTS:
@@ -496,8 +496,8 @@ def enrol(name: str, manifest: Path | None, data: Path, models: Path | None = No
     if not taught:
         assert refusal is not None
         raise refusal
-    layout = deck_layout(seen, taught, models_dir, threads)
     aspect = index_aspect(seen, "horizontal")
+    layout = deck_layout(seen, taught, aspect, models_dir, threads)
     deck, listed, matched, lessons, not_index = taught[layout]
     seconds = time.perf_counter() - t0
     info = {"name": name, "manifest": str(manifest) if manifest is not None else None,

@@ -93,16 +93,16 @@ def depth_inside(quad: np.ndarray, reading: IndexReading) -> float:
     return float(cv2.pointPolygonTest(contour, reading.centre, True)) / index_size(reading)
 
 
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """The outline's short and long side, each the mean of its two opposite edges."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    edges = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
+    pairs = ((edges[0] + edges[2]) / 2, (edges[1] + edges[3]) / 2)
+    return min(pairs), max(pairs)
+
+
 def _short_side(quad: np.ndarray) -> float:
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
-    return min((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
-
-
-def _long_side(quad: np.ndarray) -> float:
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    sides = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
-    return max((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
+    return _sides(quad)[0]
 
 
 def _too_close_for_one_edge(a: IndexReading, corner_a: int, b: IndexReading, corner_b: int, long: float) -> bool:
@@ -134,8 +134,7 @@ def cards_on_outline(cards: list[CardInstance], quad: np.ndarray, wide: bool = F
     True
     """
     matrix = _unit_square(quad)
-    short = _short_side(quad)
-    long = _long_side(quad)
+    short, long = _sides(quad)
     x1, y1 = np.asarray(quad, np.float32).reshape(4, 2).min(axis=0) - short
     x2, y2 = np.asarray(quad, np.float32).reshape(4, 2).max(axis=0) + short
     on: list[int] = []
