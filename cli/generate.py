@@ -45,9 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "default 0: only the procedural art). --split holdout draws only the held-out designs")
     parser.add_argument("--horizontal", type=float, default=0.0, metavar="SHARE",
                         help="share of procedural decks printing the suit beside the rank (default 0)")
-    parser.add_argument("--more-fonts", action="store_true",
-                        help="procedural decks also draw the fonts scripts/apt-packages.txt marks for --more-fonts "
-                             "(training sets only; every other drawn design stays as before)")
+    parser.add_argument("--more-fonts", type=int, nargs="?", const=1, default=0, choices=(1, 2), metavar="GROUPS",
+                        help="procedural decks also draw the fonts scripts/apt-packages.txt marks for --more-fonts: "
+                             "its first group (1, the default), or both (2); training sets only, every other drawn "
+                             "design stays as before")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -99,12 +100,12 @@ def _write_one(job: tuple[Path, int, int, str, int, int, bool, float, float, flo
 def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple[int, int] = (640, 480),
              crops: bool = False, workers: int = 1, start: int = 0, progress: bool = True,
              joker_share: float | None = None, real_art: float = 0.0, horizontal: float = 0.0,
-             more_fonts: bool = False) -> int:
+             more_fonts: int = 0) -> int:
     """Write scenes ``start .. start+count-1`` of data set ``seed`` into ``out``; returns labelled indices.
 
     ``real_art`` > 0 first renders the imported decks that are not cached yet (once); ``horizontal``:
     the share of procedural decks printing the suit beside the rank; ``more_fonts``: their fonts drawn
-    from :data:`datasets.cardart.MORE_FONT_FOLDERS` too (the train split only)."""
+    from :data:`datasets.cardart.MORE_FONT_FOLDERS` too, up to that group (the train split only)."""
     from tuolaji.datasets.scenes import JOKER_SHARE
 
     if count < 0:
@@ -126,7 +127,7 @@ def generate(out: Path, count: int, seed: int, split: str = "train", size: tuple
     (out / "generate.json").write_text(json.dumps(
         {"count": count, "seed": seed, "split": split, "size": f"{width}x{height}", "crops": crops, "start": start,
          "joker_share": joker_share, **({"horizontal": horizontal} if horizontal > 0 else {}),
-         **({"more_fonts": True} if more_fonts else {}), **({"real_art": real_art, "real_art_designs": designs} if real_art > 0 else {})},
+         **({"more_fonts": True if more_fonts == 1 else more_fonts} if more_fonts else {}), **({"real_art": real_art, "real_art_designs": designs} if real_art > 0 else {})},
         indent=1))
     jobs = [(out, seed, i, split, width, height, crops, joker_share, real_art, horizontal, more_fonts)
             for i in range(start, start + count)]

@@ -52,12 +52,46 @@ _NOTO_LATIN = re.compile(r"^Noto(Sans|Serif)(Display)?-")
 _CJK_FILES = ("wqy-zenhei.ttc", "wqy-microhei.ttc", "uming.ttc", "ukai.ttc", "NotoSansCJK-Regular.ttc")
 # Families that must stay in the training split (the fallback on a bare machine).
 _ALWAYS_TRAIN = {"dejavusans", "dejavuserif", "dejavusanscondensed", "dejavuserifcondensed"}
-MORE_FONT_FOLDERS = frozenset({
-    "adf", "allerta", "arapey", "averia-gwf", "cabin", "cardo", "clear-sans", "comfortaa", "courier-prime", "ebgaramond",
-    "fanwood", "fonts-century-catalogue", "fonts-go", "hack", "inter"})
+_MORE_FONTS_1: dict[str, re.Pattern[str] | None] = {
+    folder: None for folder in (
+        "allerta", "arapey", "cabin", "cardo", "clear-sans", "comfortaa", "courier-prime", "ebgaramond", "fanwood",
+        "fonts-century-catalogue", "fonts-go", "hack", "inter")} | {
+    # folders that the packages of the second group share: the first group's own families only
+    "adf": re.compile(r"^(Baskervald|Berenis|Gillius|Switzera|Universalis|Verana)"),
+    "averia-gwf": re.compile(r"^AveriaSans"),
+}
+_MORE_FONTS_2 = frozenset({
+    "adf", "averia-gwf", "b612", "bebas-neue", "cmu", "dosis", "elstob", "f500", "artemisia", "bodoni-classic",
+    "sortsmill", "junicode", "jura", "karla", "karla-variable", "karlatamilinclined", "karlatamilupright", "karmilla",
+    "lindenhill", "manrope", "fonts-oldstandard", "opendin", "play", "fonts-prociono", "quattrocento", "quicksand",
+    "slab", "andika", "charis", "gentiumplus", "doulos", "sora", "stix", "stix-word", "tiresias", "tuffy", "vollkorn",
+    "yanone-kaffeesatz", "fonts-yrsa-rasa", "ocr-b"})
+MORE_FONT_FOLDERS = frozenset(_MORE_FONTS_1) | _MORE_FONTS_2
 """Folders of the fonts that the font packages of ``scripts/apt-packages.txt`` marked for ``--more-fonts`` install:
-more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``), so that
-every other design drawn (the tests', the benches', the held-out measures') is as before."""
+more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``: the first
+group, session 24's; ``--more-fonts 2``: both groups), so that every other design drawn (the tests', the
+benches', the held-out measures') is as before."""
+MORE_FONT_LEVELS = (1, 2)
+
+
+def more_fonts_level(path: str) -> int:
+    """0 for a font every design may draw, else the ``--more-fonts`` level from which it is drawn.
+
+    >>> more_fonts_level("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    0
+    >>> more_fonts_level("/usr/share/fonts/truetype/adf/GilliusADF-Regular.otf")
+    1
+    >>> more_fonts_level("/usr/share/fonts/truetype/adf/LibrisADFStd-Regular.otf")
+    2
+    """
+    folder = os.path.basename(os.path.dirname(path))
+    if folder not in MORE_FONT_FOLDERS:
+        return 0
+    if folder in _MORE_FONTS_1:
+        only = _MORE_FONTS_1[folder]
+        if only is None or only.match(os.path.basename(path)):
+            return 1
+    return 2
 
 
 def is_card_name(name: str) -> bool:
@@ -101,23 +135,21 @@ def _font_split(path: str) -> str:
 
 
 @functools.cache
-def available_fonts(more: bool = False) -> dict[str, tuple[str, ...]]:
+def available_fonts(more: int = 0) -> dict[str, tuple[str, ...]]:
     """Latin index fonts installed on this machine, split into train and holdout families.
 
     The split depends only on the font's family name, so it is the same on every machine
     that has the same packages. DejaVu (present almost everywhere) is always *train*; a
     holdout split with no fonts of its own falls back to the train fonts. ``more``: the fonts
-    of :data:`MORE_FONT_FOLDERS` too, all of them *train*.
+    of :data:`MORE_FONT_FOLDERS` up to that level (:func:`more_fonts_level`; True is 1) too, all of them *train*.
     """
     found: list[str] = []
     for root in _FONT_DIRS:
         for folder, _dirs, files in os.walk(root):
-            if os.path.basename(folder) in MORE_FONT_FOLDERS and not more:
-                continue
             for file in files:
                 if not file.lower().endswith((".ttf", ".otf")):
                     continue
-                if _SKIP_FONT.search(file):
+                if _SKIP_FONT.search(file) or more_fonts_level(os.path.join(folder, file)) > more:
                     continue
                 if os.path.basename(folder) == "noto" and not _NOTO_LATIN.match(file):
                     continue
@@ -128,7 +160,7 @@ def available_fonts(more: bool = False) -> dict[str, tuple[str, ...]]:
         unique.setdefault(os.path.basename(path), path)
     paths = sorted(unique.values(), key=os.path.basename)
     usable = [p for p in paths if _font_renders_latin(p)]
-    more_fonts = {p for p in usable if os.path.basename(os.path.dirname(p)) in MORE_FONT_FOLDERS}
+    more_fonts = {p for p in usable if more_fonts_level(p) > 0}
     train = tuple(p for p in usable if _font_split(p) == "train" or p in more_fonts)
     holdout = tuple(p for p in usable if _font_split(p) == "holdout" and p not in more_fonts)
     if not train:
@@ -202,9 +234,9 @@ class CardStyle:
     seed: int = 0
 
     @staticmethod
-    def random(rng: np.random.Generator, split: str = "train", more_fonts: bool = False) -> CardStyle:
+    def random(rng: np.random.Generator, split: str = "train", more_fonts: int = 0) -> CardStyle:
         """Draw a deck design; "train" and "holdout" use disjoint fonts and designs; ``more_fonts``:
-        "train" draws from :data:`MORE_FONT_FOLDERS` too."""
+        "train" draws from :data:`MORE_FONT_FOLDERS` up to that level too."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
         fonts = available_fonts(more_fonts)[split]

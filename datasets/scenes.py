@@ -300,7 +300,7 @@ _RawCard = tuple[int, str, np.ndarray, float, float]
 
 def generate_scene(seed: int, index: int, width: int = 640, height: int = 480, split: str = "train",
                    joker_share: float = JOKER_SHARE, real_art: float = 0.0, horizontal: float = 0.0,
-                   more_fonts: bool = False) -> Scene:
+                   more_fonts: int = 0) -> Scene:
     """Render scene number ``index`` of data set ``seed`` (pure function of its arguments).
 
     ``real_art``: the chance that each deck of the scene is drawn with an imported design

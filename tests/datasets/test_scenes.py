@@ -108,12 +108,19 @@ def test_generate_cli_is_deterministic_and_parallel_safe(tmp_path: Path) -> None
 def test_generate_more_fonts_draws_more_index_fonts_for_training_and_leaves_every_other_design_as_it_was(
         tmp_path: Path, capsys) -> None:
     """`generate --more-fonts` (training sets) draws the fonts apt-packages.txt marks for it too and says
-    so in generate.json; without it, and in the held-out split, the fonts are exactly as before."""
-    from tuolaji.datasets.cardart import MORE_FONT_FOLDERS, available_fonts
+    so in generate.json (`--more-fonts 2`: its second group too); without it, and in the held-out split, the
+    fonts are exactly as before."""
+    from tuolaji.datasets.cardart import MORE_FONT_FOLDERS, available_fonts, more_fonts_level
 
-    plain, more = available_fonts(), available_fonts(True)
-    assert more["holdout"] == plain["holdout"] and set(plain["train"]) <= set(more["train"])
+    plain, more, most = available_fonts(), available_fonts(True), available_fonts(2)
+    assert more["holdout"] == plain["holdout"] == most["holdout"]
+    assert set(plain["train"]) <= set(more["train"]) <= set(most["train"])
     assert not any(Path(p).parent.name in MORE_FONT_FOLDERS for p in plain["train"] + plain["holdout"])
+    assert {more_fonts_level(p) for p in more["train"]} <= {0, 1} and {more_fonts_level(p) for p in most["train"]} <= {0, 1, 2}
+    out2 = tmp_path / "most"
+    assert cli.main(["generate", "--out", str(out2), "--count", "1", "--seed", "9", "--size", "160x120",
+                     "--more-fonts", "2", "--quiet"]) == 0
+    assert json.loads((out2 / "generate.json").read_text())["more_fonts"] == 2
     out = tmp_path / "more"
     assert cli.main(["generate", "--out", str(out), "--count", "1", "--seed", "9", "--size", "160x120",
                      "--more-fonts", "--quiet"]) == 0
