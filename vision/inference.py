@@ -432,8 +432,45 @@ class CardReader:
         boxes, scores = self.detect(frame_bgr)
         probs, orient, side = self.classify(frame_bgr, boxes)
         if self._wide:
+            boxes, scores, probs, orient, side = self.join_split_index(frame_bgr, boxes, scores, probs, orient, side)
             boxes, scores, probs, orient, side = self.split_fanned_pairs(frame_bgr, boxes, scores, probs, orient, side)
         return self.readings_from(boxes, scores, probs, orient, side)
+
+    def join_split_index(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray,
+                         orient: np.ndarray, side: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The index boxes (with their scores and the classifier's outputs) where two boxes that read
+        unsurely (under :data:`SPLIT_UNSURE`, or as no index) lie end to end as the two parts of one
+        wide index would (:func:`_end_to_end`: a deck printing its suits beside its ranks; a "10♠" is
+        three glyphs long, and the detector may box its "10" and its "0♠" apart) read again as one box
+        around both: where that reads one card (not a joker) at least :data:`SPLIT_UNSURE` and surer
+        than either part, it replaces them, with the surer part's score."""
+        unsure = [k for k in range(len(boxes))
+                  if int(probs[k].argmax()) == REJECT or float(probs[k].max()) < SPLIT_UNSURE]
+        pairs = [(a, b) for i, a in enumerate(unsure) for b in unsure[i + 1:] if _end_to_end(as_box(boxes[a]), as_box(boxes[b]))]
+        if not pairs:
+            return boxes, scores, probs, orient, side
+        joined = np.array([[min(boxes[a][0], boxes[b][0]), min(boxes[a][1], boxes[b][1]),
+                            max(boxes[a][2], boxes[b][2]), max(boxes[a][3], boxes[b][3])] for a, b in pairs], np.float32)
+        joined_probs, joined_orient, joined_side = self.classify(frame_bgr, joined)
+        used: set[int] = set()
+        keep = np.ones(len(boxes), bool)
+        added: list[int] = []
+        for n in sorted(range(len(pairs)), key=lambda n: -float(joined_probs[n][:REJECT].max())):
+            a, b = pairs[n]
+            card = int(joined_probs[n].argmax())
+            sure = float(joined_probs[n][card])
+            if a in used or b in used or card == REJECT or card in _JOKER_IDS or sure < SPLIT_UNSURE \
+                    or sure <= max(float(probs[a][:REJECT].max()), float(probs[b][:REJECT].max())):
+                continue
+            used |= {a, b}
+            keep[[a, b]] = False
+            added.append(n)
+        if not added:
+            return boxes, scores, probs, orient, side
+        best = [max(pairs[n], key=lambda k: float(scores[k])) for n in added]
+        return (np.concatenate([boxes[keep], joined[added]]), np.concatenate([scores[keep], scores[best]]),
+                np.concatenate([probs[keep], joined_probs[added]]), np.concatenate([orient[keep], joined_orient[added]]),
+                np.concatenate([side[keep], joined_side[added]]))
 
     def split_fanned_pairs(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray,
                            orient: np.ndarray, side: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -576,7 +613,7 @@ class CardReader:
                     cards = _joined(cards, inside)
             elif len(inside) == 1:
                 card = cards[inside[0]]
-                joint = _card_probs(card) * _card_share(p)
+                joint = _card_probs(card) * _doubted(_card_share(p))
                 joint = (joint / joint.sum()).astype(np.float32)
                 joint.flags.writeable = False
                 best = int(joint.argmax())
@@ -623,6 +660,39 @@ upright on held-out designs, less when turned), so a box this long is the detect
 two fanned identical cards' indices (:meth:`CardReader.split_fanned_pairs`). Not lower: both halves
 of one wide index can read its card (the rank half guessing the suit), and a box of one index may
 be boxed up to 2 times as long (models/README.md, session 25)."""
+
+
+SPLIT_UNSURE = 0.5
+"""An index box read under this (or as no index) may be part of a wide index boxed in two
+(:meth:`CardReader.join_split_index`); the box around both parts must read its card at least this surely."""
+JOINED_LONGEST = 3.0
+"""The longest a wide index is for its height: a "10♠", three glyphs side by side."""
+
+
+def _end_to_end(a: Box, b: Box) -> bool:
+    """Whether boxes ``a`` and ``b`` lie end to end as the two parts of one wide index: side by side
+    along one axis, as high as each other across it (each overlapping the other across by at least
+    0.6 of the smaller), at most a fifth of that height apart or overlapping by less than half the
+    shorter one, the box around both at most :data:`JOINED_LONGEST` times as long as high.
+
+    >>> _end_to_end((432, 247, 443, 260), (433, 262, 444, 275))  # a "10♠" turned, boxed as two
+    True
+    >>> _end_to_end((0, 0, 10, 12), (30, 0, 40, 12)), _end_to_end((0, 0, 10, 12), (11, 20, 21, 32))
+    (False, False)
+    """
+    for along in (0, 1):
+        across = 1 - along
+        overlap_across = min(a[across + 2], b[across + 2]) - max(a[across], b[across])
+        small_across = min(a[across + 2] - a[across], b[across + 2] - b[across])
+        if small_across <= 0 or overlap_across < 0.6 * small_across:
+            continue
+        gap = max(a[along], b[along]) - min(a[along + 2], b[along + 2])  # < 0: they overlap
+        shorter = min(a[along + 2] - a[along], b[along + 2] - b[along])
+        length = max(a[along + 2], b[along + 2]) - min(a[along], b[along])
+        high = max(a[across + 2], b[across + 2]) - min(a[across], b[across])
+        if -0.5 * shorter < gap <= 0.2 * small_across and length <= JOINED_LONGEST * high:
+            return True
+    return False
 
 
 def _length_ratio(box: Box) -> float:
@@ -776,6 +846,18 @@ def _reaches_into(quad: np.ndarray, box: Box) -> bool:
     centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     distance = cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), centre, True)
     return distance >= -max(box[2] - box[0], box[3] - box[1]) / 2
+
+
+FACE_DOUBT = 0.01
+"""The share of a face read taken as no evidence (spread evenly over the 54 cards) before it is weighed
+against a card's corner indices: a face reader sure of a card of a design it never saw can be wrong,
+and on its own it must not outweigh corners that agree (four corners read 10♥ at 0.93-0.98, the face 4♥
+at 0.9993 and 10♥ at 1e-7: the corners' card stays)."""
+
+
+def _doubted(share: np.ndarray) -> np.ndarray:
+    """A face read's card probabilities with :data:`FACE_DOUBT` of them spread evenly."""
+    return (1.0 - FACE_DOUBT) * share + FACE_DOUBT / len(share)
 
 
 def _card_probs(card: CardInstance) -> np.ndarray:

@@ -199,3 +199,27 @@ def test_a_face_read_surely_adds_no_second_card_where_its_index_lies_on_the_outl
     assert sorted(c.card for c in reader.merge_faces([index], [outline], _face_probs("6C", 0.95))) == ["5C", "6C"]
     far = np.array([[52, 18], [134, 18], [134, 68], [52, 68]], np.float32)
     assert sorted(c.card for c in reader.merge_faces([index], [far], _face_probs("5C", 0.95))) == ["5C", "5C"]
+
+
+def test_a_face_read_sure_of_another_card_does_not_outweigh_corners_that_agree() -> None:
+    """Four corners read 10♥ surely; the face reader, on a design it never saw, is all but certain
+    of 4♥ (10♥ at 1e-7): the card stays 10♥. Where the corners are themselves the doubt (two read
+    8♠ at 0.996, 9♠ at 7e-4) and the face is sure of 9♠, the face still names the card."""
+    from tuolaji.vision.readings import CardInstance, IndexReading
+
+    reader = CardReader.load(face_threshold=0.6)
+    outline = np.array([[100, 100], [190, 100], [190, 220], [100, 220]], np.float32)
+
+    def index(card: str, p: float, second: str, q: float, x: float, y: float) -> IndexReading:
+        probs = np.full(REJECT, (1 - p - q) / (REJECT - 2), np.float32)
+        probs[CARD_NAMES.index(card)], probs[CARD_NAMES.index(second)] = p, q
+        return IndexReading(card, (x, y, x + 10, y + 16), p, 0.0, probs=probs)
+
+    corners = tuple(index("10H", 0.95, "10D", 0.04, x, y) for x, y in ((104, 104), (176, 104), (104, 200), (176, 200)))
+    ten = CardInstance("10H", (104, 104, 186, 216), 0.95, corners)
+    face = np.full(REJECT + 1, 1e-7, np.float32)
+    face[CARD_NAMES.index("4H")] = 1 - 54e-7
+    assert [c.card for c in reader.merge_faces([ten], [outline], face[None])] == ["10H"]
+    eights = tuple(index("8S", 0.8, "9S", 0.02, x, y) for x, y in ((104, 104), (176, 200)))
+    eight = CardInstance("8S", (104, 104, 186, 216), 0.9, eights)
+    assert [c.card for c in reader.merge_faces([eight], [outline], _face_probs("9S", 0.9999))] == ["9S"]

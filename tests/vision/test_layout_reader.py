@@ -282,3 +282,24 @@ def test_check_camera_says_when_the_cards_print_their_suits_beside_their_ranks(t
     assert not any("no card corner" in line for line in said["beside"]["advice"])
     assert said["ordinary"]["suits_beside"] is False
     assert not any("--index-layout" in line for line in said["ordinary"]["advice"])
+
+
+def test_a_wide_ten_boxed_in_two_parts_is_read_as_one_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame of a table video (a held-out horizontal design): in one seat's zone a 10♠ lies under
+    a 7♠, only its "10♠" showing, three glyphs long, which the detector boxes as two unsure parts.
+    The table's reader, told the layout, reads the box around both parts again and finds the 10♠
+    beside the 7♠; without that, the seat's two cards read as one."""
+    import cv2
+
+    from tuolaji.vision.detector import TABLE
+
+    frame = cv2.imread(str(Path(__file__).parent.parent / "data" / "wide" / "ten-under-seven.jpg"))
+    reader = CardReader.load(**TABLE, index_layout="horizontal")
+
+    def in_the_zone() -> list[str]:
+        return sorted(c.card for c in reader.read(frame) if 418 <= (c.box[0] + c.box[2]) / 2 <= 531
+                      and 184 <= (c.box[1] + c.box[3]) / 2 <= 294)
+
+    assert in_the_zone() == ["10S", "7S"]
+    monkeypatch.setattr(CardReader, "join_split_index", lambda self, frame, *outputs: outputs)
+    assert in_the_zone() == ["7S"]
