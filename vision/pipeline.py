@@ -77,6 +77,7 @@ from tuolaji.vision.plays import (
     without_unsure,
 )
 from tuolaji.vision.read_check import (
+    as_a_pair,
     beyond_the_decks,
     deal_facts,
     doubted_by_follows,
@@ -441,7 +442,7 @@ class TablePipeline:
         lead_size = len(self._trick.plays[0])
         content = zone.content
         if len(content) == lead_size:
-            self._commit(zone, content, frame)
+            self._commit(zone, self._as_played(content, len(self._trick.plays)), frame)
             return
         self._request_verification(now)
         if zone.short_since is None or zone.short_version != zone.version:
@@ -539,7 +540,7 @@ class TablePipeline:
                     or not len(zone.content)):
                 continue
             zone.used_version = zone.version
-            content = self._as_lead(zone.content) if position == 0 else zone.content
+            content = self._as_played(zone.content, position)
             if content.counts() == Counter(committed):
                 continue
             if position > 0 and len(content) != len(trick.plays[0]) and len(committed) == len(trick.plays[0]):
@@ -607,10 +608,20 @@ class TablePipeline:
             self.game.doubt_play(number, seat, indices)
             self.stats.doubted_plays += 1
 
+    def _as_played(self, content: ZoneContent, position: int) -> ZoneContent:
+        """``content`` as the trick's play at ``position``: a lead (:meth:`_as_lead`), or a follow, read
+        as a pair where the lead is one and its unsure card allows (:func:`as_a_pair`)."""
+        if position == 0:
+            return self._as_lead(content)
+        lead = self._trick.plays[0] if self._trick.plays else []
+        return as_a_pair(content) if len(lead) == 2 and lead[0] == lead[1] else content
+
     def _as_lead(self, content: ZoneContent) -> ZoneContent:
-        """``content`` as a lead: of one suit where its unsure cards allow (:func:`one_suit_lead`)."""
+        """``content`` as a lead: a pair where two cards of one rank read in two suits, one unsurely,
+        allow it (:func:`as_a_pair`), and of one suit where its unsure cards allow (:func:`one_suit_lead`)."""
         if len(content) < 2 or not content.candidates:
             return content
+        content = as_a_pair(content)
         facts = deal_facts(self.game.record())
         return content if facts is None or facts.suit_of is None else one_suit_lead(content, facts.suit_of)
 
@@ -727,7 +738,7 @@ class TablePipeline:
         zone = self.zones[seat]
         if zone.content is None or zone.version == zone.used_version or zone.dirty or not zone.moved_since_commit:
             return  # (unmoved cards read differently are a misread: _correct_misreads)
-        content = self._as_lead(zone.content) if position == 0 else zone.content
+        content = self._as_played(zone.content, position)
         if content.counts() == Counter(trick.plays[position]):
             zone.used_version = zone.version
             return

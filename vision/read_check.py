@@ -243,6 +243,43 @@ def one_suit_lead(content: ZoneContent, suit_of: Callable[[str], int]) -> ZoneCo
                                unconfirmed=tuple(sorted(unconfirmed)))
 
 
+PAIR_SHARE = 0.2
+"""An unsure card of a two-card play whose reads gave the other card's name at least this share is
+taken for its copy (:func:`as_a_pair`)."""
+
+
+def as_a_pair(content: ZoneContent) -> ZoneContent:
+    """A two-card play read as two cards of one rank in two suits, one of them clear and the other
+    unsure with the clear one's card among its candidates (at least :data:`PAIR_SHARE`), is a pair
+    of the clear card: two cards are led as a pair (a throw of two singles of one rank is rare) and
+    followed as a pair where the follower holds one. The card so changed stays marked for a person.
+
+    >>> from tuolaji.vision.tracking import ZoneContent
+    >>> read = ZoneContent(("KD", "KH"), (0.52, 0.94), (0,), ((("KD", 0.6), ("KH", 0.36)), (("KH", 0.998),)))
+    >>> as_a_pair(read)
+    ZoneContent(cards=('KH', 'KH'), confidence=(0.36, 0.94), unconfirmed=(0,))
+    >>> as_a_pair(ZoneContent(("KD", "KH"), (0.95, 0.94), (), ((("KD", 0.95),), (("KH", 0.99),)))).cards
+    ('KD', 'KH')
+    """
+    if len(content) != 2 or len(content.candidates) != 2 or content.cards[0] == content.cards[1]:
+        return content
+    first, second = content.cards
+    if first[:-1] != second[:-1] or first in ("BJ", "SJ") or second in ("BJ", "SJ"):
+        return content
+    clear = [bool(fused) and fused[0][1] >= CLEAR_READ for fused in content.candidates]
+    if clear[0] == clear[1]:
+        return content
+    unsure = clear.index(False)
+    other = content.cards[1 - unsure]
+    share = dict(content.candidates[unsure]).get(other, 0.0)
+    if share < PAIR_SHARE:
+        return content
+    cards, confidence = list(content.cards), list(content.confidence)
+    cards[unsure], confidence[unsure] = other, round(share, 3)
+    return dataclasses.replace(content, cards=tuple(cards), confidence=tuple(confidence),
+                               unconfirmed=tuple(sorted({*content.unconfirmed, unsure})))
+
+
 DOUBTED_SHARE = 0.02
 """A sure lead card whose reads gave a card of the suit every follow was of at least this share
 is marked for a person (:func:`doubted_by_follows`)."""

@@ -431,6 +431,36 @@ def test_a_lead_every_follow_answered_in_another_suit_is_marked_for_a_person(tmp
     assert sorted(trick["unconfirmed"]) == [[0, 0], [0, 1]]
 
 
+class RedSuitsReader(ScriptedReader):
+    """The scripted table, but a card scripted at 0.52 is read as the other suit of its colour and rank
+    (its own card second in its candidates, at 0.36), as a held-out font's ♥ or ♣ is now and then."""
+
+    def read_frame(self, frame: Frame) -> list[Unsure]:  # type: ignore[override]
+        other = {"H": "D", "D": "H", "S": "C", "C": "S"}
+        return [Unsure(seen.card[:-1] + other[seen.card[-1]], seen.box, 0.52, ((seen.card, 0.36),))
+                if seen.confidence == 0.52
+                else Unsure(seen.card, seen.box, seen.confidence, ()) for seen in self.at(frame.index)]
+
+
+def test_a_pair_read_as_one_rank_in_two_suits_one_unsurely_is_recorded_as_the_pair_for_a_person(tmp_path):
+    """K♥ K♥ led at level K (every K a trump: K♥ and K♦ are of one suit, so no suit rule tells them
+    apart), one K♥ read unsurely as K♦ (its reads give K♥ 0.36): two cards are led as a pair, so the
+    lead is K♥ K♥, the changed card marked for a person; a follow to it read so is the pair too. A
+    follow of two cards of one rank read surely in two suits stays as read."""
+    setup = {**SETUP, "deals": [{"level": "K", "trump": "S", "dealer": 0, "tricks": []}]}
+    script = {0: {}, 10: {0: [("KH", 0.95), ("KH", 0.52)]},
+              30: {0: [("KH", 0.95), ("KH", 0.52)], 1: [("KS", 0.95), ("KD", 0.95)]},
+              50: {0: [("KH", 0.95), ("KH", 0.52)], 1: [("KS", 0.95), ("KD", 0.95)], 2: [("KC", 0.95), ("KC", 0.52)]}}
+    game = LiveGame(setup)
+    reader = RedSuitsReader(script)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(80):
+        pipeline.process(frame)
+    trick = game.snapshot()["deals"][0]["tricks"][0]
+    assert trick["plays"][:3] == [["KH", "KH"], ["KS", "KD"], ["KC", "KC"]]
+    assert [0, 1] in trick["unconfirmed"] and [2, 1] in trick["unconfirmed"]
+
+
 def test_a_read_no_deck_can_hold_is_recorded_for_a_person_and_the_table_goes_on(tmp_path):
     """Four A♠ led (four decks' worth); seat 1's zone reads five sure K♠ (a misread: no game holds
     five). The lead is not grown with a fifth A♠, the impossible follow is recorded as not seen
