@@ -403,6 +403,15 @@ class Unsure:
         return ((self.card, self.confidence), *self.others)
 
 
+def _first_trick_read(setup: dict, reader: ScriptedReader, frames: int) -> dict:
+    """The first trick the table pipeline records from ``frames`` frames of ``reader``'s table (plays settle after 0.5 s)."""
+    game = LiveGame(setup)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(frames):
+        pipeline.process(frame)
+    return game.snapshot()["deals"][0]["tricks"][0]
+
+
 class MisreadingReader(ScriptedReader):
     """The scripted table, but a 9♣ is read surely as 9♠ (9♣ second in its candidates)."""
 
@@ -421,12 +430,7 @@ def test_a_lead_every_follow_answered_in_another_suit_is_marked_for_a_person(tmp
               50: {0: [("9C", 0.95), ("9C", 0.95)], 1: [("10C", 0.95), ("4C", 0.95)], 2: [("10C", 0.95), ("6C", 0.95)]},
               70: {0: [("9C", 0.95), ("9C", 0.95)], 1: [("10C", 0.95), ("4C", 0.95)], 2: [("10C", 0.95), ("6C", 0.95)],
                    3: [("7C", 0.95), ("7C", 0.95)]}}
-    game = LiveGame(setup)
-    reader = MisreadingReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick = _first_trick_read(setup, MisreadingReader(script), 100)
     assert trick["plays"] == [["9S", "9S"], ["10C", "4C"], ["10C", "6C"], ["7C", "7C"]]
     assert sorted(trick["unconfirmed"]) == [[0, 0], [0, 1]]
 
@@ -451,12 +455,7 @@ def test_a_pair_read_as_one_rank_in_two_suits_one_unsurely_is_recorded_as_the_pa
     script = {0: {}, 10: {0: [("KH", 0.95), ("KH", 0.52)]},
               30: {0: [("KH", 0.95), ("KH", 0.52)], 1: [("KS", 0.95), ("KD", 0.95)]},
               50: {0: [("KH", 0.95), ("KH", 0.52)], 1: [("KS", 0.95), ("KD", 0.95)], 2: [("KC", 0.95), ("KC", 0.52)]}}
-    game = LiveGame(setup)
-    reader = RedSuitsReader(script)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(80):
-        pipeline.process(frame)
-    trick = game.snapshot()["deals"][0]["tricks"][0]
+    trick = _first_trick_read(setup, RedSuitsReader(script), 80)
     assert trick["plays"][:3] == [["KH", "KH"], ["KS", "KD"], ["KC", "KC"]]
     assert [0, 1] in trick["unconfirmed"] and [2, 1] in trick["unconfirmed"]
 
