@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -53,8 +53,6 @@ class ReaderSettings:
     index_spacing: float = 0.0  # > 0: same-named indices closer than this many index sizes are one (see drop_duplicate_reads)
     max_upscale: float = 1.0  # the detector never reads a picture enlarged more than this
     joker_threshold: float = 0.0  # a card read as a joker needs at least this confidence too (a joker is reported only on its evidence)
-    joker_guess_threshold: float = 0.0  # > 0: a card read as a joker from this confidence, under joker_threshold, is kept
-    # as a guess (confidence at most GUESS_CONFIDENCE: a person names it) rather than dropped
     face_threshold: float = 0.0  # > 0: whole card faces are read too (face.onnx), a face read counting from this probability
     face_guess_threshold: float = 0.0  # > 0: a card outline with nothing read in it, its face at least this likely a
     # card's (any card), gives its face's likeliest card as a guess (confidence at most GUESS_CONFIDENCE: a person names it)
@@ -91,7 +89,6 @@ class ReaderOverrides(TypedDict, total=False):
     index_spacing: float
     max_upscale: float
     joker_threshold: float
-    joker_guess_threshold: float
     face_threshold: float
     face_guess_threshold: float
     small_index_px: float
@@ -119,15 +116,14 @@ def reader_preset(careful: bool = False, fast: bool = False) -> ReaderOverrides:
         raise ValueError("--careful and --fast exclude each other")
     return CAREFUL.copy() if careful else FAST.copy() if fast else {}
 
-TABLE: ReaderOverrides = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.5, "joker_guess_threshold": 0.5}
+TABLE: ReaderOverrides = {**CAREFUL, "index_spacing": 0.75, "face_guess_threshold": 0.5}
 """Reader settings of the table pipeline: it reads only when a zone has settled, so it
 reads carefully, and the table is laid by ``docs/TABLE.md`` (every index of a fan visible),
 so two same-named indices closer than 0.75 index sizes are one. Whole faces are read as
 ``cards.json`` says (a card lying alone in a zone shows its face); a card outline in which
 nothing could be read, but whose face is more likely a card's than not, is still a card played,
 so its face's likeliest card is kept as a guess (``face_guess_threshold``) that the pipeline
-marks unconfirmed, rather than a play lost; so is a joker read under the joker bar, from
-``joker_guess_threshold`` (a 大王 half under another card, its JOKER column read at 0.56)."""
+marks unconfirmed, rather than a play lost."""
 
 LAYOUT_READERS = {"horizontal": "horizontal"}
 """Sub-folders of a models folder with a reader of their own for decks of one index layout: a deck
@@ -634,20 +630,11 @@ class CardReader:
 
         A card counts from ``card_threshold``, or from ``small_card_threshold`` when all its
         indices are shorter than ``small_index_px`` (a small index is read less surely, right
-        or wrong); a joker also needs ``joker_threshold``, under which, from ``joker_guess_threshold``,
-        it is kept as a guess (at most :data:`GUESS_CONFIDENCE` sure: a card seen is a card played, for
-        a person to name).
+        or wrong); a joker also needs ``joker_threshold``.
         """
         s = self.settings
-        cards = []
-        for card in group_indices(readings, s.index_spacing, self._wide):
-            if card.confidence < self.card_bar(card):
-                continue
-            if card.card in JOKER_NAMES and card.confidence < s.joker_threshold:
-                if 0 < s.joker_guess_threshold <= card.confidence:
-                    cards.append(replace(card, confidence=min(card.confidence, GUESS_CONFIDENCE)))
-                continue
-            cards.append(card)
+        cards = [c for c in group_indices(readings, s.index_spacing, self._wide)
+                 if c.confidence >= self.card_bar(c) and (c.card not in JOKER_NAMES or c.confidence >= s.joker_threshold)]
         return join_on_outlines(cards, quads, self._wide) if quads else cards
 
     @property

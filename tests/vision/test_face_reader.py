@@ -185,31 +185,6 @@ def test_a_card_outline_with_nothing_read_in_it_is_kept_as_a_guess_at_the_table(
     assert plain.merge_faces([other], [outline], _face_probs("BJ", 0.61)) == [other]
 
 
-def test_a_joker_read_under_the_joker_bar_is_kept_as_a_guess_at_the_table() -> None:
-    """A 大王 half under a 7♣ (tuning deal 302): its JOKER column reads 0.56, under the joker bar that
-    keeps photos free of invented jokers. The table's reader keeps it as a guess, under the
-    pipeline's sure threshold, so the seat's play holds a joker for a person to confirm rather than
-    a second 7♣; `detect`'s reader (no guesses) drops it, and a joker read under the guess bar is
-    dropped at the table too."""
-    from tuolaji.vision.detector import TABLE
-    from tuolaji.vision.inference import GUESS_CONFIDENCE
-    from tuolaji.vision.readings import IndexReading
-
-    def column(confidence: float) -> IndexReading:
-        probs = np.full(REJECT, 0.01 / (REJECT - 1), np.float32)
-        probs[CARD_NAMES.index("BJ")] = 0.99
-        return IndexReading("BJ", (287, 379, 297, 412), confidence, 0.0, probs=probs)
-
-    seven = IndexReading("7C", (316, 329, 326, 351), 0.82, 0.0)
-    table, plain = CardReader.load(**TABLE), CardReader.load()
-    assert table.settings.joker_guess_threshold > 0 and table.settings.joker_threshold > 0.56
-    assert sorted((c.card, c.confidence) for c in table.cards_from([column(0.56), seven])) == [
-        ("7C", 0.82), ("BJ", GUESS_CONFIDENCE)]
-    assert GUESS_CONFIDENCE < MIN_CONFIDENCE
-    assert [c.card for c in plain.cards_from([column(0.56), seven])] == ["7C"]
-    assert [c.card for c in table.cards_from([column(0.3), seven])] == ["7C"]
-
-
 def test_a_face_read_surely_adds_no_second_card_where_its_index_lies_on_the_outline_edge() -> None:
     """A 5♣ lying sideways: its corner index sits on the card's edge, where the outline found runs
     a pixel or two inside, so the index's centre falls just outside it. The face reads 5♣ surely:
