@@ -264,7 +264,7 @@ def as_a_pair(content: ZoneContent) -> ZoneContent:
     if len(content) != 2 or len(content.candidates) != 2 or content.cards[0] == content.cards[1]:
         return content
     first, second = content.cards
-    if first[:-1] != second[:-1] or first in ("BJ", "SJ") or second in ("BJ", "SJ"):
+    if first[:-1] != second[:-1]:  # (大王 and 小王, "BJ" and "SJ", differ here too)
         return content
     clear = [bool(fused) and fused[0][1] >= CLEAR_READ for fused in content.candidates]
     if clear[0] == clear[1]:
