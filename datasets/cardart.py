@@ -71,7 +71,6 @@ MORE_FONT_FOLDERS = frozenset(_MORE_FONTS_1) | _MORE_FONTS_2
 more index fonts, all of the train split, drawn only when asked (``tuolaji generate --more-fonts``: the first
 group, session 24's; ``--more-fonts 2``: both groups), so that every other design drawn (the tests', the
 benches', the held-out measures') is as before."""
-MORE_FONT_LEVELS = (1, 2)
 
 
 def more_fonts_level(path: str) -> int:

@@ -449,8 +449,7 @@ class CardReader:
         pairs = [(a, b) for i, a in enumerate(unsure) for b in unsure[i + 1:] if _end_to_end(as_box(boxes[a]), as_box(boxes[b]))]
         if not pairs:
             return boxes, scores, probs, orient, side
-        joined = np.array([[min(boxes[a][0], boxes[b][0]), min(boxes[a][1], boxes[b][1]),
-                            max(boxes[a][2], boxes[b][2]), max(boxes[a][3], boxes[b][3])] for a, b in pairs], np.float32)
+        joined = np.array([union_box([as_box(boxes[a]), as_box(boxes[b])]) for a, b in pairs], np.float32)
         joined_probs, joined_orient, joined_side = self.classify(frame_bgr, joined)
         used: set[int] = set()
         keep = np.ones(len(boxes), bool)
