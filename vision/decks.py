@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from tuolaji.scorer.cards import CARD_NAMES
 from tuolaji.scorer.errors import InputError
 
 DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch): "$" passes a final newline
@@ -150,13 +151,43 @@ def save_deck(data: Path, head: DeckHead, info: dict[str, Any]) -> Path:
     return folder
 
 
+RANK_GROUPS, SUIT_GROUPS = 15, 7
+"""The shared parts of an enrolled deck's head (:func:`card_groups`): 13 ranks, a joker and no index;
+4 suits, 小王, 大王 and no index."""
+
+
+def card_groups(classes: int = 55) -> np.ndarray:
+    """Which shared parts of an enrolled deck's head each of ``classes`` classes reads with
+    (``classes`` × 22, 0 or 1): its rank (2 … A, a joker, no index) and its suit (♠ ♥ ♣ ♦,
+    小王, 大王, no index), for the 55 classes of :data:`scorer.cards.CARD_NAMES` and "no index";
+    no shared part for a head of other classes.
+
+    >>> groups = card_groups()
+    >>> [int(groups[k].nonzero()[0][0]) for k in (11, 37)], [int(groups[k].nonzero()[0][1]) - 15 for k in (11, 37)]
+    ([11, 11], [0, 2])
+    """
+    if classes != len(CARD_NAMES) + 1:
+        return np.zeros((classes, 0), np.float32)
+    groups = np.zeros((classes, RANK_GROUPS + SUIT_GROUPS), np.float32)
+    for k in range(classes):
+        rank, suit = (k % 13, k // 13) if k < 52 else (13, 4 + k - 52) if k < 54 else (14, 6)
+        groups[k, rank] = groups[k, RANK_GROUPS + suit] = 1.0
+    return groups
+
+
 def adapt_head(weight: np.ndarray, bias: np.ndarray, features: np.ndarray, labels: np.ndarray, *,
-               steps: int = 300, lr: float = 0.05, pull: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
+               groups: np.ndarray | None = None, steps: int = 300, lr: float = 0.05, pull: float = 1e-3,
+               card_pull: float = 1e-2) -> tuple[np.ndarray, np.ndarray]:
     """The class head ``weight``, ``bias`` adapted to read ``labels`` from ``features``.
 
-    Adam on the cross-entropy of the enrolled crops, plus ``pull`` × the squared distance to
-    the shipped head (so cards the photos did not show keep the shipped reading). The
-    features are scaled by their mean norm for a step size that suits every network.
+    Each class's row is the shipped row plus what it shares with other classes (``groups``,
+    :func:`card_groups`: its rank's part and its suit's part) plus a part of its own. A deck's
+    K♣ teaches its kings and its clubs, so a K♠ the photos did not show is read with this deck's
+    kings and spades, not left to lose to the K♣ it was taught (the own parts are pulled harder
+    to nothing, ``card_pull``, than the shared ones, ``pull``; without shared parts, ``pull``). Adam on the cross-entropy of the
+    enrolled crops plus those pulls (so cards the photos did not show keep the shipped reading
+    where nothing was learnt of their rank or suit). The features are scaled by their mean norm
+    for a step size that suits every network.
 
     >>> rng = np.random.default_rng(0)
     >>> f = rng.normal(size=(40, 8)).astype(np.float32)
@@ -165,23 +196,36 @@ def adapt_head(weight: np.ndarray, bias: np.ndarray, features: np.ndarray, label
     >>> float(((f @ w.T + b).argmax(1) == y).mean())
     1.0
     """
+    shared = card_groups(weight.shape[0]) if groups is None else np.asarray(groups, np.float32)
     scale = float(np.linalg.norm(features, axis=1).mean()) or 1.0
     x = features / scale
-    w, b = weight * scale, bias.copy()
-    w0, b0 = w.copy(), b.copy()
-    onehot = np.eye(weight.shape[0], dtype=np.float32)[labels]
-    m = [np.zeros_like(w), np.zeros_like(b)]
-    v = [np.zeros_like(w), np.zeros_like(b)]
+    w0, b0 = weight * scale, bias.copy()
+    classes, width = w0.shape
+    parts = [np.zeros((shared.shape[1], width), np.float32), np.zeros((classes, width), np.float32),
+             np.zeros(shared.shape[1], np.float32), np.zeros(classes, np.float32)]
+    own_pull = card_pull if shared.shape[1] else pull  # a head of other classes: each class on its own, as before
+    pulls = (pull, own_pull, pull, own_pull)
+
+    def head() -> tuple[np.ndarray, np.ndarray]:
+        return w0 + shared @ parts[0] + parts[1], b0 + shared @ parts[2] + parts[3]
+
+    onehot = np.eye(classes, dtype=np.float32)[labels]
+    m = [np.zeros_like(p) for p in parts]
+    v = [np.zeros_like(p) for p in parts]
     beta1, beta2 = 0.9, 0.999
     for step in range(1, steps + 1):
+        w, b = head()
         logits = x @ w.T + b
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
         grad_logits = (p - onehot) / len(x)
-        grads = [grad_logits.T @ x + 2 * pull * (w - w0), grad_logits.sum(axis=0) + 2 * pull * (b - b0)]
-        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
+        grad_w, grad_b = grad_logits.T @ x, grad_logits.sum(axis=0)
+        grads = [shared.T @ grad_w, grad_w, shared.T @ grad_b, grad_b]
+        for i, (part, grad) in enumerate(zip(parts, grads, strict=True)):
+            grad = grad + 2 * pulls[i] * part
             m[i] = beta1 * m[i] + (1 - beta1) * grad
             v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
-            param -= lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
+            part -= lr * (m[i] / (1 - beta1**step)) / (np.sqrt(v[i] / (1 - beta2**step)) + 1e-8)
+    w, b = head()
     return (w / scale).astype(np.float32), b.astype(np.float32)
