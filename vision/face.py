@@ -106,6 +106,26 @@ def card_quads(image: np.ndarray, max_quads: int = 12) -> list[np.ndarray]:
     return [quad / np.float32(scale) for _, quad in found[:max_quads]]
 
 
+def within_outline(inner: np.ndarray, outer: np.ndarray, slack: float = 0.03) -> bool:
+    """Whether the outline ``inner`` lies wholly inside the larger outline ``outer`` (each corner
+    within ``slack`` of its longer side): a printed frame, a court panel or a pip field found
+    inside a card, never a card of its own (two cards' outlines overlap, and neither holds the other).
+
+    >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    >>> panel = np.array([[12, 16], [88, 16], [88, 124], [12, 124]], np.float32)
+    >>> fanned = card + np.float32([33, 0])
+    >>> within_outline(panel, card), within_outline(card, panel), within_outline(fanned, card)
+    (True, False, False)
+    """
+    outer = np.asarray(outer, np.float32).reshape(-1, 1, 2)
+    inner = np.asarray(inner, np.float32).reshape(-1, 2)
+    if cv2.contourArea(inner.reshape(-1, 1, 2)) >= cv2.contourArea(outer):
+        return False
+    longer = max(float(np.linalg.norm(outer[(k + 1) % len(outer), 0] - outer[k, 0])) for k in range(len(outer)))
+    reach = -slack * max(longer, 1.0)
+    return all(cv2.pointPolygonTest(outer, (float(x), float(y)), True) >= reach for x, y in inner)
+
+
 def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
     scale = max(float(np.linalg.norm(a[2] - a[0])), 1.0)
     return float(np.abs(a.mean(axis=0) - b.mean(axis=0)).max()) < 0.1 * scale and \

@@ -22,7 +22,7 @@ from tuolaji.vision.cardcrop import CROP_PX, classifier_blob, crop_index, crop_r
 from tuolaji.vision.cards_json import read_cards_json
 from tuolaji.vision.classes import JOKER_NAMES, REJECT, check_classes
 from tuolaji.vision.decks import INDEX_LAYOUTS, DeckHead, check_deck_fits, classifier_fingerprint
-from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face
+from tuolaji.vision.face import FaceReader, card_quads, portrait, stretch_to_face, warp_face, within_outline
 from tuolaji.vision.grouping import fanned_side_by_side, group_indices, index_size, nms
 from tuolaji.vision.model_check import KernelCheck, checked_session, load_check, session_options
 from tuolaji.vision.orientation import refine_ups
@@ -586,6 +586,13 @@ class CardReader:
         """
         s = self.settings
         cards = list(cards)
+        # an outline inside another card's (its printed frame, a court panel) is that card's picture cut
+        # short: read as a face it would weigh in a second time, and wrongly (a 7♥ whose pip field read 3♥)
+        inner = {k for k, quad in enumerate(quads) if not _is_frame(quad) and any(
+            j != k and not _is_frame(other) and within_outline(quad, other) for j, other in enumerate(quads))}
+        if inner:
+            kept = [k for k in range(len(quads)) if k not in inner]
+            quads, probs = [quads[k] for k in kept], probs[kept]
         sure_faces = [(quad, CARD_NAMES[int(p.argmax())]) for quad, p in zip(quads, probs, strict=True)
                 if int(p.argmax()) != REJECT and p.max() >= s.face_threshold]
         for quad, _name in sure_faces:

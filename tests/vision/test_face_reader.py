@@ -223,3 +223,38 @@ def test_a_face_read_sure_of_another_card_does_not_outweigh_corners_that_agree()
     eights = tuple(index("8S", 0.8, "9S", 0.02, x, y) for x, y in ((104, 104), (176, 200)))
     eight = CardInstance("8S", (104, 104, 186, 216), 0.9, eights)
     assert [c.card for c in reader.merge_faces([eight], [outline], _face_probs("9S", 0.9999))] == ["9S"]
+
+
+def test_an_outline_inside_a_card_is_not_read_as_a_second_face_of_it(capsys) -> None:
+    """A real frame of a table video (tuning deal 305, a held-out design printing its suits beside its
+    ranks): a 7♥ whose two corners read 7♥, and whose pips are small and faint. Its card outline and
+    the frame printed around its pip field are both found; the face reader takes each for a 3♥. Read
+    twice, the face weighed in twice and outweighed the corners: the 7♥ was recorded as 3♥. The
+    printed frame is no face of its own."""
+    frame = Path(__file__).parent.parent / "data" / "wide" / "seven-pips.jpg"
+    assert cli.main(["detect", str(frame), "--careful", "--index-layout", "horizontal", "--json"]) == 0
+    cards = {c["card"]: c for c in json.loads(capsys.readouterr().out)[0]["cards"]}
+    assert sorted(cards) == ["3H", "7H", "9H", "QH"]
+    assert cards["7H"]["box"][0] < 150  # the card lying on the left, and the 3♥ is the one on the right
+    assert cards["3H"]["box"][0] > 400
+
+
+def test_merge_faces_reads_a_card_once_from_its_outermost_outline() -> None:
+    from tuolaji.vision.readings import CardInstance, IndexReading
+
+    reader = CardReader.load(face_threshold=0.6)
+    outline = np.array([[100, 100], [190, 100], [190, 220], [100, 220]], np.float32)
+    frame_inside = np.array([[112, 116], [178, 116], [178, 204], [112, 204]], np.float32)
+    probs = np.full(REJECT, 0.02 / (REJECT - 2), np.float32)
+    probs[CARD_NAMES.index("7H")], probs[CARD_NAMES.index("3H")] = 0.97, 0.01
+    corners = tuple(IndexReading("7H", (x, y, x + 10, y + 16), 0.97, 0.0, probs=probs) for x, y in ((104, 104), (176, 200)))
+    seven = CardInstance("7H", (104, 104, 186, 216), 0.97, corners)
+
+    def face(three: float, seven_share: float) -> np.ndarray:
+        row = np.full(REJECT + 1, (1 - three - seven_share) / (REJECT - 1), np.float32)
+        row[CARD_NAMES.index("3H")], row[CARD_NAMES.index("7H")] = three, seven_share
+        return row
+
+    faces = np.stack([face(0.94, 0.025), face(0.94, 0.001)])  # the card's outline, then its printed frame
+    assert [c.card for c in reader.merge_faces([seven], [outline], faces[:1])] == ["7H"]
+    assert [c.card for c in reader.merge_faces([seven], [outline, frame_inside], faces)] == ["7H"]
