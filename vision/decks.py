@@ -183,11 +183,11 @@ def adapt_head(weight: np.ndarray, bias: np.ndarray, features: np.ndarray, label
     Each class's row is the shipped row plus what it shares with other classes (``groups``,
     :func:`card_groups`: its rank's part and its suit's part) plus a part of its own. A deck's
     K♣ teaches its kings and its clubs, so a K♠ the photos did not show is read with this deck's
-    kings and spades, not left to lose to the K♣ it was taught (the own parts are pulled harder
-    to nothing, ``card_pull``, than the shared ones, ``pull``; without shared parts, ``pull``). Adam on the cross-entropy of the
-    enrolled crops plus those pulls (so cards the photos did not show keep the shipped reading
-    where nothing was learnt of their rank or suit). The features are scaled by their mean norm
-    for a step size that suits every network.
+    kings and spades, not left to lose to the K♣ it was taught. The own parts are pulled harder
+    to nothing (``card_pull``) than the shared ones (``pull``; without shared parts, every part
+    by ``pull``). Adam on the cross-entropy of the enrolled crops plus those pulls, so cards the
+    photos did not show keep the shipped reading where nothing was learnt of their rank or suit.
+    The features are scaled by their mean norm for a step size that suits every network.
 
     >>> rng = np.random.default_rng(0)
     >>> f = rng.normal(size=(40, 8)).astype(np.float32)
