@@ -515,10 +515,10 @@ class TablePipeline:
     def _grow_lead(self, size: int) -> None:
         """A follow that stays longer than the lead: a copy of the lead most likely lay hidden
         under another (two or three identical cards fanned tight), so the lead is filled to
-        ``size`` with its likeliest card (its most frequent) and the filled cards are marked for
-        a person, with those of the lead already marked."""
-        lead = self._trick.plays[0]
-        filled = fit_to_size(self._as_recorded(0), size, filler=Counter(lead).most_common(1)[0][0])
+        ``size`` with its likeliest hidden copies (:func:`fit_to_size`: a twin for each card
+        read once, then its most frequent card) and the filled cards are marked for a person, with
+        those of the lead already marked."""
+        filled = fit_to_size(self._as_recorded(0), size)
         self._replace_play(0, self._seat_of_position(0), filled, reason="play-revised", attempt=None)
 
     def _as_recorded(self, position: int) -> ZoneContent:

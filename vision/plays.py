@@ -1,6 +1,6 @@
 """Play assembly, the parts that need no frames: the pipeline's view of the current trick
 (:class:`TrickView`), which settled zone leads (:func:`lead_zone`), when a swept trick is over
-(:func:`sweep_done`), a short follow filled for a person to confirm (:func:`fit_to_size`) and the
+(:func:`sweep_done`), a short play filled for a person to confirm (:func:`fit_to_size`) and the
 check of a resumed replay (:func:`resume_mismatch`). A revised, withdrawn or corrected play is a
 command of the live game (:meth:`session.live.LiveGame.revise_play`, ``replace_play``): the
 pipeline never changes a record itself.
@@ -16,8 +16,6 @@ import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from tuolaji.scorer.messages import Message
 from tuolaji.scorer.record_types import is_points_trick
@@ -77,23 +75,41 @@ def corrected_seats(record: dict[str, Any]) -> set[int]:
     return {c["seat"] for c in tricks[-1].get("corrections", [])} if tricks else set()
 
 
-def fit_to_size(content: ZoneContent, size: int, filler: str | None = None) -> ZoneContent:
-    """A follow of the wrong size, taken as it lies: missing cards are marked for a person to confirm.
+def fit_to_size(content: ZoneContent, size: int) -> ZoneContent:
+    """A play read short of ``size`` cards (a lead its follows show longer, a follow shorter than
+    its lead), taken as it lies with the cards most likely hidden in it put back beside the cards
+    they hid under, each marked for a person, never silently guessed: first a twin for each card
+    read once, in fan order (two identical cards fanned tight show one corner, and a play of several
+    cards is most often of pairs: a tractor, a throw of pairs, a follow of pairs), then more copies of
+    its most frequent card. The cards read keep their order, confidence and marks; extra cards stay
+    (the audit reports a wrong card count).
 
-    Extra cards stay (the audit reports a wrong card count); missing ones are filled
-    with ``filler`` (default: the zone's most likely card) and marked unconfirmed, never
-    silently guessed.
+    >>> lead = ZoneContent(("KC", "KC", "QC", "JC"), (0.9, 0.9, 0.9, 0.9))
+    >>> fit_to_size(lead, 6)
+    ZoneContent(cards=('KC', 'KC', 'QC', 'QC', 'JC', 'JC'), confidence=(0.9, 0.9, 0.9, 0.0, 0.9, 0.0), unconfirmed=(3, 5))
+    >>> fit_to_size(ZoneContent(("9D", "9D", "8D"), (0.9, 0.9, 0.5), (2,)), 5).cards
+    ('9D', '9D', '9D', '8D', '8D')
     """
     if len(content) >= size or not len(content):
         return content
-    cards = list(content.cards)
-    confidence = list(content.confidence)
-    unconfirmed = list(content.unconfirmed)
-    filler = filler if filler is not None else cards[int(np.argmax(confidence))]
-    while len(cards) < size:
-        unconfirmed.append(len(cards))
-        cards.append(filler)
-        confidence.append(0.0)
+    counts = Counter(content.cards)
+    gap = size - len(content)
+    twins = [k for k, card in enumerate(content.cards) if counts[card] == 1][:gap]
+    commonest = counts.most_common(1)[0][0]
+    after = Counter(twins)
+    after[max(k for k, card in enumerate(content.cards) if card == commonest)] += gap - len(twins)
+    cards: list[str] = []
+    confidence: list[float] = []
+    unconfirmed: list[int] = []
+    for k, card in enumerate(content.cards):
+        if k in content.unconfirmed:
+            unconfirmed.append(len(cards))
+        cards.append(card)
+        confidence.append(content.confidence[k])
+        for _ in range(after[k]):
+            unconfirmed.append(len(cards))
+            cards.append(card)
+            confidence.append(0.0)
     return ZoneContent(tuple(cards), tuple(confidence), tuple(unconfirmed))
 
 
@@ -162,23 +178,32 @@ def lead_zone(zones: list[ZoneState], expected: int | None) -> ZoneState | None:
     return candidates[0]
 
 
+def new_lead(zone: ZoneState, trick: TrickView, next_leader: int | None, players: int) -> bool:
+    """Whether ``zone`` holds cards laid since ``trick`` ended that are no part of its play in it: the
+    next leader's new lead, or another seat's, laid by a hand (the zone moved since) and not what is
+    left of its play (a play partly gathered holds some of its cards). The next leader is the trick's
+    winner by the reads; a misread of the trick (a K♠ read as 8♠) makes it the wrong seat, and the
+    real winner's lead must still end the trick, not wait behind it."""
+    content = zone.content
+    if content is None or not len(content) or zone.dirty or trick.complete_at is None or zone.content_at <= trick.complete_at:
+        return False
+    committed = Counter(trick.committed(zone.seat, players) or [])
+    if zone.seat == next_leader:
+        return content.counts() != committed
+    return zone.last_busy > trick.complete_at and not content.counts() <= committed
+
+
 def sweep_done(zones: list[ZoneState], trick: TrickView, next_leader: int | None, players: int, now: float,
                stale_sweep_s: float) -> bool:
     """Every zone was read again since the trick ended, and is empty (the next leader's may hold a new lead).
 
-    If cards stay behind but the next leader has laid a new lead that has been still
-    for ``stale_sweep_s``, the trick is over all the same: the cards left behind are
-    not taken for plays unless they change.
+    If cards stay behind but a new lead has been still for ``stale_sweep_s`` (:func:`new_lead`:
+    the next leader's, or another seat's where the reads made the wrong seat the trick's winner),
+    the trick is over all the same: the cards left behind are not taken for plays unless they change.
     """
     assert trick.complete_at is not None
-    if next_leader is not None:
-        lead = zones[next_leader]
-        committed = trick.committed(next_leader, players)
-        if (lead.content is not None and len(lead.content) and not lead.dirty
-                and lead.content_at > trick.complete_at
-                and lead.content.counts() != Counter(committed or [])
-                and now - lead.content_at >= stale_sweep_s):
-            return True
+    if any(new_lead(zone, trick, next_leader, players) and now - zone.content_at >= stale_sweep_s for zone in zones):
+        return True
     for zone in zones:
         if zone.content_at <= trick.complete_at:
             return False

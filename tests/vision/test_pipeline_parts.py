@@ -21,7 +21,7 @@ from tuolaji.vision.calibration import (
 from tuolaji.vision.motion import MotionMonitor
 from tuolaji.vision.pipeline import TablePipeline
 from tuolaji.vision.sources import Frame, SourceError, open_source
-from tuolaji.vision.tracking import ZoneTracker
+from tuolaji.vision.tracking import ZoneContent, ZoneTracker
 
 SETUP = {"format": "tuolaji-record/1", "rules": "standard-2deck", "players": ["东", "南", "西", "北"],
          "deals": [{"level": "2", "trump": "H", "dealer": 0, "tricks": []}]}
@@ -310,6 +310,32 @@ def test_a_lead_whose_follows_stay_longer_is_filled_with_its_hidden_copy_for_a_p
     assert trick["plays"] == [["JS", "JS"], ["8S", "5S"], ["10S", "6S"]]
     assert trick["unconfirmed"] == [[0, 1]]
     assert [p["card"] for p in game.pending()] == ["JS"]
+
+
+def test_a_tractor_read_short_gets_back_the_twins_of_its_cards_read_once(tmp_path):
+    """Tuning deal 326 (a horizontal design): K♣ K♣ Q♣ Q♣ J♣ J♣ led, each pair fanned so tight that the
+    Q♣ and J♣ show one corner each: the lead reads K♣ K♣ Q♣ J♣ and every follow six cards. The lead's
+    hidden copies are the twins of the cards read once, beside them, marked for a person (before, two
+    more K♣, the lead's most frequent card, were put at its end)."""
+    lead = [("KC", 0.95), ("KC", 0.95), ("QC", 0.95), ("JC", 0.95)]
+    follow = [("AC", 0.95), ("AC", 0.95), ("9C", 0.95), ("7C", 0.95), ("7C", 0.95), ("3C", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: follow}}
+    trick, game = first_trick(script, frames=80, rules="titanic-3deck")
+    assert trick["plays"][0] == ["KC", "KC", "QC", "QC", "JC", "JC"]
+    assert trick["unconfirmed"] == [[0, 3], [0, 5]]
+    assert [p["card"] for p in game.pending()] == ["QC", "JC"]
+
+
+def test_a_follow_read_short_gets_back_the_twin_of_a_card_read_once(tmp_path):
+    """Tuning deal 308: J♠ J♠ J♥ J♥ led, and seat 1's 小王 小王 2♠ 2♠ fanned so tight that one 小王
+    shows no corner: its follow reads 小王 2♠ 2♠. Filled to the lead's size, the hidden card is the
+    小王's twin, beside it and marked for a person (before, a copy of its surest card at its end)."""
+    lead = [("JS", 0.95), ("JS", 0.95), ("JH", 0.95), ("JH", 0.95)]
+    follow = [("SJ", 0.95), ("2S", 0.96), ("2S", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: follow}}
+    trick, game = first_trick(script, frames=70, rules="titanic-3deck")
+    assert trick["plays"][1] == ["SJ", "SJ", "2S", "2S"]
+    assert trick["unconfirmed"] == [[1, 1]]
 
 
 def test_a_follow_recorded_before_the_lead_grew_is_filled_and_marked_not_left_short(tmp_path):
@@ -777,3 +803,42 @@ def test_a_card_of_a_suit_its_seat_showed_void_in_puts_the_play_that_showed_it_i
     assert pipeline.stats.doubted_plays == 1
     game.correct(0, 0, 2, 0, "4S")  # the person sees the 4♠: nobody revoked
     assert [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "must-follow-suit"] == []
+
+
+def test_the_real_winner_leading_while_the_table_is_swept_ends_the_trick_the_reads_gave_another():
+    """Seat 2's K♠ is read, surely, as 8♠, so by the reads seat 0 won the trick; seat 2, the real
+    winner, lays its lead K♦ Q♦ where its K♠ lay as the trick is swept, so its zone is never read
+    empty. Its new cards, laid by a hand and none of them its play, end the trick all the same: the
+    lead is recorded (the trick before goes to a person), and so is the follow. Before, the trick
+    waited for seat 2's zone to be empty, and nothing more was recorded."""
+    played = {0: [("9S", 0.97)], 1: [("3S", 0.97)], 2: [("8S", 0.97)], 3: [("5S", 0.97)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
+    for frame, seats in ((10, 1), (20, 2), (30, 3), (40, 4)):
+        script[frame] = {s: played[s] for s in range(seats)}
+    lead = [("KD", 0.97), ("QD", 0.97)]
+    script.update({60: {2: lead}, 110: {2: lead, 3: [("2D", 0.97), ("3D", 0.97)]}})
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(170):
+        pipeline.process(frame)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert tricks[1] == {"leader": 2, "plays": [["KD", "QD"], ["2D", "3D"]]}
+    assert tricks[0]["unconfirmed"] == [[0, 0], [2, 0]]
+    assert [v["proven"] for v in _wrong_leaders(game)] == [False]
+
+
+def test_a_play_partly_gathered_or_reread_is_no_new_lead():
+    from tuolaji.vision.plays import TrickView, new_lead
+    from tuolaji.vision.settling import ZoneState
+
+    trick = TrickView(leader=0, plays=[["9S"], ["3S"], ["8S", "8S"], ["5S"]], complete_at=4.0)
+    zone = ZoneState(seat=2, tracker=ZoneTracker(fan_direction=(1.0, 0.0)), dirty=False,
+                     content=ZoneContent(("8S",), (0.9,)), content_at=6.0, last_busy=5.0)
+    assert not new_lead(zone, trick, next_leader=0, players=4)  # half of its pair gathered
+    reread = ZoneState(seat=2, tracker=ZoneTracker(fan_direction=(1.0, 0.0)), dirty=False,
+                       content=ZoneContent(("8S", "8C"), (0.9, 0.9)), content_at=6.0, last_busy=3.0)
+    assert not new_lead(reread, trick, next_leader=0, players=4)  # read again as it lay: no hand laid it
+    laid = ZoneState(seat=2, tracker=ZoneTracker(fan_direction=(1.0, 0.0)), dirty=False,
+                     content=ZoneContent(("KD",), (0.9,)), content_at=6.0, last_busy=5.5)
+    assert new_lead(laid, trick, next_leader=0, players=4)
