@@ -641,9 +641,8 @@ class TablePipeline:
         short of that suit in a swept trick, by ``facts``, the game before this play): the earlier play's
         cards of other suits are marked for a person (:meth:`DealFacts.voids_contradicted`). Either read
         may be the misread (this play's card already goes to a person when read clearly, :func:`weigh_read`),
-        and a must-follow-suit proven on a misread would accuse a player of a revoke he did not make. Only
-        reads that carry probabilities may be misreads: a test video's ground truth (the oracle) is not."""
-        if facts is None or not content.cards or not any(content.candidates):
+        and a must-follow-suit proven on a misread would accuse a player of a revoke he did not make."""
+        if facts is None or not content.cards:
             return
         for trick, positions in facts.voids_contradicted(content.cards, seat).items():
             self.game.doubt_play(trick, seat, list(positions), reason="void-contradicted")

@@ -772,21 +772,6 @@ def test_a_pair_lead_with_an_unsure_copy_that_then_reads_as_one_card_is_revised(
     assert trick["plays"] == [["AH"], ["9H"]]
 
 
-@dataclass(frozen=True)
-class SeenWithProbabilities(Seen):
-    """A read that says how likely each card is, as the trained reader's do."""
-
-    def candidates(self) -> list[tuple[str, float]]:
-        return [(self.card, self.confidence), ("AH" if self.card != "AH" else "KH", 1.0 - self.confidence)]
-
-
-class ProbableReader(ScriptedReader):
-    """A scripted reader whose reads carry probabilities (:class:`SeenWithProbabilities`)."""
-
-    def at(self, index: int) -> list[Seen]:
-        return [SeenWithProbabilities(seen.card, seen.box, seen.confidence) for seen in super().at(index)]
-
-
 def _a_void_misread_then_contradicted() -> ScriptedReader:
     """Seat 0 leads 9♠; seat 2's 4♠ is read, surely, as 4♦, so by the reads seat 2 holds no spade; in
     the next trick seat 2 follows K♠ with a 7♠."""
@@ -798,7 +783,7 @@ def _a_void_misread_then_contradicted() -> ScriptedReader:
     script[60] = {}
     for frame, seats in ((70, 1), (80, 2), (90, 3), (100, 4)):
         script[frame] = {s: second[s] for s in range(seats)}
-    return ProbableReader(script)
+    return ScriptedReader(script)
 
 
 def test_a_card_of_a_suit_its_seat_showed_void_in_puts_the_play_that_showed_it_in_doubt():
