@@ -277,7 +277,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                 errors[key] += result[key]
             print(f"  {chosen} {players}p seed {seed} ({design or split} art): {result['tricks_exact']}/{result['tricks']} "
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
-                  f"{result['flagged']} flagged ({result['doubted']} plays doubted by the game), "
+                  f"{result['flagged']} flagged ({result['doubted']} plays doubted by the next lead), "
                   f"{result['false_proven']} false proven violations "
                   f"({result['false_to_check']} to check), {result['fps']:.0f} fps")
             if show_wrong:
@@ -293,7 +293,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     per100 = 100 / max(1, errors["cards"])
     print(f"cards: {errors['cards']}, wrong {errors['wrong']} ({errors['wrong'] * per100:.2f} per 100), "
           f"silent_per_100={errors['silent'] * per100:.2f} flagged_per_100={errors['flagged'] * per100:.2f} "
-          f"(plays doubted by the game: next lead, void contradicted: {errors['doubted']})")
+          f"(plays doubted by the next lead: {errors['doubted']})")
     print(f"violations that never happened: false_proven={errors['false_proven']} "
           f"(shown as to check instead: {errors['false_to_check']})")
     print(f"jokers played: {errors['jokers']}, recorded as a card of their play {errors['jokers_recorded']}, "

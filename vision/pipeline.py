@@ -77,7 +77,6 @@ from tuolaji.vision.plays import (
     without_unsure,
 )
 from tuolaji.vision.read_check import (
-    DealFacts,
     as_a_pair,
     beyond_the_decks,
     deal_facts,
@@ -129,7 +128,7 @@ class PipelineStats:
     revisions: int = 0
     missing_plays: int = 0  # plays swept before they were read, recorded as missing for a person
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
-    doubted_plays: int = 0  # earlier plays marked for a person because the game contradicts them (the next lead, a void)
+    doubted_plays: int = 0  # earlier plays marked for a person because the next lead contradicts them
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
 
@@ -636,21 +635,8 @@ class TablePipeline:
             return content
         return dataclasses.replace(content, unconfirmed=tuple(sorted({*content.unconfirmed, *over})))
 
-    def _doubt_a_void_contradicted(self, seat: int, content: ZoneContent, facts: DealFacts | None) -> None:
-        """``seat``'s play ``content`` holds a card of a suit the seat was recorded void in (it followed
-        short of that suit in a swept trick, by ``facts``, the game before this play): the earlier play's
-        cards of other suits are marked for a person (:meth:`DealFacts.voids_contradicted`). Either read
-        may be the misread (this play's card already goes to a person when read clearly, :func:`weigh_read`),
-        and a must-follow-suit proven on a misread would accuse a player of a revoke he did not make."""
-        if facts is None or not content.cards:
-            return
-        for trick, positions in facts.voids_contradicted(content.cards, seat).items():
-            self.game.doubt_play(trick, seat, list(positions), reason="void-contradicted")
-            self.stats.doubted_plays += 1
-
     def _commit(self, zone: ZoneState, content: ZoneContent, frame: Frame) -> None:
         content = self._doubt_copies_beyond_the_decks(zone.seat, content)
-        facts_before = deal_facts(self.game.record())
         zone.used_version = zone.version
         zone.short_since = None
         zone.moved_since_commit = False
@@ -678,7 +664,6 @@ class TablePipeline:
                 return
             self.stats.missing_plays += 1
             content = ZoneContent((), ())
-        self._doubt_a_void_contradicted(zone.seat, content, facts_before)
         self.stats.plays += 1
         if self._target_game is not None:
             self.stats.already_recorded += 1

@@ -65,9 +65,6 @@ class DealFacts:
     leader: int | None = None  # seat that led it
     suit_of: Any = None  # card name -> effective suit, for this deal's trump and level
     voids: dict[int, frozenset[int]] = field(default_factory=dict)  # seat -> suits it failed to follow in a swept trick
-    shown_void: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = field(default_factory=dict)
-    """(seat, suit) of each of :attr:`voids` -> the trick whose play showed it and the positions in that play
-    of its cards of other suits (what the void rests on: one of them misread, and there is no void)."""
 
     def copies_elsewhere(self, card: str, seat: int) -> int:
         """How many copies of ``card`` the other seats have played or the swept tricks hold."""
@@ -80,23 +77,6 @@ class DealFacts:
     def void_in(self, card: str, seat: int) -> bool:
         """Whether ``seat`` has shown it holds no card of ``card``'s suit."""
         return self.suit_of is not None and self.suit_of(card) in self.voids.get(seat, frozenset())
-
-    def voids_contradicted(self, play: list[str] | tuple[str, ...], seat: int) -> dict[int, tuple[int, ...]]:
-        """The plays ``play`` by ``seat`` shows were misread or a revoke: per trick, the positions of the
-        cards that made ``seat`` void in a suit ``play`` holds a card of (:attr:`shown_void`). Either
-        read may be the wrong one, and a legal game is the likelier; both go to a person.
-
-        >>> suit = {"AS": 0, "3S": 0, "4D": 3}.get
-        >>> facts = DealFacts(decks=2, suit_of=suit, voids={2: frozenset({0})}, shown_void={(2, 0): (0, (0,))})
-        >>> facts.voids_contradicted(["3S"], seat=2), facts.voids_contradicted(["4D"], seat=2), facts.voids_contradicted(["AS"], 1)
-        ({0: (0,)}, {}, {})
-        """
-        shown: dict[int, tuple[int, ...]] = {}
-        for suit in sorted(self.voids.get(seat, frozenset()) & _suits_of(list(play), self.suit_of)):
-            trick, positions = self.shown_void.get((seat, suit), (None, ()))
-            if trick is not None:
-                shown[trick] = tuple(sorted({*shown.get(trick, ()), *positions}))
-        return shown
 
     def weight(self, card: str, seat: int) -> float:
         """How possible ``card`` is at ``seat``: 0 when every copy is gone elsewhere, less
@@ -173,7 +153,6 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
 
     voids: dict[int, set[int]] = {}
     contradicted: dict[int, set[int]] = {}  # a void a later play showed false (a revoke): no longer weighed
-    shown_void: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
     for number, trick in enumerate(tricks):
         leader = int(trick.get("leader", 0))
         plays = trick.get("plays") or []
@@ -191,8 +170,6 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
             contradicted[seat] = contradicted.get(seat, set()) | shown
             if j > 0 and led is not None and _short_of_suit(play, len(plays[0]), led, suit_of) \
                     and led not in contradicted.get(seat, set()):
-                if led not in voids.get(seat, set()):
-                    shown_void[(seat, led)] = (number, tuple(k for k, card in enumerate(play) if suit_of(card) != led))
                 voids.setdefault(seat, set()).add(led)
             voids[seat] = voids.get(seat, set()) - contradicted.get(seat, set())
     hands = None
@@ -206,8 +183,7 @@ def deal_facts(record: dict[str, Any]) -> DealFacts | None:
             leader = int(tricks[-1].get("leader", 0))
             led_suit = suit_of(plays[0][0])
     return DealFacts(options.decks, gone, on_table, hands, led_suit, leader, suit_of,
-                     {seat: frozenset(suits) for seat, suits in voids.items()},
-                     {key: shown for key, shown in shown_void.items() if key[1] in voids.get(key[0], set())})
+                     {seat: frozenset(suits) for seat, suits in voids.items()})
 
 
 ONE_SUIT_KEEP = 0.3

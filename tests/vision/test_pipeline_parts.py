@@ -772,39 +772,6 @@ def test_a_pair_lead_with_an_unsure_copy_that_then_reads_as_one_card_is_revised(
     assert trick["plays"] == [["AH"], ["9H"]]
 
 
-def _a_void_misread_then_contradicted() -> ScriptedReader:
-    """Seat 0 leads 9♠; seat 2's 4♠ is read, surely, as 4♦, so by the reads seat 2 holds no spade; in
-    the next trick seat 2 follows K♠ with a 7♠."""
-    first = {0: [("9S", 0.97)], 1: [("3S", 0.97)], 2: [("4D", 0.97)], 3: [("5S", 0.97)]}
-    second = {0: [("KS", 0.97)], 1: [("6S", 0.97)], 2: [("7S", 0.97)], 3: [("8S", 0.97)]}
-    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
-    for frame, seats in ((10, 1), (20, 2), (30, 3), (40, 4)):
-        script[frame] = {s: first[s] for s in range(seats)}
-    script[60] = {}
-    for frame, seats in ((70, 1), (80, 2), (90, 3), (100, 4)):
-        script[frame] = {s: second[s] for s in range(seats)}
-    return ScriptedReader(script)
-
-
-def test_a_card_of_a_suit_its_seat_showed_void_in_puts_the_play_that_showed_it_in_doubt():
-    """A legal game is likelier than a revoke: the play that made seat 2 void in spades (its 4♠ read as
-    4♦) goes to a person, and the must-follow-suit that the 7♠ would prove on it is to check, not
-    proven. Before, the misread 4♦ stayed sure and seat 2 was accused of a revoke."""
-    reader = _a_void_misread_then_contradicted()
-    game = LiveGame(SETUP)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(130):
-        pipeline.process(frame)
-    tricks = game.snapshot()["deals"][0]["tricks"]
-    assert [t["plays"] for t in tricks] == [[["9S"], ["3S"], ["4D"], ["5S"]], [["KS"], ["6S"], ["7S"], ["8S"]]]
-    assert tricks[0]["unconfirmed"] == [[2, 0]]
-    revokes = [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "must-follow-suit"]
-    assert revokes and all(v["proven"] is False and [0, 2, 0] in v["to_check"] for v in revokes)
-    assert pipeline.stats.doubted_plays == 1
-    game.correct(0, 0, 2, 0, "4S")  # the person sees the 4♠: nobody revoked
-    assert [v for v in game.audit()["deals"][0]["violations"] if v["rule"] == "must-follow-suit"] == []
-
-
 def test_the_real_winner_leading_while_the_table_is_swept_ends_the_trick_the_reads_gave_another():
     """Seat 2's K♠ is read, surely, as 8♠, so by the reads seat 0 won the trick; seat 2, the real
     winner, lays its lead K♦ Q♦ where its K♠ lay as the trick is swept, so its zone is never read
