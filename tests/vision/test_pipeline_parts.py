@@ -252,6 +252,17 @@ class ScriptedReader:
             yield Frame(index, index / fps, image)
 
 
+def _played(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int) -> tuple[LiveGame, TablePipeline]:
+    """The game the table pipeline records from ``frames`` frames of a scripted table (plays settle after
+    0.5 s), and the pipeline."""
+    reader = ScriptedReader(script)
+    game = LiveGame(SETUP)
+    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
+    for frame in reader.frames(frames):
+        pipeline.process(frame)
+    return game, pipeline
+
+
 def first_trick(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int,
                 rules: str = "standard-2deck") -> tuple[dict, LiveGame]:
     """The first trick the table pipeline records from ``frames`` frames of a scripted table (plays
@@ -572,11 +583,7 @@ def test_a_play_swept_before_it_was_read_is_recorded_missing_and_the_next_lead_s
     played = {0: [("AS", 0.95)], 1: [("3S", 0.95)], 2: [("4S", 0.95)], 3: [("BJ", 0.0)]}
     script = {0: {}, 10: {0: played[0]}, 20: {s: played[s] for s in (0, 1)}, 30: {s: played[s] for s in (0, 1, 2)},
               40: played, 60: {}, 70: {3: [("KD", 0.95)]}}
-    reader = ScriptedReader(script)
-    game = LiveGame(SETUP)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
+    game, pipeline = _played(script, frames=100)
     tricks = game.snapshot()["deals"][0]["tricks"]
     assert tricks[0]["plays"] == [["AS"], ["3S"], ["4S"], []] and tricks[0]["missing"] == [3]
     assert tricks[1]["leader"] == 3 and tricks[1]["plays"] == [["KD"]]
@@ -784,11 +791,7 @@ def test_the_real_winner_leading_while_the_table_is_swept_ends_the_trick_the_rea
         script[frame] = {s: played[s] for s in range(seats)}
     lead = [("KD", 0.97), ("QD", 0.97)]
     script.update({60: {2: lead}, 110: {2: lead, 3: [("2D", 0.97), ("3D", 0.97)]}})
-    reader = ScriptedReader(script)
-    game = LiveGame(SETUP)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(170):
-        pipeline.process(frame)
+    game, _pipeline = _played(script, frames=170)
     tricks = game.snapshot()["deals"][0]["tricks"]
     assert tricks[1] == {"leader": 2, "plays": [["KD", "QD"], ["2D", "3D"]]}
     assert tricks[0]["unconfirmed"] == [[0, 0], [2, 0]]
