@@ -664,15 +664,14 @@ def test_a_new_deal_started_on_the_page_is_followed_from_its_first_lead():
     assert record["deals"][1]["tricks"] == [{"leader": 1, "plays": [["KD"]]}]
 
 
-def _misread_trick_then_true_winner_leads() -> ScriptedReader:
-    """Seat 0 leads 9♠; seat 2's K♠ is read, surely, as 8♠, so by the reads seat 0 won; seat 2,
-    the real winner, leads K♦ next."""
+def _misread_trick_then(after: dict[int, dict[int, list[tuple[str, float]]]]) -> dict[int, dict[int, list[tuple[str, float]]]]:
+    """A script: seat 0 leads 9♠; seat 2's K♠ is read, surely, as 8♠, so by the reads seat 0 won the
+    trick; then ``after`` (from frame 60)."""
     played = {0: [("9S", 0.97)], 1: [("3S", 0.97)], 2: [("8S", 0.97)], 3: [("5S", 0.97)]}
     script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
     for frame, seats in ((10, 1), (20, 2), (30, 3), (40, 4)):
         script[frame] = {s: played[s] for s in range(seats)}
-    script.update({60: {}, 70: {2: [("KD", 0.97)]}})
-    return ScriptedReader(script)
+    return {**script, **after}
 
 
 def _wrong_leaders(game: LiveGame) -> list[dict]:
@@ -680,14 +679,9 @@ def _wrong_leaders(game: LiveGame) -> list[dict]:
 
 
 def _played_with_the_misread() -> tuple[LiveGame, TablePipeline]:
-    """The game and pipeline after :func:`_misread_trick_then_true_winner_leads`'s frames."""
-    reader = _misread_trick_then_true_winner_leads()
-    game = LiveGame(SETUP)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, wrong_leader_wait_s=1.0,
-                             calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(100):
-        pipeline.process(frame)
-    return game, pipeline
+    """The game and pipeline after :func:`_misread_trick_then` the table is swept and seat 2, the real
+    winner, leads K♦ (a lead out of turn is taken after the pipeline's 1 s)."""
+    return _played(_misread_trick_then({60: {}, 70: {2: [("KD", 0.97)]}}), frames=100)
 
 
 def test_a_lead_the_reads_of_the_trick_before_contradict_marks_that_trick_and_accuses_nobody_yet():
@@ -785,13 +779,8 @@ def test_the_real_winner_leading_while_the_table_is_swept_ends_the_trick_the_rea
     empty. Its new cards, laid by a hand and none of them its play, end the trick all the same: the
     lead is recorded (the trick before goes to a person), and so is the follow. Before, the trick
     waited for seat 2's zone to be empty, and nothing more was recorded."""
-    played = {0: [("9S", 0.97)], 1: [("3S", 0.97)], 2: [("8S", 0.97)], 3: [("5S", 0.97)]}
-    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
-    for frame, seats in ((10, 1), (20, 2), (30, 3), (40, 4)):
-        script[frame] = {s: played[s] for s in range(seats)}
     lead = [("KD", 0.97), ("QD", 0.97)]
-    script.update({60: {2: lead}, 110: {2: lead, 3: [("2D", 0.97), ("3D", 0.97)]}})
-    game, _pipeline = _played(script, frames=170)
+    game, _pipeline = _played(_misread_trick_then({60: {2: lead}, 110: {2: lead, 3: [("2D", 0.97), ("3D", 0.97)]}}), frames=170)
     tricks = game.snapshot()["deals"][0]["tricks"]
     assert tricks[1] == {"leader": 2, "plays": [["KD", "QD"], ["2D", "3D"]]}
     assert tricks[0]["unconfirmed"] == [[0, 0], [2, 0]]
