@@ -497,6 +497,38 @@ def test_a_pair_read_as_one_rank_in_two_suits_one_unsurely_is_recorded_as_the_pa
     assert [0, 1] in trick["unconfirmed"] and [2, 1] in trick["unconfirmed"]
 
 
+class LowerCardReader(ScriptedReader):
+    """The scripted table, but a card scripted at 0.5 is read unsurely, its own card first (0.5) and
+    the card scripted beside it in ``second`` next (0.4), as the lower card of a pair fanned tight."""
+
+    def __init__(self, script: dict[int, dict[int, list[tuple[str, float]]]], second: dict[str, str]) -> None:
+        super().__init__(script)
+        self.second = second
+
+    def read_frame(self, frame: Frame) -> list[Unsure]:  # type: ignore[override]
+        return [Unsure(seen.card, seen.box, 0.5, ((self.second[seen.card], 0.4),)) if seen.confidence == 0.5
+                else Unsure(seen.card, seen.box, seen.confidence, ()) for seen in self.at(frame.index)]
+
+
+def test_the_unsure_twin_of_a_sure_card_in_a_follow_is_sure_where_only_its_suit_was_in_doubt(tmp_path):
+    """5♠ 5♠ led (hearts trumps, level 2). Each follow is a pair whose lower card reads unsurely. J♠
+    read J♠ 0.5, J♣ 0.4 beside a sure J♠: only its suit is in doubt, and a J♠ with a J♣ would be a
+    coincidence, so it is the pair and sure. Q♠ read Q♠ 0.5, 8♠ 0.4: its rank is in doubt, it stays
+    a person's. 2♠ read 2♠ 0.5, 2♣ 0.4 at level 2: both are trumps, a follow of two level cards is
+    no coincidence, it stays a person's."""
+    lead = [("5S", 0.95), ("5S", 0.95)]
+    follows = {1: [("JS", 0.95), ("JS", 0.5)], 2: [("QS", 0.95), ("QS", 0.5)], 3: [("2S", 0.95), ("2S", 0.5)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}, 10: {0: lead}}
+    for start, seat in ((30, 1), (50, 2), (70, 3)):
+        script[start] = {**script[max(script)], seat: follows[seat]}
+    reader = LowerCardReader(script, {"JS": "JC", "QS": "8S", "2S": "2C"})
+    trick = _first_trick_read(SETUP, reader, 100)
+    assert trick["plays"] == [["5S", "5S"], ["JS", "JS"], ["QS", "QS"], ["2S", "2S"]]
+    marked = {seat for seat, _ in trick.get("unconfirmed", [])}
+    assert 1 not in marked
+    assert {2, 3} <= marked
+
+
 def test_a_read_no_deck_can_hold_is_recorded_for_a_person_and_the_table_goes_on(tmp_path):
     """Four A♠ led (four decks' worth); seat 1's zone reads five sure K♠ (a misread: no game holds
     five). The lead is not grown with a fifth A♠, the impossible follow is recorded as not seen
