@@ -627,7 +627,7 @@ class TablePipeline:
         allow it (:func:`as_a_pair`), and of one suit where its unsure cards allow (:func:`one_suit_lead`)."""
         if len(content) < 2 or not content.candidates:
             return content
-        content = as_a_pair(content)
+        content = as_a_pair(content, lead=True)
         facts = deal_facts(self.game.record())
         return content if facts is None or facts.suit_of is None else one_suit_lead(content, facts.suit_of)
 

@@ -248,11 +248,20 @@ PAIR_SHARE = 0.2
 taken for its copy (:func:`as_a_pair`)."""
 
 
-def as_a_pair(content: ZoneContent) -> ZoneContent:
+LEAD_PAIR_SHARE = 0.05
+"""For a lead (:func:`as_a_pair` with ``lead``), the share its unsure card's reads must give the clear card."""
+
+
+def as_a_pair(content: ZoneContent, lead: bool = False) -> ZoneContent:
     """A two-card play read as two cards of one rank in two suits, one of them clear and the other
     unsure with the clear one's card among its candidates (at least :data:`PAIR_SHARE`), is a pair
     of the clear card: two cards are led as a pair (a throw of two singles of one rank is rare) and
-    followed as a pair where the follower holds one. The card so changed stays marked for a person.
+    followed as a pair where the follower holds one. A ``lead`` of two cards is a pair all the more
+    where its unsure card's rank is in doubt: a throw of two singles is rare, and a throw of just
+    those two rarer still, so there the clear card need only be among the unsure one's candidates
+    (at least :data:`LEAD_PAIR_SHARE`), whatever its rank (a 10♦ pair read 10♦ Q♦, the Q♦ unsure
+    with 10♦ at 0.17); jokers still pair only with their own kind. The card so changed stays
+    marked for a person.
 
     >>> from tuolaji.vision.tracking import ZoneContent
     >>> read = ZoneContent(("KD", "KH"), (0.52, 0.94), (0,), ((("KD", 0.6), ("KH", 0.36)), (("KH", 0.998),)))
@@ -260,11 +269,15 @@ def as_a_pair(content: ZoneContent) -> ZoneContent:
     ZoneContent(cards=('KH', 'KH'), confidence=(0.36, 0.94), unconfirmed=(0,))
     >>> as_a_pair(ZoneContent(("KD", "KH"), (0.95, 0.94), (), ((("KD", 0.95),), (("KH", 0.99),)))).cards
     ('KD', 'KH')
+    >>> lead = ZoneContent(("QD", "10D"), (0.46, 0.97), (0,), ((("QD", 0.61), ("10D", 0.17)), (("10D", 0.99),)))
+    >>> as_a_pair(lead).cards, as_a_pair(lead, lead=True)
+    (('QD', '10D'), ZoneContent(cards=('10D', '10D'), confidence=(0.17, 0.97), unconfirmed=(0,)))
     """
     if len(content) != 2 or len(content.candidates) != 2 or content.cards[0] == content.cards[1]:
         return content
     first, second = content.cards
-    if first[:-1] != second[:-1]:  # (大王 and 小王, "BJ" and "SJ", differ here too)
+    jokers = {first, second} & {"SJ", "BJ"}
+    if first[:-1] != second[:-1] and (not lead or jokers):  # (大王 and 小王, "BJ" and "SJ", differ here too)
         return content
     clear = [bool(fused) and fused[0][1] >= CLEAR_READ for fused in content.candidates]
     if clear[0] == clear[1]:
@@ -272,7 +285,7 @@ def as_a_pair(content: ZoneContent) -> ZoneContent:
     unsure = clear.index(False)
     other = content.cards[1 - unsure]
     share = dict(content.candidates[unsure]).get(other, 0.0)
-    if share < PAIR_SHARE:
+    if share < (LEAD_PAIR_SHARE if lead else PAIR_SHARE):
         return content
     cards, confidence = list(content.cards), list(content.confidence)
     cards[unsure], confidence[unsure] = other, round(share, 3)

@@ -529,6 +529,19 @@ def test_the_unsure_twin_of_a_sure_card_in_a_follow_is_sure_where_only_its_suit_
     assert {2, 3} <= marked
 
 
+def test_a_two_card_lead_read_with_its_unsure_card_in_rank_doubt_is_the_pair_for_a_person():
+    """10♦ 10♦ led, the lower 10♦ read unsurely as Q♦ (10♦ among its candidates): two cards are led as
+    a pair (a throw of just those two singles is rare), so the lead is 10♦ 10♦, the changed card marked
+    for a person. A follow read so, 8♦ and an unsure J♦ with 8♦ among its candidates, stays as read: a
+    follow of two singles is common."""
+    lead = [("10D", 0.95), ("QD", 0.5)]
+    follow = [("8D", 0.95), ("JD", 0.5)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: follow}}
+    trick = _first_trick_read(SETUP, LowerCardReader(script, {"QD": "10D", "JD": "8D"}), 60)
+    assert trick["plays"] == [["10D", "10D"], ["8D", "JD"]]
+    assert [0, 1] in trick["unconfirmed"] and [1, 1] in trick["unconfirmed"]
+
+
 def test_a_read_no_deck_can_hold_is_recorded_for_a_person_and_the_table_goes_on(tmp_path):
     """Four A♠ led (four decks' worth); seat 1's zone reads five sure K♠ (a misread: no game holds
     five). The lead is not grown with a fifth A♠, the impossible follow is recorded as not seen
