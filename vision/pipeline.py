@@ -83,7 +83,6 @@ from tuolaji.vision.read_check import (
     doubted_by_follows,
     doubted_by_next_leader,
     one_suit_lead,
-    twins_of_sure_cards,
 )
 from tuolaji.vision.settling import ZoneState, learn_from_read, note_activity, zones_to_read
 from tuolaji.vision.sharpness import zone_sharpness
@@ -611,16 +610,11 @@ class TablePipeline:
 
     def _as_played(self, content: ZoneContent, position: int) -> ZoneContent:
         """``content`` as the trick's play at ``position``: a lead (:meth:`_as_lead`), or a follow, read
-        as a pair where the lead is one and its unsure card allows (:func:`as_a_pair`), and of the lead's
-        size with its unsure twins of sure cards taken as sure (:func:`twins_of_sure_cards`)."""
+        as a pair where the lead is one and its unsure card allows (:func:`as_a_pair`)."""
         if position == 0:
             return self._as_lead(content)
         lead = self._trick.plays[0] if self._trick.plays else []
-        content = as_a_pair(content) if len(lead) == 2 and lead[0] == lead[1] else content
-        if len(content) != len(lead) or not content.unconfirmed:
-            return content
-        facts = deal_facts(self.game.record())
-        return content if facts is None or facts.suit_of is None else twins_of_sure_cards(content, facts.suit_of, facts.led_suit)
+        return as_a_pair(content) if len(lead) == 2 and lead[0] == lead[1] else content
 
     def _as_lead(self, content: ZoneContent) -> ZoneContent:
         """``content`` as a lead: a pair where two cards of one rank read in two suits, one unsurely,

@@ -293,63 +293,6 @@ def as_a_pair(content: ZoneContent, lead: bool = False) -> ZoneContent:
                                unconfirmed=tuple(sorted({*content.unconfirmed, unsure})))
 
 
-TWIN_SHARE = 0.5
-"""An unsure card of a follow is its sure twin's copy (:func:`twins_of_sure_cards`) when its reads gave the
-twin's name at least this share ..."""
-TWIN_RANK_SHARE = 0.9
-"""... and the twin's rank at least this share, in suits of another effective suit than the twin's."""
-
-
-def twins_of_sure_cards(content: ZoneContent, suit_of: Callable[[str], int], led_suit: int | None = None) -> ZoneContent:
-    """A follow's unsure card whose reads name a card the same play holds surely (read at least
-    :data:`CLEAR_READ`), and doubt only its suit, is that card's twin, and is sure: the lower card of
-    a pair fanned tight shows its rank, while its suit lies half under the upper card; two cards of one
-    rank in two effective suits are a pair or a coincidence, and a follow is of pairs where the
-    follower holds them. Taken as sure only where the twin's name has at least :data:`TWIN_SHARE` of
-    its reads, and its rank at least :data:`TWIN_RANK_SHARE`, every other suit of that rank among them
-    another effective suit than the twin's (two level cards of one rank are both trumps, and a
-    follow of two trumps of the level rank is no coincidence), and none of them of the ``led_suit``
-    where the twin is not (a pair of the led suit read in another suit: its lower card's doubt is the
-    follow's). A card with probability 0 (ruled out by the game) stays a person's.
-
-    >>> suit = {"JH": 1, "JD": 3, "JS": 0, "7H": 1}.__getitem__
-    >>> read = ZoneContent(("JH", "JH"), (0.46, 0.95), (0,), ((("JH", 0.76), ("JD", 0.19), ("7H", 0.04)), (("JH", 0.99),)))
-    >>> twins_of_sure_cards(read, suit).unconfirmed
-    ()
-    >>> level = {"JH": 4, "JD": 4}.__getitem__  # at level J both are trumps
-    >>> twins_of_sure_cards(read, level).unconfirmed
-    (0,)
-    >>> twins_of_sure_cards(read, suit, led_suit=3).unconfirmed  # a diamond lead: a JD pair read as hearts?
-    (0,)
-    >>> rank = ZoneContent(("JH", "JH"), (0.46, 0.95), (0,), ((("JH", 0.6), ("7H", 0.35)), (("JH", 0.99),)))
-    >>> twins_of_sure_cards(rank, suit).unconfirmed
-    (0,)
-    """
-    if len(content) < 2 or not content.unconfirmed or len(content.candidates) != len(content):
-        return content
-    sure = {card for k, card in enumerate(content.cards)
-            if k not in content.unconfirmed and content.confidence[k] >= CLEAR_READ}
-    confirmed: set[int] = set()
-    try:
-        for k in content.unconfirmed:
-            card, fused = content.cards[k], dict(content.candidates[k])
-            if card not in sure or content.confidence[k] <= 0 or card in ("SJ", "BJ"):
-                continue
-            same_rank = {other: p for other, p in fused.items() if other not in ("SJ", "BJ") and other[:-1] == card[:-1]}
-            if fused.get(card, 0.0) < TWIN_SHARE or math.fsum(same_rank.values()) < TWIN_RANK_SHARE:
-                continue
-            if any(other != card and (suit_of(other) == suit_of(card)
-                                      or (suit_of(other) == led_suit and suit_of(card) != led_suit))
-                   for other in same_rank):
-                continue
-            confirmed.add(k)
-    except Exception:  # a card the rules core cannot name is the audit's to report
-        return content
-    if not confirmed:
-        return content
-    return dataclasses.replace(content, unconfirmed=tuple(k for k in content.unconfirmed if k not in confirmed))
-
-
 DOUBTED_SHARE = 0.02
 """A sure lead card whose reads gave a card of the suit every follow was of at least this share
 is marked for a person (:func:`doubted_by_follows`)."""

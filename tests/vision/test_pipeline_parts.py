@@ -510,25 +510,6 @@ class LowerCardReader(ScriptedReader):
                 else Unsure(seen.card, seen.box, seen.confidence, ()) for seen in self.at(frame.index)]
 
 
-def test_the_unsure_twin_of_a_sure_card_in_a_follow_is_sure_where_only_its_suit_was_in_doubt(tmp_path):
-    """5♠ 5♠ led (hearts trumps, level 2). Each follow is a pair whose lower card reads unsurely. J♠
-    read J♠ 0.5, J♣ 0.4 beside a sure J♠: only its suit is in doubt, and a J♠ with a J♣ would be a
-    coincidence, so it is the pair and sure. Q♠ read Q♠ 0.5, 8♠ 0.4: its rank is in doubt, it stays
-    a person's. 2♠ read 2♠ 0.5, 2♣ 0.4 at level 2: both are trumps, a follow of two level cards is
-    no coincidence, it stays a person's."""
-    lead = [("5S", 0.95), ("5S", 0.95)]
-    follows = {1: [("JS", 0.95), ("JS", 0.5)], 2: [("QS", 0.95), ("QS", 0.5)], 3: [("2S", 0.95), ("2S", 0.5)]}
-    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}, 10: {0: lead}}
-    for start, seat in ((30, 1), (50, 2), (70, 3)):
-        script[start] = {**script[max(script)], seat: follows[seat]}
-    reader = LowerCardReader(script, {"JS": "JC", "QS": "8S", "2S": "2C"})
-    trick = _first_trick_read(SETUP, reader, 100)
-    assert trick["plays"] == [["5S", "5S"], ["JS", "JS"], ["QS", "QS"], ["2S", "2S"]]
-    marked = {seat for seat, _ in trick.get("unconfirmed", [])}
-    assert 1 not in marked
-    assert {2, 3} <= marked
-
-
 def test_a_two_card_lead_read_with_its_unsure_card_in_rank_doubt_is_the_pair_for_a_person():
     """10♦ 10♦ led, the lower 10♦ read unsurely as Q♦ (10♦ among its candidates): two cards are led as
     a pair (a throw of just those two singles is rare), so the lead is 10♦ 10♦, the changed card marked
