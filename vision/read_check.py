@@ -253,8 +253,9 @@ LEAD_PAIR_SHARE = 0.05
 
 
 def as_a_pair(content: ZoneContent, lead: bool = False) -> ZoneContent:
-    """A two-card play read as two cards of one rank in two suits, one of them clear and the other
-    unsure with the clear one's card among its candidates (at least :data:`PAIR_SHARE`), is a pair
+    """A two-card play read as two cards of one rank in two suits, one of them clear (read at least
+    :data:`CLEAR_READ`, or sure enough not to be marked for a person) and the other unsure with the
+    clear one's card among its candidates (at least :data:`PAIR_SHARE`), is a pair
     of the clear card: two cards are led as a pair (a throw of two singles of one rank is rare) and
     followed as a pair where the follower holds one. A ``lead`` of two cards is a pair all the more
     where its unsure card's rank is in doubt: a throw of two singles is rare, and a throw of just
@@ -279,7 +280,8 @@ def as_a_pair(content: ZoneContent, lead: bool = False) -> ZoneContent:
     jokers = {first, second} & {"SJ", "BJ"}
     if first[:-1] != second[:-1] and (not lead or jokers):  # (大王 and 小王, "BJ" and "SJ", differ here too)
         return content
-    clear = [bool(fused) and fused[0][1] >= CLEAR_READ for fused in content.candidates]
+    clear = [bool(fused) and (fused[0][1] >= CLEAR_READ or k not in content.unconfirmed)
+             for k, fused in enumerate(content.candidates)]
     if clear[0] == clear[1]:
         return content
     unsure = clear.index(False)

@@ -497,6 +497,28 @@ def test_a_pair_read_as_one_rank_in_two_suits_one_unsurely_is_recorded_as_the_pa
     assert [0, 1] in trick["unconfirmed"] and [2, 1] in trick["unconfirmed"]
 
 
+class BlackSuitsDoubtReader(RedSuitsReader):
+    """As :class:`RedSuitsReader`, and a card scripted at 0.7 is read so with the other suit of its
+    colour and rank beside it at 0.25: sure enough, not clear."""
+
+    def read_frame(self, frame: Frame) -> list[Unsure]:  # type: ignore[override]
+        other = {"H": "D", "D": "H", "S": "C", "C": "S"}
+        return [Unsure(read.card, read.box, 0.7, ((read.card[:-1] + other[read.card[-1]], 0.25),))
+                if read.confidence == 0.7 else read for read in super().read_frame(frame)]
+
+
+def test_a_pair_follow_read_in_two_suits_is_the_pair_where_one_card_is_sure_though_not_clear():
+    """K♥ K♥ led at level K; seat 1 follows K♣ K♣, the upper K♣ read at 0.7 (sure, not clear), the
+    lower one read unsurely as K♠ (K♣ 0.36 among its reads): the follow is the pair K♣ K♣, the changed
+    card marked for a person (it stayed K♣ K♠ while only a card read at 0.9 counted)."""
+    setup = {**SETUP, "deals": [{"level": "K", "trump": "S", "dealer": 0, "tricks": []}]}
+    lead = [("KH", 0.95), ("KH", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: [("KC", 0.7), ("KC", 0.52)]}}
+    trick = _first_trick_read(setup, BlackSuitsDoubtReader(script), 60)
+    assert trick["plays"] == [["KH", "KH"], ["KC", "KC"]]
+    assert trick["unconfirmed"] == [[1, 1]]
+
+
 class LowerCardReader(ScriptedReader):
     """The scripted table, but a card scripted at 0.5 is read unsurely, its own card first (0.5) and
     the card scripted beside it in ``second`` next (0.4), as the lower card of a pair fanned tight."""
