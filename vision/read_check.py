@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tuolaji.scorer.cards import JOKERS
 from tuolaji.scorer.record_types import is_points_trick
 from tuolaji.scorer.seats import seat_of
 from tuolaji.vision.tracking import ZoneContent
@@ -277,8 +278,7 @@ def as_a_pair(content: ZoneContent, lead: bool = False) -> ZoneContent:
     if len(content) != 2 or len(content.candidates) != 2 or content.cards[0] == content.cards[1]:
         return content
     first, second = content.cards
-    jokers = {first, second} & {"SJ", "BJ"}
-    if first[:-1] != second[:-1] and (not lead or jokers):  # (大王 and 小王, "BJ" and "SJ", differ here too)
+    if first[:-1] != second[:-1] and (not lead or first in JOKERS or second in JOKERS):  # (大王 and 小王 differ here too)
         return content
     clear = [bool(fused) and (fused[0][1] >= CLEAR_READ or k not in content.unconfirmed)
              for k, fused in enumerate(content.candidates)]
