@@ -252,15 +252,19 @@ class ScriptedReader:
             yield Frame(index, index / fps, image)
 
 
-def _played(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int) -> tuple[LiveGame, TablePipeline]:
-    """The game the table pipeline records from ``frames`` frames of a scripted table (plays settle after
-    0.5 s), and the pipeline."""
-    reader = ScriptedReader(script)
-    game = LiveGame(SETUP)
+def _played_by(reader: ScriptedReader, frames: int, setup: dict = SETUP) -> tuple[LiveGame, TablePipeline]:
+    """The game the table pipeline records from ``frames`` frames of ``reader``'s table (plays settle
+    after 0.5 s), and the pipeline."""
+    game = LiveGame(setup)
     pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
     for frame in reader.frames(frames):
         pipeline.process(frame)
     return game, pipeline
+
+
+def _played(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int) -> tuple[LiveGame, TablePipeline]:
+    """The game the table pipeline records from ``frames`` frames of a scripted table, and the pipeline."""
+    return _played_by(ScriptedReader(script), frames)
 
 
 def first_trick(script: dict[int, dict[int, list[tuple[str, float]]]], frames: int,
@@ -442,10 +446,7 @@ class Unsure:
 
 def _first_trick_read(setup: dict, reader: ScriptedReader, frames: int) -> dict:
     """The first trick the table pipeline records from ``frames`` frames of ``reader``'s table (plays settle after 0.5 s)."""
-    game = LiveGame(setup)
-    pipeline = TablePipeline(game, reader=reader, settle_s=0.5, calibration=[(40, 30), (600, 30), (600, 450), (40, 450)])
-    for frame in reader.frames(frames):
-        pipeline.process(frame)
+    game, _ = _played_by(reader, frames, setup)
     return game.snapshot()["deals"][0]["tricks"][0]
 
 
