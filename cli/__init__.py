@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "real-crops": "classifier training crops from real photos of single cards",
     "hard-crops": "classifier training crops of what the reader wrongly reads as a card",
     "face-set": "training pictures for the whole-face reader",
+    "table-crops": "classifier training crops from deals filmed with the training designs",
     "render-video": "render an overhead table video of a record",
     "train": "train the card models (needs the 'train' extra)",
     "export": "export trained card models to ONNX (needs the 'train' extra)",

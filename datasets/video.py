@@ -541,13 +541,15 @@ def _dropout_ticks(options: RenderOptions) -> dict[int, str]:
 
 
 def _card_truth(placement: _Placement, homography: np.ndarray) -> dict[str, Any]:
-    """A laid card's truth: its name, seat, trick, and its box and its indices' boxes in the picture."""
+    """A laid card's truth: its name, seat, trick, its box and its corners (top-left, top-right,
+    bottom-right, bottom-left as its face stands) and its indices' boxes in the picture."""
     quad_img = cv2.perspectiveTransform(placement.quad.reshape(1, -1, 2), homography)[0]
     return {
         "card": placement.card,
         "seat": placement.seat,
         "trick": placement.trick,
         "box": [round(float(v), 1) for v in (*quad_img.min(axis=0), *quad_img.max(axis=0))],
+        "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad_img],
         "indices": [
             [round(float(v), 1) for v in (*q.min(axis=0), *q.max(axis=0))]
             for q in (cv2.perspectiveTransform(iq.reshape(1, -1, 2), homography)[0] for iq in placement.index_quads)

@@ -60,7 +60,7 @@ class VideoTruth:
     fps: float
     frame_size: tuple[int, int]
     table_corners: list[list[float]]
-    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, indices (image boxes), seat, trick
+    cards: list[dict[str, Any]] = field(default_factory=list)  # placements: card, box, quad, indices (image boxes), seat, trick
     frames: list[list[list[int]]] = field(default_factory=list)
     """Per written frame: ``[placement id, bits]`` of every readable card; bit k: its k-th corner index shows."""
     plays: list[PlayTruth] = field(default_factory=list)
