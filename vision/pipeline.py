@@ -204,6 +204,8 @@ class TablePipeline:
             self.game = LiveGame(without_current_tricks(game.snapshot(), filmed_from), bus=None)
         self._trick = TrickView()
         self._swept = True
+        self._seen_follows: dict[int, tuple[ZoneContent, Frame]] = {}
+        self._seen_in: TrickView | None = None
         self._sync_from_record(now=0.0)
         self._resync = False
         # The page may change the record under us (a new deal, an imported or edited record).
@@ -390,8 +392,9 @@ class TablePipeline:
         if trick.leader is None:
             self._try_lead(frame)
             return
+        self._note_follows_seen(frame)
         if self._swept_unfinished():
-            self._record_missing()
+            self._record_swept_trick()
             return
         # Mid-trick: first let the last play change (a throw taken back, a card added).
         self._try_revise(frame)
@@ -406,18 +409,65 @@ class TablePipeline:
     def _read_empty_since_commit(zone: ZoneState) -> bool:
         return zone.moved_since_commit and not zone.dirty and zone.content is not None and not len(zone.content)
 
+    def _note_follows_seen(self, frame: Frame) -> None:
+        """Keep, for each seat yet to play in the trick, the last cards its zone was read settled
+        with since they were laid (and the frame): a follow read while the seat before it had not
+        been read to play, which a sweep may take before it is recorded."""
+        if self._seen_in is not self._trick:
+            self._seen_in = self._trick
+            self._seen_follows = {}
+        played = {self._seat_of_position(position) for position in range(len(self._trick.plays))}
+        for zone in self.zones:
+            content = zone.content
+            if zone.seat in played or zone.dirty or content is None or not len(content) \
+                    or zone.version == zone.used_version:
+                continue
+            self._seen_follows[zone.seat] = (content, frame)
+
+    @staticmethod
+    def _read_empty(zone: ZoneState) -> bool:
+        return not zone.dirty and zone.content is not None and not len(zone.content)
+
     def _swept_unfinished(self) -> bool:
-        """Whether the trick under way was swept before every seat's play was read: the zone of
-        every play recorded in it (two at least) moved and was read empty since."""
+        """Whether the trick under way was swept before every seat's play was read: with two plays
+        recorded at least, the zone of every play recorded in it moved and was read empty since;
+        with only the lead, its cards are gone and the cards of a later seat were read and were
+        swept with them (a lead taken back leaves the other zones as they were)."""
         plays = len(self._trick.plays)
+        if plays == 1:
+            return self._lead_gone() and self._lead_swept_with_follows()
         return 2 <= plays < self.players and all(self._read_empty_since_commit(z) for z in self._committed_zones())
 
-    def _record_missing(self) -> None:
-        """The seats whose plays the sweep took before they were read: each recorded as missing,
-        for a person to enter (:meth:`LiveGame.miss_play`); the next trick starts from the next
-        lead, so no card laid after the sweep is taken for a play of the swept trick."""
-        for position in range(len(self._trick.plays), self.players):
-            self.game.miss_play(self._seat_of_position(position))
+    def _lead_gone(self) -> bool:
+        """Whether the lead's zone moved since the lead and is read settled without any of its
+        cards (empty, or already holding the next lead)."""
+        zone = self.zones[self._seat_of_position(0)]
+        return zone.moved_since_commit and not zone.dirty and zone.content is not None \
+            and not Counter(zone.content.cards) & Counter(self._trick.plays[0])
+
+    def _lead_swept_with_follows(self) -> bool:
+        """Some seat after the leader was read with cards since the lead, and every such zone is read empty now."""
+        seen = [seat for seat in self._seen_follows if self._seen_in is self._trick]
+        return bool(seen) and all(self._read_empty(self.zones[seat]) for seat in seen)
+
+    def _record_swept_trick(self) -> None:
+        """The trick the sweep took before every play was read: each seat still to play recorded with
+        the cards its zone was read with before the sweep (fitted to the lead's size, its marks kept),
+        or where it was not read, as missing, for a person to enter (:meth:`LiveGame.miss_play`); the
+        next trick starts from the next lead, so no card laid after the sweep is taken for a play of
+        the swept trick."""
+        trick = self._trick
+        seen = self._seen_follows if self._seen_in is trick else {}
+        for position in range(len(trick.plays), self.players):
+            seat = self._seat_of_position(position)
+            if seat in seen:
+                content, frame = seen[seat]
+                played = len(self._trick.plays)
+                self._commit(self.zones[seat], fit_to_size(self._as_played(content, position), len(trick.plays[0])), frame)
+                if self._trick is not trick or len(self._trick.plays) == played:
+                    return  # the record took no more plays (the page changed it, or the deal is over)
+                continue
+            self.game.miss_play(seat)
             self.stats.missing_plays += 1
         self._trick = TrickView()
         self._swept = True
@@ -744,6 +794,9 @@ class TablePipeline:
             return
         if position > 0 and len(content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
+        if position == 0 and self._seen_in is trick and self._seen_follows \
+                and not Counter(content.cards) & Counter(trick.plays[0]):
+            return  # later seats' cards were read: the table is being swept, not the lead taken back
         if position == 0 and copies_lost(trick.plays[0], content.cards) and not self._as_recorded(0).unconfirmed:
             zone.used_version = zone.version  # a sure pair or triple is one unit, never a failed throw: a copy hid
             return

@@ -644,6 +644,28 @@ def test_a_play_swept_before_it_was_read_is_recorded_missing_and_the_next_lead_s
     assert audit["missing_plays"] == [{"trick": 0, "seat": 3}]
 
 
+def test_a_trick_swept_with_only_its_lead_recorded_keeps_the_lead_and_the_follows_that_were_read():
+    """Seat 1's K♠ is never read (a court card of a design the reader misses); seats 2 and 3 play
+    and are read, but the trick cannot go on without seat 1's play, and the table is swept. The
+    lead was not taken back: the trick is recorded with its lead, seat 1's play missing for a
+    person to enter, and the plays of seats 2 and 3 as they were read. K♦ leads the next trick."""
+    played = {0: [("AS", 0.95)], 1: [("KS", 0.0)], 2: [("4S", 0.95)], 3: [("5S", 0.95)]}
+    script = {0: {}, 10: {0: played[0]}, 20: {s: played[s] for s in (0, 1)}, 30: {s: played[s] for s in (0, 1, 2)},
+              40: played, 60: {}, 70: {0: [("KD", 0.95)]}}
+    for sweep in ({60: {}}, {60: {s: played[s] for s in (1, 2, 3)}, 66: {}}):  # at once, or the lead first
+        game, pipeline = _played({**script, **sweep}, frames=100)
+        tricks = game.snapshot()["deals"][0]["tricks"]
+        assert tricks[0]["plays"] == [["AS"], [], ["4S"], ["5S"]] and tricks[0]["missing"] == [1]
+        assert tricks[1]["leader"] == 0 and tricks[1]["plays"] == [["KD"]]
+        assert pipeline.stats.missing_plays == 1
+
+
+def test_a_lead_taken_back_before_anyone_followed_is_withdrawn():
+    script = {0: {}, 10: {0: [("AS", 0.95)]}, 30: {}, 50: {0: [("KD", 0.95)]}}
+    game, _ = _played(script, frames=80)
+    assert game.snapshot()["deals"][0]["tricks"] == [{"leader": 0, "plays": [["KD"]]}]
+
+
 def test_a_lead_from_the_wrong_seat_is_recorded_after_a_pause_and_the_audit_names_it():
     reader = ScriptedReader(_trick_then({60: {}, 70: {2: [("KD", 0.95)]}}))
     game = LiveGame(SETUP)
