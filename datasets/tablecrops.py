@@ -112,4 +112,3 @@ def write_table_crops(out: Path, videos: int, seed: int, *, profile: str = "tita
                "index_layout": index_layout, "corners": corners, "split": "train"}
     (out / "table-crops.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return summary
-

@@ -406,13 +406,18 @@ class TablePipeline:
         return [self.zones[self._seat_of_position(position)] for position in range(len(self._trick.plays))]
 
     @staticmethod
+    def _read_empty(zone: ZoneState) -> bool:
+        return not zone.dirty and zone.content is not None and not len(zone.content)
+
+    @staticmethod
     def _read_empty_since_commit(zone: ZoneState) -> bool:
-        return zone.moved_since_commit and not zone.dirty and zone.content is not None and not len(zone.content)
+        return zone.moved_since_commit and TablePipeline._read_empty(zone)
 
     def _note_follows_seen(self, frame: Frame) -> None:
         """Keep, for each seat yet to play in the trick, the last cards its zone was read settled
         with since they were laid (and the frame): a follow read while the seat before it had not
-        been read to play, which a sweep may take before it is recorded."""
+        been read to play, which a sweep may take before it is recorded. Called first in each
+        :meth:`_advance` of a trick under way, so what the rules after it see is this trick's."""
         if self._seen_in is not self._trick:
             self._seen_in = self._trick
             self._seen_follows = {}
@@ -423,10 +428,6 @@ class TablePipeline:
                     or zone.version == zone.used_version:
                 continue
             self._seen_follows[zone.seat] = (content, frame)
-
-    @staticmethod
-    def _read_empty(zone: ZoneState) -> bool:
-        return not zone.dirty and zone.content is not None and not len(zone.content)
 
     def _swept_unfinished(self) -> bool:
         """Whether the trick under way was swept before every seat's play was read: with two plays
@@ -447,7 +448,7 @@ class TablePipeline:
 
     def _lead_swept_with_follows(self) -> bool:
         """Some seat after the leader was read with cards since the lead, and every such zone is read empty now."""
-        seen = [seat for seat in self._seen_follows if self._seen_in is self._trick]
+        seen = self._seen_follows
         return bool(seen) and all(self._read_empty(self.zones[seat]) for seat in seen)
 
     def _record_swept_trick(self) -> None:
@@ -456,8 +457,7 @@ class TablePipeline:
         or where it was not read, as missing, for a person to enter (:meth:`LiveGame.miss_play`); the
         next trick starts from the next lead, so no card laid after the sweep is taken for a play of
         the swept trick."""
-        trick = self._trick
-        seen = self._seen_follows if self._seen_in is trick else {}
+        trick, seen = self._trick, self._seen_follows
         for position in range(len(trick.plays), self.players):
             seat = self._seat_of_position(position)
             if seat in seen:
@@ -794,8 +794,7 @@ class TablePipeline:
             return
         if position > 0 and len(content) != len(trick.plays[0]):
             return  # a follow being rearranged; wait for it to settle at the lead's size
-        if position == 0 and self._seen_in is trick and self._seen_follows \
-                and not Counter(content.cards) & Counter(trick.plays[0]):
+        if position == 0 and self._seen_follows and not Counter(content.cards) & Counter(trick.plays[0]):
             return  # later seats' cards were read: the table is being swept, not the lead taken back
         if position == 0 and copies_lost(trick.plays[0], content.cards) and not self._as_recorded(0).unconfirmed:
             zone.used_version = zone.version  # a sure pair or triple is one unit, never a failed throw: a copy hid
