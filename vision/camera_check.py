@@ -10,6 +10,13 @@ validation crops, see models/README.md).
 'too-small'
 >>> advice_for(index_px=26.0, brightness=120.0, glare=0.0, table_found=True, size=(1920, 1080))
 ('good', [])
+
+Where no corner index is read at all, the check looks for the cards themselves: bright, card-shaped
+patches of paper on the cloth (:func:`card_shapes`). Cards lying there unread are another verdict than
+an empty table: their indices are too small or too faint at this resolution.
+
+>>> advice_for(index_px=None, brightness=200.0, glare=0.0, table_found=True, size=(640, 480), shapes=4)[0]
+'unreadable'
 """
 
 from __future__ import annotations
@@ -32,6 +39,20 @@ DARK = 110.0
 may be as dark as it likes: the paper around the indices is what is measured)."""
 GLARE = 0.04
 """Share of the table's pixels that are blown out (white) from which glare is reported."""
+PAPER_ABOVE_CLOTH = 50.0
+"""Grey levels by which a card's paper stands above the cloth (the table region's median) ..."""
+PAPER_GREY = 140.0
+"""... and the least grey level of paper, whatever the cloth ..."""
+PAPER_SATURATION = 70
+"""... and the most saturation (0-255) of white paper under coloured light."""
+CARD_SHAPE_AREA = 0.005
+"""A patch of paper is a card (or cards lying on each other) from this share of the table region (a
+card is about 0.015 of a table that fills a 640×480 picture) ..."""
+CARD_SHAPE_FILL = 0.7
+"""... that fills at least this share of its smallest enclosing rectangle (a hand holding a card, a
+court picture's white parts fill less) ..."""
+CARD_SHAPE_ASPECT = 2.2
+"""... and is at most this much longer than wide (a card is 1.4, a pair fanned near square)."""
 SURE_CARD = 0.6
 """A card read at least this surely counts when the two index layouts' readers are compared ..."""
 BESIDE_FACTOR = (2, 2)
@@ -51,18 +72,22 @@ class CameraCheck:
     index_px: float | None  # median height of the corner indices read (longer box side), None without any
     brightness: float  # of the cards' paper (the table's brightest without cards)
     glare: float
-    verdict: str  # good, marginal, too-small, no-cards
+    verdict: str  # good, marginal, too-small, unreadable (cards seen, no corner read), no-cards
     advice: list[str] = field(default_factory=list)
     suits_beside: bool = False  # the cards read far better as a deck printing its suits beside its ranks
+    shapes: int = 0  # card-shaped patches of paper seen on the table (looked for only where no corner was read)
 
     def to_json(self) -> dict[str, Any]:
         return {"size": list(self.size), "table_found": self.table_found, "cards": self.cards,
                 "index_px": None if self.index_px is None else round(self.index_px, 1),
                 "brightness": round(self.brightness, 1), "glare": round(self.glare, 4),
-                "verdict": self.verdict, "advice": list(self.advice), "suits_beside": self.suits_beside}
+                "verdict": self.verdict, "advice": list(self.advice), "suits_beside": self.suits_beside,
+                "shapes": self.shapes}
 
     def report(self) -> str:
         index = "no corner index found" if self.index_px is None else f"corner indices {self.index_px:.0f} px tall"
+        if self.index_px is None and self.shapes:
+            index += f" on {self.shapes} card-shaped patch(es) of paper"
         lines = [f"picture {self.size[0]}x{self.size[1]}, table {'found' if self.table_found else 'not found'}, "
                  f"{self.cards} card(s) read, {index}, brightness {self.brightness:.0f}/255: {self.verdict}"]
         lines += [f"- {line}" for line in self.advice]
@@ -71,6 +96,9 @@ class CameraCheck:
 
 ADVICE_TEXT: dict[str, str] = {
     "no-cards": "no card corner was found: lay a few cards face up in the seat zones and check again",
+    "unreadable": "cards lie on the table ({shapes} seen) but none of their corners could be read: at "
+                  "{width}x{height} their indices are too small or too faint; open the camera at a higher "
+                  "resolution (--camera-size 1920x1080 or more) or bring it closer",
     "resolution": "indices are {index_px:.0f} px tall, {good_px:.0f} px are needed: open the camera at "
                   "a higher resolution (--camera-size 1920x1080 or more)",
     "closer": "or bring the camera {closer:.1f}x closer (lower it until the table just fills the picture)",
@@ -85,14 +113,21 @@ ADVICE_TEXT: dict[str, str] = {
 
 
 def advice_codes(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-                 size: tuple[int, int], suits_beside: bool = False) -> tuple[str, list[tuple[str, dict[str, float]]]]:
-    """The verdict and what to change, as codes of :data:`ADVICE_TEXT` with their figures.
+                 size: tuple[int, int], suits_beside: bool = False,
+                 shapes: int = 0) -> tuple[str, list[tuple[str, dict[str, float]]]]:
+    """The verdict and what to change, as codes of :data:`ADVICE_TEXT` with their figures (``shapes``:
+    card-shaped patches of paper seen on the table, :func:`card_shapes`).
 
     >>> advice_codes(index_px=10.0, brightness=90.0, glare=0.0, table_found=True, size=(640, 480))[1][1]
     ('closer', {'closer': 2.0})
+    >>> advice_codes(index_px=None, brightness=200.0, glare=0.0, table_found=True, size=(640, 480), shapes=3)
+    ('unreadable', [('unreadable', {'shapes': 3, 'width': 640, 'height': 480})])
     """
     advice: list[tuple[str, dict[str, float]]] = []
-    if index_px is None:
+    if index_px is None and shapes > 0:
+        verdict = "unreadable"
+        advice.append(("unreadable", {"shapes": shapes, "width": size[0], "height": size[1]}))
+    elif index_px is None:
         verdict = "no-cards"
         advice.append(("no-cards", {}))
     elif index_px < SMALLEST_INDEX_PX:
@@ -120,10 +155,10 @@ def advice_codes(*, index_px: float | None, brightness: float, glare: float, tab
 
 
 def advice_for(*, index_px: float | None, brightness: float, glare: float, table_found: bool,
-               size: tuple[int, int], suits_beside: bool = False) -> tuple[str, list[str]]:
+               size: tuple[int, int], suits_beside: bool = False, shapes: int = 0) -> tuple[str, list[str]]:
     """The verdict and what to change."""
     verdict, codes = advice_codes(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found,
-                                  size=size, suits_beside=suits_beside)
+                                  size=size, suits_beside=suits_beside, shapes=shapes)
     return verdict, [ADVICE_TEXT[code].format(**values) for code, values in codes]
 
 
@@ -172,6 +207,44 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4,
                 papers.append(float(np.percentile(patch, 75)))  # an index box is mostly paper
     brightness = float(np.median(papers)) if papers else float(np.percentile(table, 99))
     glare = float((table >= 250).mean())
+    shapes = card_shapes(image, mask) if index_px is None else 0
     verdict, advice = advice_for(index_px=index_px, brightness=brightness, glare=glare, table_found=table_found, size=(w, h),
-                                 suits_beside=suits_beside)
-    return CameraCheck((w, h), table_found, len(cards), index_px, brightness, glare, verdict, advice, suits_beside)
+                                 suits_beside=suits_beside, shapes=shapes)
+    return CameraCheck((w, h), table_found, len(cards), index_px, brightness, glare, verdict, advice, suits_beside,
+                       shapes)
+
+
+def card_shapes(image: np.ndarray, table: np.ndarray | None = None) -> int:
+    """How many card-shaped patches of paper lie in ``image`` (BGR), within the table region ``table``
+    (a mask, 255 inside; the whole picture without it): connected regions brighter than the cloth by
+    :data:`PAPER_ABOVE_CLOTH`, nearly colourless, of a card's size and shape (a card, or cards lying on
+    each other, count once). Nothing is read: this says that cards lie there, not which.
+
+    >>> cloth = np.full((240, 320, 3), (40, 110, 40), np.uint8)
+    >>> card_shapes(cloth)
+    0
+    >>> _ = cv2.rectangle(cloth, (100, 60), (150, 130), (235, 235, 235), -1)
+    >>> card_shapes(cloth)
+    1
+    """
+    region = np.full(image.shape[:2], 255, np.uint8) if table is None else table
+    inside = region > 0
+    if not inside.any():
+        return 0
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    saturation = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[..., 1]
+    cloth = float(np.median(grey[inside]))
+    paper = (grey > max(PAPER_GREY, cloth + PAPER_ABOVE_CLOTH)) & (saturation < PAPER_SATURATION) & inside
+    paper_mask = cv2.morphologyEx(paper.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(paper_mask)
+    least = CARD_SHAPE_AREA * float(inside.sum())
+    shapes = 0
+    for k in range(1, count):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        if area < least:
+            continue
+        points = np.column_stack(np.nonzero(labels == k))[:, ::-1].astype(np.float32)
+        _, (width, height), _ = cv2.minAreaRect(points)
+        if area >= CARD_SHAPE_FILL * width * height and max(width, height) <= CARD_SHAPE_ASPECT * max(min(width, height), 1.0):
+            shapes += 1
+    return shapes

@@ -345,7 +345,7 @@ def camera_state(app: Flask) -> dict[str, Any]:
         state["view"] = view.to_json()
         warnings = list(view.warnings)
         if desk.check is not None:
-            if desk.check["verdict"] in ("too-small", "marginal"):
+            if desk.check["verdict"] in ("too-small", "marginal", "unreadable"):
                 warnings.append("too-small")
             # the check measured the cards' paper: it decides whether the picture is dark
             dark = any(code == "dark" for code, _ in desk.check["advice_codes"])
@@ -535,7 +535,8 @@ def run_check() -> Response:
     reader, kind = _reader_for(desk, desk.choice, frame)
     check = check_frame(image, reader, _players(), beside_reader=_beside_reader(desk, reader) if kind == "model" else None)
     _, codes = advice_codes(index_px=check.index_px, brightness=check.brightness, glare=check.glare,
-                            table_found=check.table_found, size=check.size, suits_beside=check.suits_beside)
+                            table_found=check.table_found, size=check.size, suits_beside=check.suits_beside,
+                            shapes=check.shapes)
     desk.check = check.to_json() | {"reader": kind, "frame": frame.index,
                                     "advice_codes": [[code, values] for code, values in codes]}
     return jsonify(camera_state(app))

@@ -57,11 +57,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "check.verdict.good": {"zh": "可以读牌", "en": "good: cards can be read"},
     "check.verdict.marginal": {"zh": "勉强能读，最好调整", "en": "marginal: better change something"},
     "check.verdict.too-small": {"zh": "牌角太小，读不准", "en": "too small: the indices cannot be read"},
+    "check.verdict.unreadable": {"zh": "看到了牌，但读不出牌角", "en": "cards seen, but no corner could be read"},
     "check.verdict.no-cards": {"zh": "没看到牌", "en": "no cards seen"},
     "check.reader.truth": {"zh": "（按视频自带的真值读牌）", "en": "(read from the video's own ground truth)"},
     "check.reader.model": {"zh": "（用训练好的模型读牌）", "en": "(read with the trained model)"},
     "advice.no-cards": {"zh": "没有找到牌角：在座位区放几张正面朝上的牌，再检查一次",
                         "en": "no card corner was found: lay a few cards face up in the seat zones and check again"},
+    "advice.unreadable": {"zh": "桌上有牌（看到 {shapes} 处），但一个牌角也读不出来：{width}×{height} 的画面里牌角太小或太淡；"
+                                "把摄像头分辨率调高（1920×1080 或更高），或者把摄像头放近些",
+                          "en": "cards lie on the table ({shapes} seen) but none of their corners could be read: at "
+                                "{width}x{height} their indices are too small or too faint; open the camera at a higher "
+                                "resolution (1920x1080 or more) or bring it closer"},
     "advice.resolution": {"zh": "牌角高 {index_px} 像素，需要 {good_px} 像素：把摄像头分辨率调高（1920×1080 或更高）",
                           "en": "indices are {index_px} px tall, {good_px} px are needed: open the camera at a higher "
                                 "resolution (1920x1080 or more)"},

@@ -116,6 +116,30 @@ def test_cards_too_small_to_read(app: Flask, client: Any, folder_source: str) ->
     get_desk(app).close()
 
 
+def test_cards_on_the_table_that_no_corner_can_be_read_of(app: Flask, client: Any) -> None:
+    """The page's check on a frame whose cards lie face up but whose corner indices are too faint to read
+    (a drawn deck at 640×480): it says cards are there, unread, and what to change, in the page's words."""
+    from tuolaji.web.extras_i18n import STRINGS
+
+    folder = Path(app.config["DATA_DIR"]) / "videos" / "faint"
+    folder.mkdir(parents=True)
+    frame = cv2.imread(str(Path(__file__).resolve().parents[1] / "data" / "faint" / "cards.jpg"))
+    for index in range(2):
+        cv2.imwrite(str(folder / f"{index}.png"), frame)
+    client.post("/api/camera/open", json={"source": "video:faint", "size": "640x480"})
+    wait_for_frame(client)
+    state = client.post("/api/camera/check").get_json()
+    check = state["check"]
+    # the page reads as the table does: a face may be guessed, but no corner index is read
+    assert check["reader"] == "model" and check["index_px"] is None and check["verdict"] == "unreadable"
+    [(code, values)] = check["advice_codes"]
+    assert code == "unreadable" and values["shapes"] >= 3 and (values["width"], values["height"]) == (640, 480)
+    assert "too-small" in state["warnings"]
+    assert "{shapes}" in STRINGS["advice.unreadable"]["zh"] and "1920×1080" in STRINGS["advice.unreadable"]["zh"]
+    assert STRINGS["check.verdict.unreadable"]["zh"]
+    get_desk(app).close()
+
+
 class SureCards:
     """A reader (of the models in ``folder``) that reads ``count`` cards surely, with 24 px corner indices."""
 
