@@ -21,6 +21,7 @@ an empty table: their indices are too small or too faint at this resolution.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -248,3 +249,58 @@ def card_shapes(image: np.ndarray, table: np.ndarray | None = None) -> int:
         if area >= CARD_SHAPE_FILL * width * height and max(width, height) <= CARD_SHAPE_ASPECT * max(min(width, height), 1.0):
             shapes += 1
     return shapes
+
+
+class UnreadCardsWatch:
+    """Whether cards lie on a running table that the reader cannot read: :attr:`warning` is
+    ``"unreadable"`` while, of the recent reads (one every ``every_s`` at most, the last ``window``)
+    that saw cards on the table, at least ``least`` did and ``share`` of them read no corner index of
+    any card; it clears once most of them read corners again. A read that reads corners saw cards; one
+    that reads none looks for the cards themselves (:func:`card_shapes`). A table whose indices are too
+    small or too faint for its camera then says so while the game goes on, instead of recording
+    nothing, or a few stray reads, in silence.
+
+    >>> cloth = np.full((240, 320, 3), (40, 110, 40), np.uint8)
+    >>> _ = cv2.rectangle(cloth, (100, 60), (150, 130), (235, 235, 235), -1)
+    >>> watch = UnreadCardsWatch()
+    >>> for second in range(0, 12, 2):
+    ...     watch.note(float(second), cloth, None, corners_read=0)
+    >>> watch.warning
+    'unreadable'
+    >>> for second in range(12, 24, 2):
+    ...     watch.note(float(second), cloth, None, corners_read=3)
+    >>> watch.warning is None
+    True
+    """
+
+    LOOK_WIDTH = 640
+    """Frames are looked at no wider than this (a card is still hundreds of pixels)."""
+
+    def __init__(self, every_s: float = 2.0, window: int = 8, least: int = 4, share: float = 0.8) -> None:
+        self.every_s, self.least, self.share = every_s, least, share
+        self.checks: deque[bool] = deque(maxlen=window)  # of the recent reads that saw cards: whether corners were read
+        self.warning: str | None = None
+        self._last: float | None = None
+
+    def note(self, now: float, image: np.ndarray, table: np.ndarray | None, corners_read: int) -> None:
+        """One read of the table at ``now`` (seconds): the frame (BGR), the table region's mask (255 inside, or
+        None: the whole frame) and how many corner indices the reader read in it."""
+        if self._last is not None and now - self._last < self.every_s:
+            return
+        self._last = now
+        if corners_read:
+            self.checks.append(True)
+        else:
+            scale = min(1.0, self.LOOK_WIDTH / image.shape[1])
+            if scale < 1.0:
+                image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                table = None if table is None else cv2.resize(table, (image.shape[1], image.shape[0]),
+                                                              interpolation=cv2.INTER_NEAREST)
+            if card_shapes(image, table) == 0:
+                return  # an empty table: nothing to read
+            self.checks.append(False)
+        unread = sum(not read for read in self.checks)
+        if len(self.checks) >= self.least and unread >= self.share * len(self.checks):
+            self.warning = "unreadable"
+        elif unread * 2 < len(self.checks):
+            self.warning = None

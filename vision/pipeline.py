@@ -55,6 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from tuolaji.scorer.errors import InputError
@@ -62,6 +63,7 @@ from tuolaji.scorer.seats import seat_of
 from tuolaji.session.events import StateChanged
 from tuolaji.session.live import LiveGame, OutOfTurnError, ResumeMismatchError
 from tuolaji.vision.calibration import SeatZones, TableCalibration, table_aspect
+from tuolaji.vision.camera_check import SURE_CARD, UnreadCardsWatch
 from tuolaji.vision.motion import MotionMonitor
 from tuolaji.vision.plays import (
     TrickView,
@@ -190,6 +192,8 @@ class TablePipeline:
         self._given_calibration = calibration
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
         self.calibration_warning: str | None = None
+        self.unread_cards = UnreadCardsWatch()
+        self._table_mask: np.ndarray | None = None
         self.players = game.players
         self.seat_zones = SeatZones(self.players)
         self.stats = PipelineStats()
@@ -326,6 +330,14 @@ class TablePipeline:
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
         self._seat_boxes = self.seat_zones.zone_boxes(calibration)
         self._zone_boxes = self._seat_boxes if size[0] > self.zone_read_above else {}
+        self._table_mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(self._table_mask, np.round(np.asarray(calibration.corners)).astype(np.int32), 255)
+
+    @property
+    def reader_warning(self) -> str | None:
+        """``"unreadable"`` while cards lie on the table and the reader reads none of their corners
+        (:class:`vision.camera_check.UnreadCardsWatch`), else None."""
+        return self.unread_cards.warning
 
     def _read(self, frame: Frame) -> SeatReads:
         begun = time.perf_counter()
@@ -334,6 +346,7 @@ class TablePipeline:
         instances = read_frame(frame) if callable(read_frame) else self._read_image(reader, frame.image)
         self.stats.reads += 1
         self.stats.read_seconds += time.perf_counter() - begun
+        self.unread_cards.note(frame.time_s, frame.image, self._table_mask, sure_corners(instances))
         assert self.calibration is not None
         facts = deal_facts(self.game.record()) if instances and any(hasattr(i, "candidates") for i in instances) else None
         by_seat, weighed = reads_by_seat(instances, self.calibration, self.seat_zones, facts)
@@ -809,6 +822,12 @@ class TablePipeline:
             return
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)
+
+
+def sure_corners(instances: Sequence[Any]) -> int:
+    """The corner indices of the cards of one read that it read surely (:data:`vision.camera_check.SURE_CARD`):
+    a few stray reads of faint indices, unsure, are not a table the reader can read."""
+    return sum(len(getattr(instance, "indices", ()) or ()) for instance in instances if instance.confidence >= SURE_CARD)
 
 
 def copies_lost(lead: Sequence[str], now_read: Sequence[str]) -> bool:

@@ -72,9 +72,9 @@ def events() -> Response:
                         keepalive_s=keepalive_s, lifetime_s=lifetime_s)
 
 
-OUTSIDE_THE_GAME = frozenset({"session", "feed-finished", "club"})
+OUTSIDE_THE_GAME = frozenset({"session", "feed-finished", "feed-warning", "club"})
 """The reasons of :class:`StateChanged` events that tell of no change of the game (another session, a
-feed's end, the club's connection): the page fetches the state after each of them."""
+feed's end or what its reader warns of, the club's connection): the page fetches the state after each of them."""
 
 
 def versioned_event(table: Table, event: Any) -> dict[str, Any]:

@@ -304,7 +304,7 @@ class Feed:
     def status(self) -> dict[str, Any]:
         return {"kind": self.kind, "running": self.running and not self.finished, "finished": self.finished,
                 "error": self.error,
-                "detail": self.detail, "session": self.session_id, "source": self.source}
+                "detail": self.detail, "session": self.session_id, "source": self.source, "warning": None}
 
     def _run_guarded(self) -> None:
         try:
@@ -481,6 +481,12 @@ class PipelineFeed(Feed):
                                       **(pipeline_options or {}))
         self.speed = speed
         self.started_at: float | None = None
+        self._warned: str | None = None  # the reader's warning the page was last told of
+
+    def status(self) -> dict[str, Any]:
+        """As :meth:`Feed.status`, with what the reader warns of (``warning``: ``"unreadable"`` while cards
+        lie on the table and no corner of theirs is read, :attr:`TablePipeline.reader_warning`)."""
+        return super().status() | {"warning": self.pipeline.reader_warning}
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -498,6 +504,10 @@ class PipelineFeed(Feed):
             self.pipeline.run(frames, realtime=False, stop=self._stop, progress=self._progress)
 
     def _progress(self, index: int, count: int | None) -> None:
+        warning = self.pipeline.reader_warning
+        if warning != self._warned:  # nothing may be recorded for a while: the page is told to fetch the state
+            self._warned = warning
+            self.table.bus.publish(StateChanged(reason="feed-warning"))
         seconds = index / self.frame_source.fps if self.frame_source.fps else 0.0
         self.detail = f"{seconds:.0f} s" + (f" / {count / self.frame_source.fps:.0f} s" if count and self.frame_source.fps
                                            else "")

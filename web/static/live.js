@@ -100,7 +100,8 @@ function renderFeed() {
   const ours = feed && session && feed.session === session.id; // a feed only ever writes into its own session
   if (feed && ours) {
     if (feed.error) text += " · " + t("feed.error") + ": " + feed.error;
-    else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? (feed.source === "video" ? "feed.video" : "feed.pipeline") : "feed.record") + (feed.detail ? " " + feed.detail : "");
+    else if (feed.running) text += " · " + t(feed.source === "demo" ? "source.demo" : feed.kind === "pipeline" ? (feed.source === "video" ? "feed.video" : "feed.pipeline") : "feed.record") + (feed.detail ? " " + feed.detail : "")
+      + (feed.warning ? " · " + t("feed.warning." + feed.warning) : "");
     else if (feed.finished) text += " · " + t(feed.source === "demo" ? "feed.demo_done" : "feed.done");
   }
   el.textContent = text;
