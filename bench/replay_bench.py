@@ -80,11 +80,17 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
     options = {} if min_confidence is None else {"min_confidence": min_confidence}
     pipeline = TablePipeline(game, reader=reader, settle_s=settle_s, **options)
     done_at: dict[int, float] = {}
+    warned: list[int] = []  # the frames during which the pipeline warned that it reads no corner of the cards it sees
+
+    def progress(index: int, count: int | None) -> None:
+        done_at[index] = time.perf_counter()
+        if pipeline.reader_warning is not None:
+            warned.append(index)
+
     with open_source(str(video)) as source:
         fps = source.fps
         begun = time.perf_counter()
-        pipeline.run(source, realtime=realtime, progress=lambda index, count: done_at.__setitem__(index,
-                                                                                                time.perf_counter()))
+        pipeline.run(source, realtime=realtime, progress=progress)
         elapsed = time.perf_counter() - begun
     frames = sorted(done_at)
     # Per-frame cost (decode + process), then the same work on a live camera's clock.
@@ -130,6 +136,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
         "fps": len(frames) / elapsed if elapsed > 0 else 0.0,
         "latencies": latencies,
         "reads": pipeline.stats.reads,
+        "warned_s": len(warned) / fps if fps else 0.0,
         "doubted": pipeline.stats.doubted_plays,
         "tricks_exact": exact,
         "tricks": len(want),
@@ -250,7 +257,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
     profiles = [("standard-2deck", 4, 3), ("titanic-3deck", 4, 3), ("guangzhou-3deck", 4, 3),
                 ("friends-3deck", 5, 2), ("friends-3deck", 6, 2), ("friends-3deck", 7, 2), ("single-deck", 4, 3),
                 ("four-deck", 4, 3)]
-    exact = total = videos_exact = 0
+    exact = total = videos_exact = warned_deals = 0
     errors = {"cards": 0, "wrong": 0, "silent": 0, "flagged": 0, "false_proven": 0, "false_to_check": 0, "doubted": 0,
               "jokers": 0, "jokers_recorded": 0, "jokers_named": 0, "jokers_swapped": 0}
     with tempfile.TemporaryDirectory() as folder:
@@ -279,7 +286,9 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                   f"tricks exact, {result['wrong']}/{result['cards']} cards wrong ({result['silent']} silent), "
                   f"{result['flagged']} flagged ({result['doubted']} plays doubted by the next lead), "
                   f"{result['false_proven']} false proven violations "
-                  f"({result['false_to_check']} to check), {result['fps']:.0f} fps")
+                  f"({result['false_to_check']} to check), {result['fps']:.0f} fps"
+                  + (f", warned unreadable {result['warned_s']:.0f} s" if result["warned_s"] else ""))
+            warned_deals += result["warned_s"] > 0
             if show_wrong:
                 for number, truth_trick, recorded in result["differences"]:
                     print(f"    trick {number}: truth {truth_trick['leader']} {truth_trick['plays']}")
@@ -298,6 +307,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
           f"(shown as to check instead: {errors['false_to_check']})")
     print(f"jokers played: {errors['jokers']}, recorded as a card of their play {errors['jokers_recorded']}, "
           f"named right {errors['jokers_named']}, 大王/小王 swapped {errors['jokers_swapped']}")
+    print(f"deals where the page warned that no corner of the cards on the table could be read: {warned_deals}")
 
 
 def main(argv: list[str] | None = None) -> int:
