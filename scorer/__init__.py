@@ -20,6 +20,7 @@ from .audit import (
     audit_with_findings,
     bidding_state,
     next_dealers,
+    proven_violation_plays,
     ruling_offers,
 )
 from .bidding import Bid, BiddingState, BidError
@@ -86,6 +87,7 @@ __all__ = [
     "audit_findings",
     "audit_record",
     "audit_with_findings",
+    "proven_violation_plays",
     "bidding_state",
     "build_state",
     "dealer_side_seats",

@@ -1138,6 +1138,27 @@ def audit_findings(record: Record) -> list[DealFindings]:
     return [audit.deal_findings() for audit in _audits(record)]
 
 
+def proven_violation_plays(record: Record) -> list[tuple[Violation, frozenset[tuple[int, int]]]]:
+    """Each proven violation of the record's last deal with the plays (trick, seat) it rests on: the
+    play and the lead it is judged against, or its whole trick, and the later plays its evidence names
+    (where the seat's cards show up). A camera that read one of those plays unsurely puts it to a
+    person before the violation stands (``DoubtPlay``).
+
+    >>> from tuolaji.scorer.record import random_record
+    >>> rec = random_record("standard-2deck", seed=2)
+    >>> rec["deals"][0]["tricks"][1]["leader"] = (rec["deals"][0]["tricks"][1]["leader"] + 1) % 4
+    >>> found, plays = proven_violation_plays(rec)[0]
+    >>> found.rule, found.trick, sorted(plays) == [(trick, seat) for trick in (0, 1) for seat in range(4)]
+    ('wrong-leader', 1, True)
+    """
+    audits = _audits(record)
+    if not audits:
+        return []
+    last = audits[-1]
+    return [(found, frozenset(last._fact_plays(found))) for found in last.findings
+            if found.proven and found.trick is not None]
+
+
 def audit_with_findings(record: Record) -> tuple[dict[str, Any], list[DealFindings]]:
     """:func:`audit_record` and :func:`audit_findings` of one run."""
     audits = _audits(record)

@@ -405,7 +405,8 @@ class ReplacePlay(Command):
 class DoubtPlay(Command):
     """The camera doubts cards it recorded as sure in an earlier trick of the current deal, because
     the game contradicts them (``reason``: ``next-leader``, the next lead came from a seat that did
-    not win that trick by these reads): cards ``indices`` of ``seat``'s play in trick ``trick``
+    not win that trick by these reads; ``proof-doubted``, a violation just proven rests on them and their
+    reads were not all but certain): cards ``indices`` of ``seat``'s play in trick ``trick``
     join the trick's ``unconfirmed``, for a person to confirm. A violation that rests on them is
     then to check, not proven (a lead out of turn, or a misread: a person tells which).
 

@@ -53,14 +53,16 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import cv2
 import numpy as np
 
+from tuolaji.scorer.audit import proven_violation_plays
 from tuolaji.scorer.errors import InputError
+from tuolaji.scorer.record_types import Record
 from tuolaji.scorer.seats import seat_of
-from tuolaji.session.events import StateChanged
+from tuolaji.session.events import StateChanged, ViolationFound
 from tuolaji.session.live import LiveGame, OutOfTurnError, ResumeMismatchError
 from tuolaji.vision.calibration import SeatZones, TableCalibration, table_aspect
 from tuolaji.vision.camera_check import SURE_CARD, UnreadCardsWatch
@@ -193,6 +195,9 @@ class TablePipeline:
         self.calibration: TableCalibration | None = calibration if isinstance(calibration, TableCalibration) else None
         self.calibration_warning: str | None = None
         self.unread_cards = UnreadCardsWatch()
+        # each play as the camera recorded it, by (deal, trick, seat): its cards and what their reads allowed
+        self._recorded_reads: dict[tuple[int, int, int], tuple[tuple[str, ...], tuple[Any, ...]]] = {}
+        self._proof_to_weigh = False  # the audit newly proved a violation: are the reads it rests on sure?
         self._table_mask: np.ndarray | None = None
         self.players = game.players
         self.seat_zones = SeatZones(self.players)
@@ -306,6 +311,9 @@ class TablePipeline:
             self._last_read_at = now
             learn_from_read(quiet, by_seat, frame, self._sharpness(frame, quiet))
         self._advance(frame)
+        if self._proof_to_weigh:
+            self._proof_to_weigh = False
+            self._doubt_proofs_on_unsure_reads()
         self.stats.frame_seconds += time.perf_counter() - begun
 
     def _request_verification(self, now: float, seconds: float | None = None) -> None:
@@ -317,6 +325,8 @@ class TablePipeline:
     def _on_event(self, event: Any) -> None:
         if isinstance(event, StateChanged) and event.reason not in self._OWN_REASONS:
             self._resync = True
+        if isinstance(event, ViolationFound) and event.proven:
+            self._proof_to_weigh = True
 
     # --- reading ------------------------------------------------------------------
 
@@ -583,6 +593,45 @@ class TablePipeline:
         filled = fit_to_size(self._as_recorded(0), size)
         self._replace_play(0, self._seat_of_position(0), filled, reason="play-revised", attempt=None)
 
+    def _remember_reads(self, seat: int, content: ZoneContent) -> None:
+        """Keep what the reads of ``seat``'s play, just recorded in the current trick, allowed of each card."""
+        if not content.candidates:
+            return
+        deals = self.game.record().get("deals") or []
+        if deals and deals[-1].get("tricks"):
+            self._recorded_reads[(len(deals) - 1, len(deals[-1]["tricks"]) - 1, seat)] = (
+                tuple(content.cards), tuple(content.candidates))
+
+    def _doubt_proofs_on_unsure_reads(self) -> None:
+        """A violation just proven that rests on cards the camera read less surely than
+        :data:`PROOF_SURE_SHARE` (a Q♣ read Q♠ at 0.9, Q♣ 0.1, in a later trick, that "shows" a Q♠ pair
+        the seat did not follow with): those cards go to a person (``DoubtPlay``, reason
+        ``proof-doubted``), and the violation is to check until they are confirmed. A misread turned
+        into an accusation is the worst thing the page can show; an unsure read may still be right, so
+        the card is marked, not changed. Plays a person corrected, or the record changed since the
+        camera read them, are left as they are."""
+        record = self.game.record()
+        deal = len(record["deals"]) - 1
+        tricks = record["deals"][deal].get("tricks") or []
+        for _found, plays in proven_violation_plays(cast(Record, record)):
+            for trick, seat in sorted(plays):
+                read = self._recorded_reads.get((deal, trick, seat))
+                if read is None or trick >= len(tricks):
+                    continue
+                cards, candidates = read
+                recorded = tricks[trick]
+                plays_now = recorded.get("plays") or []
+                position = (seat - recorded["leader"]) % self.players
+                if position >= len(plays_now) or tuple(plays_now[position]) != cards \
+                        or any(c.get("seat") == seat for c in recorded.get("corrections", [])):
+                    continue
+                marked = {index for who, index in recorded.get("unconfirmed", []) if who == seat}
+                doubtful = [k for k, shares in enumerate(candidates)
+                            if shares and k not in marked and dict(shares).get(cards[k], 0.0) < PROOF_SURE_SHARE]
+                if doubtful:
+                    self.game.doubt_play(trick, seat, doubtful, reason="proof-doubted")
+                    self.stats.doubted_plays += 1
+
     def _as_recorded(self, position: int) -> ZoneContent:
         """The play at ``position`` of the trick as the record holds it, its marked cards kept marked."""
         play = self._trick.plays[position]
@@ -624,6 +673,7 @@ class TablePipeline:
                                    reason=reason)
         except InputError:  # a revision the record cannot hold (a filled copy no deck has left): kept as it was
             return
+        self._remember_reads(seat, content)
         self.stats.revisions += 1
         complete_at = self._trick.complete_at
         self._trick.plays[position] = list(content.cards)
@@ -728,6 +778,7 @@ class TablePipeline:
             self.stats.missing_plays += 1
             content = ZoneContent((), ())
         self.stats.plays += 1
+        self._remember_reads(zone.seat, content)
         if self._target_game is not None:
             self.stats.already_recorded += 1
             self._check_resumed_play()
@@ -820,8 +871,15 @@ class TablePipeline:
                                   committed=list(trick.plays[position]))
         except InputError:  # a revision no deal can hold (a fifth copy in two decks): a misread, kept as it was
             return
+        self._remember_reads(seat, content)
         self.stats.revisions += 1
         self._sync_from_record(frame.time_s)
+
+
+PROOF_SURE_SHARE = 0.98
+"""A card read surely enough to be recorded without a mark still goes to a person when a proven violation rests
+on it and its reads gave it less than this share (something else at least 0.02): see
+:meth:`TablePipeline._doubt_proofs_on_unsure_reads` (models/README, session 30)."""
 
 
 def sure_corners(instances: Sequence[Any]) -> int:

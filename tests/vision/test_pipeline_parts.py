@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tuolaji import scorer
 from tuolaji.session.live import LiveGame
 from tuolaji.vision.calibration import (
     CalibrationError,
@@ -872,3 +873,52 @@ def test_a_play_partly_gathered_or_reread_is_no_new_lead():
     laid = ZoneState(seat=2, tracker=ZoneTracker(fan_direction=(1.0, 0.0)), dirty=False,
                      content=ZoneContent(("KD",), (0.9,)), content_at=6.0, last_busy=5.5)
     assert new_lead(laid, trick, next_leader=0, players=4)
+
+
+class ProofReader(ScriptedReader):
+    """The scripted table, read with candidates: a card scripted at 0.91 is read so, 9♠ at 0.09 (a 9♠ read
+    as 9♣ in a deck whose clubs and spades look alike); every other card surely."""
+
+    def read_frame(self, frame: Frame) -> list[Unsure]:  # type: ignore[override]
+        return [Unsure(seen.card, seen.box, seen.confidence, (("9S", 0.09),) if seen.confidence == 0.91 else ())
+                for seen in self.at(frame.index)]
+
+
+def _played_with_a_later_read(later: float) -> LiveGame:
+    """A pair of 5♣ led, seat 1 follows 9♣ 3♣; the trick swept, seat 3 (its winner) leads K♦ and seat 1's
+    card is read 9♣ at ``later`` (0.91: 9♠ 0.09 besides). A second 9♣ in seat 1's hand would have been a
+    pair it had to follow with."""
+    first = {0: [("5C", 0.97), ("5C", 0.97)], 1: [("9C", 0.97), ("3C", 0.97)], 2: [("7C", 0.97), ("7C", 0.97)],
+             3: [("8C", 0.97), ("8C", 0.97)]}
+    script: dict[int, dict[int, list[tuple[str, float]]]] = {0: {}}
+    for k in range(4):
+        script[10 + 20 * k] = {s: first[s] for s in (0, 1, 2, 3)[:k + 1]}
+    script[100] = {}
+    second = {3: [("KD", 0.97)], 0: [("4D", 0.97)], 1: [("9C", later)], 2: [("6D", 0.97)]}
+    for k in range(4):
+        script[110 + 20 * k] = {s: second[s] for s in (3, 0, 1, 2)[:k + 1]}
+    game, _ = _played_by(ProofReader(script), 220)
+    return game
+
+
+def _format_violations(game: LiveGame) -> list[dict]:
+    return [v for v in scorer.audit_record(game.snapshot())["deals"][0]["violations"] if v["rule"] == "must-follow-format"]
+
+
+def test_an_accusation_proven_by_a_later_card_read_unsurely_waits_for_that_card():
+    """Seat 1 is "shown" to have held a 9♣ pair when a club pair was led, by a 9♣ read in the next trick at
+    0.91 (9♠ 0.09): the violation rests on that read, so the card goes to a person and the violation is to
+    check, not proven; confirmed, it is proven."""
+    game = _played_with_a_later_read(0.91)
+    tricks = game.snapshot()["deals"][0]["tricks"]
+    assert [len(trick["plays"]) for trick in tricks] == [4, 4] and tricks[1]["plays"][2] == ["9C"]
+    [violation] = _format_violations(game)
+    assert violation["seat"] == 1 and violation["proven"] is False and violation["to_check"] == [[1, 1, 0]]
+    game.confirm(0, 1, 1, 0)
+    assert _format_violations(game)[0]["proven"] is True
+
+
+def test_an_accusation_proven_by_later_cards_read_surely_stands():
+    game = _played_with_a_later_read(0.97)
+    [violation] = _format_violations(game)
+    assert violation["proven"] is True and not game.snapshot()["deals"][0]["tricks"][1].get("unconfirmed")
