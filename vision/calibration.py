@@ -96,6 +96,16 @@ class TableCalibration:
         pts = np.asarray(list(points), dtype=np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.table_to_image).reshape(-1, 2)
 
+    def mask(self, shape: tuple[int, ...]) -> np.ndarray:
+        """The table region in a picture of ``shape`` (height, width, ...): 255 inside its corners, 0 outside.
+
+        >>> int(TableCalibration.full_frame((4, 3)).mask((3, 4)).min())
+        255
+        """
+        region = np.zeros(shape[:2], np.uint8)
+        cv2.fillConvexPoly(region, np.round(np.asarray(self.corners)).astype(np.int32), 255)
+        return region
+
     def scaled(self, factor: float) -> TableCalibration:
         """The same table in a picture resized by ``factor`` (for the downscaled motion images)."""
         w, h = self.image_size

@@ -195,8 +195,7 @@ def check_frame(image: np.ndarray, reader: CardReaderLike, players: int = 4,
             cards = beside_cards
     heights = [max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for c in cards for i in c.indices]
     index_px = float(np.median(heights)) if heights else None
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(np.asarray(calibration.corners)).astype(np.int32), 255)
+    mask = calibration.mask(image.shape)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     table = grey[mask > 0] if mask.any() else grey.ravel()
     papers = []

@@ -55,13 +55,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-import cv2
 import numpy as np
 
 from tuolaji.scorer.audit import proven_violation_plays
 from tuolaji.scorer.errors import InputError
 from tuolaji.scorer.record_types import Record
 from tuolaji.scorer.seats import seat_of
+from tuolaji.session.commands import play_of
 from tuolaji.session.events import StateChanged, ViolationFound
 from tuolaji.session.live import LiveGame, OutOfTurnError, ResumeMismatchError
 from tuolaji.vision.calibration import SeatZones, TableCalibration, table_aspect
@@ -340,8 +340,7 @@ class TablePipeline:
         self.monitor = MotionMonitor(calibration, self.seat_zones, width=self.motion_width)
         self._seat_boxes = self.seat_zones.zone_boxes(calibration)
         self._zone_boxes = self._seat_boxes if size[0] > self.zone_read_above else {}
-        self._table_mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillConvexPoly(self._table_mask, np.round(np.asarray(calibration.corners)).astype(np.int32), 255)
+        self._table_mask = calibration.mask(image.shape)
 
     @property
     def reader_warning(self) -> str | None:
@@ -620,9 +619,8 @@ class TablePipeline:
                     continue
                 cards, candidates = read
                 recorded = tricks[trick]
-                plays_now = recorded.get("plays") or []
-                position = (seat - recorded["leader"]) % self.players
-                if position >= len(plays_now) or tuple(plays_now[position]) != cards \
+                play = play_of(recorded, seat, self.players)
+                if play is None or tuple(play) != cards \
                         or any(c.get("seat") == seat for c in recorded.get("corrections", [])):
                     continue
                 marked = {index for who, index in recorded.get("unconfirmed", []) if who == seat}
