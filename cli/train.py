@@ -241,5 +241,6 @@ def run(args: argparse.Namespace) -> int:
         small_only=float(settings.get("small_only", 0.0)),
         black_weight=float(settings.get("black_weight", 1.0)),
         shape_jitter=float(settings.get("shape_jitter", 0.0)),
+        invert_share=float(settings.get("invert_share", 0.0)),
     )
     return 0

@@ -136,11 +136,29 @@ def shape_jittered(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
+def lightness_inverted(img: np.ndarray) -> np.ndarray:
+    """A crop as a deck printed light on dark would show it: its lightness (CIELAB L) turned over,
+    its colours kept, so black ink on a white face becomes white ink on a black one and red ink
+    stays red. Decks printed so (black and gold designs) are read as no index at all by a reader
+    that never saw one (models/README.md, "Session 31").
+
+    >>> crop = np.full((40, 40, 3), 250, np.uint8); crop[12:28, 18:22] = (10, 10, 10); crop[30:34, 18:22] = (40, 30, 200)
+    >>> out = lightness_inverted(crop)
+    >>> int(out[0, 0].max()) < 20, int(out[20, 20].min()) > 230, int(out[32, 20, 2]) > int(out[32, 20, 0]) + 60
+    (True, True, True)
+    """
+    lab = cv2.cvtColor(np.ascontiguousarray(img), cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
 def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
-            shrink: np.ndarray | None = None, shape_jitter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+            shrink: np.ndarray | None = None, shape_jitter: float = 0.0,
+            invert_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Augmented copies of a batch of crops and their (clockwise, degrees) up-angles; ``shrink``
     (from :func:`lowres_factors`) lowers the resolution of some first; ``shape_jitter``: this share
-    of the crops is drawn as another typeface might print it (:func:`shape_jittered`)."""
+    of the crops is drawn as another typeface might print it (:func:`shape_jittered`);
+    ``invert_share``: this share is printed light on dark (:func:`lightness_inverted`)."""
     out = np.empty_like(x)
     new_angle = angle.copy()
     size = x.shape[1]
@@ -151,6 +169,8 @@ def augment(x: np.ndarray, angle: np.ndarray, rng: np.random.Generator,
             img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (size, size), interpolation=cv2.INTER_LINEAR)
         if shape_jitter > 0 and rng.random() < shape_jitter:
             img = shape_jittered(img, rng)
+        if invert_share > 0 and rng.random() < invert_share:
+            img = lightness_inverted(img)
         k = int(rng.integers(4))
         img = np.rot90(img, k)  # counter-clockwise quarter turns
         turn = -90.0 * k
@@ -255,7 +275,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
                      resume: bool = False, init: Path | None = None, log: TextIO | None = None,
                      width: int = 16, extra: int = 0, small_below: float = 0.0, small_weight: float = 1.0,
                      lowres_share: float = 0.0, small_only: float = 0.0, black_weight: float = 1.0,
-                     shape_jitter: float = 0.0) -> dict:
+                     shape_jitter: float = 0.0, invert_share: float = 0.0) -> dict:
     """Train (or resume) the classifier; returns the last epoch's metrics.
 
     With ``small_weight`` != 1, crops of indices shorter than ``small_below`` pixels are drawn
@@ -267,7 +287,8 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
     spades and clubs are drawn that many times as often too (:func:`black_weights`: ♠ and ♣ at
     webcam sizes are the commonest confusion). With ``shape_jitter`` > 0, that share of the crops
     is drawn as another typeface might print it (:func:`shape_jittered`: the fonts never drawn are
-    what the held-out decks' indices are misread by).
+    what the held-out decks' indices are misread by). With ``invert_share`` > 0, that share of the
+    crops is printed light on dark (:func:`lightness_inverted`).
     """
     import torch
     import torch.nn.functional as F
@@ -335,7 +356,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
         for s in range(steps_per_epoch):
             idx = order[s * batch : (s + 1) * batch]
             shrink = lowres_factors(index_size[idx], y[idx], lowres_share, rng) if lowres_share > 0 else None
-            bx, bangle = augment(x[idx], angle[idx], rng, shrink, shape_jitter)
+            bx, bangle = augment(x[idx], angle[idx], rng, shrink, shape_jitter, invert_share)
             by = torch.from_numpy(y[idx])
             for group in optimiser.param_groups:
                 group["lr"] = lr_at(epoch * steps_per_epoch + s)
@@ -364,7 +385,7 @@ def train_classifier(train_dirs: list[Path], val_dirs: list[Path], out_dir: Path
                  "history": history, "train": [str(p) for p in train_dirs], "val": [str(p) for p in val_dirs],
                  "epochs": epochs, "batch": batch, "lr": lr, "seed": seed, "small_below": small_below, "small_weight": small_weight,
                  "lowres_share": lowres_share, "small_only": small_only, "black_weight": black_weight,
-                 "shape_jitter": shape_jitter}
+                 "shape_jitter": shape_jitter, "invert_share": invert_share}
         torch.save(state, out_dir / "last.tmp")
         (out_dir / "last.tmp").replace(last)
         if is_best:
