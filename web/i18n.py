@@ -52,6 +52,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "feed.warning.unreadable": {"zh": "桌上有牌，但读不出牌角：把摄像头分辨率调高（1920×1080）或者放近些",
                                 "en": "cards lie on the table but no corner can be read: open the camera at 1920×1080 "
                                       "or bring it closer"},
+    "feed.warning.check": {"zh": "检查摄像头", "en": "check the camera"},
     "feed.none": {"zh": "手动记录", "en": "manual entry"},
     "session.none": {"zh": "还没有牌局：请先设置牌桌。", "en": "No session yet: set up the table first."},
     "first.setup": {"zh": "设置牌桌，开始一局", "en": "Set up the table and start"},

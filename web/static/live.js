@@ -106,6 +106,7 @@ function renderFeed() {
   }
   el.textContent = text;
   el.classList.toggle("lost", !connected);
+  renderFeedWarning(feed && ours && feed.running ? feed.warning : null);
   const line = document.getElementById("source-line");
   if (!line) return;
   if (!session) { line.textContent = ""; return; }
@@ -116,6 +117,15 @@ function renderFeed() {
     name: "#" + feed.session });
   line.textContent = said;
   line.dataset.source = session.source;
+}
+
+/* What the reader warns of while it reads (cards it cannot read), over the felt where the players look. */
+function renderFeedWarning(warning) {
+  const banner = document.getElementById("feed-warning");
+  if (!banner) return;
+  banner.hidden = !warning;
+  banner.querySelector(".what").textContent = warning ? t("feed.warning." + warning) : "";
+  banner.dataset.warning = warning || "";
 }
 
 function connect() {
