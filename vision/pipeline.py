@@ -133,6 +133,7 @@ class PipelineStats:
     missing_plays: int = 0  # plays swept before they were read, recorded as missing for a person
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
     doubted_plays: int = 0  # earlier plays marked for a person because the next lead contradicts them
+    lead_copies_cut: int = 0  # leads cut back to their follows' size by copies beyond a pair (two follows short)
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
 
@@ -539,6 +540,9 @@ class TablePipeline:
             elif self._trick_read_extra(content):
                 self._shrink_trick(len(content))
                 lead_size = len(content)
+            elif self._lead_read_extra_copies(content):
+                self._cut_lead_copies(len(content))
+                lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
 
     def _outvoted(self, content: ZoneContent) -> ZoneContent | None:
@@ -573,6 +577,44 @@ class TablePipeline:
         the first follow's zone)."""
         return all(len(play) - len(play.unconfirmed) <= len(follow)
                    for play in (self._as_recorded(position) for position in range(len(self._trick.plays))))
+
+    def _lead_read_extra_copies(self, follow: ZoneContent) -> bool:
+        """A second follow stays shorter than the lead too, every follow recorded before it holds no
+        more sure cards than it has, and the lead is longer only by copies beyond a pair (10♦ 10♦ 10♦
+        read where 10♦ 10♦ lies fanned: the lower card's pip taken for a third index, surely): the
+        lead read an extra copy, rather than two followers each hiding a card of theirs."""
+        plays = self._trick.plays
+        if len(plays) < 2:
+            return False
+        if any(len(play) - len(play.unconfirmed) > len(follow)
+               for play in (self._as_recorded(position) for position in range(1, len(plays)))):
+            return False
+        return self._lead_without_extra_copies(len(follow)) is not None
+
+    def _lead_without_extra_copies(self, size: int) -> ZoneContent | None:
+        """The lead cut to ``size`` cards by copies beyond a pair alone (every card it holds twice or
+        more still held at least twice), or None where that cannot be done."""
+        lead = self._as_recorded(0)
+        if len(lead) <= size:
+            return None
+        cut = without_extra_copies(lead, len(lead) - size)
+        kept = Counter(cut.cards)
+        if len(cut) != size or any(kept[card] < min(2, count) for card, count in Counter(lead.cards).items()):
+            return None
+        return cut
+
+    def _cut_lead_copies(self, size: int) -> None:
+        """The lead without its extra copies (:meth:`_lead_without_extra_copies`, the copies left marked
+        for a person), and the follows recorded so far without the cards filled in to its old size."""
+        cut = self._lead_without_extra_copies(size)
+        assert cut is not None
+        for position in reversed(range(1, len(self._trick.plays))):
+            play = self._as_recorded(position)
+            if len(play) > size:
+                self._replace_play(position, self._seat_of_position(position), without_unsure(play, len(play) - size),
+                                   reason="play-revised", attempt=None)
+        self._replace_play(0, self._seat_of_position(0), cut, reason="play-revised", attempt=None)
+        self.stats.lead_copies_cut += 1
 
     def _shrink_trick(self, size: int) -> None:
         """The lead and the follows recorded so far without their unsure cards beyond ``size`` (the

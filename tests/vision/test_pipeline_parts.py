@@ -432,6 +432,46 @@ def test_a_pair_read_as_three_in_the_lead_and_the_first_follow_is_cut_back_by_th
     assert trick.get("unconfirmed", []) == []
 
 
+def test_a_pair_read_surely_as_three_in_the_lead_is_cut_back_when_two_follows_stay_pairs(tmp_path):
+    """10♦ 10♦ led, fanned so that the lower card's pip reads, surely, as a third 10♦ (three decks: a
+    triple is possible). The first follower lays K♦ J♦ and the second Q♦ 3♦: two followers, not one,
+    stay at two cards. The lead read an extra copy; the trick is of two cards, the first follow without
+    the card filled in for it, and the lead's 10♦ left marked for a person (fresh horizontal deal 382)."""
+    lead = [("10D", 0.95), ("10D", 0.95), ("10D", 0.95)]
+    first = [("KD", 0.95), ("JD", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first},
+              60: {0: lead, 1: first, 2: [("QD", 0.95), ("3D", 0.95)]},
+              90: {0: lead, 1: first, 2: [("QD", 0.95), ("3D", 0.95)], 3: [("8D", 0.95), ("8D", 0.95)]}}
+    trick, game = first_trick(script, frames=130, rules="titanic-3deck")
+    assert trick["plays"] == [["10D", "10D"], ["KD", "JD"], ["QD", "3D"], ["8D", "8D"]]
+    assert trick["unconfirmed"] == [[0, 0], [0, 1]]
+
+
+def test_a_sure_triple_lead_with_one_follow_short_is_kept_and_the_follow_filled(tmp_path):
+    """10♦ ×3 led surely and the first follower shows two cards (one hid under its twin): one short
+    follow is no evidence against three sure corners; the lead stands, the follow is filled for a person,
+    and the next follower's three cards agree with it."""
+    lead = [("10D", 0.95), ("10D", 0.95), ("10D", 0.95)]
+    first = [("KD", 0.95), ("KD", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first},
+              60: {0: lead, 1: first, 2: [("QD", 0.95), ("3D", 0.95), ("2D", 0.95)]}}
+    trick, game = first_trick(script, frames=110, rules="titanic-3deck")
+    assert trick["plays"] == [["10D", "10D", "10D"], ["KD", "KD", "KD"], ["QD", "3D", "2D"]]
+    assert trick["unconfirmed"] == [[1, 2]]
+
+
+def test_a_lead_of_two_pairs_is_not_cut_to_two_short_follows(tmp_path):
+    """K♦ K♦ Q♦ Q♦ led, two followers each showing three cards: the lead holds no copy beyond a pair,
+    so it stands and the follows are filled, each gap marked for a person."""
+    lead = [("KD", 0.95), ("KD", 0.95), ("QD", 0.95), ("QD", 0.95)]
+    first = [("9D", 0.95), ("9D", 0.95), ("3D", 0.95)]
+    second = [("8D", 0.95), ("8D", 0.95), ("4D", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first}, 60: {0: lead, 1: first, 2: second}}
+    trick, game = first_trick(script, frames=110, rules="titanic-3deck")
+    assert [len(play) for play in trick["plays"]] == [4, 4, 4]
+    assert trick["plays"][0] == ["KD", "KD", "QD", "QD"]
+
+
 @dataclass(frozen=True)
 class Unsure:
     """A scripted read that also gives its candidates, as the trained reader does."""
