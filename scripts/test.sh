@@ -5,5 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh dev
 .venv/bin/ruff check .
 .venv/bin/python -m mypy  # [tool.mypy] in pyproject.toml: scorer/, session/, vision/, web/ and club/, strict, through typecheck/
-# the slowest tests are listed at the end of every run (the suite must stay inside CI's time)
-.venv/bin/python -m pytest -q --durations=15 "$@"
+# on every core (pytest-xdist; `-n 0` runs in one process); the slowest tests are listed at the end of every run
+# (the suite must stay inside CI's time)
+.venv/bin/python -m pytest -q -n auto --durations=15 "$@"
