@@ -138,7 +138,7 @@ def replay_once(video: Path, truth: VideoTruth, reader: Any, settle_s: float, re
         "reads": pipeline.stats.reads,
         "warned_s": len(warned) / fps if fps else 0.0,
         "doubted": pipeline.stats.doubted_plays,
-        "leads_cut": pipeline.stats.lead_copies_cut,
+        "tricks_cut": pipeline.stats.tricks_cut_to_follows,
         "tricks_exact": exact,
         "tricks": len(want),
         "events_match": len(events) == len(wanted),
@@ -289,7 +289,7 @@ def exact_rate(count: int, cost_ms: float, force_oracle: bool, settle_s: float, 
                   f"{result['false_proven']} false proven violations "
                   f"({result['false_to_check']} to check), {result['fps']:.0f} fps"
                   + (f", warned unreadable {result['warned_s']:.0f} s" if result["warned_s"] else "")
-                  + (f", {result['leads_cut']} leads cut to their follows" if result["leads_cut"] else ""))
+                  + (f", {result['tricks_cut']} tricks cut to their short follows" if result["tricks_cut"] else ""))
             warned_deals += result["warned_s"] > 0
             if show_wrong:
                 for number, truth_trick, recorded in result["differences"]:

@@ -133,7 +133,7 @@ class PipelineStats:
     missing_plays: int = 0  # plays swept before they were read, recorded as missing for a person
     reads_weighed: int = 0  # card reads the game's facts changed (vision.read_check)
     doubted_plays: int = 0  # earlier plays marked for a person because the next lead contradicts them
-    lead_copies_cut: int = 0  # leads cut back to their follows' size by copies beyond a pair (two follows short)
+    tricks_cut_to_follows: int = 0  # tricks whose plays read longer were cut back to their short follows' size
     read_seconds: float = 0.0
     frame_seconds: float = 0.0
 
@@ -540,8 +540,8 @@ class TablePipeline:
             elif self._trick_read_extra(content):
                 self._shrink_trick(len(content))
                 lead_size = len(content)
-            elif self._lead_read_extra_copies(content):
-                self._cut_lead_copies(len(content))
+            elif (cut := self._cut_to_short_follows(content)) is not None:
+                self._cut_trick(cut)
                 lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
 
@@ -578,43 +578,47 @@ class TablePipeline:
         return all(len(play) - len(play.unconfirmed) <= len(follow)
                    for play in (self._as_recorded(position) for position in range(len(self._trick.plays))))
 
-    def _lead_read_extra_copies(self, follow: ZoneContent) -> bool:
-        """A second follow stays shorter than the lead too, every follow recorded before it holds no
-        more sure cards than it has, and the lead is longer only by copies beyond a pair (10♦ 10♦ 10♦
-        read where 10♦ 10♦ lies fanned: the lower card's pip taken for a third index, surely): the
-        lead read an extra copy, rather than two followers each hiding a card of theirs."""
+    def _cut_to_short_follows(self, follow: ZoneContent) -> dict[int, ZoneContent] | None:
+        """The trick's recorded plays cut to the size of ``follow``, a follow that stays shorter than
+        the lead, where the trick's reads say its plays are of that size: another recorded follow holds
+        no more sure cards than it has, the plays holding no more sure cards than it (this follow too)
+        outnumber those holding more, and each of those is longer only by copies beyond a pair (10♦ 10♦
+        10♦ read where 10♦ 10♦ lies fanned: the lower card's pip or a four-corner design's third corner
+        taken for another index, surely). The plays holding more lose those copies (the copies left marked
+        for a person), the others their unsure or filled-in cards. None where the reads do not say so:
+        one short follow, or as many sure plays longer as shorter (a triple of three decks whose followers
+        hid a card under its twin is as likely), or a longer play holding other cards or a lone pair more
+        (two pairs led: K♦ K♦ Q♦ Q♦)."""
         plays = self._trick.plays
+        size = len(follow)
         if len(plays) < 2:
-            return False
-        if any(len(play) - len(play.unconfirmed) > len(follow)
-               for play in (self._as_recorded(position) for position in range(1, len(plays)))):
-            return False
-        return self._lead_without_extra_copies(len(follow)) is not None
-
-    def _lead_without_extra_copies(self, size: int) -> ZoneContent | None:
-        """The lead cut to ``size`` cards by copies beyond a pair alone (every card it holds twice or
-        more still held at least twice), or None where that cannot be done."""
-        lead = self._as_recorded(0)
-        if len(lead) <= size:
             return None
-        cut = without_extra_copies(lead, len(lead) - size)
-        kept = Counter(cut.cards)
-        if len(cut) != size or any(kept[card] < min(2, count) for card, count in Counter(lead.cards).items()):
+        recorded = [self._as_recorded(position) for position in range(len(plays))]
+        sure = [len(play) - len(play.unconfirmed) for play in recorded]
+        other_short = sum(1 for position in range(1, len(plays)) if sure[position] <= size)
+        longer = sum(1 for count in sure if count > size)
+        if other_short < 1 or 1 + sum(1 for count in sure if count <= size) <= longer:
             return None
-        return cut
+        cut: dict[int, ZoneContent] = {}
+        for position, play in enumerate(recorded):
+            if len(play) <= size:
+                continue
+            if sure[position] <= size:
+                cut[position] = without_unsure(play, len(play) - size)
+                continue
+            copies = without_extra_copies(play, len(play) - size)
+            kept = Counter(copies.cards)
+            if len(copies) != size or any(kept[card] < min(2, count) for card, count in Counter(play.cards).items()):
+                return None
+            cut[position] = copies
+        return cut if 0 in cut else None
 
-    def _cut_lead_copies(self, size: int) -> None:
-        """The lead without its extra copies (:meth:`_lead_without_extra_copies`, the copies left marked
-        for a person), and the follows recorded so far without the cards filled in to its old size."""
-        cut = self._lead_without_extra_copies(size)
-        assert cut is not None
-        for position in reversed(range(1, len(self._trick.plays))):
-            play = self._as_recorded(position)
-            if len(play) > size:
-                self._replace_play(position, self._seat_of_position(position), without_unsure(play, len(play) - size),
-                                   reason="play-revised", attempt=None)
-        self._replace_play(0, self._seat_of_position(0), cut, reason="play-revised", attempt=None)
-        self.stats.lead_copies_cut += 1
+    def _cut_trick(self, cut: dict[int, ZoneContent]) -> None:
+        """The plays of :meth:`_cut_to_short_follows` recorded so cut, the follows first, so that the lead
+        shrinks last and refits nothing."""
+        for position in sorted(cut, reverse=True):
+            self._replace_play(position, self._seat_of_position(position), cut[position], reason="play-revised", attempt=None)
+        self.stats.tricks_cut_to_follows += 1
 
     def _shrink_trick(self, size: int) -> None:
         """The lead and the follows recorded so far without their unsure cards beyond ``size`` (the

@@ -460,6 +460,35 @@ def test_a_sure_triple_lead_with_one_follow_short_is_kept_and_the_follow_filled(
     assert trick["unconfirmed"] == [[1, 2]]
 
 
+def test_a_trick_of_pairs_read_as_triples_in_two_plays_is_cut_back_by_the_two_short_follows(tmp_path):
+    """A four-corner design: 3♥ 3♥ led, read with an unsure third 3♥; the first follower's 10♥ 10♥ is read
+    surely as three (the lower card's third corner); the next two followers lay pairs that read as pairs.
+    Three plays of the four say two cards (fresh 4-corner deal 366): the trick is of pairs, the copies
+    left of the surely read follow marked for a person."""
+    lead = [("3H", 0.95), ("3H", 0.95), ("3H", 0.45)]
+    first = [("10H", 0.95), ("10H", 0.95), ("10H", 0.95)]
+    second = [("5H", 0.95), ("5H", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first}, 50: {0: lead, 1: first, 2: second},
+              80: {0: lead, 1: first, 2: second, 3: [("AH", 0.95), ("AH", 0.95)]}}
+    trick, game = first_trick(script, frames=120, rules="titanic-3deck")
+    assert trick["plays"] == [["3H", "3H"], ["10H", "10H"], ["5H", "5H"], ["AH", "AH"]]
+    assert sorted(trick["unconfirmed"]) == [[1, 0], [1, 1]]
+
+
+def test_a_sure_triple_lead_and_follow_with_two_follows_short_stay_triples(tmp_path):
+    """A♥ ×3 led and K♥ ×3 followed, all read surely; the last two followers each show two cards. Two sure
+    triples against two short follows: as likely two hidden cards as two read twice, so the trick stays
+    of three cards, the gaps filled for a person."""
+    lead = [("AH", 0.95), ("AH", 0.95), ("AH", 0.95)]
+    first = [("KH", 0.95), ("KH", 0.95), ("KH", 0.95)]
+    second = [("5H", 0.95), ("5H", 0.95)]
+    script = {0: {}, 10: {0: lead}, 30: {0: lead, 1: first}, 50: {0: lead, 1: first, 2: second},
+              80: {0: lead, 1: first, 2: second, 3: [("9H", 0.95), ("9H", 0.95)]}}
+    trick, game = first_trick(script, frames=120, rules="titanic-3deck")
+    assert [len(play) for play in trick["plays"]] == [3, 3, 3, 3]
+    assert trick["plays"][:2] == [["AH", "AH", "AH"], ["KH", "KH", "KH"]]
+
+
 def test_a_lead_of_two_pairs_is_not_cut_to_two_short_follows(tmp_path):
     """K♦ K♦ Q♦ Q♦ led, two followers each showing three cards: the lead holds no copy beyond a pair,
     so it stands and the follows are filled, each gap marked for a person."""
