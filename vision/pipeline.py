@@ -541,7 +541,8 @@ class TablePipeline:
                 self._shrink_trick(len(content))
                 lead_size = len(content)
             elif (cut := self._cut_to_short_follows(content)) is not None:
-                self._cut_trick(cut)
+                self._record_cut(cut)
+                self.stats.tricks_cut_to_follows += 1
                 lead_size = len(content)
             self._commit(zone, fit_to_size(content, lead_size), frame)
 
@@ -613,21 +614,18 @@ class TablePipeline:
             cut[position] = copies
         return cut if 0 in cut else None
 
-    def _cut_trick(self, cut: dict[int, ZoneContent]) -> None:
-        """The plays of :meth:`_cut_to_short_follows` recorded so cut, the follows first, so that the lead
-        shrinks last and refits nothing."""
+    def _record_cut(self, cut: dict[int, ZoneContent]) -> None:
+        """The trick's plays cut shorter (by position: :meth:`_shrink_trick`, :meth:`_cut_to_short_follows`)
+        recorded so, the follows first, so that the lead shrinks last and refits nothing."""
         for position in sorted(cut, reverse=True):
             self._replace_play(position, self._seat_of_position(position), cut[position], reason="play-revised", attempt=None)
-        self.stats.tricks_cut_to_follows += 1
 
     def _shrink_trick(self, size: int) -> None:
         """The lead and the follows recorded so far without their unsure cards beyond ``size`` (the
-        least sure first); the follows first, so that the lead shrinks last and refits nothing."""
-        for position in reversed(range(len(self._trick.plays))):
-            play = self._as_recorded(position)
-            if len(play) > size:
-                self._replace_play(position, self._seat_of_position(position), without_unsure(play, len(play) - size),
-                                   reason="play-revised", attempt=None)
+        least sure first)."""
+        recorded = [self._as_recorded(position) for position in range(len(self._trick.plays))]
+        self._record_cut({position: without_unsure(play, len(play) - size)
+                          for position, play in enumerate(recorded) if len(play) > size})
 
     def _grow_lead(self, size: int) -> None:
         """A follow that stays longer than the lead: a copy of the lead most likely lay hidden
